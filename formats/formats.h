@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Trace readers behind one interface.
+ *
+ * cfsr_trace_open() checks the path, reads the first bytes and asks each
+ * reader's probe() whether the content is its format; the file name plays
+ * no part.  The chosen reader then delivers struct cfsr_event records in
+ * global time order through cfsr_trace_next().  Readers stream: their
+ * memory depends on CPUs and event types, never on the number of events.
+ */
+#ifndef CFSR_FORMATS_H
+#define CFSR_FORMATS_H
+
+#include <stddef.h>
+
+#include "event.h"
+#include "trace.h"
+
+struct cfsr_trace;
+
+/**
+ * struct cfsr_format - a reader
+ * @name: short name shown by "info"
+ * @probe: return 1 when @head (the first @len bytes of the file) is this format
+ * @open: open @path; set t->priv, fill t->info and t->stats.type_counts;
+ *        report failure through cfsr_error() and return negative
+ * @next: decode the next event into @ev: 1 for an event, 0 at the end,
+ *        negative (after cfsr_error()) on a read error
+ * @close: free everything @open allocated
+ */
+struct cfsr_format {
+	const char *name;
+	int (*probe)(const unsigned char *head, size_t len);
+	int (*open)(struct cfsr_trace *t, const char *path);
+	int (*next)(struct cfsr_trace *t, struct cfsr_event *ev);
+	void (*close)(struct cfsr_trace *t);
+};
+
+/**
+ * struct cfsr_trace - an open trace
+ * @fmt: the reader
+ * @priv: the reader's state
+ * @path: the file name given to cfsr_trace_open()
+ * @info: facts from the file's headers
+ * @stats: counts kept while reading
+ */
+struct cfsr_trace {
+	const struct cfsr_format *fmt;
+	void *priv;
+	char *path;
+	struct cfsr_trace_info info;
+	struct cfsr_trace_stats stats;
+};
+
+extern const struct cfsr_format cfsr_format_tracedat;
+
+/**
+ * cfsr_trace_open() - open a trace file of any supported format
+ * @path: file to read
+ *
+ * Reports a missing, unreadable, empty or unrecognised file, a directory,
+ * and a file that declares no scheduler events through cfsr_error().
+ *
+ * Return: an owned trace, to be released with cfsr_trace_close(), or NULL.
+ */
+struct cfsr_trace *cfsr_trace_open(const char *path);
+
+/**
+ * cfsr_trace_next() - read the next event
+ * @t: the trace
+ * @ev: filled on success; its borrowed strings live until the next call
+ *
+ * Return: 1 for an event, 0 at the end of the trace, -1 on error.
+ */
+int cfsr_trace_next(struct cfsr_trace *t, struct cfsr_event *ev);
+
+/* Release a trace; accepts NULL. */
+void cfsr_trace_close(struct cfsr_trace *t);
+
+#endif /* CFSR_FORMATS_H */

@@ -1,0 +1,53 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Helpers for CLI tests, in the manner of git's t/test-lib.sh.  A test
+# script sources this file, runs test_expect_success 'title' 'commands'
+# for each check, and ends with test_done.  Output is TAP.
+#
+# Each test runs in a fresh scratch directory ($TRASH).  $CFSREPLAY is the
+# binary under test; $VALGRIND, when set, prefixes every run of it.
+# $TRACES is the bundled trace directory, $SHARED_TRACES the optional
+# directory of larger traces beside the checkout (absent in a user's clone).
+
+TEST_DIR=$(cd "$(dirname "$0")" && pwd)
+SRC_DIR=$(cd "$TEST_DIR/../.." && pwd)
+TRACES=$SRC_DIR/traces
+EXPECT=$TEST_DIR/expect
+SHARED_TRACES=${SHARED_TRACES:-$SRC_DIR/../shared/traces}
+CFSREPLAY=${CFSREPLAY:-$SRC_DIR/cfsreplay}
+VALGRIND=${VALGRIND:-}
+
+test_count=0
+test_failed=0
+TRASH=$(mktemp -d "${TMPDIR:-/tmp}/cfsr-test.XXXXXX")
+trap 'rm -rf "$TRASH"' EXIT
+
+# cfsreplay ARGS...: run the binary under test (through $VALGRIND if set)
+cfsreplay() {
+	$VALGRIND "$CFSREPLAY" "$@"
+}
+
+test_expect_success() {
+	local title=$1 body=$2 out
+	test_count=$((test_count + 1))
+	out=$(cd "$TRASH" && eval "$body" 2>&1)
+	if [ $? -eq 0 ]; then
+		echo "ok $test_count - $title"
+	else
+		test_failed=$((test_failed + 1))
+		echo "not ok $test_count - $title"
+		printf '%s\n' "$out" | sed 's/^/#   /'
+	fi
+}
+
+# test_skip TITLE REASON: count a test as skipped, with the reason
+test_skip() {
+	test_count=$((test_count + 1))
+	echo "ok $test_count - $1 # SKIP $2"
+}
+
+test_done() {
+	echo "1..$test_count"
+	[ "$test_failed" -eq 0 ]
+	exit $?
+}
