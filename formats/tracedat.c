@@ -15,6 +15,7 @@
  * their first record.
  */
 #include <ctype.h>
+#include <stdio.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -466,6 +467,162 @@ static void find_state_masks(struct td_reader *r, const struct tep_event *event)
 	}
 }
 
+/* ---- file version 6: check the data extents before libtracecmd maps them -- */
+
+/*
+ * libtracecmd trusts the CPU data offsets and sizes of a version 6 file and
+ * fails badly on a file cut short inside its data.  So, for version 6, walk
+ * the headers as documented in trace-cmd.dat.v6(5) and check that every
+ * CPU's data lies inside the file.  (Version 7 files end with a section
+ * table that libtracecmd checks itself.)
+ */
+struct v6_walk {
+	FILE *f;
+	off_t size;
+	bool big_endian;
+};
+
+static int v6_read(struct v6_walk *w, void *buf, size_t len)
+{
+	return fread(buf, 1, len, w->f) == len ? 0 : -1;
+}
+
+static int v6_num(struct v6_walk *w, unsigned int len, uint64_t *val)
+{
+	unsigned char b[8];
+	unsigned int i;
+
+	if (v6_read(w, b, len) < 0)
+		return -1;
+	*val = 0;
+	for (i = 0; i < len; i++) {
+		unsigned int k = w->big_endian ? i : len - 1 - i;
+
+		*val = (*val << 8) | b[k];
+	}
+	return 0;
+}
+
+static int v6_skip(struct v6_walk *w, uint64_t len)
+{
+	off_t pos = ftello(w->f);
+
+	if (pos < 0 || len > (uint64_t)(w->size - pos))
+		return -1;
+	return fseeko(w->f, (off_t)len, SEEK_CUR);
+}
+
+/* Skip a NUL-terminated string; with @expect, it must equal @expect. */
+static int v6_string(struct v6_walk *w, const char *expect)
+{
+	size_t n = 0;
+	int c;
+
+	while ((c = fgetc(w->f)) != EOF && c) {
+		if (expect && (expect[n] == '\0' || expect[n] != c))
+			return -1;
+		n++;
+		if (n > 4096)
+			return -1;
+	}
+	if (c == EOF || (expect && expect[n]))
+		return -1;
+	return 0;
+}
+
+/* Skip @count blocks, each preceded by its @lsize-byte length. */
+static int v6_blocks(struct v6_walk *w, uint64_t count, unsigned int lsize)
+{
+	uint64_t len;
+
+	while (count--) {
+		if (v6_num(w, lsize, &len) < 0 || v6_skip(w, len) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Return 0 when the file's CPU data is complete, -1 when it is cut short or corrupt. */
+static int v6_check_extents(const char *path)
+{
+	struct v6_walk w = { 0 };
+	unsigned char head[12];
+	uint64_t v, nsys, cpus, id, len, off;
+	char sect[10];
+	int ret = -1;
+
+	w.f = fopen(path, "rb");
+	if (!w.f)
+		return -1;
+	if (fseeko(w.f, 0, SEEK_END) < 0 || (w.size = ftello(w.f)) < 0 ||
+	    fseeko(w.f, 0, SEEK_SET) < 0)
+		goto out;
+	if (v6_read(&w, head, 10) < 0 || v6_string(&w, "6") < 0 || v6_read(&w, head, 2) < 0)
+		goto out;
+	w.big_endian = head[0] != 0;
+	if (v6_num(&w, 4, &v) < 0 ||                               /* page size */
+	    v6_string(&w, "header_page") < 0 || v6_blocks(&w, 1, 8) < 0 ||
+	    v6_string(&w, "header_event") < 0 || v6_blocks(&w, 1, 8) < 0 ||
+	    v6_num(&w, 4, &v) < 0 || v6_blocks(&w, v, 8) < 0)      /* ftrace formats */
+		goto out;
+	if (v6_num(&w, 4, &nsys) < 0)
+		goto out;
+	while (nsys--) {                                           /* event systems */
+		if (v6_string(&w, NULL) < 0 || v6_num(&w, 4, &v) < 0 || v6_blocks(&w, v, 8) < 0)
+			goto out;
+	}
+	if (v6_blocks(&w, 1, 4) < 0 || v6_blocks(&w, 1, 4) < 0 ||  /* kallsyms, printk */
+	    v6_blocks(&w, 1, 8) < 0 || v6_num(&w, 4, &cpus) < 0)   /* cmdlines, cpus */
+		goto out;
+	for (;;) {
+		if (v6_read(&w, sect, sizeof(sect)) < 0)
+			goto out;
+		if (memcmp(sect, "options  ", sizeof(sect)))
+			break;
+		for (;;) {
+			if (v6_num(&w, 2, &id) < 0)
+				goto out;
+			if (!id)
+				break;
+			if (v6_num(&w, 4, &len) < 0 || v6_skip(&w, len) < 0)
+				goto out;
+		}
+	}
+	if (!memcmp(sect, "latency  ", sizeof(sect))) {
+		ret = 0;
+		goto out;
+	}
+	if (memcmp(sect, "flyrecord", sizeof(sect)))
+		goto out;
+	while (cpus--) {
+		if (v6_num(&w, 8, &off) < 0 || v6_num(&w, 8, &len) < 0)
+			goto out;
+		if (off > (uint64_t)w.size || len > (uint64_t)w.size - off)
+			goto out;
+	}
+	ret = 0;
+out:
+	fclose(w.f);
+	return ret;
+}
+
+/* The file version is the NUL-terminated string after the 10-byte magic. */
+static int file_version_of(const char *path)
+{
+	char buf[16] = "";
+	FILE *f = fopen(path, "rb");
+	size_t n;
+
+	if (!f)
+		return -1;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	if (n <= 10)
+		return -1;
+	buf[n] = '\0';
+	return atoi(buf + 10);
+}
+
 /* ---- open / next / close ------------------------------------------------- */
 
 static int tracedat_probe(const unsigned char *head, size_t len)
@@ -628,6 +785,11 @@ static int tracedat_open(struct cfsr_trace *t, const char *path)
 	t->priv = r;
 	tracecmd_set_loglevel(TEP_LOG_NONE);
 	tep_set_loglevel(TEP_LOG_NONE);
+	if (file_version_of(path) == 6 && v6_check_extents(path) < 0) {
+		cfsr_error("cannot read '%s': file truncated or corrupt (trace.dat version 6 headers or CPU data incomplete)",
+			   path);
+		goto out_close;
+	}
 	r->handle = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS |
 						TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
 	if (!r->handle) {
