@@ -13,6 +13,7 @@
 #   make format / check-format / doc / clean
 
 .DELETE_ON_ERROR:
+.SECONDARY:
 .SUFFIXES:
 
 O ?= .
@@ -50,7 +51,8 @@ endif
 
 # pkg-config name : minimum version : Debian package
 LIB_DEPS := libtraceevent:1.7:libtraceevent-dev libtracefs:1.6:libtracefs-dev \
-	libtracecmd:1.3:libtracecmd-dev zlib:1.2:zlib1g-dev json-c:0.16:libjson-c-dev
+	libtracecmd:1.3:libtracecmd-dev zlib:1.2:zlib1g-dev libzstd:1.4:libzstd-dev \
+	json-c:0.16:libjson-c-dev
 TEST_DEPS := cmocka:1.1:libcmocka-dev
 
 pkg_name = $(word 1,$(subst :, ,$(1)))
@@ -75,7 +77,8 @@ PKG_LIBS = $(shell $(PKG_CONFIG) --libs $(LIB_NAMES))
 CMOCKA_CFLAGS = $(patsubst -I%,-isystem %,$(shell $(PKG_CONFIG) --cflags cmocka))
 CMOCKA_LIBS = $(shell $(PKG_CONFIG) --libs cmocka)
 
-ALL_CFLAGS = $(BASIC_CFLAGS) $(CFLAGS) -I$(SRCDIR)/lib -I$(SRCDIR)/formats $(PKG_CFLAGS)
+# -iquote: lib/math.h must not shadow <math.h>
+ALL_CFLAGS = $(BASIC_CFLAGS) $(CFLAGS) -iquote $(SRCDIR)/lib -iquote $(SRCDIR)/formats $(PKG_CFLAGS)
 ALL_LDLIBS = $(PKG_LIBS) -lm
 
 LIB_SRCS := $(sort $(wildcard $(SRCDIR)/lib/*.c))
@@ -137,7 +140,7 @@ $(O)/libcfsreplay-objs.list: $(LIB_OBJS) $(FMT_OBJS)
 
 valgrind:
 	$(Q)$(MAKE) --no-print-directory -f $(SRCDIR)/Makefile test \
-		VALGRIND="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect"
+		VALGRIND="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect --suppressions=$(SRCDIR)/tests/valgrind.supp"
 
 bench: $(PROG)
 	$(Q)CFSREPLAY=$(abspath $(PROG)) $(SRCDIR)/scripts/bench.sh

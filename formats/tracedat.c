@@ -17,15 +17,19 @@
 #include <ctype.h>
 #include <stdio.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <traceevent/event-parse.h>
+#include <traceevent/kbuffer.h>
 
 #include "alloc.h"
 #include "error.h"
 #include "formats.h"
 #include "tracecmd-local.h"
+#include "tracedat-local.h"
 
 #define TD_MAX_FIELDS 8
 
@@ -53,18 +57,51 @@ struct td_type {
 	struct tep_format_field *f[TD_MAX_FIELDS];
 };
 
+/*
+ * One CPU of one buffer instance: its ring-buffer pages, read one at a
+ * time (uncompressed files) or one compressed chunk at a time, decoded
+ * with libtraceevent's kbuffer.
+ */
+struct td_stream {
+	const struct td_buffer *buf;
+	const struct td_extent *ext;
+	struct kbuffer *kbuf;
+	unsigned int page_size;
+	/* uncompressed: offset of the next page within the extent */
+	uint64_t pos;
+	/* compressed: chunks left, file offset of the next chunk header */
+	uint64_t chunks_left;
+	uint64_t chunk_off;
+	unsigned char *chunk;
+	size_t chunk_len;
+	size_t chunk_alloc;
+	size_t chunk_pos;
+	unsigned char *page;
+	/* the current event */
+	void *data;
+	unsigned long long ts;
+	int size;
+	/* events lost before the current event: 0 none, -1 unknown count */
+	long long missed;
+	bool done;
+};
+
 struct td_reader {
 	struct tracecmd_input *handle;
-	/* handles[0] is the top-level buffer, then the buffer instances */
-	struct tracecmd_input **handles;
-	int nr_handles;
 	struct tep_handle *tep;
+	int fd;
+	struct td_layout layout;
+	struct td_stream *streams;
+	int nr_streams;
+	/* min-heap of stream indexes ordered by (ts, index) */
+	int *heap;
+	int heap_len;
 	/* sorted by id */
 	struct td_type *types;
 	struct cfsr_event_type *pub_types;
 	int nr_types;
-	/* record held back while its lost-events notice is delivered */
-	struct tep_record *pending;
+	/* a lost-events notice was delivered for the heap's top event */
+	bool lost_delivered;
 	/* sched_switch prev_state: preempted marker and state bits */
 	uint64_t preempt_mask;
 	uint64_t state_mask;
@@ -72,7 +109,9 @@ struct td_reader {
 	char *str;
 	size_t str_alloc;
 	char *release;
-	char *compression;
+	/* pages that failed to decode, reported as lost events */
+	uint64_t bad_pages;
+	const char *path;
 };
 
 /* ---- reading fields ---------------------------------------------------- */
@@ -467,162 +506,6 @@ static void find_state_masks(struct td_reader *r, const struct tep_event *event)
 	}
 }
 
-/* ---- file version 6: check the data extents before libtracecmd maps them -- */
-
-/*
- * libtracecmd trusts the CPU data offsets and sizes of a version 6 file and
- * fails badly on a file cut short inside its data.  So, for version 6, walk
- * the headers as documented in trace-cmd.dat.v6(5) and check that every
- * CPU's data lies inside the file.  (Version 7 files end with a section
- * table that libtracecmd checks itself.)
- */
-struct v6_walk {
-	FILE *f;
-	off_t size;
-	bool big_endian;
-};
-
-static int v6_read(struct v6_walk *w, void *buf, size_t len)
-{
-	return fread(buf, 1, len, w->f) == len ? 0 : -1;
-}
-
-static int v6_num(struct v6_walk *w, unsigned int len, uint64_t *val)
-{
-	unsigned char b[8];
-	unsigned int i;
-
-	if (v6_read(w, b, len) < 0)
-		return -1;
-	*val = 0;
-	for (i = 0; i < len; i++) {
-		unsigned int k = w->big_endian ? i : len - 1 - i;
-
-		*val = (*val << 8) | b[k];
-	}
-	return 0;
-}
-
-static int v6_skip(struct v6_walk *w, uint64_t len)
-{
-	off_t pos = ftello(w->f);
-
-	if (pos < 0 || len > (uint64_t)(w->size - pos))
-		return -1;
-	return fseeko(w->f, (off_t)len, SEEK_CUR);
-}
-
-/* Skip a NUL-terminated string; with @expect, it must equal @expect. */
-static int v6_string(struct v6_walk *w, const char *expect)
-{
-	size_t n = 0;
-	int c;
-
-	while ((c = fgetc(w->f)) != EOF && c) {
-		if (expect && (expect[n] == '\0' || expect[n] != c))
-			return -1;
-		n++;
-		if (n > 4096)
-			return -1;
-	}
-	if (c == EOF || (expect && expect[n]))
-		return -1;
-	return 0;
-}
-
-/* Skip @count blocks, each preceded by its @lsize-byte length. */
-static int v6_blocks(struct v6_walk *w, uint64_t count, unsigned int lsize)
-{
-	uint64_t len;
-
-	while (count--) {
-		if (v6_num(w, lsize, &len) < 0 || v6_skip(w, len) < 0)
-			return -1;
-	}
-	return 0;
-}
-
-/* Return 0 when the file's CPU data is complete, -1 when it is cut short or corrupt. */
-static int v6_check_extents(const char *path)
-{
-	struct v6_walk w = { 0 };
-	unsigned char head[12];
-	uint64_t v, nsys, cpus, id, len, off;
-	char sect[10];
-	int ret = -1;
-
-	w.f = fopen(path, "rb");
-	if (!w.f)
-		return -1;
-	if (fseeko(w.f, 0, SEEK_END) < 0 || (w.size = ftello(w.f)) < 0 ||
-	    fseeko(w.f, 0, SEEK_SET) < 0)
-		goto out;
-	if (v6_read(&w, head, 10) < 0 || v6_string(&w, "6") < 0 || v6_read(&w, head, 2) < 0)
-		goto out;
-	w.big_endian = head[0] != 0;
-	if (v6_num(&w, 4, &v) < 0 ||                               /* page size */
-	    v6_string(&w, "header_page") < 0 || v6_blocks(&w, 1, 8) < 0 ||
-	    v6_string(&w, "header_event") < 0 || v6_blocks(&w, 1, 8) < 0 ||
-	    v6_num(&w, 4, &v) < 0 || v6_blocks(&w, v, 8) < 0)      /* ftrace formats */
-		goto out;
-	if (v6_num(&w, 4, &nsys) < 0)
-		goto out;
-	while (nsys--) {                                           /* event systems */
-		if (v6_string(&w, NULL) < 0 || v6_num(&w, 4, &v) < 0 || v6_blocks(&w, v, 8) < 0)
-			goto out;
-	}
-	if (v6_blocks(&w, 1, 4) < 0 || v6_blocks(&w, 1, 4) < 0 ||  /* kallsyms, printk */
-	    v6_blocks(&w, 1, 8) < 0 || v6_num(&w, 4, &cpus) < 0)   /* cmdlines, cpus */
-		goto out;
-	for (;;) {
-		if (v6_read(&w, sect, sizeof(sect)) < 0)
-			goto out;
-		if (memcmp(sect, "options  ", sizeof(sect)))
-			break;
-		for (;;) {
-			if (v6_num(&w, 2, &id) < 0)
-				goto out;
-			if (!id)
-				break;
-			if (v6_num(&w, 4, &len) < 0 || v6_skip(&w, len) < 0)
-				goto out;
-		}
-	}
-	if (!memcmp(sect, "latency  ", sizeof(sect))) {
-		ret = 0;
-		goto out;
-	}
-	if (memcmp(sect, "flyrecord", sizeof(sect)))
-		goto out;
-	while (cpus--) {
-		if (v6_num(&w, 8, &off) < 0 || v6_num(&w, 8, &len) < 0)
-			goto out;
-		if (off > (uint64_t)w.size || len > (uint64_t)w.size - off)
-			goto out;
-	}
-	ret = 0;
-out:
-	fclose(w.f);
-	return ret;
-}
-
-/* The file version is the NUL-terminated string after the 10-byte magic. */
-static int file_version_of(const char *path)
-{
-	char buf[16] = "";
-	FILE *f = fopen(path, "rb");
-	size_t n;
-
-	if (!f)
-		return -1;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	if (n <= 10)
-		return -1;
-	buf[n] = '\0';
-	return atoi(buf + 10);
-}
-
 /* ---- open / next / close ------------------------------------------------- */
 
 static int tracedat_probe(const unsigned char *head, size_t len)
@@ -750,6 +633,227 @@ static char *parse_release(const char *uname)
 	return len ? strndup(p, len) : NULL;
 }
 
+/* ---- page streams ---------------------------------------------------------- */
+
+/* Load the next page of @st into its kbuffer; 1 loaded, 0 end, -1 bad data. */
+static int stream_next_page(struct td_reader *r, struct td_stream *st)
+{
+	const char *algo = r->layout.compression;
+	void *page;
+
+	if (!st->buf->compressed) {
+		uint64_t left;
+		size_t n;
+
+		if (st->pos >= st->ext->size)
+			return 0;
+		left = st->ext->size - st->pos;
+		n = left < st->page_size ? (size_t)left : st->page_size;
+		memset(st->page, 0, st->page_size);
+		if (td_pread(r->fd, st->page, n, st->ext->offset + st->pos) < 0)
+			return -1;
+		st->pos += st->page_size;
+		page = st->page;
+	} else {
+		if (st->chunk_pos + st->page_size > st->chunk_len) {
+			unsigned char hdr[8], *raw;
+			uint32_t clen, ulen;
+			/* the extent's size does not count the 4-byte chunk count before it */
+			uint64_t end = st->ext->offset + 4 + st->ext->size;
+			int ret;
+
+			if (!st->chunks_left)
+				return 0;
+			st->chunks_left--;
+			if (st->chunk_off + 8 > end || td_pread(r->fd, hdr, 8, st->chunk_off) < 0)
+				return -1;
+			clen = (uint32_t)tep_read_number(r->tep, hdr, 4);
+			ulen = (uint32_t)tep_read_number(r->tep, hdr + 4, 4);
+			if (clen > end - st->chunk_off - 8 || !ulen || ulen > (256u << 20))
+				return -1;
+			if (CFSR_ALLOC_GROW(st->chunk, (size_t)ulen + st->page_size,
+					    st->chunk_alloc) < 0)
+				return -1;
+			raw = malloc(clen ? clen : 1);
+			if (!raw)
+				return -1;
+			ret = td_pread(r->fd, raw, clen, st->chunk_off + 8);
+			if (!ret)
+				ret = td_decompress(algo, raw, clen, st->chunk, ulen);
+			free(raw);
+			if (ret < 0)
+				return -1;
+			/* a chunk not a multiple of the page size ends in a zeroed page */
+			memset(st->chunk + ulen, 0, st->page_size);
+			st->chunk_len = ulen;
+			st->chunk_pos = 0;
+			st->chunk_off += 8 + (uint64_t)clen;
+		}
+		page = st->chunk + st->chunk_pos;
+		st->chunk_pos += st->page_size;
+	}
+	if (kbuffer_load_subbuffer(st->kbuf, page) < 0)
+		return -1;
+	/* the commit size must fit the page */
+	if (kbuffer_subbuffer_size(st->kbuf) + kbuffer_start_of_data(st->kbuf) >
+	    (int)st->page_size)
+		return -1;
+	return 1;
+}
+
+/* Check the event kbuffer now points at; record it in @st if sound. */
+static bool stream_take(struct td_reader *r, struct td_stream *st, void *data,
+			unsigned long long ts)
+{
+	int size = kbuffer_event_size(st->kbuf);
+
+	if (size < 0 || kbuffer_curr_offset(st->kbuf) + size > (int)st->page_size)
+		return false;
+	st->data = data;
+	st->size = size;
+	st->ts = ts + (unsigned long long)r->layout.ts_offset;
+	return true;
+}
+
+/*
+ * Move @st to its next event, loading pages as needed.  Pages that fail to
+ * decode, and the rest of a page whose event runs past its end, are
+ * skipped and counted, and the next event carries a lost-events notice.  A
+ * corrupt compressed chunk ends the CPU's data.
+ */
+static void stream_advance(struct td_reader *r, struct td_stream *st, bool first)
+{
+	bool need_page = first;
+
+	for (;;) {
+		unsigned long long ts;
+		void *data;
+		int ret;
+
+		if (!need_page) {
+			data = kbuffer_next_event(st->kbuf, &ts);
+			if (data && stream_take(r, st, data, ts))
+				return;
+			if (data) {
+				r->bad_pages++;
+				st->missed = -1;
+			}
+		}
+		need_page = false;
+		ret = stream_next_page(r, st);
+		if (ret == 0) {
+			st->done = true;
+			return;
+		}
+		if (ret < 0) {
+			r->bad_pages++;
+			st->missed = -1;
+			if (st->buf->compressed) {
+				st->done = true;
+				return;
+			}
+			need_page = true;
+			continue;
+		}
+		if (kbuffer_missed_events(st->kbuf))
+			st->missed = kbuffer_missed_events(st->kbuf);
+		data = kbuffer_read_event(st->kbuf, &ts);
+		if (!data) {
+			need_page = true;
+			continue;
+		}
+		if (stream_take(r, st, data, ts))
+			return;
+		r->bad_pages++;
+		st->missed = -1;
+		need_page = true;
+	}
+}
+
+static bool stream_before(const struct td_reader *r, int a, int b)
+{
+	const struct td_stream *x = &r->streams[a], *y = &r->streams[b];
+
+	return x->ts < y->ts || (x->ts == y->ts && a < b);
+}
+
+static void heap_down(struct td_reader *r, int i)
+{
+	for (;;) {
+		int l = 2 * i + 1, m = i, tmp;
+
+		if (l < r->heap_len && stream_before(r, r->heap[l], r->heap[m]))
+			m = l;
+		if (l + 1 < r->heap_len && stream_before(r, r->heap[l + 1], r->heap[m]))
+			m = l + 1;
+		if (m == i)
+			return;
+		tmp = r->heap[i];
+		r->heap[i] = r->heap[m];
+		r->heap[m] = tmp;
+		i = m;
+	}
+}
+
+static int setup_streams(struct td_reader *r)
+{
+	int b, e, n = 0, i;
+	enum kbuffer_long_size lsize;
+	enum kbuffer_endian endian;
+
+	for (b = 0; b < r->layout.nr_buffers; b++)
+		n += r->layout.buffers[b].nr_extents;
+	r->streams = calloc((size_t)n + 1, sizeof(*r->streams));
+	r->heap = calloc((size_t)n + 1, sizeof(*r->heap));
+	if (!r->streams || !r->heap)
+		return -1;
+	lsize = tep_get_header_page_size(r->tep) == 4 ? KBUFFER_LSIZE_4 : KBUFFER_LSIZE_8;
+	endian = r->layout.big_endian ? KBUFFER_ENDIAN_BIG : KBUFFER_ENDIAN_LITTLE;
+	for (b = 0; b < r->layout.nr_buffers; b++) {
+		const struct td_buffer *buf = &r->layout.buffers[b];
+
+		for (e = 0; e < buf->nr_extents; e++) {
+			struct td_stream *st = &r->streams[r->nr_streams++];
+
+			st->buf = buf;
+			st->ext = &buf->extents[e];
+			st->page_size = buf->page_size;
+			st->kbuf = kbuffer_alloc(lsize, endian);
+			st->page = calloc(1, st->page_size);
+			if (!st->kbuf || !st->page)
+				return -1;
+			if (tep_is_old_format(r->tep))
+				kbuffer_set_old_format(st->kbuf);
+			if (!st->ext->size) {
+				st->done = true;
+				continue;
+			}
+			if (buf->compressed) {
+				unsigned char cnt[4];
+
+				if (st->ext->size < 4 ||
+				    td_pread(r->fd, cnt, 4, st->ext->offset) < 0)
+					return -1;
+				st->chunks_left = tep_read_number(r->tep, cnt, 4);
+				st->chunk_off = st->ext->offset + 4;
+			}
+		}
+	}
+	for (i = 0; i < r->nr_streams; i++) {
+		struct td_stream *st = &r->streams[i];
+
+		if (!st->done)
+			stream_advance(r, st, true);
+		if (!st->done)
+			r->heap[r->heap_len++] = i;
+	}
+	for (i = r->heap_len / 2 - 1; i >= 0; i--)
+		heap_down(r, i);
+	return 0;
+}
+
+/* ---- open / next / close --------------------------------------------------- */
+
 static void tracedat_close(struct cfsr_trace *t)
 {
 	struct td_reader *r = t->priv;
@@ -757,199 +861,181 @@ static void tracedat_close(struct cfsr_trace *t)
 
 	if (!r)
 		return;
-	if (r->pending)
-		tracecmd_free_record(r->pending);
-	for (i = 1; i < r->nr_handles; i++)
-		tracecmd_close(r->handles[i]);
+	for (i = 0; i < r->nr_streams; i++) {
+		kbuffer_free(r->streams[i].kbuf);
+		free(r->streams[i].page);
+		free(r->streams[i].chunk);
+	}
+	free(r->streams);
+	free(r->heap);
 	if (r->handle)
 		tracecmd_close(r->handle);
-	free(r->handles);
+	td_layout_release(&r->layout);
+	if (r->fd >= 0)
+		close(r->fd);
 	free(r->types);
 	free(r->pub_types);
 	free(r->str);
 	free(r->release);
-	free(r->compression);
 	free(r);
 	t->priv = NULL;
 }
 
 static int tracedat_open(struct cfsr_trace *t, const char *path)
 {
-	const char *cname = NULL, *cversion = NULL;
 	struct td_reader *r;
-	int nr_inst, i;
+	int nr_cpus = 0, b, e;
 
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		return cfsr_error("cannot open '%s': out of memory", path);
 	t->priv = r;
-	tracecmd_set_loglevel(TEP_LOG_NONE);
-	tep_set_loglevel(TEP_LOG_NONE);
-	if (file_version_of(path) == 6 && v6_check_extents(path) < 0) {
-		cfsr_error("cannot read '%s': file truncated or corrupt (trace.dat version 6 headers or CPU data incomplete)",
+	r->path = t->path;
+	r->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (r->fd < 0) {
+		cfsr_error_errno("cannot open '%s'", path);
+		goto out_close;
+	}
+	/* the data layout first: it refuses truncated files before anything maps them */
+	if (td_layout_read(path, r->fd, &r->layout) < 0)
+		goto out_close;
+	if (r->layout.latency) {
+		cfsr_error("cannot read '%s': a latency-tracer text trace, not scheduler events",
 			   path);
 		goto out_close;
 	}
-	r->handle = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS |
-						TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
+	if (r->layout.tsc2nsec) {
+		cfsr_error("cannot read '%s': raw TSC timestamps (tsc2nsec) are not supported; record with another clock",
+			   path);
+		goto out_close;
+	}
+	if (strcmp(r->layout.compression, "none") && strcmp(r->layout.compression, "zstd") &&
+	    strcmp(r->layout.compression, "zlib")) {
+		cfsr_error("cannot read '%s': compression '%s' is not supported (zstd and zlib are)",
+			   path, r->layout.compression);
+		goto out_close;
+	}
+
+	tracecmd_set_loglevel(TEP_LOG_NONE);
+	tep_set_loglevel(TEP_LOG_NONE);
+	r->handle = tracecmd_open_head(path, TRACECMD_FL_LOAD_NO_PLUGINS |
+						     TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
 	if (!r->handle) {
-		cfsr_error("cannot read '%s': corrupt or truncated trace.dat file", path);
+		cfsr_error("cannot read '%s': file truncated or corrupt (trace.dat headers)", path);
 		goto out_close;
 	}
 	r->tep = tracecmd_get_tep(r->handle);
-	if (!r->tep) {
+	if (!r->tep || tep_get_events_count(r->tep) <= 0) {
 		cfsr_error("cannot read '%s': no event formats in trace.dat file", path);
 		goto out_close;
 	}
-
-	nr_inst = tracecmd_buffer_instances(r->handle);
-	if (nr_inst < 0)
-		nr_inst = 0;
-	r->handles = calloc((size_t)nr_inst + 1, sizeof(*r->handles));
-	if (!r->handles)
-		goto out_nomem;
-	r->handles[r->nr_handles++] = r->handle;
-	for (i = 0; i < nr_inst; i++) {
-		struct tracecmd_input *inst = tracecmd_buffer_instance_handle(r->handle, i);
-
-		if (!inst) {
-			cfsr_error("cannot read '%s': buffer instance '%s' is corrupt", path,
-				   tracecmd_buffer_instance_name(r->handle, i));
-			goto out_close;
-		}
-		r->handles[r->nr_handles++] = inst;
-		if (tracecmd_get_tep(inst) != r->tep) {
-			cfsr_error("cannot read '%s': buffer instances with their own event formats are not supported",
-				   path);
-			goto out_close;
-		}
+	if (setup_types(r, t) < 0 || setup_streams(r) < 0) {
+		cfsr_error("cannot read '%s': out of memory or unreadable data", path);
+		goto out_close;
 	}
 
-	if (setup_types(r, t) < 0)
-		goto out_nomem;
-
 	t->info.reader = "trace.dat";
-	t->info.file_version = (unsigned int)tracecmd_get_in_file_version(r->handle);
-	if (tracecmd_get_file_compress_proto(r->handle, &cname, &cversion) == 0 && cname &&
-	    *cname && strcmp(cname, "none"))
-		r->compression = strdup(cname);
-	else
-		r->compression = strdup("none");
-	if (!r->compression)
-		goto out_nomem;
-	t->info.compression = r->compression;
+	t->info.file_version = r->layout.version;
+	t->info.compression = r->layout.compression;
 	t->info.uname = tracecmd_get_uname(r->handle);
 	r->release = parse_release(t->info.uname);
 	t->info.kernel_release = r->release;
 	t->info.clock = tracecmd_get_trace_clock(r->handle);
-	t->info.nr_cpus = tracecmd_cpus(r->handle);
-	for (i = 1; i < r->nr_handles; i++) {
-		int n = tracecmd_cpus(r->handles[i]);
-
-		if (n > t->info.nr_cpus)
-			t->info.nr_cpus = n;
-	}
+	for (b = 0; b < r->layout.nr_buffers; b++)
+		for (e = 0; e < r->layout.buffers[b].nr_extents; e++)
+			if (r->layout.buffers[b].extents[e].cpu + 1 > nr_cpus)
+				nr_cpus = r->layout.buffers[b].extents[e].cpu + 1;
+	t->info.nr_cpus = nr_cpus;
 	t->info.hz = 0;
 	t->info.preempt_bit_known = r->preempt_mask != 0;
 	t->info.overruns = parse_overruns(tracecmd_get_cpustats(r->handle));
 	return 0;
 
-out_nomem:
-	cfsr_error("cannot open '%s': out of memory", path);
 out_close:
 	tracedat_close(t);
 	return -1;
 }
 
-/* The next record in time order over all buffers, or NULL at the end. */
-static struct tep_record *read_next_record(struct td_reader *r)
-{
-	unsigned long long best_ts = 0;
-	int best = -1, cpu, i;
-
-	if (r->nr_handles == 1)
-		return tracecmd_read_next_data(r->handle, &cpu);
-	for (i = 0; i < r->nr_handles; i++) {
-		struct tep_record *rec = tracecmd_peek_next_data(r->handles[i], &cpu);
-
-		if (rec && (best < 0 || rec->ts < best_ts)) {
-			best = i;
-			best_ts = rec->ts;
-		}
-	}
-	if (best < 0)
-		return NULL;
-	return tracecmd_read_next_data(r->handles[best], &cpu);
-}
-
 static int tracedat_next(struct cfsr_trace *t, struct cfsr_event *ev)
 {
 	struct td_reader *r = t->priv;
-	struct tep_record *rec;
 
-	for (;;) {
+	while (r->heap_len) {
+		int si = r->heap[0];
+		struct td_stream *st = &r->streams[si];
+		struct tep_record rec;
 		const struct td_type *ty;
 		int idx, ret;
 
-		if (r->pending) {
-			rec = r->pending;
-			r->pending = NULL;
+		if (st->missed && !r->lost_delivered) {
+			/* events were lost before this one: say so first */
+			memset(ev, 0, sizeof(*ev));
+			ev->ts = st->ts;
+			ev->cpu = st->ext->cpu;
+			ev->pid = -1;
+			ev->type = -1;
+			ev->kind = CFSR_EV_LOST;
+			ev->lost.nr = st->missed > 0 ? st->missed : -1;
+			t->stats.lost_notices++;
+			if (st->missed > 0)
+				t->stats.lost_events += (uint64_t)st->missed;
+			else
+				t->stats.lost_unknown++;
+			r->lost_delivered = true;
+			return 1;
+		}
+		r->lost_delivered = false;
+		st->missed = 0;
+		if (st->done) {
+			/* a CPU whose data ended in a bad page: its notice is out */
+			r->heap[0] = r->heap[--r->heap_len];
+			heap_down(r, 0);
+			continue;
+		}
+
+		memset(&rec, 0, sizeof(rec));
+		rec.ts = st->ts;
+		rec.data = st->data;
+		rec.size = st->size;
+		rec.cpu = st->ext->cpu;
+
+		if (!t->stats.records)
+			t->stats.first_ts = rec.ts;
+		t->stats.records++;
+		t->stats.last_ts = rec.ts;
+
+		idx = rec.size >= 2 ? find_type(r, tep_data_type(r->tep, &rec)) : -1;
+		ty = idx >= 0 ? &r->types[idx] : NULL;
+		ret = 0;
+		if (idx < 0) {
+			t->stats.unknown++;
 		} else {
-			rec = read_next_record(r);
-			if (!rec)
-				return 0;
-			if (rec->missed_events) {
-				/* deliver the notice first, then this record */
+			t->stats.type_counts[idx]++;
+			if (!ty->h) {
+				t->stats.unknown++;
+			} else {
 				memset(ev, 0, sizeof(*ev));
-				ev->ts = rec->ts;
-				ev->cpu = rec->cpu;
-				ev->pid = -1;
-				ev->type = -1;
-				ev->kind = CFSR_EV_LOST;
-				ev->lost.nr = rec->missed_events > 0 ? rec->missed_events : -1;
-				t->stats.lost_notices++;
-				if (rec->missed_events > 0)
-					t->stats.lost_events += (uint64_t)rec->missed_events;
-				else
-					t->stats.lost_unknown++;
-				r->pending = rec;
-				return 1;
+				ev->ts = rec.ts;
+				ev->cpu = rec.cpu;
+				ev->pid = tep_data_pid(r->tep, &rec);
+				ev->kind = ty->h->kind;
+				ev->type = idx;
+				ret = ty->h->decode(r, ty, &rec, ev) < 0 ? -1 : 1;
+				if (ret < 0)
+					t->stats.malformed++;
 			}
 		}
 
-		if (!t->stats.records)
-			t->stats.first_ts = rec->ts;
-		t->stats.records++;
-		t->stats.last_ts = rec->ts;
-
-		idx = find_type(r, tep_data_type(r->tep, rec));
-		if (idx < 0) {
-			t->stats.unknown++;
-			tracecmd_free_record(rec);
-			continue;
-		}
-		t->stats.type_counts[idx]++;
-		ty = &r->types[idx];
-		if (!ty->h) {
-			t->stats.unknown++;
-			tracecmd_free_record(rec);
-			continue;
-		}
-
-		memset(ev, 0, sizeof(*ev));
-		ev->ts = rec->ts;
-		ev->cpu = rec->cpu;
-		ev->pid = tep_data_pid(r->tep, rec);
-		ev->kind = ty->h->kind;
-		ev->type = idx;
-		ret = ty->h->decode(r, ty, rec, ev);
-		tracecmd_free_record(rec);
-		if (ret < 0) {
-			t->stats.malformed++;
-			continue;
-		}
-		return 1;
+		/* move this CPU on and restore the heap order */
+		stream_advance(r, st, false);
+		if (st->done && !st->missed)
+			r->heap[0] = r->heap[--r->heap_len];
+		heap_down(r, 0);
+		t->stats.bad_pages = r->bad_pages;
+		if (ret > 0)
+			return 1;
 	}
+	return 0;
 }
 
 const struct cfsr_format cfsr_format_tracedat = {

@@ -67,6 +67,8 @@ struct cfsr_trace_info {
  * @lost_notices: lost-events notices delivered as CFSR_EV_LOST
  * @lost_events: events reported lost where the count is known
  * @lost_unknown: notices that did not say how many events were lost
+ * @bad_pages: ring-buffer pages that failed to decode; their events are
+ *             lost and reported by notices
  * @first_ts: timestamp of the first record, valid when @records > 0
  * @last_ts: timestamp of the last record
  */
@@ -78,6 +80,7 @@ struct cfsr_trace_stats {
 	uint64_t lost_notices;
 	uint64_t lost_events;
 	uint64_t lost_unknown;
+	uint64_t bad_pages;
 	uint64_t first_ts;
 	uint64_t last_ts;
 };

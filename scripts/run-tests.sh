@@ -14,6 +14,12 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 : "${CFSREPLAY:?}" "${UNIT_DIR:?}"
 export CFSREPLAY
 VALGRIND=${VALGRIND:-}
+# Sanitizer builds: corrupt inputs make the tracing libraries ask for huge
+# allocations, which they handle when malloc fails; and libtraceevent leaks
+# a few bytes while parsing formats (tests/lsan.supp).
+export ASAN_OPTIONS=${ASAN_OPTIONS:-allocator_may_return_null=1:detect_leaks=1}
+export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$here/tests/lsan.supp:print_suppressions=0}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 
 passed=0
 failed=0
