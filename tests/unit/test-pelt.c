@@ -1,0 +1,908 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Unit tests for lib/pelt.c: PELT arithmetic against independently
+ * derived values.
+ *
+ * Sources of the expected values: the decay table against y^n * 2^32
+ * computed here in long double (y from five square roots of 1/2, by
+ * Newton's method, no libm); LOAD_AVG_MAX as the fixed point of its
+ * integer series; decay products against a 32-bit split multiplication;
+ * a per-unit simulation written here; the derived vectors of
+ * docs/MODEL.md section 1.9; and small cases worked by hand in the
+ * comments.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include "pelt.h"
+#include "weight.h"
+
+#define P (&cfsr_pelt_params_modern)
+#define P612 (&cfsr_pelt_params_v6_12)
+#define PERIOD_NS (UINT64_C(1024) * 1024)
+#define W_NICE0 NICE_0_LOAD
+
+static long double sqrt_newton(long double x)
+{
+	long double s = x > 1 ? x : 1;
+	int i;
+
+	for (i = 0; i < 200; i++)
+		s = (s + x / s) / 2;
+	return s;
+}
+
+/* y = 2^(-1/32) = sqrt(sqrt(sqrt(sqrt(sqrt(1/2))))). */
+static long double pelt_y(void)
+{
+	long double y = 0.5L;
+	int i;
+
+	for (i = 0; i < 5; i++)
+		y = sqrt_newton(y);
+	return y;
+}
+
+/* (v * mul) >> 32 without a 128-bit product. */
+static uint64_t mul_shr32_split(uint64_t v, uint32_t mul)
+{
+	return (v >> 32) * mul + (((v & 0xffffffffu) * mul) >> 32);
+}
+
+/* Each entry is floor(y^n 2^32) or one less; the table decreases. */
+static void test_decay_table(void **state)
+{
+	long double y = pelt_y(), yn = 4294967296.0L;
+	int n;
+
+	(void)state;
+	for (n = 0; n < LOAD_AVG_PERIOD; n++) {
+		uint64_t fl = (uint64_t)yn;
+		uint64_t t = cfsr_runnable_avg_yN_inv[n];
+
+		assert_true(t == fl || t + 1 == fl);
+		if (n)
+			assert_true(t < cfsr_runnable_avg_yN_inv[n - 1]);
+		yn *= y;
+	}
+	/* y^32 = 1/2 closes the cycle: decay by 32 periods is a halving. */
+	assert_true(yn > 2147483647.99L && yn < 2147483648.01L);
+}
+
+/* LOAD_AVG_MAX is the fixed point of m <- floor(m y) + 1024 from 1024. */
+static void test_load_avg_max(void **state)
+{
+	uint64_t m = 1024, next;
+	int i;
+
+	(void)state;
+	for (i = 0; i < 1000; i++) {
+		next = ((m * cfsr_runnable_avg_yN_inv[1]) >> 32) + 1024;
+		if (next == m)
+			break;
+		m = next;
+	}
+	assert_true(i < 1000);
+	assert_int_equal(m, LOAD_AVG_MAX);
+	/* Hence LOAD_AVG_MAX y == LOAD_AVG_MAX - 1024 == PELT_MIN_DIVIDER. */
+	assert_int_equal(cfsr_pelt_decay_load(P, LOAD_AVG_MAX, 1), PELT_MIN_DIVIDER);
+}
+
+static void test_decay_load(void **state)
+{
+	static const uint64_t vs[] = { 2, 3, 1000, 47742, UINT64_C(0x1ffffffff) };
+	uint64_t v;
+	size_t i;
+
+	(void)state;
+	/* 32 periods: (v >> 1) * (2^32 - 1) >> 32 = (v >> 1) - 1 for 0 < v >> 1 <= 2^32. */
+	for (i = 0; i < sizeof(vs) / sizeof(vs[0]); i++)
+		assert_int_equal(cfsr_pelt_decay_load(P, vs[i], 32), (vs[i] >> 1) - 1);
+
+	/* 0 periods: v (2^32 - 1) >> 32 = v - ceil(v / 2^32), since v4.12. */
+	assert_int_equal(cfsr_pelt_decay_load(P, 1, 0), 0);
+	assert_int_equal(cfsr_pelt_decay_load(P, 1000, 0), 999);
+	assert_int_equal(cfsr_pelt_decay_load(P, UINT64_C(1) << 32, 0), 0xffffffffu);
+	v = (UINT64_C(1) << 63) + 5;
+	assert_int_equal(cfsr_pelt_decay_load(P, v, 0), v - ((UINT64_C(1) << 31) + 1));
+
+	/* Beyond 63 half-lives: 0, even for n that does not fit 32 bits. */
+	assert_int_equal(cfsr_pelt_decay_load(P, UINT64_MAX, 2017), 0);
+	assert_int_equal(cfsr_pelt_decay_load(P, UINT64_MAX, UINT64_C(1) << 40), 0);
+	/* At 2016: (2^64 - 1) >> 63 = 1, times (2^32 - 1) >> 32 = 0. */
+	assert_int_equal(cfsr_pelt_decay_load(P, UINT64_MAX, 2016), 0);
+	/* 2^64 - 1 >> 62 = 3 at n = 1984; 3 (2^32 - 1) >> 32 = 2. */
+	assert_int_equal(cfsr_pelt_decay_load(P, UINT64_MAX, 1984), 2);
+
+	/* Hand values: 1024 y = 1002.05, 1024 y^2 = 980.58, 47742 y^2 = 45717.9. */
+	assert_int_equal(cfsr_pelt_decay_load(P, 1024, 1), 1002);
+	assert_int_equal(cfsr_pelt_decay_load(P, 1024, 2), 980);
+	assert_int_equal(cfsr_pelt_decay_load(P, LOAD_AVG_MAX, 2), 45717);
+}
+
+/* Values above 2^32 need the full 96-bit product. */
+static void test_decay_load_wide(void **state)
+{
+	uint64_t v = UINT64_C(0x123456789abcdef0);
+	unsigned int n;
+
+	(void)state;
+	for (n = 0; n < LOAD_AVG_PERIOD; n++)
+		assert_int_equal(cfsr_pelt_decay_load(P, v, n),
+				 mul_shr32_split(v, cfsr_runnable_avg_yN_inv[n]));
+	/* n = 33: one halving, then y^1. */
+	assert_int_equal(cfsr_pelt_decay_load(P, v, 33),
+			 mul_shr32_split(v >> 1, cfsr_runnable_avg_yN_inv[1]));
+	assert_int_equal(cfsr_pelt_decay_load(P, v, 1), UINT64_C(1283659973746040487));
+	assert_int_equal(cfsr_pelt_decay_load(P, UINT64_MAX, 0),
+			 UINT64_MAX - (UINT64_C(1) << 32));
+}
+
+/* decay_load(v, n) is v y^n less at most 3 (two floors, table one low). */
+static void test_decay_load_vs_real(void **state)
+{
+	long double y = pelt_y();
+	uint64_t v;
+	unsigned int n;
+
+	(void)state;
+	for (v = 1; v < (UINT64_C(1) << 31); v = v * 7 + 3) {
+		long double yn = 1.0L;
+
+		for (n = 0; n < 100; n++) {
+			long double real = (long double)v * yn;
+			long double got = (long double)cfsr_pelt_decay_load(P, v, n);
+
+			assert_true(got <= real + 1e-6L);
+			assert_true(real - got < 3.0L);
+			yn *= y;
+		}
+	}
+}
+
+/* The pre-v4.12 special case. */
+static void test_decay_load_legacy_zero(void **state)
+{
+	struct cfsr_pelt_params old = cfsr_pelt_params_modern;
+
+	(void)state;
+	old.decay_zero_identity = true;
+	assert_int_equal(cfsr_pelt_decay_load(&old, 1000, 0), 1000);
+	assert_int_equal(cfsr_pelt_decay_load(&old, 1000, 1), cfsr_pelt_decay_load(P, 1000, 1));
+}
+
+static void test_accumulate_segments(void **state)
+{
+	(void)state;
+	/* p = 1, d1 = 48, d3 = 929: 48 y = 46.97 -> 46; c2 = 47742 - 46718 - 1024 = 0. */
+	assert_int_equal(cfsr_pelt_accumulate_segments(P, 1, 48, 929), 46 + 0 + 929);
+	/* p = 2, d1 = 1024, d3 = 0: 980 + (47742 - 45717 - 1024 = 1001). */
+	assert_int_equal(cfsr_pelt_accumulate_segments(P, 2, 1024, 0), 1981);
+	/* p past the cutoff: c1 = 0, c2 = 47742 - 0 - 1024. */
+	assert_int_equal(cfsr_pelt_accumulate_segments(P, 3000, 1024, 5), PELT_MIN_DIVIDER + 5);
+}
+
+/* One update after exactly k periods of running from 0 (d1 = 1024, d3 = 0). */
+static void test_k_periods_one_update(void **state)
+{
+	long double y = pelt_y();
+	unsigned int k;
+
+	(void)state;
+	for (k = 1; k <= 400; k++) {
+		struct cfsr_sched_avg sa = CFSR_SCHED_AVG_INIT;
+		long double real = 0, yn = 1.0L;
+		unsigned int n;
+
+		assert_int_equal(cfsr_pelt_update_sum(P, k * PERIOD_NS, &sa, 1, 1, 1), 1);
+		assert_int_equal(sa.period_contrib, 0);
+		assert_int_equal(sa.last_update_time, k * PERIOD_NS);
+		for (n = 1; n <= k; n++) {
+			yn *= y;
+			real += 1024.0L * yn;
+		}
+		if (k == 1)
+			assert_int_equal(sa.load_sum, 1002);
+		if (k == 2)
+			assert_int_equal(sa.load_sum, 1981);
+		/*
+		 * c2 stands for the real series with LOAD_AVG_MAX = 47742 in
+		 * place of 1024 / (1 - y) = 47788.4: at most ~46 low, never
+		 * high by more than the floors.
+		 */
+		assert_true((long double)sa.load_sum <= real + 2.0L);
+		assert_true((long double)sa.load_sum >= real - 48.0L);
+		assert_int_equal(sa.runnable_sum, sa.load_sum << 10);
+	}
+}
+
+/*
+ * Updated every 1024 ns, the kernel adds one unit per update, except the
+ * update that completes a period: the sums are decayed once by y and the
+ * completing unit contributes floor(1 * y) = 0 (d1 = 1, c2 = 0, d3 = 0).
+ * Simulated here unit by unit with the table alone.
+ */
+static void test_per_unit_simulation(void **state)
+{
+	struct cfsr_sched_avg sa = CFSR_SCHED_AVG_INIT;
+	uint64_t l = 0, r = 0, pos = 0;
+	uint32_t u = 0;
+	uint64_t unit;
+	int ret;
+
+	(void)state;
+	for (unit = 1; unit <= 5 * 1024 + 321; unit++) {
+		/* Running for 3 periods, then runnable-not-running, then blocked. */
+		int running = unit <= 3 * 1024;
+		int load = unit <= 4 * 1024 + 100;
+
+		ret = cfsr_pelt_update_sum(P, unit * 1024, &sa, load, load, running && load);
+		pos++;
+		if (pos == 1024) {
+			l = (l * cfsr_runnable_avg_yN_inv[1]) >> 32;
+			r = (r * cfsr_runnable_avg_yN_inv[1]) >> 32;
+			u = (uint32_t)(((uint64_t)u * cfsr_runnable_avg_yN_inv[1]) >> 32);
+			pos = 0;
+			assert_int_equal(ret, 1);
+		} else {
+			l += load;
+			r += (uint64_t)load << 10;
+			u += (uint32_t)(running && load) << 10;
+			assert_int_equal(ret, 0);
+		}
+		assert_int_equal(sa.load_sum, l);
+		assert_int_equal(sa.runnable_sum, r);
+		assert_int_equal(sa.util_sum, u);
+		assert_int_equal(sa.period_contrib, pos);
+	}
+}
+
+/*
+ * docs/MODEL.md 1.9: nice-0 task always running from PELT time 0, updated
+ * every 1 ms.  By hand for the first two updates:
+ * t = 1 ms: 1000000 >> 10 = 976 units, no boundary: load_sum 976, util_sum
+ *   976 << 10 = 999424, period_contrib 976, last_update_time 999424, avgs 0.
+ * t = 2 ms: (2000000 - 999424) >> 10 = 977 units; 976 + 977 = 1953 crosses
+ *   one boundary, d3 = 929.  load_sum = 976 y (955) + 48 y (46) + 0 + 929 =
+ *   1930; util_sum = 999424 y (978008) + 975 << 10 = 1976408; divider =
+ *   46718 + 929 = 47647: load_avg = 1024 * 1930 / 47647 = 41, util_avg 41.
+ */
+static void test_model_vectors(void **state)
+{
+	static const struct {
+		unsigned int t;
+		uint64_t load_sum;
+		uint32_t util_sum, period_contrib;
+		uint64_t load_avg, util_avg;
+	} v[] = {
+		{ 1, 976, 999424, 976, 0, 0 },
+		{ 2, 1930, 1976408, 929, 41, 41 },
+		{ 8, 7215, 7390418, 644, 155, 156 },
+		{ 32, 22851, 23410391, 530, 495, 495 },
+		{ 100, 41128, 42135012, 376, 894, 894 },
+		{ 400, 47182, 48341291, 481, 1023, 1024 },
+	};
+	struct cfsr_sched_avg sa = CFSR_SCHED_AVG_INIT, many, once;
+	unsigned int t, i = 0;
+
+	(void)state;
+	for (t = 1; t <= 400; t++) {
+		cfsr_pelt_update_se(P, (uint64_t)t * 1000000, &sa, W_NICE0, true, 1, true);
+		if (i >= sizeof(v) / sizeof(v[0]) || t != v[i].t)
+			continue;
+		assert_int_equal(sa.load_sum, v[i].load_sum);
+		assert_int_equal(sa.util_sum, v[i].util_sum);
+		assert_int_equal(sa.period_contrib, v[i].period_contrib);
+		assert_int_equal(sa.load_avg, v[i].load_avg);
+		assert_int_equal(sa.util_avg, v[i].util_avg);
+		i++;
+	}
+	assert_int_equal(i, sizeof(v) / sizeof(v[0]));
+
+	/* Blocked for 100 ms: 25 updates 4 ms apart, or one. */
+	many = sa;
+	once = sa;
+	for (t = 404; t <= 500; t += 4)
+		cfsr_pelt_update_blocked_se(P, (uint64_t)t * 1000000, &many, W_NICE0);
+	cfsr_pelt_update_blocked_se(P, 500 * UINT64_C(1000000), &once, W_NICE0);
+	assert_int_equal(many.load_sum, 6022);
+	assert_int_equal(many.util_sum, 6174973);
+	assert_int_equal(once.load_sum, 6026);
+	assert_int_equal(once.util_sum, 6174978);
+	assert_int_equal(many.load_avg, 129);
+	assert_int_equal(many.util_avg, 129);
+	assert_int_equal(once.load_avg, 129);
+	assert_int_equal(once.util_avg, 129);
+}
+
+static void test_update_sum_edges(void **state)
+{
+	struct cfsr_sched_avg sa = CFSR_SCHED_AVG_INIT;
+	struct cfsr_pelt_params old = cfsr_pelt_params_modern;
+
+	(void)state;
+	/* Less than one unit: nothing, and the remainder is kept. */
+	assert_int_equal(cfsr_pelt_update_sum(P, 1023, &sa, 1, 1, 1), 0);
+	assert_int_equal(sa.last_update_time, 0);
+	assert_int_equal(sa.load_sum, 0);
+	assert_int_equal(cfsr_pelt_update_sum(P, 2047, &sa, 1, 1, 1), 0);
+	assert_int_equal(sa.last_update_time, 1024);
+	assert_int_equal(sa.load_sum, 1);
+	assert_int_equal(sa.util_sum, 1024);
+	assert_int_equal(sa.period_contrib, 1);
+
+	/* Clock going backwards: only last_update_time moves, to now. */
+	sa.last_update_time = 10 * 1024;
+	assert_int_equal(cfsr_pelt_update_sum(P, 5000, &sa, 1, 1, 1), 0);
+	assert_int_equal(sa.last_update_time, 5000);
+	assert_int_equal(sa.load_sum, 1);
+	assert_int_equal(sa.period_contrib, 1);
+
+	/* Before v4.12 last_update_time jumps to now, dropping the remainder. */
+	old.whole_unit_advance = false;
+	sa = (struct cfsr_sched_avg)CFSR_SCHED_AVG_INIT;
+	cfsr_pelt_update_sum(&old, 2047, &sa, 1, 1, 1);
+	assert_int_equal(sa.last_update_time, 2047);
+	assert_int_equal(sa.load_sum, 1);
+}
+
+/* load == 0 forces runnable = running = 0: the sums only decay. */
+static void test_zero_load_masks(void **state)
+{
+	struct cfsr_sched_avg sa = CFSR_SCHED_AVG_INIT;
+
+	(void)state;
+	sa.load_sum = 1000;
+	sa.runnable_sum = 1000 << 10;
+	sa.util_sum = 1000 << 10;
+	assert_int_equal(cfsr_pelt_update_sum(P, PERIOD_NS, &sa, 0, 1, 1), 1);
+	/* 1000 y = 978.57, 1024000 y = 1002057.9. */
+	assert_int_equal(sa.load_sum, 978);
+	assert_int_equal(sa.runnable_sum, 1002057);
+	assert_int_equal(sa.util_sum, 1002057);
+	assert_int_equal(sa.period_contrib, 0);
+}
+
+/* A runnable count above 1 (group entity) scales runnable_sum. */
+static void test_runnable_count(void **state)
+{
+	struct cfsr_sched_avg sa = CFSR_SCHED_AVG_INIT;
+
+	(void)state;
+	cfsr_pelt_update_sum(P, 100 * 1024, &sa, 1, 3, 0);
+	assert_int_equal(sa.load_sum, 100);
+	assert_int_equal(sa.runnable_sum, 3 * 100 << 10);
+	assert_int_equal(sa.util_sum, 0);
+}
+
+/* A gap of exactly 2^32 periods: the u32 return reads "no boundary". */
+static void test_periods_truncated(void **state)
+{
+	struct cfsr_sched_avg sa = CFSR_SCHED_AVG_INIT;
+
+	(void)state;
+	sa.load_sum = 1000;
+	assert_int_equal(cfsr_pelt_update_sum(P, (UINT64_C(1) << 32) * PERIOD_NS, &sa, 0, 0, 0),
+			 0);
+	assert_int_equal(sa.load_sum, 0);
+	sa.load_sum = 1000;
+	assert_int_equal(cfsr_pelt_accumulate_sum(P, (UINT64_C(1) << 32) * 1024 + 1024, &sa, 0, 0,
+						  0),
+			 1);
+}
+
+static void test_update_avg(void **state)
+{
+	struct cfsr_sched_avg sa = CFSR_SCHED_AVG_INIT;
+	struct cfsr_pelt_params old = cfsr_pelt_params_modern;
+
+	(void)state;
+	sa.load_sum = 23000;
+	sa.runnable_sum = 23000 << 10;
+	sa.util_sum = 23000 << 10;
+	sa.period_contrib = 100;
+	assert_int_equal(cfsr_pelt_divider(P, &sa), 46818);
+	/* 1024 * 23000 / 46818 = 503.05. */
+	cfsr_pelt_update_avg(P, &sa, 1024);
+	assert_int_equal(sa.load_avg, 503);
+	assert_int_equal(sa.runnable_avg, 503);
+	assert_int_equal(sa.util_avg, 503);
+	/* Before v4.13 the divider was LOAD_AVG_MAX: 23552000 / 47742 = 493.3. */
+	old.divider_period_contrib = false;
+	assert_int_equal(cfsr_pelt_divider(&old, &sa), LOAD_AVG_MAX);
+	cfsr_pelt_update_avg(&old, &sa, 1024);
+	assert_int_equal(sa.util_avg, 493);
+}
+
+/*
+ * cfs_rq with two nice-0 tasks, one running, for one full period from 0:
+ * contrib = 1024 y = 1002; load_sum = 2048 * 1002 = 2052096, runnable_sum
+ * = 2 * 1002 << 10 = 2052096, util_sum = 1002 << 10 = 1026048; divider
+ * 46718: load_avg = runnable_avg = 43 (43.9), util_avg = 21 (21.96).
+ */
+static void test_update_cfs_rq(void **state)
+{
+	struct cfsr_sched_avg sa = CFSR_SCHED_AVG_INIT;
+
+	(void)state;
+	assert_int_equal(cfsr_pelt_update_cfs_rq(P, PERIOD_NS, &sa, 2 * W_NICE0, 2, true), 1);
+	assert_int_equal(sa.load_sum, 2052096);
+	assert_int_equal(sa.runnable_sum, 2052096);
+	assert_int_equal(sa.util_sum, 1026048);
+	assert_int_equal(sa.load_avg, 43);
+	assert_int_equal(sa.runnable_avg, 43);
+	assert_int_equal(sa.util_avg, 21);
+
+	/* Weights below 2048 scale down to 2 since v5.7, to 0 before. */
+	assert_int_equal(cfsr_pelt_weight(P, 1), 2);
+	{
+		struct cfsr_pelt_params old = cfsr_pelt_params_modern;
+
+		old.scale_load_down_floor = false;
+		assert_int_equal(cfsr_pelt_weight(&old, 1), 0);
+		assert_int_equal(cfsr_pelt_weight(&old, W_NICE0), 1024);
+	}
+}
+
+/* Entity wrappers: blocked decay and the util_est flag. */
+static void test_update_se(void **state)
+{
+	struct cfsr_sched_avg sa = CFSR_SCHED_AVG_INIT;
+
+	(void)state;
+	sa.util_est = 300 | UTIL_AVG_UNCHANGED;
+	/* Within the period: no boundary, the flag stays. */
+	assert_int_equal(cfsr_pelt_update_se(P, 500 * 1024, &sa, W_NICE0, true, 1, true), 0);
+	assert_int_equal(sa.util_est, 300 | UTIL_AVG_UNCHANGED);
+	/* Crossing: averages recomputed, flag cleared. */
+	assert_int_equal(cfsr_pelt_update_se(P, PERIOD_NS, &sa, W_NICE0, true, 1, true), 1);
+	assert_int_equal(sa.util_est, 300);
+	/* 500 y + 524 y = 489.3 + 512.8: 489 + 512 + 0 = 1001; 1024 * 1001 / 46718 = 21.9. */
+	assert_int_equal(sa.load_sum, 1001);
+	assert_int_equal(sa.load_avg, 21);
+
+	/* Blocked: inputs 0, load_avg still uses the weight (nice -20 here). */
+	assert_int_equal(cfsr_pelt_update_blocked_se(P, 2 * PERIOD_NS, &sa, 88761u << 10), 1);
+	/* 1001 y = 979.5. */
+	assert_int_equal(sa.load_sum, 979);
+	/* 88761 * 979 / 46718 = 1860.0. */
+	assert_int_equal(sa.load_avg, 1860);
+}
+
+/* Invariants under irregular updates: the window stays on the 1024 ns grid. */
+static void test_grid_invariants(void **state)
+{
+	struct cfsr_sched_avg sa = CFSR_SCHED_AVG_INIT;
+	uint64_t now = 0, seed = 12345;
+	int i;
+
+	(void)state;
+	for (i = 0; i < 20000; i++) {
+		seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+		now += (seed >> 33) % 3000000;
+		if (cfsr_pelt_update_se(P, now, &sa, W_NICE0, (seed >> 20) & 1, (seed >> 20) & 1,
+					(seed >> 21) & 1)) {
+			uint64_t divider = 46718 + sa.period_contrib;
+
+			assert_int_equal(sa.load_avg, sa.load_sum * 1024 / divider);
+			assert_int_equal(sa.util_avg, sa.util_sum / divider);
+		}
+		assert_int_equal(sa.last_update_time % 1024, 0);
+		assert_int_equal(sa.period_contrib, (sa.last_update_time >> 10) % 1024);
+		assert_true(now - sa.last_update_time < 1024);
+		assert_true(sa.load_avg <= 1024);
+		assert_true(sa.util_avg <= 1024);
+		assert_true(sa.util_avg <= sa.runnable_avg);
+	}
+}
+
+/*
+ * Attach to a cfs_rq at period_contrib 100 (divider 46818): util_sum = 50 *
+ * 46818 = 2340900, runnable_sum = 60 * 46818 = 2809080, load_sum = 500 *
+ * 46818 / 1024 = 22860 (22860.4); the cfs_rq gains 1024 * 22860 =
+ * 23408640 of load_sum.
+ */
+static void test_attach(void **state)
+{
+	struct cfsr_sched_avg cfs = CFSR_SCHED_AVG_INIT, se = CFSR_SCHED_AVG_INIT;
+	struct cfsr_pelt_params old = cfsr_pelt_params_modern;
+	int64_t prop;
+
+	(void)state;
+	cfs.last_update_time = 5 * PERIOD_NS + 100 * 1024;
+	cfs.period_contrib = 100;
+	cfs.load_avg = 200;
+	cfs.load_sum = 1000000;
+	cfs.util_avg = 10;
+	cfs.util_sum = 500000;
+	cfs.runnable_avg = 20;
+	cfs.runnable_sum = 900000;
+	se.util_avg = 50;
+	se.runnable_avg = 60;
+	se.load_avg = 500;
+	se.period_contrib = 7;
+
+	prop = cfsr_pelt_attach_se(P, &cfs, &se, W_NICE0);
+	assert_int_equal(se.last_update_time, cfs.last_update_time);
+	assert_int_equal(se.period_contrib, 100);
+	assert_int_equal(se.util_sum, 2340900);
+	assert_int_equal(se.runnable_sum, 2809080);
+	assert_int_equal(se.load_sum, 22860);
+	assert_int_equal(prop, 22860);
+	assert_int_equal(cfs.load_avg, 700);
+	assert_int_equal(cfs.load_sum, 1000000 + 23408640);
+	assert_int_equal(cfs.util_avg, 60);
+	assert_int_equal(cfs.util_sum, 500000 + 2340900);
+	assert_int_equal(cfs.runnable_avg, 80);
+	assert_int_equal(cfs.runnable_sum, 900000 + 2809080);
+
+	/* Nice -20, load_avg 1: 46818 < 88761, so load_sum = 1 (0 before v5.18). */
+	se = (struct cfsr_sched_avg)CFSR_SCHED_AVG_INIT;
+	se.load_avg = 1;
+	cfs = (struct cfsr_sched_avg)CFSR_SCHED_AVG_INIT;
+	cfs.period_contrib = 100;
+	cfsr_pelt_attach_se(P, &cfs, &se, 88761u << 10);
+	assert_int_equal(se.load_sum, 1);
+	assert_int_equal(cfs.load_sum, 88761);
+	old.attach_load_sum_min1 = false;
+	cfsr_pelt_attach_se(&old, &cfs, &se, 88761u << 10);
+	assert_int_equal(se.load_sum, 0);
+
+	/* A zero load_avg also attaches with load_sum 1. */
+	se = (struct cfsr_sched_avg)CFSR_SCHED_AVG_INIT;
+	cfs = (struct cfsr_sched_avg)CFSR_SCHED_AVG_INIT;
+	assert_int_equal(cfsr_pelt_attach_se(P, &cfs, &se, W_NICE0), 1);
+	assert_int_equal(cfs.load_sum, 1024);
+	assert_int_equal(cfs.load_avg, 0);
+}
+
+static void test_detach_lower_bounds(void **state)
+{
+	struct cfsr_sched_avg cfs = CFSR_SCHED_AVG_INIT, se = CFSR_SCHED_AVG_INIT;
+
+	(void)state;
+	/*
+	 * util: 100 - 30 = 70; 4671805 - 1410000 = 3261805 is below 70 * 46718 =
+	 * 3270260, so util_sum becomes 3270260.  runnable: both avg and sum
+	 * would go negative and clamp at 0.  load: 1000 - 21 = 979;
+	 * 46718000 - 1024 * 1000 = 45694000 is below 979 * 46718 = 45736922,
+	 * so load_sum becomes 45736922.
+	 */
+	cfs.util_avg = 100;
+	cfs.util_sum = 100 * 46718 + 5;
+	cfs.runnable_avg = 10;
+	cfs.runnable_sum = 100;
+	cfs.load_avg = 1000;
+	cfs.load_sum = 1000 * 46718;
+	se.util_avg = 30;
+	se.util_sum = 1410000;
+	se.runnable_avg = 30;
+	se.runnable_sum = 5000;
+	se.load_avg = 21;
+	se.load_sum = 1000;
+
+	assert_int_equal(cfsr_pelt_detach_se(P, &cfs, &se, W_NICE0), -1000);
+	assert_int_equal(cfs.util_avg, 70);
+	assert_int_equal(cfs.util_sum, 3270260);
+	assert_int_equal(cfs.runnable_avg, 0);
+	assert_int_equal(cfs.runnable_sum, 0);
+	assert_int_equal(cfs.load_avg, 979);
+	assert_int_equal(cfs.load_sum, 45736922);
+	/* The entity is left alone. */
+	assert_int_equal(se.util_sum, 1410000);
+	assert_int_equal(se.load_sum, 1000);
+
+	/* util_avg and util_sum (u32) both clamp at 0 instead of wrapping. */
+	cfs = (struct cfsr_sched_avg)CFSR_SCHED_AVG_INIT;
+	cfs.util_avg = 10;
+	cfs.util_sum = 100;
+	cfs.load_avg = 5;
+	cfs.load_sum = 5 * 46718 + 1024 * 1000 + 7;
+	cfsr_pelt_detach_se(P, &cfs, &se, W_NICE0);
+	assert_int_equal(cfs.util_avg, 0);
+	assert_int_equal(cfs.util_sum, 0);
+	/* load_avg 5 - 21 clamps at 0; load_sum keeps 5 * 46718 + 7 = 233597. */
+	assert_int_equal(cfs.load_avg, 0);
+	assert_int_equal(cfs.load_sum, 233597);
+}
+
+/*
+ * The lower bound compares as u32 (max_t(u32, ...)).  cfs_rq load_sum
+ * 5000000000 (> 2^32, e.g. two nice -20 tasks), load_avg 104000; detach a
+ * nice-0 entity with load_avg 21, load_sum 1000: load_sum = 5000000000 -
+ * 1024000 = 4998976000, truncated: 4998976000 - 2^32 = 704008704; bound
+ * 103979 * 46718 = 4857690922, truncated: 562723626; result 704008704.
+ * Without the lower bounds (before v5.13) the sum stays 64-bit.
+ */
+static void test_lower_bound_u32(void **state)
+{
+	struct cfsr_sched_avg cfs = CFSR_SCHED_AVG_INIT, se = CFSR_SCHED_AVG_INIT;
+	struct cfsr_sched_avg cfs2;
+	struct cfsr_pelt_params old = cfsr_pelt_params_modern;
+
+	(void)state;
+	cfs.load_sum = 5000000000ull;
+	cfs.load_avg = 104000;
+	se.load_avg = 21;
+	se.load_sum = 1000;
+	cfs2 = cfs;
+
+	cfsr_pelt_dequeue_load(P, &cfs, &se, W_NICE0);
+	assert_int_equal(cfs.load_avg, 103979);
+	assert_int_equal(cfs.load_sum, 704008704);
+
+	old.sum_lower_bounds = false;
+	cfsr_pelt_dequeue_load(&old, &cfs2, &se, W_NICE0);
+	assert_int_equal(cfs2.load_sum, 4998976000ull);
+}
+
+/*
+ * Removed load on a cfs_rq at period_contrib 10 (divider 46728):
+ * load: 1000 - 300 = 700; 46728500 - 300 * 46728 = 32710100, above
+ *   700 * 46718 = 32702600: kept.
+ * util: 600 - 200 = 400; 28030800 - 9345600 = 18685200, below 400 * 46718 =
+ *   18687200: raised.
+ * runnable: 800 - 250 = 550; 37374400 - 11682000 = 25692400, below
+ *   550 * 46718 = 25694900: raised.
+ * propagation: -(250 * 46728) >> 10 = -11682000 / 1024 = -11408.2 -> -11409.
+ */
+static void test_removed(void **state)
+{
+	struct cfsr_sched_avg cfs = CFSR_SCHED_AVG_INIT, se = CFSR_SCHED_AVG_INIT;
+	struct cfsr_pelt_removed removed = CFSR_PELT_REMOVED_INIT;
+	int64_t prop = 123;
+
+	(void)state;
+	cfs.last_update_time = 10 * 1024;
+	cfs.period_contrib = 10;
+	cfs.load_avg = 1000;
+	cfs.load_sum = 46728500;
+	cfs.util_avg = 600;
+	cfs.util_sum = 600 * 46718;
+	cfs.runnable_avg = 800;
+	cfs.runnable_sum = 800 * 46718;
+
+	/* Nothing queued: no change, not decayed. */
+	assert_int_equal(cfsr_pelt_apply_removed(P, &cfs, &removed, &prop), 0);
+	assert_int_equal(prop, 0);
+	assert_int_equal(cfs.load_avg, 1000);
+
+	se.load_avg = 100;
+	se.util_avg = 50;
+	se.runnable_avg = 50;
+	cfsr_pelt_remove_se(&removed, &se);
+	se.load_avg = 200;
+	se.util_avg = 150;
+	se.runnable_avg = 200;
+	cfsr_pelt_remove_se(&removed, &se);
+	assert_int_equal(removed.nr, 2);
+	assert_int_equal(removed.load_avg, 300);
+
+	/* Same instant: no aging, but the removal alone reports a change. */
+	assert_int_equal(cfsr_pelt_update_cfs_rq_load_avg(P, 10 * 1024, &cfs, &removed, W_NICE0, 1,
+							   true, &prop),
+			 1);
+	assert_int_equal(cfs.load_avg, 700);
+	assert_int_equal(cfs.load_sum, 32710100);
+	assert_int_equal(cfs.util_avg, 400);
+	assert_int_equal(cfs.util_sum, 18687200);
+	assert_int_equal(cfs.runnable_avg, 550);
+	assert_int_equal(cfs.runnable_sum, 25694900);
+	assert_int_equal(prop, -11409);
+	assert_int_equal(removed.nr, 0);
+	assert_int_equal(removed.load_avg, 0);
+	assert_int_equal(removed.util_avg, 0);
+	assert_int_equal(removed.runnable_avg, 0);
+
+	/* Removing more than there is clamps at 0; the bound of a 0 avg is 0. */
+	removed.nr = 1;
+	removed.util_avg = 1000;
+	cfsr_pelt_apply_removed(P, &cfs, &removed, &prop);
+	assert_int_equal(cfs.util_avg, 0);
+	assert_int_equal(cfs.util_sum, 0);
+	assert_int_equal(prop, 0);
+	/* Removing 0 leaves the other signals as they were. */
+	assert_int_equal(cfs.load_avg, 700);
+	assert_int_equal(cfs.load_sum, 32710100);
+	assert_int_equal(cfs.runnable_avg, 550);
+	assert_int_equal(cfs.runnable_sum, 25694900);
+}
+
+/*
+ * Nice 0 -> nice -5 on a sleeping entity, not aged: the cfs_rq loses
+ * 503 and 1024 * 23000 = 23552000 (load_sum 0, raised to 521 * 46718 =
+ * 24340078), the entity's load_avg becomes 3121 * 23000 / 46818 = 1533
+ * (1533.3), and the cfs_rq gains 1533 and 3121 * 23000 = 71783000.
+ */
+static void test_reweight(void **state)
+{
+	struct cfsr_sched_avg cfs = CFSR_SCHED_AVG_INIT, se = CFSR_SCHED_AVG_INIT;
+
+	(void)state;
+	se.load_sum = 23000;
+	se.load_avg = 503;
+	se.period_contrib = 100;
+	cfs.load_avg = 1024;
+	cfs.load_sum = 1024 * 23000;
+
+	cfsr_pelt_reweight_se(P, &cfs, &se, W_NICE0, cfsr_nice_to_load_weight(-5));
+	assert_int_equal(se.load_avg, 1533);
+	assert_int_equal(se.load_sum, 23000);
+	assert_int_equal(cfs.load_avg, 521 + 1533);
+	assert_int_equal(cfs.load_sum, 24340078 + 71783000);
+}
+
+static void test_init(void **state)
+{
+	struct cfsr_sched_avg sa;
+
+	(void)state;
+	memset(&sa, 0x5a, sizeof(sa));
+	cfsr_pelt_init_se(P, &sa, W_NICE0, true);
+	assert_int_equal(sa.load_avg, 1024);
+	assert_int_equal(sa.load_sum, 0);
+	assert_int_equal(sa.last_update_time, 0);
+	assert_int_equal(sa.util_avg, 0);
+	assert_int_equal(sa.runnable_avg, 0);
+	assert_int_equal(sa.util_sum, 0);
+	assert_int_equal(sa.period_contrib, 0);
+	assert_int_equal(sa.util_est, 0);
+
+	cfsr_pelt_init_se(P, &sa, cfsr_idle_load_weight(), true);
+	assert_int_equal(sa.load_avg, 3);
+	cfsr_pelt_init_se(P, &sa, W_NICE0, false);
+	assert_int_equal(sa.load_avg, 0);
+}
+
+/*
+ * New task, nice 0, CPU of capacity 1024, cfs_rq util 300 and load 2000:
+ * cap = (1024 - 300) / 2 = 362; util = 300 * 1024 / 2001 = 153 (153.5).
+ * Before v6.10: 300 * 1048576 / 2001 = 157207, capped to 362.
+ */
+static void test_post_init(void **state)
+{
+	struct cfsr_sched_avg cfs = CFSR_SCHED_AVG_INIT, sa;
+	struct cfsr_pelt_params old = cfsr_pelt_params_modern;
+
+	(void)state;
+	cfs.util_avg = 300;
+	cfs.load_avg = 2000;
+	cfsr_pelt_init_se(P, &sa, W_NICE0, true);
+	cfsr_pelt_post_init_se(P, &sa, W_NICE0, 1024, &cfs);
+	assert_int_equal(sa.util_avg, 153);
+	assert_int_equal(sa.runnable_avg, 153);
+	assert_int_equal(sa.load_avg, 1024);
+	/* The + 1: 307200 / 2983 = 102.98, where / 2982 would give 103.02. */
+	cfs.load_avg = 2982;
+	cfsr_pelt_init_se(P, &sa, W_NICE0, true);
+	cfsr_pelt_post_init_se(P, &sa, W_NICE0, 1024, &cfs);
+	assert_int_equal(sa.util_avg, 102);
+	cfs.load_avg = 2000;
+
+	old.post_init_se_weight = false;
+	cfsr_pelt_init_se(&old, &sa, W_NICE0, true);
+	cfsr_pelt_post_init_se(&old, &sa, W_NICE0, 1024, &cfs);
+	assert_int_equal(sa.util_avg, 362);
+
+	/* Idle cfs_rq: the whole half of the capacity. */
+	cfs.util_avg = 0;
+	cfsr_pelt_init_se(P, &sa, W_NICE0, true);
+	cfsr_pelt_post_init_se(P, &sa, W_NICE0, 1024, &cfs);
+	assert_int_equal(sa.util_avg, 512);
+	assert_int_equal(sa.runnable_avg, 512);
+
+	/* Overloaded: (long)(1024 - 1100) / 2 = -38, util stays 0. */
+	cfs.util_avg = 1100;
+	cfsr_pelt_init_se(P, &sa, W_NICE0, true);
+	cfsr_pelt_post_init_se(P, &sa, W_NICE0, 1024, &cfs);
+	assert_int_equal(sa.util_avg, 0);
+	assert_int_equal(sa.runnable_avg, 0);
+
+	/* cap = (1024 - 1023) / 2 = 0: not positive either. */
+	cfs.util_avg = 1023;
+	cfsr_pelt_post_init_se(P, &sa, W_NICE0, 1024, &cfs);
+	assert_int_equal(sa.util_avg, 0);
+}
+
+static void test_util_est_update(void **state)
+{
+	const uint32_t F = UTIL_AVG_UNCHANGED;
+
+	(void)state;
+	/* No sample: flag set, or not a sleep. */
+	assert_int_equal(cfsr_pelt_util_est_update(P, 400 | F, 100, 100, 1024, true), 400 | F);
+	assert_int_equal(cfsr_pelt_util_est_update(P, 400, 100, 100, 1024, false), 400);
+	/* A rise, or no change, replaces the EWMA. */
+	assert_int_equal(cfsr_pelt_util_est_update(P, 200, 300, 300, 1024, true), 300 | F);
+	assert_int_equal(cfsr_pelt_util_est_update(P, 300, 300, 300, 1024, true), 300 | F);
+	/* A drop of 9 < 1% keeps it; a drop of 10 does not: (1600 - 10) / 4 = 397.5. */
+	assert_int_equal(cfsr_pelt_util_est_update(P, 400, 391, 391, 1024, true), 400 | F);
+	assert_int_equal(cfsr_pelt_util_est_update(P, 400, 390, 390, 1024, true), 397 | F);
+	/* Wanted more CPU than it got: 200 + 10 < 211 keeps the EWMA. */
+	assert_int_equal(cfsr_pelt_util_est_update(P, 400, 200, 211, 1024, true), 400 | F);
+	/* 210 is not < 210: (1600 - 200) / 4 = 350. */
+	assert_int_equal(cfsr_pelt_util_est_update(P, 400, 200, 210, 1024, true), 350 | F);
+	/* Floor: (1612 - 303) / 4 = 327.25. */
+	assert_int_equal(cfsr_pelt_util_est_update(P, 403, 100, 0, 1024, true), 327 | F);
+
+	/* util_avg above capacity: v6.12-v6.15 return without the flag. */
+	assert_int_equal(cfsr_pelt_util_est_update(P612, 1200, 1100, 1100, 1024, true), 1200);
+	assert_int_equal(cfsr_pelt_util_est_update(P, 1200, 1100, 1100, 1024, true), 1175 | F);
+	/* The rise comes before the capacity check. */
+	assert_int_equal(cfsr_pelt_util_est_update(P612, 1000, 1100, 1100, 1024, true), 1100 | F);
+	assert_int_equal(cfsr_pelt_util_est_update(P612, 400, 390, 390, 1024, true), 397 | F);
+}
+
+static void test_util_est_sums(void **state)
+{
+	const uint32_t F = UTIL_AVG_UNCHANGED;
+	struct cfsr_sched_avg sa = CFSR_SCHED_AVG_INIT;
+	uint32_t root = 100;
+
+	(void)state;
+	root = cfsr_pelt_util_est_enqueue(P, root, 250 | F);
+	assert_int_equal(root, 350);
+	root = cfsr_pelt_util_est_dequeue(P, root, 250 | F);
+	assert_int_equal(root, 100);
+	root = cfsr_pelt_util_est_dequeue(P, root, 400);
+	assert_int_equal(root, 0);
+
+	sa.util_avg = 300;
+	sa.util_est = 400 | F;
+	assert_int_equal(cfsr_pelt_task_util_est(&sa), 400);
+	sa.util_avg = 500;
+	assert_int_equal(cfsr_pelt_task_util_est(&sa), 500);
+	cfsr_pelt_util_est_clear_unchanged(&sa);
+	assert_int_equal(sa.util_est, 400);
+	cfsr_pelt_util_est_clear_unchanged(&sa);
+	assert_int_equal(sa.util_est, 400);
+}
+
+static void test_params(void **state)
+{
+	(void)state;
+	assert_string_equal(cfsr_pelt_params_modern.name, "v6.16-v6.18");
+	assert_string_equal(cfsr_pelt_params_v6_12.name, "v6.12-v6.15");
+	assert_false(cfsr_pelt_params_modern.util_est_capacity_check);
+	assert_true(cfsr_pelt_params_v6_12.util_est_capacity_check);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_decay_table),
+		cmocka_unit_test(test_load_avg_max),
+		cmocka_unit_test(test_decay_load),
+		cmocka_unit_test(test_decay_load_wide),
+		cmocka_unit_test(test_decay_load_vs_real),
+		cmocka_unit_test(test_decay_load_legacy_zero),
+		cmocka_unit_test(test_accumulate_segments),
+		cmocka_unit_test(test_k_periods_one_update),
+		cmocka_unit_test(test_per_unit_simulation),
+		cmocka_unit_test(test_model_vectors),
+		cmocka_unit_test(test_update_sum_edges),
+		cmocka_unit_test(test_zero_load_masks),
+		cmocka_unit_test(test_runnable_count),
+		cmocka_unit_test(test_periods_truncated),
+		cmocka_unit_test(test_update_avg),
+		cmocka_unit_test(test_update_cfs_rq),
+		cmocka_unit_test(test_update_se),
+		cmocka_unit_test(test_grid_invariants),
+		cmocka_unit_test(test_attach),
+		cmocka_unit_test(test_detach_lower_bounds),
+		cmocka_unit_test(test_lower_bound_u32),
+		cmocka_unit_test(test_removed),
+		cmocka_unit_test(test_reweight),
+		cmocka_unit_test(test_init),
+		cmocka_unit_test(test_post_init),
+		cmocka_unit_test(test_util_est_update),
+		cmocka_unit_test(test_util_est_sums),
+		cmocka_unit_test(test_params),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
