@@ -59,7 +59,8 @@ extern const struct cfsr_format cfsr_format_tracedat;
  * @path: file to read
  *
  * Reports a missing, unreadable, empty or unrecognised file, a directory,
- * and a file that declares no scheduler events through cfsr_error().
+ * and a truncated or corrupt one through cfsr_error().  Whether the file
+ * holds scheduler events is known only once it has been read.
  *
  * Return: an owned trace, to be released with cfsr_trace_close(), or NULL.
  */

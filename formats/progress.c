@@ -29,7 +29,7 @@ void cfsr_progress_init(struct cfsr_progress *p, const char *label)
 	p->last_ns = p->start_ns;
 }
 
-void cfsr_progress_update(struct cfsr_progress *p, uint64_t events, uint64_t trace_ns)
+void cfsr_progress_update(struct cfsr_progress *p, uint64_t records, uint64_t trace_ns)
 {
 	uint64_t t;
 
@@ -41,8 +41,8 @@ void cfsr_progress_update(struct cfsr_progress *p, uint64_t events, uint64_t tra
 		return;
 	p->last_ns = t;
 	p->shown = true;
-	fprintf(stderr, "\r%s: %llu events, %.3f s of trace, %.1f s elapsed\033[K", p->label,
-		(unsigned long long)events, (double)trace_ns / 1e9, (double)(t - p->start_ns) / 1e9);
+	fprintf(stderr, "\r%s: %llu records, %.3f s of trace, %.1f s elapsed\033[K", p->label,
+		(unsigned long long)records, (double)trace_ns / 1e9, (double)(t - p->start_ns) / 1e9);
 	fflush(stderr);
 }
 

@@ -24,8 +24,8 @@ struct cfsr_progress {
 /* Start tracking; @label (borrowed) names the work, e.g. the file. */
 void cfsr_progress_init(struct cfsr_progress *p, const char *label);
 
-/* Report @events read so far, @trace_ns into the trace. Cheap to call per event. */
-void cfsr_progress_update(struct cfsr_progress *p, uint64_t events, uint64_t trace_ns);
+/* Report @records read so far, @trace_ns into the trace. Cheap to call per event. */
+void cfsr_progress_update(struct cfsr_progress *p, uint64_t records, uint64_t trace_ns);
 
 /* Erase the progress line, if one was drawn. */
 void cfsr_progress_done(struct cfsr_progress *p);

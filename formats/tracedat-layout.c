@@ -479,7 +479,8 @@ int td_layout_read(const char *path, int fd, struct td_layout *l)
 	c.size = l->file_size = (uint64_t)st.st_size;
 	if (file_read(&c, head, 10) < 0 || file_str(&c, ver, sizeof(ver)) < 0 ||
 	    file_read(&c, head, 2) < 0)
-		goto out_corrupt;
+		return cfsr_error("cannot read '%s': file truncated or corrupt (incomplete trace.dat header)",
+				  path);
 	l->version = (unsigned int)atoi(ver);
 	c.big_endian = l->big_endian = head[0] != 0;
 	l->long_size = head[1];

@@ -82,6 +82,20 @@ void td_layout_release(struct td_layout *l);
  */
 int td_decompress(const char *algo, const void *src, size_t src_len, void *dst, size_t dst_len);
 
+struct tep_event;
+
+/**
+ * td_switch_state_masks() - how sched_switch encodes prev_state
+ * @event: the sched_switch format, as the file declares it
+ * @preempt: set to the bit that marks a preempted (still runnable) task
+ * @state: set to the mask of task-state bits, 0 if not found
+ *
+ * Both are read from the event's print format, where the kernel tests
+ * "prev_state & MASK" to print the state letters and the "+" marker.
+ * Return: 0, or -1 when the preempted bit cannot be found.
+ */
+int td_switch_state_masks(const struct tep_event *event, uint64_t *preempt, uint64_t *state);
+
 /* Read exactly @len bytes at @off; return 0, or -1 on error or end of file. */
 int td_pread(int fd, void *buf, size_t len, uint64_t off);
 

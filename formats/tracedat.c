@@ -29,6 +29,7 @@
 #include "error.h"
 #include "formats.h"
 #include "tracecmd-local.h"
+#include "sandbox.h"
 #include "tracedat-local.h"
 
 #define TD_MAX_FIELDS 8
@@ -111,6 +112,8 @@ struct td_reader {
 	char *release;
 	/* pages that failed to decode, reported as lost events */
 	uint64_t bad_pages;
+	/* size of the commit word in a page header: the kernel's long */
+	int commit_size;
 	const char *path;
 };
 
@@ -484,10 +487,12 @@ static int state_and_mask(const struct tep_print_arg *a, uint64_t *mask)
  * differ between kernels (TASK_STATE_MAX before v4.14, TASK_REPORT_MAX
  * after), so they are read from the format instead of assumed.
  */
-static void find_state_masks(struct td_reader *r, const struct tep_event *event)
+int td_switch_state_masks(const struct tep_event *event, uint64_t *preempt, uint64_t *state)
 {
 	const struct tep_print_arg *a;
 
+	*preempt = 0;
+	*state = 0;
 	for (a = event->print_fmt.args; a; a = a->next) {
 		const struct tep_print_arg *res;
 		uint64_t mask;
@@ -500,10 +505,11 @@ static void find_state_masks(struct td_reader *r, const struct tep_event *event)
 		if (res && res->type == TEP_PRINT_OP && !strcmp(res->op.op, ":") &&
 		    res->op.left && res->op.left->type == TEP_PRINT_ATOM &&
 		    !strcmp(res->op.left->atom.atom, "+"))
-			r->preempt_mask = mask;
+			*preempt = mask;
 		else
-			r->state_mask = mask;
+			*state = mask;
 	}
+	return *preempt ? 0 : -1;
 }
 
 /* ---- open / next / close ------------------------------------------------- */
@@ -564,7 +570,7 @@ static int setup_types(struct td_reader *r, struct cfsr_trace *t)
 			}
 		}
 		if (ty->h && ty->h->kind == CFSR_EV_SWITCH)
-			find_state_masks(r, event);
+			td_switch_state_masks(event, &r->preempt_mask, &r->state_mask);
 		r->pub_types[i].known = ty->h != NULL;
 	}
 	t->info.nr_types = r->nr_types;
@@ -639,6 +645,7 @@ static char *parse_release(const char *uname)
 static int stream_next_page(struct td_reader *r, struct td_stream *st)
 {
 	const char *algo = r->layout.compression;
+	unsigned long long commit;
 	void *page;
 
 	if (!st->buf->compressed) {
@@ -671,7 +678,7 @@ static int stream_next_page(struct td_reader *r, struct td_stream *st)
 			ulen = (uint32_t)tep_read_number(r->tep, hdr + 4, 4);
 			if (clen > end - st->chunk_off - 8 || !ulen || ulen > (256u << 20))
 				return -1;
-			if (CFSR_ALLOC_GROW(st->chunk, (size_t)ulen + st->page_size,
+			if (CFSR_ALLOC_GROW(st->chunk, (size_t)ulen + st->page_size + 64,
 					    st->chunk_alloc) < 0)
 				return -1;
 			raw = malloc(clen ? clen : 1);
@@ -684,7 +691,7 @@ static int stream_next_page(struct td_reader *r, struct td_stream *st)
 			if (ret < 0)
 				return -1;
 			/* a chunk not a multiple of the page size ends in a zeroed page */
-			memset(st->chunk + ulen, 0, st->page_size);
+			memset(st->chunk + ulen, 0, st->page_size + 64);
 			st->chunk_len = ulen;
 			st->chunk_pos = 0;
 			st->chunk_off += 8 + (uint64_t)clen;
@@ -692,11 +699,15 @@ static int stream_next_page(struct td_reader *r, struct td_stream *st)
 		page = st->chunk + st->chunk_pos;
 		st->chunk_pos += st->page_size;
 	}
-	if (kbuffer_load_subbuffer(st->kbuf, page) < 0)
+	/*
+	 * The page header is a u64 timestamp and a "long" commit word whose low
+	 * 27 bits are the bytes of event data; the top bits flag lost events.
+	 * kbuffer trusts it, so check it fits the page before loading.
+	 */
+	commit = tep_read_number(r->tep, (const char *)page + 8, r->commit_size);
+	if ((commit & ((1ull << 27) - 1)) + 8 + (unsigned int)r->commit_size > st->page_size)
 		return -1;
-	/* the commit size must fit the page */
-	if (kbuffer_subbuffer_size(st->kbuf) + kbuffer_start_of_data(st->kbuf) >
-	    (int)st->page_size)
+	if (kbuffer_load_subbuffer(st->kbuf, page) < 0)
 		return -1;
 	return 1;
 }
@@ -807,7 +818,9 @@ static int setup_streams(struct td_reader *r)
 	r->heap = calloc((size_t)n + 1, sizeof(*r->heap));
 	if (!r->streams || !r->heap)
 		return -1;
-	lsize = tep_get_header_page_size(r->tep) == 4 ? KBUFFER_LSIZE_4 : KBUFFER_LSIZE_8;
+	/* the kernel's long, from the header_page format (not the file's user-space long) */
+	r->commit_size = tep_get_header_page_size(r->tep) == 4 ? 4 : 8;
+	lsize = r->commit_size == 4 ? KBUFFER_LSIZE_4 : KBUFFER_LSIZE_8;
 	endian = r->layout.big_endian ? KBUFFER_ENDIAN_BIG : KBUFFER_ENDIAN_LITTLE;
 	for (b = 0; b < r->layout.nr_buffers; b++) {
 		const struct td_buffer *buf = &r->layout.buffers[b];
@@ -819,7 +832,8 @@ static int setup_streams(struct td_reader *r)
 			st->ext = &buf->extents[e];
 			st->page_size = buf->page_size;
 			st->kbuf = kbuffer_alloc(lsize, endian);
-			st->page = calloc(1, st->page_size);
+			/* zero padding: a damaged last event cannot read past the buffer */
+			st->page = calloc(1, (size_t)st->page_size + 64);
 			if (!st->kbuf || !st->page)
 				return -1;
 			if (tep_is_old_format(r->tep))
@@ -853,6 +867,22 @@ static int setup_streams(struct td_reader *r)
 }
 
 /* ---- open / next / close --------------------------------------------------- */
+
+static struct tracecmd_input *open_head(const char *path)
+{
+	return tracecmd_open_head(path, TRACECMD_FL_LOAD_NO_PLUGINS |
+					  TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
+}
+
+static int try_open_head(void *path)
+{
+	struct tracecmd_input *h = open_head(path);
+
+	if (!h)
+		return -1;
+	tracecmd_close(h);
+	return 0;
+}
 
 static void tracedat_close(struct cfsr_trace *t)
 {
@@ -918,8 +948,22 @@ static int tracedat_open(struct cfsr_trace *t, const char *path)
 
 	tracecmd_set_loglevel(TEP_LOG_NONE);
 	tep_set_loglevel(TEP_LOG_NONE);
-	r->handle = tracecmd_open_head(path, TRACECMD_FL_LOAD_NO_PLUGINS |
-						     TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
+	/*
+	 * libtracecmd and libtraceevent can crash on corrupt metadata: parse it
+	 * in a child first, and here only if the child succeeded.
+	 */
+	switch (cfsr_sandbox_try(try_open_head, (void *)path)) {
+	case 0:
+	case -1: /* no child could be started: go ahead without the net */
+		r->handle = open_head(path);
+		break;
+	case 2:
+		cfsr_error("cannot read '%s': file corrupt (its metadata crash the format parser)",
+			   path);
+		goto out_close;
+	default:
+		break;
+	}
 	if (!r->handle) {
 		cfsr_error("cannot read '%s': file truncated or corrupt (trace.dat headers)", path);
 		goto out_close;

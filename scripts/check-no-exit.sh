@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # lib/ and formats/ report errors by return value and never end the process:
-# fail if any of their objects references exit() or _exit().
+# fail if any of their objects references exit() or _exit().  The one
+# exception is formats/sandbox.o, whose forked child ends itself with _exit().
 # Reads the object list written by the build (libcfsreplay-objs.list).
 #   --tap  print the result as one TAP test
 set -u
@@ -12,7 +13,9 @@ if [ ! -r "$list" ]; then
 	bad="object list '$list' missing (build first)"
 else
 	for o in $(cat "$list"); do
-		if nm -u "$o" 2>/dev/null | grep -qwE '(exit|_exit|_Exit)'; then
+		pat='(exit|_exit|_Exit)'
+		[ "$(basename "$o")" = sandbox.o ] && pat='(exit|_Exit)'
+		if nm -u "$o" 2>/dev/null | grep -qwE "$pat"; then
 			bad="$bad $(basename "$o")"
 		fi
 	done

@@ -1,0 +1,358 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Unit tests for the trace.dat reader (formats/tracedat*.c).
+ *
+ * - sched_switch's prev_state encoding is read from print formats of
+ *   several kernel generations; the expected masks are the kernels' own
+ *   constants (TASK_STATE_MAX 1024 in v3.10 and 2048 in v4.4,
+ *   TASK_REPORT_MAX 0x100 from v4.14 on).
+ * - The bundled traces are read whole: records per event type must equal
+ *   the counts that `trace-cmd report` gave (traces/<name>.counts, made by
+ *   scripts/trace-counts.sh), time must never go backwards, and decoded
+ *   fields must be consistent with the kernel's semantics.
+ * - Truncated and corrupted copies are refused or read with their damage
+ *   reported, never crash.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <traceevent/event-parse.h>
+
+#include "error.h"
+#include "formats.h"
+#include "tracedat-local.h"
+
+#define COMMON_FIELDS                                                                        \
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"               \
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"               \
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"       \
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+
+#define SWITCH_FIELDS                                                                        \
+	"\tfield:char prev_comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"                      \
+	"\tfield:pid_t prev_pid;\toffset:24;\tsize:4;\tsigned:1;\n"                          \
+	"\tfield:int prev_prio;\toffset:28;\tsize:4;\tsigned:1;\n"                           \
+	"\tfield:long prev_state;\toffset:32;\tsize:8;\tsigned:1;\n"                         \
+	"\tfield:char next_comm[16];\toffset:40;\tsize:16;\tsigned:0;\n"                     \
+	"\tfield:pid_t next_pid;\toffset:56;\tsize:4;\tsigned:1;\n"                          \
+	"\tfield:int next_prio;\toffset:60;\tsize:4;\tsigned:1;\n\n"
+
+#define FMT_HEAD "\"prev_comm=%s prev_pid=%d prev_prio=%d prev_state=%s%s ==> next_comm=%s next_pid=%d next_prio=%d\", REC->prev_comm, REC->prev_pid, REC->prev_prio, "
+#define FMT_TAIL ", REC->next_comm, REC->next_pid, REC->next_prio\n"
+
+/* v3.10: TASK_STATE_MAX = 1024 */
+static const char fmt_v3_10[] =
+	"name: sched_switch\nID: 1\nformat:\n" COMMON_FIELDS SWITCH_FIELDS
+	"print fmt: " FMT_HEAD
+	"REC->prev_state & (1024-1) ? __print_flags(REC->prev_state & (1024-1), \"|\", { 1, \"S\"} , "
+	"{ 2, \"D\" }, { 4, \"T\" }, { 8, \"t\" }, { 16, \"Z\" }, { 32, \"X\" }, { 64, \"x\" }, "
+	"{ 128, \"K\" }, { 256, \"W\" }, { 512, \"P\" }) : \"R\", REC->prev_state & 1024 ? \"+\" : \"\""
+	FMT_TAIL;
+
+/* v4.4: TASK_STATE_MAX = 2048 */
+static const char fmt_v4_4[] =
+	"name: sched_switch\nID: 1\nformat:\n" COMMON_FIELDS SWITCH_FIELDS
+	"print fmt: " FMT_HEAD
+	"REC->prev_state & (2048-1) ? __print_flags(REC->prev_state & (2048-1), \"|\", { 1, \"S\"} , "
+	"{ 2, \"D\" }, { 4, \"T\" }, { 8, \"t\" }, { 16, \"Z\" }, { 32, \"X\" }, { 64, \"x\" }, "
+	"{ 128, \"K\" }, { 256, \"W\" }, { 512, \"P\" }, { 1024, \"N\" }) : \"R\", "
+	"REC->prev_state & 2048 ? \"+\" : \"\"" FMT_TAIL;
+
+/* v6.18: TASK_REPORT_MAX = (TASK_REPORT_IDLE << 1) = 0x100, states 0xff */
+static const char fmt_v6_18[] =
+	"name: sched_switch\nID: 1\nformat:\n" COMMON_FIELDS SWITCH_FIELDS
+	"print fmt: " FMT_HEAD
+	"(REC->prev_state & ((((0x00000000 | 0x00000001 | 0x00000002 | 0x00000004 | 0x00000008 | "
+	"0x00000010 | 0x00000020 | 0x00000040) + 1) << 1) - 1)) ? __print_flags(REC->prev_state & "
+	"((((0x00000000 | 0x00000001 | 0x00000002 | 0x00000004 | 0x00000008 | 0x00000010 | "
+	"0x00000020 | 0x00000040) + 1) << 1) - 1), \"|\", { 0x00000001, \"S\" }, { 0x00000002, \"D\" }, "
+	"{ 0x00000004, \"T\" }, { 0x00000008, \"t\" }, { 0x00000010, \"X\" }, { 0x00000020, \"Z\" }, "
+	"{ 0x00000040, \"P\" }, { 0x00000080, \"I\" }) : \"R\", REC->prev_state & (((0x00000000 | "
+	"0x00000001 | 0x00000002 | 0x00000004 | 0x00000008 | 0x00000010 | 0x00000020 | 0x00000040) "
+	"+ 1) << 1) ? \"+\" : \"\"" FMT_TAIL;
+
+/* no preempted marker at all */
+static const char fmt_none[] =
+	"name: sched_switch\nID: 1\nformat:\n" COMMON_FIELDS SWITCH_FIELDS
+	"print fmt: \"prev_pid=%d prev_state=%ld\", REC->prev_pid, REC->prev_state\n";
+
+static void check_masks(const char *fmt, int ret, uint64_t preempt, uint64_t state)
+{
+	struct tep_handle *tep = tep_alloc();
+	struct tep_event *event;
+	uint64_t p, s;
+
+	assert_non_null(tep);
+	tep_set_loglevel(TEP_LOG_NONE);
+	assert_int_equal(tep_parse_event(tep, fmt, strlen(fmt), "sched"), 0);
+	event = tep_find_event_by_name(tep, "sched", "sched_switch");
+	assert_non_null(event);
+	assert_int_equal(td_switch_state_masks(event, &p, &s), ret);
+	assert_int_equal(p, preempt);
+	assert_int_equal(s, state);
+	tep_free(tep);
+}
+
+static void test_state_masks(void **state)
+{
+	(void)state;
+	check_masks(fmt_v3_10, 0, 1024, 1023);
+	check_masks(fmt_v4_4, 0, 2048, 2047);
+	check_masks(fmt_v6_18, 0, 0x100, 0xff);
+	check_masks(fmt_none, -1, 0, 0);
+}
+
+/* ---- bundled traces -------------------------------------------------------- */
+
+static const char *srcdir(void)
+{
+	const char *d = getenv("CFSR_SRCDIR");
+
+	return d ? d : ".";
+}
+
+struct count {
+	char name[64];
+	uint64_t n;
+};
+
+static int load_counts(const char *path, struct count *c, int max)
+{
+	FILE *f = fopen(path, "r");
+	int n = 0;
+
+	assert_non_null(f);
+	while (n < max && fscanf(f, "%63s %lu", c[n].name, &c[n].n) == 2)
+		n++;
+	fclose(f);
+	return n;
+}
+
+static void read_and_compare(const char *name)
+{
+	char path[4096], counts_path[4096];
+	struct count expect[128];
+	struct cfsr_trace *t;
+	struct cfsr_event ev;
+	uint64_t last_ts = 0, switches = 0;
+	int nr, i, j, ret;
+
+	snprintf(path, sizeof(path), "%s/traces/%s.dat", srcdir(), name);
+	snprintf(counts_path, sizeof(counts_path), "%s/traces/%s.counts", srcdir(), name);
+	t = cfsr_trace_open(path);
+	assert_non_null(t);
+	assert_true(t->info.nr_cpus > 0);
+	assert_true(t->info.preempt_bit_known);
+	assert_non_null(t->info.kernel_release);
+	while ((ret = cfsr_trace_next(t, &ev)) > 0) {
+		assert_true(ev.ts >= last_ts);
+		last_ts = ev.ts;
+		assert_true(ev.cpu >= 0 && ev.cpu < t->info.nr_cpus);
+		switch (ev.kind) {
+		case CFSR_EV_SWITCH:
+			/* the kernel fires sched_switch in the context of prev */
+			assert_int_equal(ev.pid, ev.sw.prev_pid);
+			assert_true(ev.sw.prev_prio >= 0 && ev.sw.prev_prio <= 140);
+			switches++;
+			break;
+		case CFSR_EV_WAKEUP:
+		case CFSR_EV_WAKING:
+		case CFSR_EV_WAKEUP_NEW:
+			assert_true(ev.wake.target_cpu >= 0 && ev.wake.target_cpu < t->info.nr_cpus);
+			break;
+		case CFSR_EV_MIGRATE:
+			assert_true(ev.migrate.dest_cpu >= 0 &&
+				    ev.migrate.dest_cpu < t->info.nr_cpus);
+			break;
+		case CFSR_EV_FORK:
+			assert_true(ev.fork.child_pid != ev.fork.parent_pid);
+			break;
+		default:
+			break;
+		}
+	}
+	assert_int_equal(ret, 0);
+	assert_true(switches > 0);
+
+	nr = load_counts(counts_path, expect, 128);
+	assert_true(nr > 0);
+	for (i = 0; i < nr; i++) {
+		uint64_t got = 0;
+
+		for (j = 0; j < t->info.nr_types; j++)
+			if (!strcmp(t->info.types[j].name, expect[i].name))
+				got += t->stats.type_counts[j];
+		if (got != expect[i].n)
+			fail_msg("%s: %s: read %lu, trace-cmd report counted %lu", name,
+				 expect[i].name, (unsigned long)got, (unsigned long)expect[i].n);
+	}
+	/* and nothing that trace-cmd did not see */
+	for (j = 0; j < t->info.nr_types; j++) {
+		bool listed = false;
+
+		for (i = 0; i < nr; i++)
+			listed |= !strcmp(t->info.types[j].name, expect[i].name);
+		if (!listed && t->stats.type_counts[j])
+			fail_msg("%s: %s read but not in trace-cmd's counts", name,
+				 t->info.types[j].name);
+	}
+	assert_int_equal(t->stats.bad_pages, 0);
+	cfsr_trace_close(t);
+}
+
+static void test_periodic(void **state)
+{
+	(void)state;
+	read_and_compare("periodic");
+}
+
+static void test_cgroups(void **state)
+{
+	(void)state;
+	read_and_compare("cgroups");
+}
+
+static void test_v6(void **state)
+{
+	(void)state;
+	read_and_compare("v6");
+}
+
+/* ---- damaged copies ------------------------------------------------------------ */
+
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf;
+	long n;
+
+	assert_non_null(f);
+	assert_int_equal(fseek(f, 0, SEEK_END), 0);
+	n = ftell(f);
+	assert_true(n > 0);
+	rewind(f);
+	buf = malloc((size_t)n);
+	assert_non_null(buf);
+	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
+	fclose(f);
+	*len = (size_t)n;
+	return buf;
+}
+
+static void spit(const char *path, const char *buf, size_t len)
+{
+	FILE *f = fopen(path, "wb");
+
+	assert_non_null(f);
+	assert_int_equal(fwrite(buf, 1, len, f), len);
+	fclose(f);
+}
+
+static void quiet(const char *msg, void *data)
+{
+	(void)msg;
+	(void)data;
+}
+
+/* Read a whole trace; return the number of events, or -1 if it did not open. */
+static long read_all(const char *path, uint64_t *bad_pages)
+{
+	struct cfsr_trace *t = cfsr_trace_open(path);
+	struct cfsr_event ev;
+	long n = 0;
+
+	if (!t)
+		return -1;
+	while (cfsr_trace_next(t, &ev) > 0)
+		n++;
+	*bad_pages = t->stats.bad_pages;
+	cfsr_trace_close(t);
+	return n;
+}
+
+static void damage(const char *name)
+{
+	char src[4096], tmp[] = "/tmp/cfsr-td-XXXXXX";
+	uint64_t bad = 0;
+	size_t len, cut;
+	long full, n1;
+	char *buf;
+	int fd, i;
+
+	snprintf(src, sizeof(src), "%s/traces/%s.dat", srcdir(), name);
+	buf = slurp(src, &len);
+	fd = mkstemp(tmp);
+	assert_true(fd >= 0);
+	close(fd);
+	cfsr_error_set_hook(quiet, NULL);
+
+	spit(tmp, buf, len);
+	full = read_all(tmp, &bad);
+	assert_true(full > 0);
+	/*
+	 * A truncated file is refused, or, when only trailing metadata that
+	 * replay does not use was cut, read whole: never read in part.
+	 */
+	for (cut = 1; cut < len; cut = cut * 3 + 7) {
+		long n;
+
+		spit(tmp, buf, cut);
+		n = read_all(tmp, &bad);
+		if (n >= 0 && (n != full || bad))
+			fail_msg("%s cut to %zu bytes gave %ld of %ld events", name, cut, n, full);
+	}
+	spit(tmp, buf, len - 1);
+	n1 = read_all(tmp, &bad);
+	assert_true(n1 == -1 || n1 == full);
+
+	/* random byte damage: refused, or read with no crash */
+	srand(4242);
+	for (i = 0; i < 40; i++) {
+		char *copy = malloc(len);
+		int k;
+
+		assert_non_null(copy);
+		memcpy(copy, buf, len);
+		for (k = 0; k < 1 + i % 5; k++)
+			copy[(size_t)rand() % len] = (char)rand();
+		spit(tmp, copy, len);
+		read_all(tmp, &bad);
+		free(copy);
+	}
+	cfsr_error_set_hook(NULL, NULL);
+	unlink(tmp);
+	free(buf);
+}
+
+static void test_damaged_v7(void **state)
+{
+	(void)state;
+	damage("periodic");
+}
+
+static void test_damaged_v6(void **state)
+{
+	(void)state;
+	damage("v6");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_state_masks),
+		cmocka_unit_test(test_periodic),
+		cmocka_unit_test(test_cgroups),
+		cmocka_unit_test(test_v6),
+		cmocka_unit_test(test_damaged_v7),
+		cmocka_unit_test(test_damaged_v6),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
