@@ -53,18 +53,25 @@ static const struct cmd_struct *default_command(void)
 	return NULL;
 }
 
-void cfsr_list_commands(void)
+static void list_commands(FILE *f)
 {
 	size_t i;
 
-	printf("usage: cfsreplay <command> [options] [TRACE]\n"
-	       "   or: cfsreplay TRACE            (runs '%s')\n\n"
-	       "commands:\n",
-	       default_command()->name);
+	fprintf(f,
+		"usage: cfsreplay <command> [options] [TRACE]\n"
+		"   or: cfsreplay TRACE            (runs '%s')\n"
+		"   or: cfsreplay --help | --version\n\n"
+		"commands:\n",
+		default_command()->name);
 	for (i = 0; i < NR_COMMANDS; i++)
-		printf("   %-10s %s\n", commands[i].name, commands[i].summary);
-	printf("\n'cfsreplay help <command>' or 'cfsreplay <command> --help' describes a command.\n"
-	       "Exit status: 0 success, 1 divergence beyond a requested threshold, 2 error.\n");
+		fprintf(f, "   %-10s %s\n", commands[i].name, commands[i].summary);
+	fprintf(f, "\n'cfsreplay help <command>' or 'cfsreplay <command> --help' describes a command.\n"
+		   "Exit status: 0 success, 1 divergence beyond a requested threshold, 2 error.\n");
+}
+
+void cfsr_list_commands(void)
+{
+	list_commands(stdout);
 }
 
 int cfsr_command_usage(const char *name)
@@ -97,7 +104,8 @@ int main(int argc, const char **argv)
 	int status;
 
 	if (argc < 2) {
-		cfsr_list_commands();
+		/* a usage error: the usage goes to stderr, stdout carries results only */
+		list_commands(stderr);
 		return finish_stdout(CFSR_EXIT_ERROR);
 	}
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
@@ -111,7 +119,11 @@ int main(int argc, const char **argv)
 
 	cmd = find_command(argv[1]);
 	if (!cmd) {
-		if (argv[1][0] == '-' || (!strchr(argv[1], '/') && !strchr(argv[1], '.'))) {
+		if (argv[1][0] == '-') {
+			cfsr_error("unknown option '%s'; see 'cfsreplay --help'", argv[1]);
+			return finish_stdout(CFSR_EXIT_ERROR);
+		}
+		if (!strchr(argv[1], '/') && !strchr(argv[1], '.')) {
 			/* neither a command nor something that looks like a file */
 			cfsr_error("'%s' is not a cfsreplay command; see 'cfsreplay --help'", argv[1]);
 			return finish_stdout(CFSR_EXIT_ERROR);

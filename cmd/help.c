@@ -31,12 +31,15 @@ int cmd_help(int argc, const char **argv)
 	int c, ret;
 
 	optind = 1;
+	opterr = 0;
 	while ((c = getopt_long(argc, (char *const *)argv, "+h", options, NULL)) != -1) {
 		switch (c) {
 		case 'h':
 			print_usage(help_usage);
 			return CFSR_EXIT_OK;
 		default:
+			cfsr_error("help: unknown option '%s'; see 'cfsreplay help help'",
+				   argv[optind - 1]);
 			return CFSR_EXIT_ERROR;
 		}
 	}

@@ -55,14 +55,12 @@ static int scan(struct cfsr_trace *t, struct info_summary *s)
 {
 	struct cfsr_progress progress;
 	struct cfsr_event ev;
-	uint64_t n = 0;
 	int ret;
 
 	cfsr_progress_init(&progress, t->path);
 	while ((ret = cfsr_trace_next(t, &ev)) > 0) {
 		int pids[4], i, nr;
 
-		n++;
 		s->kind_counts[ev.kind]++;
 		if (cfsr_event_kind_is_sched(ev.kind))
 			s->sched_events++;
@@ -73,7 +71,7 @@ static int scan(struct cfsr_trace *t, struct info_summary *s)
 				return cfsr_error("cannot read '%s': out of memory", t->path);
 			}
 		}
-		cfsr_progress_update(&progress, n, ev.ts - t->stats.first_ts);
+		cfsr_progress_update(&progress, t->stats.records, ev.ts - t->stats.first_ts);
 	}
 	cfsr_progress_done(&progress);
 	return ret;
@@ -111,6 +109,9 @@ static void print_text(const struct cfsr_trace *t, const struct info_summary *s)
 	if (in->overruns >= 0)
 		printf(", %" PRId64 " ring-buffer overruns", in->overruns);
 	printf("\n");
+	if (st->bad_pages)
+		printf("damaged data:   %" PRIu64 " pages could not be decoded (their events are lost)\n",
+		       st->bad_pages);
 	printf("unknown events: %" PRIu64 " (skipped)\n", st->unknown);
 	if (st->malformed)
 		printf("malformed:      %" PRIu64 " records too short for their format (skipped)\n",
@@ -167,6 +168,7 @@ static int print_json(const struct cfsr_trace *t, const struct info_summary *s)
 	json_object_object_add(lost, "events", json_object_new_uint64(st->lost_events));
 	json_object_object_add(lost, "notices_without_count",
 			       json_object_new_uint64(st->lost_unknown));
+	json_object_object_add(lost, "bad_pages", json_object_new_uint64(st->bad_pages));
 	json_object_object_add(lost, "overruns",
 			       in->overruns >= 0 ? json_object_new_int64(in->overruns) : NULL);
 	json_object_object_add(o, "lost", lost);

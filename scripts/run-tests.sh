@@ -13,6 +13,7 @@ set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
 : "${CFSREPLAY:?}" "${UNIT_DIR:?}"
 export CFSREPLAY
+export CFSR_SRCDIR=$here
 VALGRIND=${VALGRIND:-}
 # Sanitizer builds: corrupt inputs make the tracing libraries ask for huge
 # allocations, which they handle when malloc fails; and libtraceevent leaks
