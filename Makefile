@@ -51,7 +51,7 @@ endif
 
 # pkg-config name : minimum version : Debian package
 LIB_DEPS := libtraceevent:1.7:libtraceevent-dev libtracefs:1.6:libtracefs-dev \
-	libtracecmd:1.3:libtracecmd-dev zlib:1.2:zlib1g-dev libzstd:1.4:libzstd-dev \
+	zlib:1.2:zlib1g-dev libzstd:1.4:libzstd-dev \
 	json-c:0.16:libjson-c-dev
 TEST_DEPS := cmocka:1.1:libcmocka-dev
 
@@ -155,8 +155,10 @@ check-format:
 doc:
 	$(Q)$(SRCDIR)/scripts/check-docs.sh
 
+# Only what the build made: with O unset, $(O) is the source tree itself.
 clean:
-	$(Q)rm -rf $(O)/lib/*.[od] $(O)/formats/*.[od] $(O)/cmd/*.[od] $(O)/tests/unit/test-* \
+	$(Q)rm -f $(LIB_OBJS) $(FMT_OBJS) $(CMD_OBJS) $(LIB_OBJS:.o=.d) $(FMT_OBJS:.o=.d) \
+		$(CMD_OBJS:.o=.d) $(UNIT_BINS) $(UNIT_BINS:=.o) $(UNIT_BINS:=.d) \
 		$(LIBCFSR) $(PROG) $(O)/libcfsreplay-objs.list
 
 help:

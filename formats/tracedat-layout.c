@@ -5,10 +5,10 @@
  * Walks the headers of file versions 6 and 7 as trace-cmd.dat.v6(5) and
  * trace-cmd.dat.v7(5) document them, collects every buffer instance's
  * per-CPU data extents and the options that change timestamps, and checks
- * every offset and length against the file size.  Event formats and other
- * metadata are left to libtracecmd; this walk exists so that the data can
- * be streamed page by page with bounded memory, whatever the file's size
- * and compression, and so that truncated files are refused up front.
+ * every offset and length against the file size, so that truncated files
+ * are refused up front.  It also notes where the event formats are
+ * (tracedat-meta.c parses them) and keeps the options cfsreplay reports:
+ * uname, trace clock, CPU statistics.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -28,12 +28,65 @@
 
 enum {
 	OPT_DONE = 0,
+	OPT_CPUSTAT = 2,
 	OPT_BUFFER = 3,
+	OPT_TRACECLOCK = 4,
+	OPT_UNAME = 5,
 	OPT_OFFSET = 7,
 	OPT_CPUCOUNT = 8,
 	OPT_TSC2NSEC = 14,
+	OPT_HEADER_INFO = 16,
+	OPT_FTRACE_EVENTS = 17,
+	OPT_EVENT_FORMATS = 18,
 	OPT_BUFFER_TEXT = 22,
 };
+
+/* Keep a copy of an option's string data (not necessarily NUL-terminated). */
+static int keep_string(char **dst, const void *data, size_t len, bool append)
+{
+	size_t old = append && *dst ? strlen(*dst) : 0;
+	char *s;
+
+	if (!append) {
+		free(*dst);
+		*dst = NULL;
+	}
+	s = realloc(*dst, old + len + 1);
+	if (!s)
+		return -1;
+	memcpy(s + old, data, len);
+	s[old + len] = '\0';
+	*dst = s;
+	return 0;
+}
+
+/* Handle an option whose meaning is the same in versions 6 and 7. */
+static int common_option(struct td_layout *l, uint64_t id, const unsigned char *data,
+			 size_t len)
+{
+	char num[32];
+	size_t n;
+
+	switch (id) {
+	case OPT_UNAME:
+		return keep_string(&l->uname, data, len, false);
+	case OPT_TRACECLOCK:
+		return keep_string(&l->trace_clock, data, len, false);
+	case OPT_CPUSTAT:
+		return keep_string(&l->cpustats, data, len, true);
+	case OPT_OFFSET:
+		n = len < sizeof(num) - 1 ? len : sizeof(num) - 1;
+		memcpy(num, data, n);
+		num[n] = '\0';
+		l->ts_offset = strtoll(num, NULL, 0);
+		return 0;
+	case OPT_TSC2NSEC:
+		l->tsc2nsec = true;
+		return 0;
+	default:
+		return 0;
+	}
+}
 
 int td_pread(int fd, void *buf, size_t len, uint64_t off)
 {
@@ -226,6 +279,7 @@ static int read_v6(struct file_cursor *c, struct td_layout *l)
 	if (file_num(c, 4, &v) < 0)
 		return -1;
 	l->page_size = (unsigned int)v;
+	l->meta_start = c->pos;
 	if (file_str(c, name, 12) < 0 || strcmp(name, "header_page") ||
 	    file_blocks(c, 1, 8) < 0 || file_str(c, name, 13) < 0 ||
 	    strcmp(name, "header_event") || file_blocks(c, 1, 8) < 0 ||
@@ -237,8 +291,10 @@ static int read_v6(struct file_cursor *c, struct td_layout *l)
 			return -1;
 	}
 	/* kallsyms, printk formats, saved cmdlines, CPU count */
-	if (file_blocks(c, 1, 4) < 0 || file_blocks(c, 1, 4) < 0 || file_blocks(c, 1, 8) < 0 ||
-	    file_num(c, 4, &cpus) < 0)
+	if (file_blocks(c, 1, 4) < 0 || file_blocks(c, 1, 4) < 0 || file_blocks(c, 1, 8) < 0)
+		return -1;
+	l->meta_end = c->pos;
+	if (file_num(c, 4, &cpus) < 0)
 		return -1;
 	for (;;) {
 		if (file_read(c, sect, sizeof(sect)) < 0)
@@ -259,16 +315,13 @@ static int read_v6(struct file_cursor *c, struct td_layout *l)
 				if (file_num(c, 8, &inst_off[nr_inst]) < 0)
 					return -1;
 				nr_inst++;
-			} else if (id == OPT_OFFSET && len < sizeof(name)) {
-				if (file_read(c, name, len) < 0)
-					return -1;
-				name[len] = '\0';
-				l->ts_offset = strtoll(name, NULL, 0);
 			} else if (id == OPT_CPUCOUNT && len == 4) {
 				if (file_num(c, 4, &cpus) < 0)
 					return -1;
-			} else if (id == OPT_TSC2NSEC) {
-				l->tsc2nsec = true;
+			} else if (len < sizeof(name)) {
+				if (file_read(c, name, len) < 0 ||
+				    common_option(l, id, (unsigned char *)name, len) < 0)
+					return -1;
 			}
 			c->pos = start;
 			if (file_skip(c, len) < 0)
@@ -281,6 +334,7 @@ static int read_v6(struct file_cursor *c, struct td_layout *l)
 	}
 	if (memcmp(sect, "flyrecord", sizeof(sect)))
 		return -1;
+	l->nr_cpus = (int)cpus;
 	b = add_buffer(l, &alloc, "", NULL);
 	if (!b || read_extents(c, l, b, cpus) < 0)
 		return -1;
@@ -318,7 +372,7 @@ static int section_header(struct file_cursor *c, uint64_t off, unsigned int *fla
 }
 
 /* Load a whole v7 section, decompressing it if needed. Caller frees *out. */
-static int load_section(struct file_cursor *c, struct td_layout *l, uint64_t off,
+static int load_section(struct file_cursor *c, const struct td_layout *l, uint64_t off,
 			unsigned char **out, size_t *out_len)
 {
 	uint64_t data_off, size, clen, ulen;
@@ -440,19 +494,29 @@ static int read_v7(struct file_cursor *c, struct td_layout *l)
 			case OPT_BUFFER_TEXT:
 				l->latency = true;
 				break;
-			case OPT_OFFSET: {
-				char num[32];
-				size_t n = len < sizeof(num) - 1 ? len : sizeof(num) - 1;
+			case OPT_HEADER_INFO:
+			case OPT_FTRACE_EVENTS:
+			case OPT_EVENT_FORMATS: {
+				uint64_t off = 0;
 
-				memcpy(num, m.p + start, n);
-				num[n] = '\0';
-				l->ts_offset = strtoll(num, NULL, 0);
+				ret = len >= 8 ? mem_num(&m, 8, &off) : -1;
+				if (id == OPT_HEADER_INFO)
+					l->sec_header_info = off;
+				else if (id == OPT_FTRACE_EVENTS)
+					l->sec_ftrace_events = off;
+				else
+					l->sec_event_formats = off;
 				break;
 			}
-			case OPT_TSC2NSEC:
-				l->tsc2nsec = true;
+			case OPT_CPUCOUNT: {
+				uint64_t n = 0;
+
+				ret = len >= 4 ? mem_num(&m, 4, &n) : -1;
+				l->nr_cpus = (int)n;
 				break;
+			}
 			default:
+				ret = common_option(l, id, m.p + start, len);
 				break;
 			}
 			m.pos = start + len;
@@ -515,4 +579,16 @@ void td_layout_release(struct td_layout *l)
 	free(l->buffers);
 	l->buffers = NULL;
 	l->nr_buffers = 0;
+	free(l->uname);
+	free(l->trace_clock);
+	free(l->cpustats);
+	l->uname = l->trace_clock = l->cpustats = NULL;
+}
+
+int td_section_load(int fd, const struct td_layout *l, uint64_t off, unsigned char **out,
+		    size_t *out_len)
+{
+	struct file_cursor c = { fd, 0, l->file_size, l->big_endian };
+
+	return load_section(&c, l, off, out, out_len);
 }

@@ -41,6 +41,15 @@ struct td_buffer {
  * @nr_buffers: buffer instances with ring-buffer data
  * @buffers: their data
  * @file_size: size of the file in bytes
+ * @meta_start: version 6: offset of the "header_page" block
+ * @meta_end: version 6: offset just past the saved command lines
+ * @sec_header_info: version 7: offset of the HEADER INFO section, 0 if none
+ * @sec_ftrace_events: version 7: offset of the FTRACE EVENT FORMATS section
+ * @sec_event_formats: version 7: offset of the EVENT FORMATS section
+ * @uname: UNAME option (uname -a of the traced machine), or NULL
+ * @trace_clock: TRACECLOCK option, or NULL
+ * @cpustats: CPUSTAT options, concatenated, or NULL
+ * @nr_cpus: CPU count of the traced machine
  */
 struct td_layout {
 	unsigned int version;
@@ -54,6 +63,15 @@ struct td_layout {
 	int nr_buffers;
 	struct td_buffer *buffers;
 	uint64_t file_size;
+	uint64_t meta_start;
+	uint64_t meta_end;
+	uint64_t sec_header_info;
+	uint64_t sec_ftrace_events;
+	uint64_t sec_event_formats;
+	char *uname;
+	char *trace_clock;
+	char *cpustats;
+	int nr_cpus;
 };
 
 /**
@@ -69,6 +87,35 @@ struct td_layout {
 int td_layout_read(const char *path, int fd, struct td_layout *l);
 
 void td_layout_release(struct td_layout *l);
+
+/**
+ * td_section_load() - read a version 7 section's content
+ * @fd: the file
+ * @l: its layout
+ * @off: offset of the section header
+ * @out: set to a malloc'ed copy of the content, decompressed; caller frees
+ * @out_len: set to its length
+ *
+ * Return: 0, or -1 when the section is out of the file, too large or corrupt.
+ */
+int td_section_load(int fd, const struct td_layout *l, uint64_t off, unsigned char **out,
+		    size_t *out_len);
+
+struct tep_handle;
+
+/**
+ * td_meta_load() - parse a trace.dat file's event formats into @tep
+ * @path: the file (for messages)
+ * @fd: open file descriptor of @path
+ * @l: its layout, from td_layout_read()
+ * @tep: a fresh handle from tep_alloc()
+ *
+ * Sets the file's endianness, long and page size, parses the ring-buffer
+ * page header format and every ftrace and event format with libtraceevent.
+ * Kallsyms, printk formats and saved command lines are not needed and not
+ * read.  Return: 0, or -1 after cfsr_error().
+ */
+int td_meta_load(const char *path, int fd, const struct td_layout *l, struct tep_handle *tep);
 
 /**
  * td_decompress() - decompress one block of a version 7 file

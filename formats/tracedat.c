@@ -1,7 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * trace.dat reader (trace-cmd file versions 6 and 7, uncompressed or
- * compressed), through libtracecmd and libtraceevent.
+ * compressed with zstd or zlib), built on libtraceevent.
+ *
+ * The container is read here (tracedat-layout.c, tracedat-meta.c) rather
+ * than through libtracecmd: the libtracecmd of Debian 12 (3.1.6) keeps every
+ * chunk it decompresses (memory grows with the trace), cannot decode zlib
+ * files, parses all of kallsyms on every open and crashes on some truncated
+ * files.  libtraceevent parses the event formats and kbuffer decodes the
+ * ring-buffer pages.
  *
  * At open, every event type the file declares is looked up once in a
  * handler table; the fields a handler needs are resolved from the file's
@@ -28,7 +35,6 @@
 #include "alloc.h"
 #include "error.h"
 #include "formats.h"
-#include "tracecmd-local.h"
 #include "sandbox.h"
 #include "tracedat-local.h"
 
@@ -88,8 +94,8 @@ struct td_stream {
 };
 
 struct td_reader {
-	struct tracecmd_input *handle;
 	struct tep_handle *tep;
+	char *clock;
 	int fd;
 	struct td_layout layout;
 	struct td_stream *streams;
@@ -868,20 +874,29 @@ static int setup_streams(struct td_reader *r)
 
 /* ---- open / next / close --------------------------------------------------- */
 
-static struct tracecmd_input *open_head(const char *path)
+/* Parse the metadata into a throw-away handle: run in the sandbox child. */
+static int try_meta_load(void *arg)
 {
-	return tracecmd_open_head(path, TRACECMD_FL_LOAD_NO_PLUGINS |
-					  TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
+	struct td_reader *r = arg;
+	struct tep_handle *tep = tep_alloc();
+	int ret;
+
+	if (!tep)
+		return -1;
+	ret = td_meta_load(r->path, r->fd, &r->layout, tep);
+	tep_free(tep);
+	return ret;
 }
 
-static int try_open_head(void *path)
+/* The selected clock of a TRACECLOCK option: "[local] global ..." gives "local". */
+static char *parse_clock(const char *opt)
 {
-	struct tracecmd_input *h = open_head(path);
+	const char *open_br = opt ? strchr(opt, '[') : NULL;
+	const char *close_br = open_br ? strchr(open_br, ']') : NULL;
 
-	if (!h)
-		return -1;
-	tracecmd_close(h);
-	return 0;
+	if (!close_br)
+		return NULL;
+	return strndup(open_br + 1, (size_t)(close_br - open_br - 1));
 }
 
 static void tracedat_close(struct cfsr_trace *t)
@@ -898,8 +913,8 @@ static void tracedat_close(struct cfsr_trace *t)
 	}
 	free(r->streams);
 	free(r->heap);
-	if (r->handle)
-		tracecmd_close(r->handle);
+	if (r->tep)
+		tep_free(r->tep);
 	td_layout_release(&r->layout);
 	if (r->fd >= 0)
 		close(r->fd);
@@ -907,6 +922,7 @@ static void tracedat_close(struct cfsr_trace *t)
 	free(r->pub_types);
 	free(r->str);
 	free(r->release);
+	free(r->clock);
 	free(r);
 	t->priv = NULL;
 }
@@ -946,30 +962,31 @@ static int tracedat_open(struct cfsr_trace *t, const char *path)
 		goto out_close;
 	}
 
-	tracecmd_set_loglevel(TEP_LOG_NONE);
 	tep_set_loglevel(TEP_LOG_NONE);
 	/*
-	 * libtracecmd and libtraceevent can crash on corrupt metadata: parse it
-	 * in a child first, and here only if the child succeeded.
+	 * libtraceevent can crash on corrupt formats: parse them in a child
+	 * first, and here only if the child succeeded.
 	 */
-	switch (cfsr_sandbox_try(try_open_head, (void *)path)) {
+	switch (cfsr_sandbox_try(try_meta_load, r)) {
 	case 0:
 	case -1: /* no child could be started: go ahead without the net */
-		r->handle = open_head(path);
 		break;
 	case 2:
-		cfsr_error("cannot read '%s': file corrupt (its metadata crash the format parser)",
+		cfsr_error("cannot read '%s': file corrupt (its event formats crash the format parser)",
 			   path);
 		goto out_close;
 	default:
-		break;
-	}
-	if (!r->handle) {
-		cfsr_error("cannot read '%s': file truncated or corrupt (trace.dat headers)", path);
+		cfsr_error("cannot read '%s': file truncated or corrupt (event formats)", path);
 		goto out_close;
 	}
-	r->tep = tracecmd_get_tep(r->handle);
-	if (!r->tep || tep_get_events_count(r->tep) <= 0) {
+	r->tep = tep_alloc();
+	if (!r->tep) {
+		cfsr_error("cannot open '%s': out of memory", path);
+		goto out_close;
+	}
+	if (td_meta_load(path, r->fd, &r->layout, r->tep) < 0)
+		goto out_close;
+	if (tep_get_events_count(r->tep) <= 0) {
 		cfsr_error("cannot read '%s': no event formats in trace.dat file", path);
 		goto out_close;
 	}
@@ -981,18 +998,23 @@ static int tracedat_open(struct cfsr_trace *t, const char *path)
 	t->info.reader = "trace.dat";
 	t->info.file_version = r->layout.version;
 	t->info.compression = r->layout.compression;
-	t->info.uname = tracecmd_get_uname(r->handle);
+	t->info.uname = r->layout.uname;
 	r->release = parse_release(t->info.uname);
 	t->info.kernel_release = r->release;
-	t->info.clock = tracecmd_get_trace_clock(r->handle);
+	/* the top buffer's own clock (v7), else the TRACECLOCK option's choice */
+	if (r->layout.nr_buffers && r->layout.buffers[0].clock[0])
+		r->clock = strdup(r->layout.buffers[0].clock);
+	else
+		r->clock = parse_clock(r->layout.trace_clock);
+	t->info.clock = r->clock;
 	for (b = 0; b < r->layout.nr_buffers; b++)
 		for (e = 0; e < r->layout.buffers[b].nr_extents; e++)
 			if (r->layout.buffers[b].extents[e].cpu + 1 > nr_cpus)
 				nr_cpus = r->layout.buffers[b].extents[e].cpu + 1;
-	t->info.nr_cpus = nr_cpus;
+	t->info.nr_cpus = nr_cpus > r->layout.nr_cpus ? nr_cpus : r->layout.nr_cpus;
 	t->info.hz = 0;
 	t->info.preempt_bit_known = r->preempt_mask != 0;
-	t->info.overruns = parse_overruns(tracecmd_get_cpustats(r->handle));
+	t->info.overruns = parse_overruns(r->layout.cpustats);
 	return 0;
 
 out_close:

@@ -10,7 +10,7 @@
 set -eu
 
 PACKAGES="gcc make pkg-config libc6-dev
-libtraceevent-dev libtracefs-dev libtracecmd-dev zlib1g-dev libzstd-dev libjson-c-dev
+libtraceevent-dev libtracefs-dev zlib1g-dev libzstd-dev libjson-c-dev
 libcmocka-dev trace-cmd gzip python3 time"
 
 missing=""

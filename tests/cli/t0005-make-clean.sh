@@ -1,0 +1,17 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# make clean removes build products only: in-tree builds put them beside
+# the sources, and a clean that matched by name once removed the unit
+# test sources (tests/unit/test-*.c).
+. "$(dirname "$0")/lib.sh"
+
+test_expect_success 'make clean in a copy of the tree keeps every tracked file' "
+	cd '$SRC_DIR' && git ls-files >'$TRASH/files' 2>/dev/null || find . -type f -not -path './.git/*' >'$TRASH/files'
+	cd '$SRC_DIR' && tar cf - -T '$TRASH/files' | (mkdir '$TRASH/tree' && cd '$TRASH/tree' && tar xf -) &&
+	cd '$TRASH/tree' && touch tests/unit/test-x.o lib/x.o cfsreplay &&
+	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u O -u SANITIZE make -s clean >/dev/null 2>&1 &&
+	while read -r f; do test -e \"\$f\" || { echo \"removed \$f\"; exit 1; }; done <'$TRASH/files' &&
+	test ! -e cfsreplay
+"
+test_done
