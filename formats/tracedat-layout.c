@@ -123,39 +123,49 @@ int td_decompress(const char *algo, const void *src, size_t src_len, void *dst, 
 	return -1;
 }
 
-/* A cursor over bytes in memory (an options section), with bounds checks. */
-struct mem_cursor {
-	const unsigned char *p;
-	size_t len;
-	size_t pos;
-	bool big_endian;
-};
-
-static int mem_num(struct mem_cursor *c, unsigned int len, uint64_t *val)
+int td_mem_num(struct td_mem *m, unsigned int len, uint64_t *val)
 {
 	unsigned int i;
 
-	if (len > c->len - c->pos)
+	if (len > m->len - m->pos)
 		return -1;
 	*val = 0;
 	for (i = 0; i < len; i++) {
-		unsigned int k = c->big_endian ? i : len - 1 - i;
+		unsigned int k = m->big_endian ? i : len - 1 - i;
 
-		*val = (*val << 8) | c->p[c->pos + k];
+		*val = (*val << 8) | m->p[m->pos + k];
 	}
-	c->pos += len;
+	m->pos += len;
 	return 0;
 }
 
-static int mem_str(struct mem_cursor *c, const char **s)
+const char *td_mem_str(struct td_mem *m)
 {
-	const unsigned char *end = memchr(c->p + c->pos, '\0', c->len - c->pos);
+	const unsigned char *end = memchr(m->p + m->pos, '\0', m->len - m->pos);
+	const char *s;
 
 	if (!end)
-		return -1;
-	*s = (const char *)c->p + c->pos;
-	c->pos = (size_t)(end - c->p) + 1;
-	return 0;
+		return NULL;
+	s = (const char *)m->p + m->pos;
+	m->pos = (size_t)(end - m->p) + 1;
+	return s;
+}
+
+const void *td_mem_bytes(struct td_mem *m, uint64_t len)
+{
+	const void *p;
+
+	if (len > m->len - m->pos)
+		return NULL;
+	p = m->p + m->pos;
+	m->pos += len;
+	return p;
+}
+
+static int mem_str(struct td_mem *m, const char **s)
+{
+	*s = td_mem_str(m);
+	return *s ? 0 : -1;
 }
 
 /* A cursor over the file, for the sequential headers of version 6. */
@@ -177,11 +187,11 @@ static int file_read(struct file_cursor *c, void *buf, size_t len)
 static int file_num(struct file_cursor *c, unsigned int len, uint64_t *val)
 {
 	unsigned char b[8];
-	struct mem_cursor m = { b, len, 0, c->big_endian };
+	struct td_mem m = { b, len, 0, c->big_endian };
 
 	if (file_read(c, b, len) < 0)
 		return -1;
-	return mem_num(&m, len, val);
+	return td_mem_num(&m, len, val);
 }
 
 static int file_skip(struct file_cursor *c, uint64_t len)
@@ -409,15 +419,15 @@ static int load_section(struct file_cursor *c, const struct td_layout *l, uint64
 }
 
 static int parse_buffer_option(struct file_cursor *c, struct td_layout *l, size_t *alloc,
-			       struct mem_cursor *m)
+			       struct td_mem *m)
 {
 	uint64_t sect_off, page_size, cpus, i, cpu, off, size, data_off, sect_size;
 	const char *name, *clock;
 	unsigned int flags;
 	struct td_buffer *b;
 
-	if (mem_num(m, 8, &sect_off) < 0 || mem_str(m, &name) < 0 || mem_str(m, &clock) < 0 ||
-	    mem_num(m, 4, &page_size) < 0 || mem_num(m, 4, &cpus) < 0 || cpus > 65536 ||
+	if (td_mem_num(m, 8, &sect_off) < 0 || mem_str(m, &name) < 0 || mem_str(m, &clock) < 0 ||
+	    td_mem_num(m, 4, &page_size) < 0 || td_mem_num(m, 4, &cpus) < 0 || cpus > 65536 ||
 	    page_size < 64 || page_size > (1u << 24))
 		return -1;
 	b = add_buffer(l, alloc, name, clock);
@@ -428,7 +438,7 @@ static int parse_buffer_option(struct file_cursor *c, struct td_layout *l, size_
 	if (!b->extents)
 		return -1;
 	for (i = 0; i < cpus; i++) {
-		if (mem_num(m, 4, &cpu) < 0 || mem_num(m, 8, &off) < 0 || mem_num(m, 8, &size) < 0)
+		if (td_mem_num(m, 4, &cpu) < 0 || td_mem_num(m, 8, &off) < 0 || td_mem_num(m, 8, &size) < 0)
 			return -1;
 		if (size && !extent_ok(l, off, size))
 			return -1;
@@ -459,7 +469,7 @@ static int read_v7(struct file_cursor *c, struct td_layout *l)
 		return -1;
 	l->page_size = (unsigned int)v;
 	while (opt_off) {
-		struct mem_cursor m = { NULL, 0, 0, l->big_endian };
+		struct td_mem m = { NULL, 0, 0, l->big_endian };
 		unsigned char *buf;
 		size_t buf_len;
 		bool done = false;
@@ -474,7 +484,7 @@ static int read_v7(struct file_cursor *c, struct td_layout *l)
 		while (!done && ret == 0) {
 			size_t start;
 
-			if (mem_num(&m, 2, &id) < 0 || mem_num(&m, 4, &len) < 0 ||
+			if (td_mem_num(&m, 2, &id) < 0 || td_mem_num(&m, 4, &len) < 0 ||
 			    len > m.len - m.pos) {
 				ret = -1;
 				break;
@@ -482,11 +492,11 @@ static int read_v7(struct file_cursor *c, struct td_layout *l)
 			start = m.pos;
 			switch (id) {
 			case OPT_DONE:
-				ret = len >= 8 ? mem_num(&m, 8, &opt_off) : -1;
+				ret = len >= 8 ? td_mem_num(&m, 8, &opt_off) : -1;
 				done = true;
 				break;
 			case OPT_BUFFER: {
-				struct mem_cursor sub = { m.p + start, len, 0, l->big_endian };
+				struct td_mem sub = { m.p + start, len, 0, l->big_endian };
 
 				ret = parse_buffer_option(c, l, &alloc, &sub);
 				break;
@@ -499,7 +509,7 @@ static int read_v7(struct file_cursor *c, struct td_layout *l)
 			case OPT_EVENT_FORMATS: {
 				uint64_t off = 0;
 
-				ret = len >= 8 ? mem_num(&m, 8, &off) : -1;
+				ret = len >= 8 ? td_mem_num(&m, 8, &off) : -1;
 				if (id == OPT_HEADER_INFO)
 					l->sec_header_info = off;
 				else if (id == OPT_FTRACE_EVENTS)
@@ -511,7 +521,7 @@ static int read_v7(struct file_cursor *c, struct td_layout *l)
 			case OPT_CPUCOUNT: {
 				uint64_t n = 0;
 
-				ret = len >= 4 ? mem_num(&m, 4, &n) : -1;
+				ret = len >= 4 ? td_mem_num(&m, 4, &n) : -1;
 				l->nr_cpus = (int)n;
 				break;
 			}

@@ -143,6 +143,23 @@ struct tep_event;
  */
 int td_switch_state_masks(const struct tep_event *event, uint64_t *preempt, uint64_t *state);
 
+/* Bytes in memory (a loaded section or block), read with bounds checks. */
+struct td_mem {
+	const unsigned char *p;
+	size_t len;
+	size_t pos;
+	bool big_endian;
+};
+
+/* Read a @len-byte number in the file's byte order; 0, or -1 past the end. */
+int td_mem_num(struct td_mem *m, unsigned int len, uint64_t *val);
+
+/* Return the NUL-terminated string at the cursor, or NULL if unterminated. */
+const char *td_mem_str(struct td_mem *m);
+
+/* Return the @len bytes at the cursor and move past them, or NULL. */
+const void *td_mem_bytes(struct td_mem *m, uint64_t len);
+
 /* Read exactly @len bytes at @off; return 0, or -1 on error or end of file. */
 int td_pread(int fd, void *buf, size_t len, uint64_t off);
 

@@ -19,76 +19,29 @@
 /* Metadata larger than this is taken as corrupt. */
 #define MAX_META_SIZE (256u << 20)
 
-struct meta_cursor {
-	const unsigned char *p;
-	size_t len;
-	size_t pos;
-	bool big_endian;
-};
-
-static int meta_num(struct meta_cursor *c, unsigned int len, uint64_t *val)
-{
-	unsigned int i;
-
-	if (len > c->len - c->pos)
-		return -1;
-	*val = 0;
-	for (i = 0; i < len; i++) {
-		unsigned int k = c->big_endian ? i : len - 1 - i;
-
-		*val = (*val << 8) | c->p[c->pos + k];
-	}
-	c->pos += len;
-	return 0;
-}
-
-/* Return the bytes of a block of @len bytes at the cursor, or NULL. */
-static const char *meta_bytes(struct meta_cursor *c, uint64_t len)
-{
-	const char *p;
-
-	if (len > c->len - c->pos)
-		return NULL;
-	p = (const char *)c->p + c->pos;
-	c->pos += len;
-	return p;
-}
-
-static const char *meta_str(struct meta_cursor *c)
-{
-	const unsigned char *end = memchr(c->p + c->pos, '\0', c->len - c->pos);
-	const char *s;
-
-	if (!end)
-		return NULL;
-	s = (const char *)c->p + c->pos;
-	c->pos = (size_t)(end - c->p) + 1;
-	return s;
-}
-
 /* Skip a block preceded by its @lsize-byte length. */
-static int meta_skip_block(struct meta_cursor *c, unsigned int lsize)
+static int meta_skip_block(struct td_mem *c, unsigned int lsize)
 {
 	uint64_t len;
 
-	return meta_num(c, lsize, &len) < 0 || !meta_bytes(c, len) ? -1 : 0;
+	return td_mem_num(c, lsize, &len) < 0 || !td_mem_bytes(c, len) ? -1 : 0;
 }
 
 /*
  * "header_page\0", u64 size, page header format; "header_event\0", u64
  * size, event header format (not needed).
  */
-static int parse_header_info(struct meta_cursor *c, struct tep_handle *tep, int long_size)
+static int parse_header_info(struct td_mem *c, struct tep_handle *tep, int long_size)
 {
 	const char *tag, *data;
 	uint64_t len;
 	char *copy;
 	int ret;
 
-	tag = meta_str(c);
-	if (!tag || strcmp(tag, "header_page") || meta_num(c, 8, &len) < 0)
+	tag = td_mem_str(c);
+	if (!tag || strcmp(tag, "header_page") || td_mem_num(c, 8, &len) < 0)
 		return -1;
-	data = meta_bytes(c, len);
+	data = td_mem_bytes(c, len);
 	if (!data)
 		return -1;
 	/* the parser takes a writable buffer */
@@ -101,23 +54,26 @@ static int parse_header_info(struct meta_cursor *c, struct tep_handle *tep, int 
 	free(copy);
 	if (ret < 0)
 		return -1;
-	tag = meta_str(c);
+	tag = td_mem_str(c);
 	if (!tag || strcmp(tag, "header_event"))
 		return -1;
 	return meta_skip_block(c, 8);
 }
 
 /* u32 count, then count × (u64 size, format text) of the @system events. */
-static int parse_formats(struct meta_cursor *c, struct tep_handle *tep, const char *system)
+static int parse_formats(struct td_mem *c, struct tep_handle *tep, const char *system)
 {
 	uint64_t count, len;
 
-	if (meta_num(c, 4, &count) < 0)
+	if (td_mem_num(c, 4, &count) < 0)
 		return -1;
 	while (count--) {
 		const char *data;
 
-		if (meta_num(c, 8, &len) < 0 || !(data = meta_bytes(c, len)))
+		if (td_mem_num(c, 8, &len) < 0)
+			return -1;
+		data = td_mem_bytes(c, len);
+		if (!data)
 			return -1;
 		/* a format the parser cannot read only loses that event type */
 		tep_parse_event(tep, data, len, system);
@@ -126,14 +82,14 @@ static int parse_formats(struct meta_cursor *c, struct tep_handle *tep, const ch
 }
 
 /* u32 systems, then per system: name, and formats as parse_formats(). */
-static int parse_event_systems(struct meta_cursor *c, struct tep_handle *tep)
+static int parse_event_systems(struct td_mem *c, struct tep_handle *tep)
 {
 	uint64_t nsys;
 
-	if (meta_num(c, 4, &nsys) < 0)
+	if (td_mem_num(c, 4, &nsys) < 0)
 		return -1;
 	while (nsys--) {
-		const char *system = meta_str(c);
+		const char *system = td_mem_str(c);
 
 		if (!system || parse_formats(c, tep, system) < 0)
 			return -1;
@@ -143,7 +99,7 @@ static int parse_event_systems(struct meta_cursor *c, struct tep_handle *tep)
 
 static int load_v6(int fd, const struct td_layout *l, struct tep_handle *tep)
 {
-	struct meta_cursor c = { NULL, 0, 0, l->big_endian };
+	struct td_mem c = { NULL, 0, 0, l->big_endian };
 	unsigned char *buf;
 	uint64_t len;
 	int ret = -1;
@@ -170,7 +126,7 @@ out:
 static int load_v7_section(int fd, const struct td_layout *l, uint64_t off,
 			   struct tep_handle *tep, int which)
 {
-	struct meta_cursor c = { NULL, 0, 0, l->big_endian };
+	struct td_mem c = { NULL, 0, 0, l->big_endian };
 	unsigned char *buf;
 	size_t len;
 	int ret;
