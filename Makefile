@@ -146,8 +146,8 @@ bench: $(PROG)
 	$(Q)CFSREPLAY=$(abspath $(PROG)) $(SRCDIR)/scripts/bench.sh
 
 format:
-	$(Q)clang-format -i $(LIB_SRCS) $(FMT_SRCS) $(CMD_SRCS) $(UNIT_SRCS) \
-		$(wildcard $(SRCDIR)/lib/*.h $(SRCDIR)/formats/*.h $(SRCDIR)/cmd/*.h)
+	$(Q)cd $(SRCDIR) && clang-format -i $$(git ls-files 'lib/*.[ch]' 'formats/*.[ch]' \
+		'cmd/*.[ch]' 'tests/unit/*.c')
 
 check-format:
 	$(Q)$(SRCDIR)/scripts/check-format.sh

@@ -65,8 +65,9 @@ static void list_commands(FILE *f)
 		default_command()->name);
 	for (i = 0; i < NR_COMMANDS; i++)
 		fprintf(f, "   %-10s %s\n", commands[i].name, commands[i].summary);
-	fprintf(f, "\n'cfsreplay help <command>' or 'cfsreplay <command> --help' describes a command.\n"
-		   "Exit status: 0 success, 1 divergence beyond a requested threshold, 2 error.\n");
+	fprintf(f,
+		"\n'cfsreplay help <command>' or 'cfsreplay <command> --help' describes a command.\n"
+		"Exit status: 0 success, 1 divergence beyond a requested threshold, 2 error.\n");
 }
 
 void cfsr_list_commands(void)
@@ -125,7 +126,8 @@ int main(int argc, const char **argv)
 		}
 		if (!strchr(argv[1], '/') && !strchr(argv[1], '.')) {
 			/* neither a command nor something that looks like a file */
-			cfsr_error("'%s' is not a cfsreplay command; see 'cfsreplay --help'", argv[1]);
+			cfsr_error("'%s' is not a cfsreplay command; see 'cfsreplay --help'",
+				   argv[1]);
 			return finish_stdout(CFSR_EXIT_ERROR);
 		}
 		cmd = default_command();

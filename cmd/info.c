@@ -96,8 +96,7 @@ static void print_text(const struct cfsr_trace *t, const struct info_summary *s)
 		printf("hz:             %d\n", in->hz);
 	else
 		printf("hz:             not recorded\n");
-	printf("time span:      %" PRIu64 ".%09" PRIu64 " .. %" PRIu64 ".%09" PRIu64
-	       " (%.6f s)\n",
+	printf("time span:      %" PRIu64 ".%09" PRIu64 " .. %" PRIu64 ".%09" PRIu64 " (%.6f s)\n",
 	       st->first_ts / 1000000000, st->first_ts % 1000000000, st->last_ts / 1000000000,
 	       st->last_ts % 1000000000, (double)span / 1e9);
 	printf("records:        %" PRIu64 "\n", st->records);
@@ -110,7 +109,8 @@ static void print_text(const struct cfsr_trace *t, const struct info_summary *s)
 		printf(", %" PRId64 " ring-buffer overruns", in->overruns);
 	printf("\n");
 	if (st->bad_pages)
-		printf("damaged data:   %" PRIu64 " pages could not be decoded (their events are lost)\n",
+		printf("damaged data:   %" PRIu64
+		       " pages could not be decoded (their events are lost)\n",
 		       st->bad_pages);
 	printf("unknown events: %" PRIu64 " (skipped)\n", st->unknown);
 	if (st->malformed)
@@ -155,13 +155,15 @@ static int print_json(const struct cfsr_trace *t, const struct info_summary *s)
 	json_object_object_add(o, "hz", in->hz ? json_object_new_int(in->hz) : NULL);
 	json_object_object_add(o, "first_ts", json_object_new_uint64(st->first_ts));
 	json_object_object_add(o, "last_ts", json_object_new_uint64(st->last_ts));
-	json_object_object_add(o, "duration_ns",
-			       json_object_new_uint64(st->records ? st->last_ts - st->first_ts : 0));
+	json_object_object_add(
+		o, "duration_ns",
+		json_object_new_uint64(st->records ? st->last_ts - st->first_ts : 0));
 	json_object_object_add(o, "records", json_object_new_uint64(st->records));
 	json_object_object_add(o, "tasks", json_object_new_uint64(s->tasks.nr));
 	json_object_object_add(o, "unknown_events", json_object_new_uint64(st->unknown));
 	json_object_object_add(o, "malformed_events", json_object_new_uint64(st->malformed));
-	json_object_object_add(o, "preempt_bit_known", json_object_new_boolean(in->preempt_bit_known));
+	json_object_object_add(o, "preempt_bit_known",
+			       json_object_new_boolean(in->preempt_bit_known));
 
 	lost = json_object_new_object();
 	json_object_object_add(lost, "notices", json_object_new_uint64(st->lost_notices));
@@ -186,8 +188,7 @@ static int print_json(const struct cfsr_trace *t, const struct info_summary *s)
 	json_object_object_add(o, "events", events);
 	json_object_object_add(o, "unknown_event_types", unknown);
 
-	text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
-							 JSON_C_TO_STRING_SPACED |
+	text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
 							 JSON_C_TO_STRING_NOSLASHESCAPE);
 	if (text)
 		puts(text);

@@ -42,7 +42,8 @@ void cfsr_progress_update(struct cfsr_progress *p, uint64_t records, uint64_t tr
 	p->last_ns = t;
 	p->shown = true;
 	fprintf(stderr, "\r%s: %llu records, %.3f s of trace, %.1f s elapsed\033[K", p->label,
-		(unsigned long long)records, (double)trace_ns / 1e9, (double)(t - p->start_ns) / 1e9);
+		(unsigned long long)records, (double)trace_ns / 1e9,
+		(double)(t - p->start_ns) / 1e9);
 	fflush(stderr);
 }
 

@@ -61,8 +61,7 @@ static int keep_string(char **dst, const void *data, size_t len, bool append)
 }
 
 /* Handle an option whose meaning is the same in versions 6 and 7. */
-static int common_option(struct td_layout *l, uint64_t id, const unsigned char *data,
-			 size_t len)
+static int common_option(struct td_layout *l, uint64_t id, const unsigned char *data, size_t len)
 {
 	char num[32];
 	size_t n;
@@ -290,9 +289,8 @@ static int read_v6(struct file_cursor *c, struct td_layout *l)
 		return -1;
 	l->page_size = (unsigned int)v;
 	l->meta_start = c->pos;
-	if (file_str(c, name, 12) < 0 || strcmp(name, "header_page") ||
-	    file_blocks(c, 1, 8) < 0 || file_str(c, name, 13) < 0 ||
-	    strcmp(name, "header_event") || file_blocks(c, 1, 8) < 0 ||
+	if (file_str(c, name, 12) < 0 || strcmp(name, "header_page") || file_blocks(c, 1, 8) < 0 ||
+	    file_str(c, name, 13) < 0 || strcmp(name, "header_event") || file_blocks(c, 1, 8) < 0 ||
 	    file_num(c, 4, &v) < 0 || file_blocks(c, v, 8) < 0 || file_num(c, 4, &nsys) < 0)
 		return -1;
 	while (nsys--) {
@@ -438,7 +436,8 @@ static int parse_buffer_option(struct file_cursor *c, struct td_layout *l, size_
 	if (!b->extents)
 		return -1;
 	for (i = 0; i < cpus; i++) {
-		if (td_mem_num(m, 4, &cpu) < 0 || td_mem_num(m, 8, &off) < 0 || td_mem_num(m, 8, &size) < 0)
+		if (td_mem_num(m, 4, &cpu) < 0 || td_mem_num(m, 8, &off) < 0 ||
+		    td_mem_num(m, 8, &size) < 0)
 			return -1;
 		if (size && !extent_ok(l, off, size))
 			return -1;
@@ -452,7 +451,8 @@ static int parse_buffer_option(struct file_cursor *c, struct td_layout *l, size_
 	b->compressed = flags & 1;
 	/* compressed data start with a 4-byte chunk count the extent size leaves out */
 	for (i = 0; b->compressed && i < cpus; i++)
-		if (b->extents[i].size && !extent_ok(l, b->extents[i].offset, b->extents[i].size + 4))
+		if (b->extents[i].size &&
+		    !extent_ok(l, b->extents[i].offset, b->extents[i].size + 4))
 			return -1;
 	return 0;
 }
@@ -553,8 +553,9 @@ int td_layout_read(const char *path, int fd, struct td_layout *l)
 	c.size = l->file_size = (uint64_t)st.st_size;
 	if (file_read(&c, head, 10) < 0 || file_str(&c, ver, sizeof(ver)) < 0 ||
 	    file_read(&c, head, 2) < 0)
-		return cfsr_error("cannot read '%s': file truncated or corrupt (incomplete trace.dat header)",
-				  path);
+		return cfsr_error(
+			"cannot read '%s': file truncated or corrupt (incomplete trace.dat header)",
+			path);
 	l->version = (unsigned int)atoi(ver);
 	c.big_endian = l->big_endian = head[0] != 0;
 	l->long_size = head[1];
@@ -563,8 +564,9 @@ int td_layout_read(const char *path, int fd, struct td_layout *l)
 	else if (l->version == 7)
 		ret = read_v7(&c, l);
 	else
-		return cfsr_error("cannot read '%s': trace.dat version %s is not supported (6 and 7 are)",
-				  path, ver);
+		return cfsr_error(
+			"cannot read '%s': trace.dat version %s is not supported (6 and 7 are)",
+			path, ver);
 	if (ret < 0)
 		goto out_corrupt;
 	if (l->page_size < 64 || l->page_size > (1u << 24))
@@ -573,8 +575,9 @@ int td_layout_read(const char *path, int fd, struct td_layout *l)
 
 out_corrupt:
 	td_layout_release(l);
-	return cfsr_error("cannot read '%s': file truncated or corrupt (trace.dat version %u layout)",
-			  path, l->version);
+	return cfsr_error(
+		"cannot read '%s': file truncated or corrupt (trace.dat version %u layout)", path,
+		l->version);
 }
 
 void td_layout_release(struct td_layout *l)

@@ -123,8 +123,8 @@ out:
 	return ret;
 }
 
-static int load_v7_section(int fd, const struct td_layout *l, uint64_t off,
-			   struct tep_handle *tep, int which)
+static int load_v7_section(int fd, const struct td_layout *l, uint64_t off, struct tep_handle *tep,
+			   int which)
 {
 	struct td_mem c = { NULL, 0, 0, l->big_endian };
 	unsigned char *buf;
@@ -168,6 +168,7 @@ int td_meta_load(const char *path, int fd, const struct td_layout *l, struct tep
 			ret = 0;
 	}
 	if (ret < 0)
-		return cfsr_error("cannot read '%s': file truncated or corrupt (event formats)", path);
+		return cfsr_error("cannot read '%s': file truncated or corrupt (event formats)",
+				  path);
 	return 0;
 }

@@ -38,7 +38,7 @@ struct td_writer {
 	char *path;
 	char compression[8];
 	unsigned int page_size;
-	uint64_t opt_field;	/* offset of the header's options-offset field */
+	uint64_t opt_field; /* offset of the header's options-offset field */
 	/* options collected until close */
 	unsigned char *opts;
 	size_t opts_len;
@@ -217,7 +217,9 @@ int td_writer_option(struct td_writer *w, unsigned int id, const void *data, siz
 struct td_writer *td_writer_create(const char *path, const char *compression,
 				   unsigned int long_size, unsigned int page_size)
 {
-	static const unsigned char magic[] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
+	static const unsigned char magic[] = {
+		0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g'
+	};
 	const char *version = "";
 	unsigned char hdr[6];
 	struct td_writer *w;

@@ -130,8 +130,7 @@ static int field_num(const struct td_reader *r, const struct tep_record *rec,
 {
 	unsigned long long v;
 
-	if (!f || f->size <= 0 || f->size > 8 || f->offset < 0 ||
-	    f->offset + f->size > rec->size)
+	if (!f || f->size <= 0 || f->size > 8 || f->offset < 0 || f->offset + f->size > rec->size)
 		return -1;
 	v = tep_read_number(r->tep, (const char *)rec->data + f->offset, f->size);
 	if ((f->flags & TEP_FIELD_IS_SIGNED) && f->size < 8) {
@@ -256,8 +255,8 @@ static int decode_switch(struct td_reader *r, const struct td_type *ty,
 	return 0;
 }
 
-static int decode_wake(struct td_reader *r, const struct td_type *ty,
-		       const struct tep_record *rec, struct cfsr_event *ev)
+static int decode_wake(struct td_reader *r, const struct td_type *ty, const struct tep_record *rec,
+		       struct cfsr_event *ev)
 {
 	ev->wake.success = -1;
 	ev->wake.target_cpu = -1;
@@ -284,8 +283,8 @@ static int decode_migrate(struct td_reader *r, const struct td_type *ty,
 	return 0;
 }
 
-static int decode_fork(struct td_reader *r, const struct td_type *ty,
-		       const struct tep_record *rec, struct cfsr_event *ev)
+static int decode_fork(struct td_reader *r, const struct td_type *ty, const struct tep_record *rec,
+		       struct cfsr_event *ev)
 {
 	if (field_comm(r, rec, ty->f[0], ev->fork.parent_comm) < 0 ||
 	    field_int(r, rec, ty->f[1], &ev->fork.parent_pid) < 0 ||
@@ -295,8 +294,8 @@ static int decode_fork(struct td_reader *r, const struct td_type *ty,
 	return 0;
 }
 
-static int decode_exit(struct td_reader *r, const struct td_type *ty,
-		       const struct tep_record *rec, struct cfsr_event *ev)
+static int decode_exit(struct td_reader *r, const struct td_type *ty, const struct tep_record *rec,
+		       struct cfsr_event *ev)
 {
 	ev->exit.group_dead = -1;
 	if (field_comm(r, rec, ty->f[0], ev->exit.comm) < 0 ||
@@ -308,8 +307,8 @@ static int decode_exit(struct td_reader *r, const struct td_type *ty,
 	return 0;
 }
 
-static int decode_exec(struct td_reader *r, const struct td_type *ty,
-		       const struct tep_record *rec, struct cfsr_event *ev)
+static int decode_exec(struct td_reader *r, const struct td_type *ty, const struct tep_record *rec,
+		       struct cfsr_event *ev)
 {
 	if (field_str(r, rec, ty->f[0], &ev->exec.filename) < 0 ||
 	    field_int(r, rec, ty->f[1], &ev->exec.pid) < 0 ||
@@ -331,8 +330,8 @@ static int decode_runtime(struct td_reader *r, const struct td_type *ty,
 	return 0;
 }
 
-static int decode_pi(struct td_reader *r, const struct td_type *ty,
-		     const struct tep_record *rec, struct cfsr_event *ev)
+static int decode_pi(struct td_reader *r, const struct td_type *ty, const struct tep_record *rec,
+		     struct cfsr_event *ev)
 {
 	if (field_int(r, rec, ty->f[0], &ev->pi.pid) < 0 ||
 	    field_int(r, rec, ty->f[1], &ev->pi.oldprio) < 0 ||
@@ -358,8 +357,8 @@ static int decode_cgroup(struct td_reader *r, const struct td_type *ty,
 	return 0;
 }
 
-static int decode_print(struct td_reader *r, const struct td_type *ty,
-			const struct tep_record *rec, struct cfsr_event *ev)
+static int decode_print(struct td_reader *r, const struct td_type *ty, const struct tep_record *rec,
+			struct cfsr_event *ev)
 {
 	size_t len;
 
@@ -373,37 +372,74 @@ static int decode_print(struct td_reader *r, const struct td_type *ty,
 }
 
 static const struct td_handler handlers[] = {
-	{ "cgroup", "cgroup_attach_task", CFSR_EV_CGROUP_ATTACH,
-	  { "dst_root", "dst_level", "dst_id", "dst_path", "pid" }, decode_cgroup },
-	{ "cgroup", "cgroup_mkdir", CFSR_EV_CGROUP_MKDIR,
-	  { "root", "level", "id", "path" }, decode_cgroup },
-	{ "cgroup", "cgroup_rmdir", CFSR_EV_CGROUP_RMDIR,
-	  { "root", "level", "id", "path" }, decode_cgroup },
+	{ "cgroup",
+	  "cgroup_attach_task",
+	  CFSR_EV_CGROUP_ATTACH,
+	  { "dst_root", "dst_level", "dst_id", "dst_path", "pid" },
+	  decode_cgroup },
+	{ "cgroup",
+	  "cgroup_mkdir",
+	  CFSR_EV_CGROUP_MKDIR,
+	  { "root", "level", "id", "path" },
+	  decode_cgroup },
+	{ "cgroup",
+	  "cgroup_rmdir",
+	  CFSR_EV_CGROUP_RMDIR,
+	  { "root", "level", "id", "path" },
+	  decode_cgroup },
 	{ "ftrace", "print", CFSR_EV_MARKER, { "buf" }, decode_print },
-	{ "sched", "sched_migrate_task", CFSR_EV_MIGRATE,
-	  { "comm", "pid", "prio", "orig_cpu", "dest_cpu" }, decode_migrate },
-	{ "sched", "sched_pi_setprio", CFSR_EV_PI_SETPRIO,
-	  { "pid", "oldprio", "newprio" }, decode_pi },
-	{ "sched", "sched_process_exec", CFSR_EV_EXEC,
-	  { "filename", "pid", "old_pid" }, decode_exec },
-	{ "sched", "sched_process_exit", CFSR_EV_EXIT,
-	  { "comm", "pid", "prio", "?group_dead" }, decode_exit },
-	{ "sched", "sched_process_fork", CFSR_EV_FORK,
-	  { "parent_comm", "parent_pid", "child_comm", "child_pid" }, decode_fork },
-	{ "sched", "sched_process_free", CFSR_EV_FREE,
-	  { "comm", "pid", "prio" }, decode_exit },
-	{ "sched", "sched_stat_runtime", CFSR_EV_STAT_RUNTIME,
-	  { "comm", "pid", "runtime" }, decode_runtime },
-	{ "sched", "sched_switch", CFSR_EV_SWITCH,
+	{ "sched",
+	  "sched_migrate_task",
+	  CFSR_EV_MIGRATE,
+	  { "comm", "pid", "prio", "orig_cpu", "dest_cpu" },
+	  decode_migrate },
+	{ "sched",
+	  "sched_pi_setprio",
+	  CFSR_EV_PI_SETPRIO,
+	  { "pid", "oldprio", "newprio" },
+	  decode_pi },
+	{ "sched",
+	  "sched_process_exec",
+	  CFSR_EV_EXEC,
+	  { "filename", "pid", "old_pid" },
+	  decode_exec },
+	{ "sched",
+	  "sched_process_exit",
+	  CFSR_EV_EXIT,
+	  { "comm", "pid", "prio", "?group_dead" },
+	  decode_exit },
+	{ "sched",
+	  "sched_process_fork",
+	  CFSR_EV_FORK,
+	  { "parent_comm", "parent_pid", "child_comm", "child_pid" },
+	  decode_fork },
+	{ "sched", "sched_process_free", CFSR_EV_FREE, { "comm", "pid", "prio" }, decode_exit },
+	{ "sched",
+	  "sched_stat_runtime",
+	  CFSR_EV_STAT_RUNTIME,
+	  { "comm", "pid", "runtime" },
+	  decode_runtime },
+	{ "sched",
+	  "sched_switch",
+	  CFSR_EV_SWITCH,
 	  { "prev_comm", "prev_pid", "prev_prio", "prev_state", "next_comm", "next_pid",
 	    "next_prio" },
 	  decode_switch },
-	{ "sched", "sched_wakeup", CFSR_EV_WAKEUP,
-	  { "comm", "pid", "prio", "?success", "?target_cpu" }, decode_wake },
-	{ "sched", "sched_wakeup_new", CFSR_EV_WAKEUP_NEW,
-	  { "comm", "pid", "prio", "?success", "?target_cpu" }, decode_wake },
-	{ "sched", "sched_waking", CFSR_EV_WAKING,
-	  { "comm", "pid", "prio", "?success", "?target_cpu" }, decode_wake },
+	{ "sched",
+	  "sched_wakeup",
+	  CFSR_EV_WAKEUP,
+	  { "comm", "pid", "prio", "?success", "?target_cpu" },
+	  decode_wake },
+	{ "sched",
+	  "sched_wakeup_new",
+	  CFSR_EV_WAKEUP_NEW,
+	  { "comm", "pid", "prio", "?success", "?target_cpu" },
+	  decode_wake },
+	{ "sched",
+	  "sched_waking",
+	  CFSR_EV_WAKING,
+	  { "comm", "pid", "prio", "?success", "?target_cpu" },
+	  decode_wake },
 };
 
 static const struct td_handler *find_handler(const char *system, const char *name)
@@ -508,9 +544,8 @@ int td_switch_state_masks(const struct tep_event *event, uint64_t *preempt, uint
 		if (state_and_mask(a->op.left, &mask) < 0)
 			continue;
 		res = a->op.right;
-		if (res && res->type == TEP_PRINT_OP && !strcmp(res->op.op, ":") &&
-		    res->op.left && res->op.left->type == TEP_PRINT_ATOM &&
-		    !strcmp(res->op.left->atom.atom, "+"))
+		if (res && res->type == TEP_PRINT_OP && !strcmp(res->op.op, ":") && res->op.left &&
+		    res->op.left->type == TEP_PRINT_ATOM && !strcmp(res->op.left->atom.atom, "+"))
 			*preempt = mask;
 		else
 			*state = mask;
@@ -522,7 +557,9 @@ int td_switch_state_masks(const struct tep_event *event, uint64_t *preempt, uint
 
 static int tracedat_probe(const unsigned char *head, size_t len)
 {
-	static const unsigned char magic[] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
+	static const unsigned char magic[] = {
+		0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g'
+	};
 
 	return len >= sizeof(magic) && !memcmp(head, magic, sizeof(magic));
 }
@@ -611,7 +648,8 @@ static int64_t parse_overruns(const char *stats)
 
 	if (!stats)
 		return -1;
-	for (line = stats; line && *line; line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
+	for (line = stats; line && *line;
+	     line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
 		size_t k;
 
 		for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
@@ -951,14 +989,16 @@ static int tracedat_open(struct cfsr_trace *t, const char *path)
 		goto out_close;
 	}
 	if (r->layout.tsc2nsec) {
-		cfsr_error("cannot read '%s': raw TSC timestamps (tsc2nsec) are not supported; record with another clock",
-			   path);
+		cfsr_error(
+			"cannot read '%s': raw TSC timestamps (tsc2nsec) are not supported; record with another clock",
+			path);
 		goto out_close;
 	}
 	if (strcmp(r->layout.compression, "none") && strcmp(r->layout.compression, "zstd") &&
 	    strcmp(r->layout.compression, "zlib")) {
-		cfsr_error("cannot read '%s': compression '%s' is not supported (zstd and zlib are)",
-			   path, r->layout.compression);
+		cfsr_error(
+			"cannot read '%s': compression '%s' is not supported (zstd and zlib are)",
+			path, r->layout.compression);
 		goto out_close;
 	}
 
@@ -972,8 +1012,9 @@ static int tracedat_open(struct cfsr_trace *t, const char *path)
 	case -1: /* no child could be started: go ahead without the net */
 		break;
 	case 2:
-		cfsr_error("cannot read '%s': file corrupt (its event formats crash the format parser)",
-			   path);
+		cfsr_error(
+			"cannot read '%s': file corrupt (its event formats crash the format parser)",
+			path);
 		goto out_close;
 	default:
 		cfsr_error("cannot read '%s': file truncated or corrupt (event formats)", path);

@@ -21,7 +21,7 @@
  */
 int cfsr_alloc_grow(void **ptr, size_t nr, size_t *alloc, size_t size);
 
-#define CFSR_ALLOC_GROW(ptr, nr, alloc)                                                    \
+#define CFSR_ALLOC_GROW(ptr, nr, alloc) \
 	cfsr_alloc_grow((void **)&(ptr), (nr), &(alloc), sizeof(*(ptr)))
 
 #endif /* CFSR_ALLOC_H */

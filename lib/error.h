@@ -17,21 +17,21 @@
  * Error codes for callers that branch on the cause.  One X-macro list holds
  * each code with its message; cfsr_strerror() reads it.
  */
-#define CFSR_ERRORS                                                      \
-	X(CFSR_OK, "success")                                           \
-	X(CFSR_ERR_NOMEM, "out of memory")                              \
-	X(CFSR_ERR_IO, "input/output error")                            \
-	X(CFSR_ERR_FORMAT, "unknown file format")                       \
-	X(CFSR_ERR_TRUNCATED, "file truncated")                         \
-	X(CFSR_ERR_CORRUPT, "file corrupt")                             \
-	X(CFSR_ERR_NO_EVENTS, "no scheduler events")                    \
+#define CFSR_ERRORS                                  \
+	X(CFSR_OK, "success")                        \
+	X(CFSR_ERR_NOMEM, "out of memory")           \
+	X(CFSR_ERR_IO, "input/output error")         \
+	X(CFSR_ERR_FORMAT, "unknown file format")    \
+	X(CFSR_ERR_TRUNCATED, "file truncated")      \
+	X(CFSR_ERR_CORRUPT, "file corrupt")          \
+	X(CFSR_ERR_NO_EVENTS, "no scheduler events") \
 	X(CFSR_ERR_USAGE, "invalid usage")
 
 enum cfsr_err {
 #define X(code, msg) code,
 	CFSR_ERRORS
 #undef X
-	CFSR_ERR_MAX
+		CFSR_ERR_MAX
 };
 
 /**

@@ -20,29 +20,29 @@
 #define CFSR_TASK_INTERRUPTIBLE 0x0001
 #define CFSR_TASK_UNINTERRUPTIBLE 0x0002
 
-#define CFSR_EVENT_KINDS                                     \
-	X(CFSR_EV_SWITCH, "switch")                          \
-	X(CFSR_EV_WAKING, "waking")                          \
-	X(CFSR_EV_WAKEUP, "wakeup")                          \
-	X(CFSR_EV_WAKEUP_NEW, "wakeup_new")                  \
-	X(CFSR_EV_MIGRATE, "migrate")                        \
-	X(CFSR_EV_FORK, "fork")                              \
-	X(CFSR_EV_EXIT, "exit")                              \
-	X(CFSR_EV_FREE, "free")                              \
-	X(CFSR_EV_EXEC, "exec")                              \
-	X(CFSR_EV_STAT_RUNTIME, "stat_runtime")              \
-	X(CFSR_EV_PI_SETPRIO, "pi_setprio")                  \
-	X(CFSR_EV_CGROUP_ATTACH, "cgroup_attach")            \
-	X(CFSR_EV_CGROUP_MKDIR, "cgroup_mkdir")              \
-	X(CFSR_EV_CGROUP_RMDIR, "cgroup_rmdir")              \
-	X(CFSR_EV_MARKER, "marker")                          \
+#define CFSR_EVENT_KINDS                          \
+	X(CFSR_EV_SWITCH, "switch")               \
+	X(CFSR_EV_WAKING, "waking")               \
+	X(CFSR_EV_WAKEUP, "wakeup")               \
+	X(CFSR_EV_WAKEUP_NEW, "wakeup_new")       \
+	X(CFSR_EV_MIGRATE, "migrate")             \
+	X(CFSR_EV_FORK, "fork")                   \
+	X(CFSR_EV_EXIT, "exit")                   \
+	X(CFSR_EV_FREE, "free")                   \
+	X(CFSR_EV_EXEC, "exec")                   \
+	X(CFSR_EV_STAT_RUNTIME, "stat_runtime")   \
+	X(CFSR_EV_PI_SETPRIO, "pi_setprio")       \
+	X(CFSR_EV_CGROUP_ATTACH, "cgroup_attach") \
+	X(CFSR_EV_CGROUP_MKDIR, "cgroup_mkdir")   \
+	X(CFSR_EV_CGROUP_RMDIR, "cgroup_rmdir")   \
+	X(CFSR_EV_MARKER, "marker")               \
 	X(CFSR_EV_LOST, "lost")
 
 enum cfsr_event_kind {
 #define X(kind, name) kind,
 	CFSR_EVENT_KINDS
 #undef X
-	CFSR_EV_NR
+		CFSR_EV_NR
 };
 
 /**

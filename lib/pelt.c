@@ -218,9 +218,8 @@ uint32_t cfsr_pelt_accumulate_sum(const struct cfsr_pelt_params *params, uint64_
 
 		delta %= 1024;
 		if (load)
-			contrib = cfsr_pelt_accumulate_segments(params, periods,
-								1024 - sa->period_contrib,
-								(uint32_t)delta);
+			contrib = cfsr_pelt_accumulate_segments(
+				params, periods, 1024 - sa->period_contrib, (uint32_t)delta);
 	}
 	sa->period_contrib = (uint32_t)delta;
 

@@ -62,7 +62,10 @@ struct cfsr_sched_avg {
 	uint32_t util_est;
 };
 
-#define CFSR_SCHED_AVG_INIT { 0 }
+#define CFSR_SCHED_AVG_INIT \
+	{                   \
+		0           \
+	}
 
 /**
  * struct cfsr_pelt_removed - contributions queued for removal from a cfs_rq
@@ -82,7 +85,10 @@ struct cfsr_pelt_removed {
 	unsigned int nr;
 };
 
-#define CFSR_PELT_REMOVED_INIT { 0 }
+#define CFSR_PELT_REMOVED_INIT \
+	{                      \
+		0              \
+	}
 
 /* Layout of util_est. */
 enum cfsr_util_est_repr {

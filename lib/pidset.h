@@ -14,7 +14,10 @@ struct cfsr_pidset {
 	size_t nr;
 };
 
-#define CFSR_PIDSET_INIT { NULL, 0, 0 }
+#define CFSR_PIDSET_INIT   \
+	{                  \
+		NULL, 0, 0 \
+	}
 
 /**
  * cfsr_pidset_add() - add a pid

@@ -59,7 +59,7 @@ for t in "$here"/tests/cli/t[0-9]*.sh; do
 	run "cli/$(basename "$t")" env VALGRIND="$VALGRIND" bash "$t"
 done
 
-for c in check-no-exit check-docs check-layering; do
+for c in check-no-exit check-docs check-format; do
 	[ -x "$here/scripts/$c.sh" ] || continue
 	run "$c" "$here/scripts/$c.sh" --tap
 done

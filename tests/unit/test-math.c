@@ -38,8 +38,13 @@ static void test_constants(void **state)
 static void test_mul_u64_u32_shr(void **state)
 {
 	static const uint64_t as[] = {
-		0, 1, 0xffffffffu, UINT64_C(0x100000000), UINT64_C(0x123456789abcdef0),
-		UINT64_C(0xffffffffffffffff), UINT64_C(0x8000000000000001),
+		0,
+		1,
+		0xffffffffu,
+		UINT64_C(0x100000000),
+		UINT64_C(0x123456789abcdef0),
+		UINT64_C(0xffffffffffffffff),
+		UINT64_C(0x8000000000000001),
 	};
 	static const uint32_t muls[] = { 0, 1, 0x80000000u, 0xfa83b2dau, 0xffffffffu };
 	size_t i, j;
@@ -53,8 +58,8 @@ static void test_mul_u64_u32_shr(void **state)
 	assert_int_equal(cfsr_mul_u64_u32_shr(UINT64_MAX, 0xffffffffu, 32),
 			 UINT64_C(0xfffffffeffffffff));
 	/* Shift 0 keeps the low 64 bits: (2^40 + 3) 2^30 = 2^70 + 3 2^30. */
-	assert_int_equal(cfsr_mul_u64_u32_shr((UINT64_C(1) << 40) + 3, 1u << 30, 0),
-			 UINT64_C(3) << 30);
+	assert_int_equal(cfsr_mul_u64_u32_shr((UINT64_C(1) << 40) + 3, 1u << 30, 0), UINT64_C(3)
+											     << 30);
 	/* 2^63 * 4 >> 63 = 4: the product needs 66 bits. */
 	assert_int_equal(cfsr_mul_u64_u32_shr(UINT64_C(1) << 63, 4, 63), 4);
 	/* Truncation, not rounding: 3 * 0x80000000 >> 32 = 1.5 -> 1. */
@@ -109,10 +114,8 @@ static void test_scale_load(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_constants),
-		cmocka_unit_test(test_mul_u64_u32_shr),
-		cmocka_unit_test(test_div_u64),
-		cmocka_unit_test(test_asr_s64),
+		cmocka_unit_test(test_constants),  cmocka_unit_test(test_mul_u64_u32_shr),
+		cmocka_unit_test(test_div_u64),	   cmocka_unit_test(test_asr_s64),
 		cmocka_unit_test(test_scale_load),
 	};
 

@@ -138,8 +138,7 @@ static void test_decay_load_wide(void **state)
 	assert_int_equal(cfsr_pelt_decay_load(P, v, 33),
 			 mul_shr32_split(v >> 1, cfsr_runnable_avg_yN_inv[1]));
 	assert_int_equal(cfsr_pelt_decay_load(P, v, 1), UINT64_C(1283659973746040487));
-	assert_int_equal(cfsr_pelt_decay_load(P, UINT64_MAX, 0),
-			 UINT64_MAX - (UINT64_C(1) << 32));
+	assert_int_equal(cfsr_pelt_decay_load(P, UINT64_MAX, 0), UINT64_MAX - (UINT64_C(1) << 32));
 }
 
 /* decay_load(v, n) is v y^n less at most 3 (two floors, table one low). */
@@ -279,12 +278,9 @@ static void test_model_vectors(void **state)
 		uint32_t util_sum, period_contrib;
 		uint64_t load_avg, util_avg;
 	} v[] = {
-		{ 1, 976, 999424, 976, 0, 0 },
-		{ 2, 1930, 1976408, 929, 41, 41 },
-		{ 8, 7215, 7390418, 644, 155, 156 },
-		{ 32, 22851, 23410391, 530, 495, 495 },
-		{ 100, 41128, 42135012, 376, 894, 894 },
-		{ 400, 47182, 48341291, 481, 1023, 1024 },
+		{ 1, 976, 999424, 976, 0, 0 },		 { 2, 1930, 1976408, 929, 41, 41 },
+		{ 8, 7215, 7390418, 644, 155, 156 },	 { 32, 22851, 23410391, 530, 495, 495 },
+		{ 100, 41128, 42135012, 376, 894, 894 }, { 400, 47182, 48341291, 481, 1023, 1024 },
 	};
 	struct cfsr_sched_avg sa = CFSR_SCHED_AVG_INIT, many, once;
 	unsigned int t, i = 0;
@@ -386,13 +382,11 @@ static void test_periods_truncated(void **state)
 
 	(void)state;
 	sa.load_sum = 1000;
-	assert_int_equal(cfsr_pelt_update_sum(P, (UINT64_C(1) << 32) * PERIOD_NS, &sa, 0, 0, 0),
-			 0);
+	assert_int_equal(cfsr_pelt_update_sum(P, (UINT64_C(1) << 32) * PERIOD_NS, &sa, 0, 0, 0), 0);
 	assert_int_equal(sa.load_sum, 0);
 	sa.load_sum = 1000;
-	assert_int_equal(cfsr_pelt_accumulate_sum(P, (UINT64_C(1) << 32) * 1024 + 1024, &sa, 0, 0,
-						  0),
-			 1);
+	assert_int_equal(
+		cfsr_pelt_accumulate_sum(P, (UINT64_C(1) << 32) * 1024 + 1024, &sa, 0, 0, 0), 1);
 }
 
 static void test_update_avg(void **state)
@@ -684,7 +678,7 @@ static void test_removed(void **state)
 
 	/* Same instant: no aging, but the removal alone reports a change. */
 	assert_int_equal(cfsr_pelt_update_cfs_rq_load_avg(P, 10 * 1024, &cfs, &removed, W_NICE0, 1,
-							   true, &prop),
+							  true, &prop),
 			 1);
 	assert_int_equal(cfs.load_avg, 700);
 	assert_int_equal(cfs.load_sum, 32710100);

@@ -34,37 +34,35 @@
 #include "tracedat-local.h"
 #include "tracedat-write.h"
 
-#define COMMON_FIELDS                                                                        \
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"               \
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"               \
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"       \
+#define COMMON_FIELDS                                                                  \
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"         \
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"         \
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n" \
 	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
 
-#define SWITCH_FIELDS                                                                        \
-	"\tfield:char prev_comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"                      \
-	"\tfield:pid_t prev_pid;\toffset:24;\tsize:4;\tsigned:1;\n"                          \
-	"\tfield:int prev_prio;\toffset:28;\tsize:4;\tsigned:1;\n"                           \
-	"\tfield:long prev_state;\toffset:32;\tsize:8;\tsigned:1;\n"                         \
-	"\tfield:char next_comm[16];\toffset:40;\tsize:16;\tsigned:0;\n"                     \
-	"\tfield:pid_t next_pid;\toffset:56;\tsize:4;\tsigned:1;\n"                          \
+#define SWITCH_FIELDS                                                    \
+	"\tfield:char prev_comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"  \
+	"\tfield:pid_t prev_pid;\toffset:24;\tsize:4;\tsigned:1;\n"      \
+	"\tfield:int prev_prio;\toffset:28;\tsize:4;\tsigned:1;\n"       \
+	"\tfield:long prev_state;\toffset:32;\tsize:8;\tsigned:1;\n"     \
+	"\tfield:char next_comm[16];\toffset:40;\tsize:16;\tsigned:0;\n" \
+	"\tfield:pid_t next_pid;\toffset:56;\tsize:4;\tsigned:1;\n"      \
 	"\tfield:int next_prio;\toffset:60;\tsize:4;\tsigned:1;\n\n"
 
-#define FMT_HEAD "\"prev_comm=%s prev_pid=%d prev_prio=%d prev_state=%s%s ==> next_comm=%s next_pid=%d next_prio=%d\", REC->prev_comm, REC->prev_pid, REC->prev_prio, "
+#define FMT_HEAD \
+	"\"prev_comm=%s prev_pid=%d prev_prio=%d prev_state=%s%s ==> next_comm=%s next_pid=%d next_prio=%d\", REC->prev_comm, REC->prev_pid, REC->prev_prio, "
 #define FMT_TAIL ", REC->next_comm, REC->next_pid, REC->next_prio\n"
 
 /* v3.10: TASK_STATE_MAX = 1024 */
 static const char fmt_v3_10[] =
-	"name: sched_switch\nID: 1\nformat:\n" COMMON_FIELDS SWITCH_FIELDS
-	"print fmt: " FMT_HEAD
+	"name: sched_switch\nID: 1\nformat:\n" COMMON_FIELDS SWITCH_FIELDS "print fmt: " FMT_HEAD
 	"REC->prev_state & (1024-1) ? __print_flags(REC->prev_state & (1024-1), \"|\", { 1, \"S\"} , "
 	"{ 2, \"D\" }, { 4, \"T\" }, { 8, \"t\" }, { 16, \"Z\" }, { 32, \"X\" }, { 64, \"x\" }, "
-	"{ 128, \"K\" }, { 256, \"W\" }, { 512, \"P\" }) : \"R\", REC->prev_state & 1024 ? \"+\" : \"\""
-	FMT_TAIL;
+	"{ 128, \"K\" }, { 256, \"W\" }, { 512, \"P\" }) : \"R\", REC->prev_state & 1024 ? \"+\" : \"\"" FMT_TAIL;
 
 /* v4.4: TASK_STATE_MAX = 2048 */
 static const char fmt_v4_4[] =
-	"name: sched_switch\nID: 1\nformat:\n" COMMON_FIELDS SWITCH_FIELDS
-	"print fmt: " FMT_HEAD
+	"name: sched_switch\nID: 1\nformat:\n" COMMON_FIELDS SWITCH_FIELDS "print fmt: " FMT_HEAD
 	"REC->prev_state & (2048-1) ? __print_flags(REC->prev_state & (2048-1), \"|\", { 1, \"S\"} , "
 	"{ 2, \"D\" }, { 4, \"T\" }, { 8, \"t\" }, { 16, \"Z\" }, { 32, \"X\" }, { 64, \"x\" }, "
 	"{ 128, \"K\" }, { 256, \"W\" }, { 512, \"P\" }, { 1024, \"N\" }) : \"R\", "
@@ -72,8 +70,7 @@ static const char fmt_v4_4[] =
 
 /* v6.18: TASK_REPORT_MAX = (TASK_REPORT_IDLE << 1) = 0x100, states 0xff */
 static const char fmt_v6_18[] =
-	"name: sched_switch\nID: 1\nformat:\n" COMMON_FIELDS SWITCH_FIELDS
-	"print fmt: " FMT_HEAD
+	"name: sched_switch\nID: 1\nformat:\n" COMMON_FIELDS SWITCH_FIELDS "print fmt: " FMT_HEAD
 	"(REC->prev_state & ((((0x00000000 | 0x00000001 | 0x00000002 | 0x00000004 | 0x00000008 | "
 	"0x00000010 | 0x00000020 | 0x00000040) + 1) << 1) - 1)) ? __print_flags(REC->prev_state & "
 	"((((0x00000000 | 0x00000001 | 0x00000002 | 0x00000004 | 0x00000008 | 0x00000010 | "
@@ -170,7 +167,8 @@ static void read_and_compare(const char *name)
 		case CFSR_EV_WAKEUP:
 		case CFSR_EV_WAKING:
 		case CFSR_EV_WAKEUP_NEW:
-			assert_true(ev.wake.target_cpu >= 0 && ev.wake.target_cpu < t->info.nr_cpus);
+			assert_true(ev.wake.target_cpu >= 0 &&
+				    ev.wake.target_cpu < t->info.nr_cpus);
 			break;
 		case CFSR_EV_MIGRATE:
 			assert_true(ev.migrate.dest_cpu >= 0 &&
@@ -348,7 +346,6 @@ static void test_damaged_v6(void **state)
 	damage("v6");
 }
 
-
 /* ---- writing: a bundled trace rewritten in every compression reads the same -- */
 
 /* Raw pages of one CPU extent of @l into a new temporary file; return its fd. */
@@ -428,7 +425,8 @@ static void rewrite(const char *src, const char *dst, const char *compression)
 		copy_section(in, &l, w, l.sec_ftrace_events, TD_SEC_FTRACE_EVENTS);
 	copy_section(in, &l, w, l.sec_event_formats, TD_SEC_EVENT_FORMATS);
 	if (l.uname)
-		assert_int_equal(td_writer_option(w, TD_OPT_UNAME, l.uname, strlen(l.uname) + 1), 0);
+		assert_int_equal(td_writer_option(w, TD_OPT_UNAME, l.uname, strlen(l.uname) + 1),
+				 0);
 	for (b = 0; b < l.nr_buffers; b++) {
 		const struct td_buffer *buf = &l.buffers[b];
 		int cpus[64], fds[64];
@@ -438,9 +436,8 @@ static void rewrite(const char *src, const char *dst, const char *compression)
 			cpus[e] = buf->extents[e].cpu;
 			fds[e] = extract_cpu(in, &l, buf, &buf->extents[e]);
 		}
-		assert_int_equal(td_writer_buffer(w, buf->name, buf->clock, buf->nr_extents, cpus,
-						  fds),
-				 0);
+		assert_int_equal(
+			td_writer_buffer(w, buf->name, buf->clock, buf->nr_extents, cpus, fds), 0);
 		for (e = 0; e < buf->nr_extents; e++)
 			close(fds[e]);
 	}
@@ -505,8 +502,8 @@ static void check_rewrite(const char *name)
 				 "diff -q - '%s/traces/%s.counts' >/dev/null",
 				 srcdir(), dst, srcdir(), name);
 			if (system(cmd))
-				fail_msg("trace-cmd report counts differ on %s rewritten with %s", name,
-					 algos[i]);
+				fail_msg("trace-cmd report counts differ on %s rewritten with %s",
+					 name, algos[i]);
 		}
 	}
 	unlink(dst);

@@ -141,12 +141,9 @@ static void test_weight_inv(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_spot_values),
-		cmocka_unit_test(test_out_of_range),
-		cmocka_unit_test(test_scaled),
-		cmocka_unit_test(test_ratio),
-		cmocka_unit_test(test_geometric),
-		cmocka_unit_test(test_wmult),
+		cmocka_unit_test(test_spot_values), cmocka_unit_test(test_out_of_range),
+		cmocka_unit_test(test_scaled),	    cmocka_unit_test(test_ratio),
+		cmocka_unit_test(test_geometric),   cmocka_unit_test(test_wmult),
 		cmocka_unit_test(test_weight_inv),
 	};
 
