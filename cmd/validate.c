@@ -1,0 +1,369 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * cfsreplay validate --pelt FILE TRACE: the model against the kernel's own
+ * PELT updates, in lock-step.
+ *
+ * The trace is replayed; the kernel's PELT records (pelt.jsonl, recorded
+ * with BPF on pelt_se_tp) are merged in by time.  At each record of a task
+ * entity the model's signal for that task is advanced, with the model's
+ * inputs, to the record's last_update_time and compared field by field;
+ * then the model takes the kernel's values, so that every comparison tests
+ * one step (the arithmetic and the inputs since the previous record), and
+ * timing errors do not accumulate.  The records' rq clocks anchor the
+ * model's clocks where no run-time chain does.
+ */
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmds.h"
+#include "error.h"
+#include "formats.h"
+#include "progress.h"
+#include "replay.h"
+#include "truthfile.h"
+
+static const char *const validate_usage[] = {
+	"usage: cfsreplay validate --pelt FILE [--max-error PCT] TRACE",
+	"",
+	"Replay TRACE and compare the model, in lock-step, with the kernel's own",
+	"PELT updates recorded in FILE (pelt.jsonl or pelt.jsonl.gz).",
+	"",
+	"    --pelt FILE        the kernel's PELT records of the same run",
+	"    --max-error PCT    exit 1 if fewer than 100-PCT % of task updates are exact",
+	"    -h, --help         show this help",
+	"",
+	"Exit status: 0 success, 1 fidelity below --max-error, 2 error.",
+	NULL,
+};
+
+enum { F_LUT, F_PC, F_LOAD_SUM, F_RUNNABLE_SUM, F_UTIL_SUM, F_LOAD, F_RUNNABLE, F_UTIL, F_NR };
+
+static const char *const field_names[F_NR] = {
+	"last_update_time", "period_contrib", "load_sum",     "runnable_sum",
+	"util_sum",	    "load_avg",	      "runnable_avg", "util_avg",
+};
+
+#define HIST_EXACT 4096
+
+/* Absolute errors of one field: exact buckets below HIST_EXACT, log buckets above. */
+struct field_stats {
+	uint64_t n;
+	uint64_t exact;
+	uint64_t within2;
+	double sum_abs;
+	uint64_t max_abs;
+	uint64_t hist[HIST_EXACT + 64];
+};
+
+struct worst {
+	uint64_t err;
+	uint64_t ts;
+	int pid;
+	const char *field;
+};
+
+struct validate {
+	struct cfsr_replay *replay;
+	struct field_stats f[F_NR];
+	uint64_t records;
+	uint64_t compared;
+	uint64_t all_exact;
+	uint64_t no_task;
+	uint64_t not_fair;
+	uint64_t model_ahead;
+	uint64_t state_differs;
+	uint64_t delayed;
+	struct worst worst[5];
+};
+
+static void hist_add(struct field_stats *s, uint64_t err)
+{
+	unsigned int b;
+
+	if (err < HIST_EXACT) {
+		s->hist[err]++;
+		return;
+	}
+	for (b = 0; (err >> b) >= HIST_EXACT && b < 63; b++)
+		;
+	s->hist[HIST_EXACT + b]++;
+}
+
+static uint64_t hist_p99(const struct field_stats *s)
+{
+	uint64_t want = s->n - s->n / 100, seen = 0;
+	unsigned int i;
+
+	for (i = 0; i < HIST_EXACT + 64; i++) {
+		seen += s->hist[i];
+		if (seen >= want && s->hist[i])
+			return i < HIST_EXACT ? i : (uint64_t)HIST_EXACT << (i - HIST_EXACT);
+	}
+	return 0;
+}
+
+static void note_worst(struct validate *v, uint64_t err, uint64_t ts, int pid, const char *field)
+{
+	int i, m = 0;
+
+	for (i = 1; i < 5; i++)
+		if (v->worst[i].err < v->worst[m].err)
+			m = i;
+	if (err > v->worst[m].err) {
+		v->worst[m].err = err;
+		v->worst[m].ts = ts;
+		v->worst[m].pid = pid;
+		v->worst[m].field = field;
+	}
+}
+
+static void compare(struct validate *v, int field, uint64_t model, uint64_t kernel, uint64_t ts,
+		    int pid)
+{
+	struct field_stats *s = &v->f[field];
+	uint64_t err = model > kernel ? model - kernel : kernel - model;
+
+	s->n++;
+	s->exact += !err;
+	s->within2 += err * 50 <= kernel || err == 0;
+	s->sum_abs += (double)err;
+	if (err > s->max_abs)
+		s->max_abs = err;
+	hist_add(s, err);
+	if (err && field >= F_LOAD)
+		note_worst(v, err, ts, pid, field_names[field]);
+}
+
+static void on_se_record(struct validate *v, const struct cfsr_pelt_rec *rec)
+{
+	struct cfsr_task *t = cfsr_replay_task(v->replay, (int)rec->tid);
+	struct cfsr_sched_avg m;
+	uint64_t runnable;
+	bool on_rq, running, exact;
+
+	if (!t) {
+		v->no_task++;
+		return;
+	}
+	if (!t->fair) {
+		v->not_fair++;
+		return;
+	}
+	if (rec->sched_delayed > 0)
+		v->delayed++;
+	cfsr_task_inputs(t, &on_rq, &runnable, &running);
+	if ((int64_t)on_rq != rec->on_rq)
+		v->state_differs++;
+	m = t->avg;
+	if (m.last_update_time < (uint64_t)rec->avg.last_update_time)
+		cfsr_pelt_update_se(&cfsr_pelt_params_modern, (uint64_t)rec->avg.last_update_time,
+				    &m, t->load_weight, on_rq, runnable, running);
+	else if (m.last_update_time > (uint64_t)rec->avg.last_update_time)
+		v->model_ahead++;
+	v->compared++;
+	compare(v, F_LUT, m.last_update_time, rec->avg.last_update_time, (uint64_t)rec->ts, t->pid);
+	compare(v, F_PC, m.period_contrib, rec->avg.period_contrib, (uint64_t)rec->ts, t->pid);
+	compare(v, F_LOAD_SUM, m.load_sum, rec->avg.load_sum, (uint64_t)rec->ts, t->pid);
+	compare(v, F_RUNNABLE_SUM, m.runnable_sum, rec->avg.runnable_sum, (uint64_t)rec->ts,
+		t->pid);
+	compare(v, F_UTIL_SUM, m.util_sum, rec->avg.util_sum, (uint64_t)rec->ts, t->pid);
+	compare(v, F_LOAD, m.load_avg, rec->avg.load_avg, (uint64_t)rec->ts, t->pid);
+	compare(v, F_RUNNABLE, m.runnable_avg, rec->avg.runnable_avg, (uint64_t)rec->ts, t->pid);
+	compare(v, F_UTIL, m.util_avg, rec->avg.util_avg, (uint64_t)rec->ts, t->pid);
+	exact = m.last_update_time == rec->avg.last_update_time &&
+		m.load_sum == rec->avg.load_sum && m.runnable_sum == rec->avg.runnable_sum &&
+		m.util_sum == rec->avg.util_sum && m.load_avg == rec->avg.load_avg &&
+		m.runnable_avg == rec->avg.runnable_avg && m.util_avg == rec->avg.util_avg &&
+		m.period_contrib == rec->avg.period_contrib;
+	v->all_exact += exact;
+
+	/* lock-step: continue from the kernel's values */
+	t->avg.last_update_time = rec->avg.last_update_time;
+	t->avg.load_sum = rec->avg.load_sum;
+	t->avg.runnable_sum = rec->avg.runnable_sum;
+	t->avg.util_sum = rec->avg.util_sum;
+	t->avg.period_contrib = rec->avg.period_contrib;
+	t->avg.load_avg = rec->avg.load_avg;
+	t->avg.runnable_avg = rec->avg.runnable_avg;
+	t->avg.util_avg = rec->avg.util_avg;
+	t->avg_known = true;
+	if (rec->exec_start > 0 && t->state == CFSR_TS_RUNNING) {
+		t->exec_start = (uint64_t)rec->exec_start;
+		t->exec_known = true;
+	}
+}
+
+static void print_report(const struct validate *v, const char *trace, const char *pelt)
+{
+	const struct cfsr_replay_stats *rs = cfsr_replay_stats(v->replay);
+	int i;
+
+	printf("trace:            %s\n", trace);
+	printf("kernel records:   %s (%" PRIu64 " records)\n", pelt, v->records);
+	printf("model:            task entities, Linux v6.12+ (%s PELT)\n",
+	       cfsr_pelt_params_modern.name);
+	printf("task updates compared: %" PRIu64 ", all fields exact: %" PRIu64 " (%.2f %%)\n",
+	       v->compared, v->all_exact,
+	       v->compared ? 100.0 * (double)v->all_exact / (double)v->compared : 0.0);
+	printf("not compared:     %" PRIu64 " of tasks the trace never named, %" PRIu64
+	       " of non-fair tasks\n",
+	       v->no_task, v->not_fair);
+	printf("model ahead of the kernel: %" PRIu64 "; on_rq differs: %" PRIu64
+	       "; kernel task delayed (not modelled): %" PRIu64 "\n",
+	       v->model_ahead, v->state_differs, v->delayed);
+	printf("replay:           %" PRIu64 " events, %" PRIu64 " updates, %" PRIu64
+	       " recovered switches, %" PRIu64 " on an estimated clock, %" PRIu64 " unanchored\n\n",
+	       rs->events, rs->updates, rs->recovered_switches, rs->estimated_updates,
+	       rs->unanchored_updates);
+	printf("%-16s %9s %9s %9s %11s %9s %12s\n", "field", "compared", "exact %", "±2 %",
+	       "mean |err|", "p99", "max");
+	for (i = 0; i < F_NR; i++) {
+		const struct field_stats *s = &v->f[i];
+
+		if (!s->n)
+			continue;
+		printf("%-16s %9" PRIu64 " %9.2f %9.2f %11.1f %9" PRIu64 " %12" PRIu64 "\n",
+		       field_names[i], s->n, 100.0 * (double)s->exact / (double)s->n,
+		       100.0 * (double)s->within2 / (double)s->n, s->sum_abs / (double)s->n,
+		       hist_p99(s), s->max_abs);
+	}
+	printf("\nworst averages:\n");
+	for (i = 0; i < 5; i++)
+		if (v->worst[i].err)
+			printf("  %-13s off by %6" PRIu64 " at %" PRIu64 ".%09" PRIu64 " pid %d\n",
+			       v->worst[i].field, v->worst[i].err, v->worst[i].ts / 1000000000,
+			       v->worst[i].ts % 1000000000, v->worst[i].pid);
+}
+
+/* Merge the trace and the kernel records by time and replay. */
+static int run(struct validate *v, struct cfsr_trace *t, struct cfsr_truth_reader *pr)
+{
+	struct cfsr_progress progress;
+	struct cfsr_truth_item item;
+	struct cfsr_event ev;
+	int have_ev, have_rec;
+
+	cfsr_progress_init(&progress, t->path);
+	have_ev = cfsr_trace_next(t, &ev);
+	do {
+		have_rec = cfsr_truth_next(pr, &item);
+	} while (have_rec > 0 &&
+		 (item.kind != CFSR_TRUTH_PELT || item.pelt.ts < 0 ||
+		  (item.pelt.type != CFSR_PELT_SE && item.pelt.type != CFSR_PELT_GSE &&
+		   item.pelt.type != CFSR_PELT_CFS)));
+	while (have_ev > 0 || have_rec > 0) {
+		if (have_ev < 0 || have_rec < 0)
+			return -1;
+		if (have_ev > 0 && (have_rec <= 0 || ev.ts <= (uint64_t)item.pelt.ts)) {
+			if (cfsr_replay_event(v->replay, &ev) < 0)
+				return -1;
+			cfsr_progress_update(&progress, t->stats.records,
+					     ev.ts - t->stats.first_ts);
+			have_ev = cfsr_trace_next(t, &ev);
+			continue;
+		}
+		v->records++;
+		if (item.pelt.rq_cpu >= 0 && item.pelt.clock_task >= 0)
+			cfsr_replay_clock_sample(
+				v->replay, (int)item.pelt.rq_cpu, (uint64_t)item.pelt.ts,
+				(uint64_t)(item.pelt.clock_pelt >= 0 ?
+						   item.pelt.clock_pelt - item.pelt.lost_idle_time :
+						   item.pelt.clock_task));
+		if (item.pelt.type == CFSR_PELT_SE)
+			on_se_record(v, &item.pelt);
+		do {
+			have_rec = cfsr_truth_next(pr, &item);
+		} while (have_rec > 0 &&
+			 (item.kind != CFSR_TRUTH_PELT || item.pelt.ts < 0 ||
+			  (item.pelt.type != CFSR_PELT_SE && item.pelt.type != CFSR_PELT_GSE &&
+			   item.pelt.type != CFSR_PELT_CFS)));
+	}
+	cfsr_progress_done(&progress);
+	return 0;
+}
+
+int cmd_validate(int argc, const char **argv)
+{
+	static const struct option options[] = {
+		{ "pelt", required_argument, NULL, 'p' },
+		{ "max-error", required_argument, NULL, 'm' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct cfsr_truth_reader *pr = NULL;
+	const char *pelt = NULL;
+	struct cfsr_trace *t = NULL;
+	struct validate *v = NULL;
+	double max_error = -1;
+	int c, status = CFSR_EXIT_ERROR;
+	char *end;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, (char *const *)argv, "+h", options, NULL)) != -1) {
+		switch (c) {
+		case 'p':
+			pelt = optarg;
+			break;
+		case 'm':
+			max_error = strtod(optarg, &end);
+			if (*end || max_error < 0 || max_error > 100) {
+				cfsr_error("validate: --max-error takes a percentage, not '%s'",
+					   optarg);
+				return CFSR_EXIT_ERROR;
+			}
+			break;
+		case 'h':
+			for (c = 0; validate_usage[c]; c++)
+				puts(validate_usage[c]);
+			return CFSR_EXIT_OK;
+		default:
+			cfsr_error("validate: unknown option '%s'; see 'cfsreplay validate --help'",
+				   argv[optind - 1]);
+			return CFSR_EXIT_ERROR;
+		}
+	}
+	if (optind + 1 != argc || !pelt) {
+		cfsr_error(
+			"validate needs --pelt FILE and one TRACE; see 'cfsreplay validate --help'");
+		return CFSR_EXIT_ERROR;
+	}
+	t = cfsr_trace_open(argv[optind]);
+	if (!t)
+		goto out;
+	pr = cfsr_truth_open(pelt);
+	if (!pr)
+		goto out;
+	if (cfsr_truth_format(pr) != CFSR_TRUTH_FMT_PELT) {
+		cfsr_error("cannot use '%s': not a pelt.jsonl file of kernel PELT records", pelt);
+		goto out;
+	}
+	v = calloc(1, sizeof(*v));
+	if (!v) {
+		cfsr_error("validate: out of memory");
+		goto out;
+	}
+	v->replay = cfsr_replay_new(t->info.nr_cpus > 0 ? t->info.nr_cpus : 1,
+				    &cfsr_pelt_params_modern);
+	if (!v->replay) {
+		cfsr_error("validate: out of memory");
+		goto out;
+	}
+	if (run(v, t, pr) < 0)
+		goto out;
+	print_report(v, t->path, pelt);
+	status = CFSR_EXIT_OK;
+	if (max_error >= 0 && v->compared &&
+	    100.0 * (double)(v->compared - v->all_exact) / (double)v->compared > max_error)
+		status = CFSR_EXIT_DIVERGED;
+out:
+	if (v)
+		cfsr_replay_free(v->replay);
+	free(v);
+	cfsr_truth_close(pr);
+	cfsr_trace_close(t);
+	return status;
+}

@@ -1,0 +1,35 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# validate --pelt: the model in lock-step with the kernel's own PELT records,
+# on the recorded runs beside the checkout that carry them.  The thresholds
+# are the fidelity measured when they were set: a regression fails here.
+. "$(dirname "$0")/lib.sh"
+
+# min_exact DIR PCT: at least PCT % of task updates exact in every field
+min_exact() {
+	cfsreplay validate --pelt "$SHARED_TRACES/$1/pelt.jsonl.gz" "$SHARED_TRACES/$1/trace.dat" >out &&
+	pct=$(sed -n 's/.*all fields exact: [0-9]* (\([0-9.]*\) %).*/\1/p' out) &&
+	echo "# $1: $pct % of task updates exact" &&
+	awk -v p="$pct" -v m="$2" 'BEGIN { exit !(p >= m) }'
+}
+
+test_expect_success 'usage: --pelt is required' '
+	cfsreplay validate x.dat >out 2>err; test $? -eq 2 && grep -q "needs --pelt" err
+'
+test_expect_success 'a snapshot file is not a PELT record file' "
+	printf '{\"seq\":1,\"kind\":\"snap\"}\n' >snap.jsonl &&
+	cfsreplay validate --pelt snap.jsonl '$TRACES/periodic.dat' >out 2>err; test \$? -eq 2 &&
+	grep -q 'not a pelt.jsonl' err
+"
+if [ -f "$SHARED_TRACES/periodic-bpf/pelt.jsonl.gz" ]; then
+	test_expect_success 'periodic-bpf: task updates exact >= 64 %' 'min_exact periodic-bpf 64'
+	test_expect_success 'cgroups-bpf: task updates exact >= 81 %' 'min_exact cgroups-bpf 81'
+	test_expect_success '--max-error: exit 1 beyond the threshold' "
+		cfsreplay validate --max-error 0 --pelt '$SHARED_TRACES/periodic-bpf/pelt.jsonl.gz' \
+			'$SHARED_TRACES/periodic-bpf/trace.dat' >out; test \$? -eq 1
+	"
+else
+	test_skip 'validate on the recorded runs' "no $SHARED_TRACES/*-bpf (a user's clone has none)"
+fi
+test_done
