@@ -154,6 +154,7 @@ static void on_se_record(struct validate *v, const struct cfsr_pelt_rec *rec)
 	}
 	if (rec->sched_delayed > 0)
 		v->delayed++;
+	cfsr_replay_task_settle(v->replay, t, (uint64_t)rec->avg.last_update_time);
 	cfsr_task_inputs(t, &on_rq, &runnable, &running);
 	if ((int64_t)on_rq != rec->on_rq)
 		v->state_differs++;

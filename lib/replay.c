@@ -24,10 +24,26 @@ struct replay_rq {
 	int anchor_pid;
 };
 
+/*
+ * A run-time report whose PELT update waits for the next event of the CPU
+ * that emitted it: update_curr() runs in the tick, a dequeue or a
+ * put_prev, which update the task's signal, but also in wakeup preemption
+ * and enqueue paths, which do not (docs/KERNEL-PATHS.md).
+ */
+struct pending_runtime {
+	bool set;
+	int pid;
+	uint64_t now;
+	uint64_t ts;
+	bool exact;
+};
+
 struct cfsr_replay {
 	const struct cfsr_pelt_params *params;
 	int nr_cpus;
 	struct replay_rq *rqs;
+	/* per emitting CPU */
+	struct pending_runtime *pending;
 	/* tasks, and an open-addressing map pid -> index + 1 (0 = free) */
 	struct cfsr_task *tasks;
 	size_t nr_tasks;
@@ -122,6 +138,7 @@ static struct cfsr_task *task_reset(struct cfsr_replay *r, int pid)
 	if (!t)
 		return NULL;
 	memset(&t->avg, 0, sizeof(t->avg));
+	t->enq_pending = false;
 	t->cpu = -1;
 	t->state = CFSR_TS_UNKNOWN;
 	t->exec_known = false;
@@ -172,8 +189,13 @@ void cfsr_replay_clock_sample(struct cfsr_replay *r, int cpu, uint64_t ts, uint6
 {
 	struct replay_rq *rq = rq_of(r, cpu);
 
-	/* while a fair task runs its run-time chain is exact: keep it */
-	if (!rq || (rq->anchored && rq->anchor_exact && rq->curr > 0))
+	/*
+	 * A value from a run-time chain is exact: keep it, also across idle,
+	 * where clock_task follows the trace clock unless time is stolen.  A
+	 * reading is the rq clock of its last update, taken some time before
+	 * the reading's own time stamp, so it is only an estimate.
+	 */
+	if (!rq || (rq->anchored && rq->anchor_exact))
 		return;
 	anchor(rq, ts, clock_task, false, -1);
 }
@@ -205,6 +227,28 @@ static void notify(struct cfsr_replay *r, struct cfsr_task *t, uint64_t ts,
  * Differs: the cfs_rq the task is queued on is not updated (not modelled).
  */
 static void update_task(struct cfsr_replay *r, struct cfsr_task *t, uint64_t now, uint64_t ts,
+			enum cfsr_update_why why, bool exact);
+
+/*
+ * Mirrors the enqueue_entity() update of a woken task: the sleep is aged
+ * with zero inputs.  Its clock is estimated from the wakeup's trace time,
+ * which follows the kernel's rq clock update by an unknown delay, so it is
+ * applied late, bounded by the task's next update (it cannot be later than
+ * the switch into the task, whose clock the run-time chain gives exactly).
+ */
+void cfsr_replay_task_settle(struct cfsr_replay *r, struct cfsr_task *t, uint64_t now)
+{
+	enum cfsr_task_state state = t->state;
+
+	if (!t->enq_pending)
+		return;
+	t->enq_pending = false;
+	t->state = CFSR_TS_SLEEPING;
+	update_task(r, t, t->enq_clock < now ? t->enq_clock : now, 0, CFSR_UPD_ENQUEUE, false);
+	t->state = state;
+}
+
+static void update_task(struct cfsr_replay *r, struct cfsr_task *t, uint64_t now, uint64_t ts,
 			enum cfsr_update_why why, bool exact)
 {
 	uint64_t runnable;
@@ -212,6 +256,14 @@ static void update_task(struct cfsr_replay *r, struct cfsr_task *t, uint64_t now
 
 	if (!t->fair)
 		return;
+	cfsr_replay_task_settle(r, t, now);
+	/*
+	 * An estimated clock can fall behind the signal's last update; the
+	 * kernel's clock does not go back (it would take now as the new
+	 * last_update_time, off the 1024 ns grid), so hold at the last update.
+	 */
+	if (now < t->avg.last_update_time)
+		now = t->avg.last_update_time;
 	cfsr_task_inputs(t, &on_rq, &runnable, &running);
 	cfsr_pelt_update_se(r->params, now, &t->avg, t->load_weight, on_rq, runnable, running);
 	notify(r, t, ts, why, exact);
@@ -260,8 +312,9 @@ static void set_next(struct cfsr_replay *r, struct cfsr_task *t, int cpu, uint64
 	t->cpu = cpu;
 	update_task(r, t, now, ts, CFSR_UPD_SET_NEXT, exact);
 	t->state = CFSR_TS_RUNNING;
+	/* the run-time chain starts here; its values are as exact as @now */
 	t->exec_start = now;
-	t->exec_known = exact;
+	t->exec_known = true;
 }
 
 static int on_switch(struct cfsr_replay *r, const struct cfsr_event *ev)
@@ -347,11 +400,19 @@ static int on_runtime(struct cfsr_replay *r, const struct cfsr_event *ev)
 	}
 	if (rq->curr != t->pid && ev->pid == t->pid)
 		recover_switch(r, rq, t, (int)(rq - r->rqs), now, ev->runtime.runtime, ev->ts,
-			       t->exec_known);
+			       exact);
 	if (t->state != CFSR_TS_RUNNING)
 		t->state = CFSR_TS_RUNNING;
 	t->cpu = (int)(rq - r->rqs);
-	update_task(r, t, now, ev->ts, CFSR_UPD_RUNTIME, exact);
+	if (ev->cpu >= 0 && ev->cpu < r->nr_cpus) {
+		struct pending_runtime *p = &r->pending[ev->cpu];
+
+		p->set = true;
+		p->pid = t->pid;
+		p->now = now;
+		p->ts = ev->ts;
+		p->exact = exact;
+	}
 	t->exec_start = now;
 	t->exec_known = t->exec_known || exact;
 	anchor(rq, ev->ts, now, exact, t->pid);
@@ -398,10 +459,12 @@ static int on_wakeup(struct cfsr_replay *r, const struct cfsr_event *ev, bool ne
 			attach_task(r, t, now, ev->ts, exact);
 		return 0;
 	}
-	/* enqueue_entity(): age the sleep (inputs 0), then queue */
-	t->state = CFSR_TS_SLEEPING;
-	update_task(r, t, now, ev->ts, CFSR_UPD_ENQUEUE, exact);
+	/* enqueue_entity(): age the sleep (inputs 0), then queue; see cfsr_replay_task_settle() */
 	t->state = CFSR_TS_QUEUED;
+	if (t->fair) {
+		t->enq_pending = true;
+		t->enq_clock = now;
+	}
 	return 0;
 }
 
@@ -420,6 +483,7 @@ static int on_migrate(struct cfsr_replay *r, const struct cfsr_event *ev)
 		return 0;
 	}
 	now = clock_at(r, src, ev->ts, &exact);
+	cfsr_replay_task_settle(r, t, now);
 	if (t->state == CFSR_TS_QUEUED) {
 		/* load balance: dequeue with DO_DETACH, then attach on the destination */
 		update_task(r, t, now, ev->ts, CFSR_UPD_DETACH, exact);
@@ -468,12 +532,36 @@ static void on_lost(struct cfsr_replay *r, const struct cfsr_event *ev)
 			r->tasks[i].exec_known = false;
 }
 
+/*
+ * Apply the PELT update of the CPU's last run-time report, unless @ev shows
+ * that report came from a wakeup: a wakeup onto the task's run queue
+ * emitted right after it.
+ */
+static void settle_runtime(struct cfsr_replay *r, const struct cfsr_event *ev)
+{
+	struct pending_runtime *p;
+	struct cfsr_task *t;
+
+	if (ev->cpu < 0 || ev->cpu >= r->nr_cpus || !r->pending[ev->cpu].set)
+		return;
+	p = &r->pending[ev->cpu];
+	p->set = false;
+	t = cfsr_replay_task(r, p->pid);
+	if (!t || t->state != CFSR_TS_RUNNING)
+		return;
+	if ((ev->kind == CFSR_EV_WAKEUP || ev->kind == CFSR_EV_WAKEUP_NEW) &&
+	    ev->wake.target_cpu == t->cpu && ev->wake.pid != t->pid)
+		return;
+	update_task(r, t, p->now, p->ts, CFSR_UPD_RUNTIME, p->exact);
+}
+
 int cfsr_replay_event(struct cfsr_replay *r, const struct cfsr_event *ev)
 {
 	struct cfsr_task *t;
 	int ret = 0;
 
 	r->stats.events++;
+	settle_runtime(r, ev);
 	switch (ev->kind) {
 	case CFSR_EV_SWITCH:
 		ret = on_switch(r, ev);
@@ -526,7 +614,10 @@ struct cfsr_replay *cfsr_replay_new(int nr_cpus, const struct cfsr_pelt_params *
 	if (!r)
 		return NULL;
 	r->rqs = calloc((size_t)nr_cpus, sizeof(*r->rqs));
-	if (!r->rqs) {
+	r->pending = calloc((size_t)nr_cpus, sizeof(*r->pending));
+	if (!r->rqs || !r->pending) {
+		free(r->rqs);
+		free(r->pending);
 		free(r);
 		return NULL;
 	}
@@ -542,6 +633,7 @@ void cfsr_replay_free(struct cfsr_replay *r)
 	if (!r)
 		return;
 	free(r->rqs);
+	free(r->pending);
 	free(r->tasks);
 	free(r->map);
 	free(r);

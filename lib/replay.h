@@ -44,9 +44,14 @@ enum cfsr_task_state {
  * @avg: its PELT signal
  * @load_weight: se->load.weight (scaled: nice 0 = 1048576)
  * @exec_start: rq clock_task when its run time was last accounted
- * @exec_known: @exec_start is exact (chained from a switch or a reading)
+ * @exec_known: @exec_start is set (by a switch into the task or a reading),
+ *              so its run-time reports chain from it
  * @avg_known: @avg has a known origin (fork seen, or set from a reading)
  * @migrated: its signal must be attached on its next enqueue
+ * @enq_pending: woken, but the enqueue's update (aging the sleep) not yet
+ *               applied: it is applied, at the earlier of @enq_clock and
+ *               the next update's clock, when the task is next updated
+ * @enq_clock: estimated clock of the enqueue
  * @updates: PELT updates applied
  */
 struct cfsr_task {
@@ -61,6 +66,8 @@ struct cfsr_task {
 	bool exec_known;
 	bool avg_known;
 	bool migrated;
+	bool enq_pending;
+	uint64_t enq_clock;
 	uint64_t updates;
 	char comm[CFSR_COMM_LEN];
 };
@@ -148,6 +155,16 @@ void cfsr_replay_clock_sample(struct cfsr_replay *r, int cpu, uint64_t ts, uint6
 
 /* The task with @pid, or NULL; borrowed until the next event. */
 struct cfsr_task *cfsr_replay_task(struct cfsr_replay *r, int pid);
+
+/**
+ * cfsr_replay_task_settle() - apply a task's pending enqueue update
+ * @r: the engine
+ * @t: the task
+ * @now: the clock of the task's next update, which bounds the enqueue's
+ *
+ * For callers that compare the task's signal at @now.
+ */
+void cfsr_replay_task_settle(struct cfsr_replay *r, struct cfsr_task *t, uint64_t now);
 
 /* Inputs of the task's signal now: on_rq, runnable, running. */
 void cfsr_task_inputs(const struct cfsr_task *t, bool *on_rq, uint64_t *runnable, bool *running);
