@@ -216,9 +216,10 @@ static void print_report(const struct validate *v, const char *trace, const char
 	       "; kernel task delayed (not modelled): %" PRIu64 "\n",
 	       v->model_ahead, v->state_differs, v->delayed);
 	printf("replay:           %" PRIu64 " events, %" PRIu64 " updates, %" PRIu64
-	       " recovered switches, %" PRIu64 " on an estimated clock, %" PRIu64 " unanchored\n\n",
-	       rs->events, rs->updates, rs->recovered_switches, rs->estimated_updates,
-	       rs->unanchored_updates);
+	       " recovered switches in, %" PRIu64 " unseen switches out, %" PRIu64
+	       " on an estimated clock, %" PRIu64 " unanchored\n\n",
+	       rs->events, rs->updates, rs->recovered_switches, rs->unseen_switch_outs,
+	       rs->estimated_updates, rs->unanchored_updates);
 	printf("%-16s %9s %9s %9s %11s %9s %12s\n", "field", "compared", "exact %", "±2 %",
 	       "mean |err|", "p99", "max");
 	for (i = 0; i < F_NR; i++) {

@@ -22,6 +22,8 @@ struct replay_rq {
 	uint64_t anchor_clock;
 	/* the anchor came from a run-time event of this task, nothing since */
 	int anchor_pid;
+	/* wakeups onto this rq since it was last seen idle */
+	unsigned int woken;
 };
 
 /*
@@ -337,6 +339,22 @@ static int on_switch(struct cfsr_replay *r, const struct cfsr_event *ev)
 			return -1;
 	}
 	now = schedule_clock(r, rq, ev->sw.prev_pid, ev->ts, &exact);
+	if (rq->curr > 0 && rq->curr != ev->sw.prev_pid) {
+		/*
+		 * The task the model had running left without a switch in the
+		 * trace (its events were filtered or lost).  Its last update was
+		 * its last run-time report, the dequeue's or put's; from there it
+		 * is CFSR_TS_LEFT until its next event says whether it blocked
+		 * (a wakeup) or was preempted (a switch into it).
+		 */
+		struct cfsr_task *gone = cfsr_replay_task(r, rq->curr);
+
+		if (gone && gone->state == CFSR_TS_RUNNING) {
+			gone->state = CFSR_TS_LEFT;
+			gone->exec_known = false;
+		}
+		r->stats.unseen_switch_outs++;
+	}
 	if (prev) {
 		task_set_prio(prev, ev->sw.prev_prio);
 		memcpy(prev->comm, ev->sw.prev_comm, sizeof(prev->comm));
@@ -371,8 +389,11 @@ static void recover_switch(struct cfsr_replay *r, struct replay_rq *rq, struct c
 {
 	struct cfsr_task *old = rq->curr > 0 ? cfsr_replay_task(r, rq->curr) : NULL;
 
-	if (old && old != t && old->state == CFSR_TS_RUNNING)
-		old->state = CFSR_TS_QUEUED;
+	if (old && old != t && old->state == CFSR_TS_RUNNING) {
+		old->state = CFSR_TS_LEFT;
+		old->exec_known = false;
+		r->stats.unseen_switch_outs++;
+	}
 	set_next(r, t, cpu, now > runtime ? now - runtime : 0, ts, exact);
 	rq->curr = t->pid;
 	r->stats.recovered_switches++;
@@ -461,6 +482,8 @@ static int on_wakeup(struct cfsr_replay *r, const struct cfsr_event *ev, bool ne
 	}
 	/* enqueue_entity(): age the sleep (inputs 0), then queue; see cfsr_replay_task_settle() */
 	t->state = CFSR_TS_QUEUED;
+	t->enq_ts = ev->ts;
+	rq->woken++;
 	if (t->fair) {
 		t->enq_pending = true;
 		t->enq_clock = now;
@@ -555,6 +578,60 @@ static void settle_runtime(struct cfsr_replay *r, const struct cfsr_event *ev)
 	update_task(r, t, p->now, p->ts, CFSR_UPD_RUNTIME, p->exact);
 }
 
+/*
+ * Every event runs in the context of the task current on its CPU
+ * (common_pid; 0 when idle).  When that is not the task the model has
+ * running, the model missed a switch: the task it had running left unseen
+ * (CFSR_TS_LEFT), and the one now current is placed by its next run-time
+ * report (recover_switch()).
+ */
+static void observe_current(struct cfsr_replay *r, const struct cfsr_event *ev)
+{
+	struct replay_rq *rq = rq_of(r, ev->cpu);
+	struct cfsr_task *old;
+
+	if (!rq || ev->pid < 0 || rq->curr == ev->pid || ev->kind == CFSR_EV_LOST)
+		return;
+	old = rq->curr > 0 ? cfsr_replay_task(r, rq->curr) : NULL;
+	if (old && old->state == CFSR_TS_RUNNING) {
+		old->state = CFSR_TS_LEFT;
+		old->exec_known = false;
+		r->stats.unseen_switch_outs++;
+	}
+	rq->curr = ev->pid == 0 ? 0 : -1;
+}
+
+/* A wakeup handler runs well within this; a CPU idle later has run its wakees. */
+#define IDLE_AFTER_WAKEUP_NS 20000
+
+/*
+ * An event in the idle task's context means the CPU has nothing to run.
+ * Tasks woken onto it before, and not seen running since, ran and left
+ * unseen (their own events were filtered or lost).
+ */
+static void observe_idle(struct cfsr_replay *r, const struct cfsr_event *ev)
+{
+	struct replay_rq *rq = rq_of(r, ev->cpu);
+	size_t i;
+
+	if (!rq || ev->pid != 0 || !rq->woken)
+		return;
+	rq->woken = 0;
+	for (i = 0; i < r->nr_tasks; i++) {
+		struct cfsr_task *t = &r->tasks[i];
+
+		if (t->state != CFSR_TS_QUEUED || t->cpu != ev->cpu ||
+		    t->enq_ts + IDLE_AFTER_WAKEUP_NS > ev->ts) {
+			if (t->state == CFSR_TS_QUEUED && t->cpu == ev->cpu)
+				rq->woken++;
+			continue;
+		}
+		t->state = CFSR_TS_LEFT;
+		t->exec_known = false;
+		r->stats.unseen_switch_outs++;
+	}
+}
+
 int cfsr_replay_event(struct cfsr_replay *r, const struct cfsr_event *ev)
 {
 	struct cfsr_task *t;
@@ -562,6 +639,8 @@ int cfsr_replay_event(struct cfsr_replay *r, const struct cfsr_event *ev)
 
 	r->stats.events++;
 	settle_runtime(r, ev);
+	observe_current(r, ev);
+	observe_idle(r, ev);
 	switch (ev->kind) {
 	case CFSR_EV_SWITCH:
 		ret = on_switch(r, ev);

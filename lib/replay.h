@@ -32,6 +32,12 @@ enum cfsr_task_state {
 	CFSR_TS_SLEEPING,
 	CFSR_TS_QUEUED,
 	CFSR_TS_RUNNING,
+	/*
+	 * Left its CPU without a switch in the trace: blocked or preempted,
+	 * which its next event tells (a wakeup, or a switch into it).  Aged as
+	 * blocked meanwhile.
+	 */
+	CFSR_TS_LEFT,
 };
 
 /**
@@ -52,6 +58,7 @@ enum cfsr_task_state {
  *               applied: it is applied, at the earlier of @enq_clock and
  *               the next update's clock, when the task is next updated
  * @enq_clock: estimated clock of the enqueue
+ * @enq_ts: trace time of the last wakeup
  * @updates: PELT updates applied
  */
 struct cfsr_task {
@@ -68,6 +75,7 @@ struct cfsr_task {
 	bool migrated;
 	bool enq_pending;
 	uint64_t enq_clock;
+	uint64_t enq_ts;
 	uint64_t updates;
 	char comm[CFSR_COMM_LEN];
 };
@@ -107,6 +115,8 @@ typedef void (*cfsr_replay_hook)(void *data, const struct cfsr_replay_update *u)
  * @updates: task PELT updates
  * @recovered_switches: switches not in the trace, recovered from an
  *                      event's common_pid and placed by sched_stat_runtime
+ * @unseen_switch_outs: switches whose prev was not the task the model had
+ *                      running: that task left without a trace event
  * @unanchored_updates: updates whose clock was extrapolated with no anchor
  * @estimated_updates: updates on an extrapolated clock
  * @lost_notices: lost-events notices seen (state after them is degraded)
@@ -115,6 +125,7 @@ struct cfsr_replay_stats {
 	uint64_t events;
 	uint64_t updates;
 	uint64_t recovered_switches;
+	uint64_t unseen_switch_outs;
 	uint64_t unanchored_updates;
 	uint64_t estimated_updates;
 	uint64_t lost_notices;
