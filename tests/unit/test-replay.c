@@ -1,0 +1,260 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Unit tests for lib/replay.c: which PELT updates the engine makes, at
+ * which clock and with which inputs.
+ *
+ * The expected signals are built in the test by calling the PELT
+ * arithmetic directly with the clocks and inputs the kernel uses on each
+ * path (docs/KERNEL-PATHS.md), independently of the engine's code:
+ * set_next_entity() ages with the waiting inputs at the switch's clock,
+ * update_curr() reports clock_task - exec_start, a sleeping task's enqueue
+ * ages the sleep with zero inputs, and so on.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include "replay.h"
+#include "weight.h"
+
+#define P (&cfsr_pelt_params_modern)
+#define W0 1048576 /* nice 0 */
+
+static struct cfsr_event ev_switch(uint64_t ts, int cpu, int prev, long state, bool preempt,
+				   int next)
+{
+	struct cfsr_event e;
+
+	memset(&e, 0, sizeof(e));
+	e.ts = ts;
+	e.cpu = cpu;
+	e.pid = prev;
+	e.kind = CFSR_EV_SWITCH;
+	e.sw.prev_pid = prev;
+	e.sw.prev_prio = 120;
+	e.sw.prev_state = (uint64_t)state;
+	e.sw.preempt = preempt;
+	e.sw.next_pid = next;
+	e.sw.next_prio = 120;
+	return e;
+}
+
+static struct cfsr_event ev_runtime(uint64_t ts, int cpu, int ctx, int pid, uint64_t runtime)
+{
+	struct cfsr_event e;
+
+	memset(&e, 0, sizeof(e));
+	e.ts = ts;
+	e.cpu = cpu;
+	e.pid = ctx;
+	e.kind = CFSR_EV_STAT_RUNTIME;
+	e.runtime.pid = pid;
+	e.runtime.runtime = runtime;
+	return e;
+}
+
+static struct cfsr_event ev_wakeup(uint64_t ts, int cpu, int ctx, int pid, int target)
+{
+	struct cfsr_event e;
+
+	memset(&e, 0, sizeof(e));
+	e.ts = ts;
+	e.cpu = cpu;
+	e.pid = ctx;
+	e.kind = CFSR_EV_WAKEUP;
+	e.wake.pid = pid;
+	e.wake.prio = 120;
+	e.wake.target_cpu = target;
+	return e;
+}
+
+static void feed(struct cfsr_replay *r, struct cfsr_event e)
+{
+	assert_int_equal(cfsr_replay_event(r, &e), 0);
+}
+
+static void assert_avg_equal(const struct cfsr_sched_avg *a, const struct cfsr_sched_avg *b)
+{
+	assert_int_equal(a->last_update_time, b->last_update_time);
+	assert_int_equal(a->period_contrib, b->period_contrib);
+	assert_int_equal(a->load_sum, b->load_sum);
+	assert_int_equal(a->runnable_sum, b->runnable_sum);
+	assert_int_equal(a->util_sum, b->util_sum);
+	assert_int_equal(a->load_avg, b->load_avg);
+	assert_int_equal(a->runnable_avg, b->runnable_avg);
+	assert_int_equal(a->util_avg, b->util_avg);
+}
+
+/*
+ * Wakeup, switch in, a tick, a sleep.  The CPU's clock is anchored once;
+ * then time is stolen (the trace clock runs 3 ms more than the run time):
+ * the updates must follow the reported run time, not the trace clock.
+ */
+static void test_runtime_chain(void **state)
+{
+	struct cfsr_replay *r = cfsr_replay_new(2, P);
+	struct cfsr_sched_avg want = { 0 };
+	const uint64_t c0 = 1000000000000ull, t0 = 5000000000ull;
+	struct cfsr_task *t;
+
+	(void)state;
+	assert_non_null(r);
+	cfsr_replay_clock_sample(r, 0, t0, c0);
+	feed(r, ev_switch(t0, 0, 0, 0, false, 0)); /* idle on CPU0 */
+	/* task 10 has a known signal, last updated at c0 - 20 ms, asleep */
+	t = NULL;
+	feed(r, ev_wakeup(t0 + 100000, 0, 0, 10, 0));
+	t = cfsr_replay_task(r, 10);
+	assert_non_null(t);
+	t->avg.last_update_time = (c0 - 20000000) & ~1023ull;
+	t->avg.util_avg = t->avg.runnable_avg = t->avg.load_avg = 300;
+	t->avg.util_sum = t->avg.runnable_sum = 300 * 47000;
+	t->avg.load_sum = 300 * 47000 / 1024;
+	t->avg.period_contrib = (uint32_t)((t->avg.last_update_time >> 10) % 1024);
+	want = t->avg;
+
+	/* switch in at t0 + 150 us: enqueue (zero inputs), then set_next (waiting) */
+	feed(r, ev_switch(t0 + 150000, 0, 0, 0, false, 10));
+	cfsr_pelt_update_se(P, c0 + 100000, &want, W0, false, 0, false);
+	cfsr_pelt_update_se(P, c0 + 150000, &want, W0, true, 1, false);
+	assert_avg_equal(&t->avg, &want);
+
+	/* a tick 4 ms of run time later, but 7 ms of trace time (3 ms stolen) */
+	feed(r, ev_runtime(t0 + 7150000, 0, 10, 10, 4000000));
+	feed(r, ev_switch(t0 + 7150500, 0, 10, 1, false, 0)); /* it blocks */
+	cfsr_pelt_update_se(P, c0 + 150000 + 4000000, &want, W0, true, 1, true);
+	assert_avg_equal(&t->avg, &want);
+	assert_int_equal(t->state, CFSR_TS_SLEEPING);
+	cfsr_replay_free(r);
+}
+
+/* update_curr() from a wakeup's preemption check updates no signal. */
+static void test_runtime_in_wakeup(void **state)
+{
+	struct cfsr_replay *r = cfsr_replay_new(1, P);
+	const uint64_t c0 = 2000000000000ull, t0 = 9000000000ull;
+	struct cfsr_task *t;
+	uint64_t lut;
+
+	(void)state;
+	cfsr_replay_clock_sample(r, 0, t0, c0);
+	feed(r, ev_switch(t0, 0, 0, 0, false, 20));
+	t = cfsr_replay_task(r, 20);
+	lut = t->avg.last_update_time;
+	/* task 21 wakes onto CPU0: the wakee's enqueue reports 20's run time */
+	feed(r, ev_runtime(t0 + 300000, 0, 20, 20, 300000));
+	feed(r, ev_wakeup(t0 + 300400, 0, 20, 21, 0));
+	assert_int_equal(t->avg.last_update_time, lut);
+	/* a tick's report is followed by no wakeup: it updates */
+	feed(r, ev_runtime(t0 + 4000000, 0, 20, 20, 3700000));
+	feed(r, ev_switch(t0 + 4000100, 0, 20, 0, true, 21));
+	assert_int_equal(t->avg.last_update_time, (c0 + 4000000) & ~1023ull);
+	assert_int_equal(t->state, CFSR_TS_QUEUED);
+	cfsr_replay_free(r);
+}
+
+/*
+ * A switch missing from the trace (leaving idle): the task's first run-time
+ * report places it, at its clock minus the run time.
+ */
+static void test_recovered_switch(void **state)
+{
+	struct cfsr_replay *r = cfsr_replay_new(2, P);
+	const uint64_t c0 = 3000000000000ull, t0 = 1000000000ull;
+	struct cfsr_sched_avg want;
+	struct cfsr_task *t;
+
+	(void)state;
+	cfsr_replay_clock_sample(r, 1, t0, c0);
+	feed(r, ev_switch(t0, 1, 0, 0, false, 0));
+	feed(r, ev_wakeup(t0 + 50000, 1, 0, 30, 1));
+	t = cfsr_replay_task(r, 30);
+	t->avg.last_update_time = (c0 - 1000000) & ~1023ull;
+	t->avg.period_contrib = (uint32_t)((t->avg.last_update_time >> 10) % 1024);
+	want = t->avg;
+	/* no switch: the next event runs in 30's context, 2 ms after it started */
+	feed(r, ev_runtime(t0 + 2060000, 1, 30, 30, 2000000));
+	feed(r, ev_switch(t0 + 2060100, 1, 30, 1, false, 0));
+	cfsr_pelt_update_se(P, c0 + 50000, &want, W0, false, 0, false);
+	cfsr_pelt_update_se(P, c0 + 60000, &want, W0, true, 1, false);
+	cfsr_pelt_update_se(P, c0 + 2060000, &want, W0, true, 1, true);
+	assert_avg_equal(&t->avg, &want);
+	assert_int_equal(cfsr_replay_stats(r)->recovered_switches, 1);
+	cfsr_replay_free(r);
+}
+
+/* A task that leaves unseen is aged as blocked until its next wakeup. */
+static void test_unseen_switch_out(void **state)
+{
+	struct cfsr_replay *r = cfsr_replay_new(1, P);
+	const uint64_t c0 = 4000000000000ull, t0 = 2000000000ull;
+	struct cfsr_sched_avg want;
+	struct cfsr_task *t;
+
+	(void)state;
+	cfsr_replay_clock_sample(r, 0, t0, c0);
+	feed(r, ev_switch(t0, 0, 0, 0, false, 40));
+	t = cfsr_replay_task(r, 40);
+	t->avg.last_update_time = c0 & ~1023ull;
+	t->avg.period_contrib = (uint32_t)((c0 >> 10) % 1024);
+	t->avg.util_avg = t->avg.runnable_avg = t->avg.load_avg = 400;
+	t->avg.util_sum = t->avg.runnable_sum = 400 * 47000;
+	t->avg.load_sum = 400 * 47000 / 1024;
+	want = t->avg;
+	feed(r, ev_runtime(t0 + 500000, 0, 40, 40, 500000));
+	feed(r, ev_runtime(t0 + 600000, 0, 41, 41, 10000)); /* 41 runs: 40 left */
+	assert_int_equal(t->state, CFSR_TS_LEFT);
+	feed(r, ev_wakeup(t0 + 30000000, 0, 41, 40, 0));
+	feed(r, ev_switch(t0 + 30000100, 0, 41, 1, false, 40));
+	/* ran to its last report, then blocked: the enqueue ages the sleep with zeros */
+	cfsr_pelt_update_se(P, c0 + 500000, &want, W0, true, 1, true);
+	cfsr_pelt_update_se(P, c0 + 30000000, &want, W0, false, 0, false);
+	cfsr_pelt_update_se(P, c0 + 30000100, &want, W0, true, 1, false);
+	assert_avg_equal(&t->avg, &want);
+	assert_int_equal(t->state, CFSR_TS_RUNNING);
+	assert_int_equal(cfsr_replay_stats(r)->unseen_switch_outs, 1);
+	cfsr_replay_free(r);
+}
+
+/* A pid used again by a new task starts afresh, and many tasks fit. */
+static void test_pid_reuse_and_growth(void **state)
+{
+	struct cfsr_replay *r = cfsr_replay_new(1, P);
+	struct cfsr_event e;
+	struct cfsr_task *t;
+	int pid;
+
+	(void)state;
+	for (pid = 1; pid < 5000; pid++)
+		feed(r, ev_wakeup(1000 + (uint64_t)pid, 0, 0, pid, 0));
+	for (pid = 1; pid < 5000; pid += 997)
+		assert_int_equal(cfsr_replay_task(r, pid)->pid, pid);
+	t = cfsr_replay_task(r, 77);
+	t->avg.util_avg = 500;
+	memset(&e, 0, sizeof(e));
+	e.kind = CFSR_EV_FORK;
+	e.ts = 1000000;
+	e.fork.parent_pid = 1;
+	e.fork.child_pid = 77;
+	feed(r, e);
+	t = cfsr_replay_task(r, 77);
+	assert_int_equal(t->avg.util_avg, 0);
+	assert_int_equal(t->state, CFSR_TS_UNKNOWN);
+	cfsr_replay_free(r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_runtime_chain),
+		cmocka_unit_test(test_runtime_in_wakeup),
+		cmocka_unit_test(test_recovered_switch),
+		cmocka_unit_test(test_unseen_switch_out),
+		cmocka_unit_test(test_pid_reuse_and_growth),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
