@@ -35,6 +35,8 @@ struct replay_rq {
 struct pending_runtime {
 	bool set;
 	int pid;
+	/* the task's update count then: a later update supersedes this one */
+	uint64_t updates;
 	uint64_t now;
 	uint64_t ts;
 	bool exact;
@@ -204,6 +206,18 @@ void cfsr_replay_clock_sample(struct cfsr_replay *r, int cpu, uint64_t ts, uint6
 
 /* ---- PELT updates ------------------------------------------------------------------ */
 
+/*
+ * Periods for an unknown past to decay below one unit: the largest value a
+ * signal holds is a nice -20 task's load_avg, 88761, and 88761 * y^n < 1
+ * for n > 32 * log2(88761) = 526.
+ */
+#define WARMUP_PERIODS 527
+
+bool cfsr_task_warming(const struct cfsr_task *t, uint64_t now)
+{
+	return !t->avg_known && now < t->warm_until;
+}
+
 void cfsr_task_inputs(const struct cfsr_task *t, bool *on_rq, uint64_t *runnable, bool *running)
 {
 	*on_rq = t->state == CFSR_TS_QUEUED || t->state == CFSR_TS_RUNNING;
@@ -246,7 +260,8 @@ void cfsr_replay_task_settle(struct cfsr_replay *r, struct cfsr_task *t, uint64_
 		return;
 	t->enq_pending = false;
 	t->state = CFSR_TS_SLEEPING;
-	update_task(r, t, t->enq_clock < now ? t->enq_clock : now, 0, CFSR_UPD_ENQUEUE, false);
+	update_task(r, t, t->enq_clock < now ? t->enq_clock : now, t->enq_ts, CFSR_UPD_ENQUEUE,
+		    false);
 	t->state = state;
 }
 
@@ -266,6 +281,12 @@ static void update_task(struct cfsr_replay *r, struct cfsr_task *t, uint64_t now
 	 */
 	if (now < t->avg.last_update_time)
 		now = t->avg.last_update_time;
+	if (!t->avg_known && !t->avg.last_update_time) {
+		/* existed before the trace: start from zero at now (the policy) */
+		t->avg.last_update_time = now & ~1023ull;
+		t->avg.period_contrib = (uint32_t)((now >> 10) % 1024);
+		t->warm_until = now + WARMUP_PERIODS * 1048576ull;
+	}
 	cfsr_task_inputs(t, &on_rq, &runnable, &running);
 	cfsr_pelt_update_se(r->params, now, &t->avg, t->load_weight, on_rq, runnable, running);
 	notify(r, t, ts, why, exact);
@@ -430,6 +451,7 @@ static int on_runtime(struct cfsr_replay *r, const struct cfsr_event *ev)
 
 		p->set = true;
 		p->pid = t->pid;
+		p->updates = t->updates;
 		p->now = now;
 		p->ts = ev->ts;
 		p->exact = exact;
@@ -570,7 +592,7 @@ static void settle_runtime(struct cfsr_replay *r, const struct cfsr_event *ev)
 	p = &r->pending[ev->cpu];
 	p->set = false;
 	t = cfsr_replay_task(r, p->pid);
-	if (!t || t->state != CFSR_TS_RUNNING)
+	if (!t || t->state != CFSR_TS_RUNNING || t->updates != p->updates)
 		return;
 	if ((ev->kind == CFSR_EV_WAKEUP || ev->kind == CFSR_EV_WAKEUP_NEW) &&
 	    ev->wake.target_cpu == t->cpu && ev->wake.pid != t->pid)

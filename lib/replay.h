@@ -53,6 +53,9 @@ enum cfsr_task_state {
  * @exec_known: @exec_start is set (by a switch into the task or a reading),
  *              so its run-time reports chain from it
  * @avg_known: @avg has a known origin (fork seen, or set from a reading)
+ * @warm_until: for a task already running when the trace began, the clock
+ *              until which its signal still holds its unknown past (see
+ *              cfsr_task_warming())
  * @migrated: its signal must be attached on its next enqueue
  * @enq_pending: woken, but the enqueue's update (aging the sleep) not yet
  *               applied: it is applied, at the earlier of @enq_clock and
@@ -72,6 +75,7 @@ struct cfsr_task {
 	uint64_t exec_start;
 	bool exec_known;
 	bool avg_known;
+	uint64_t warm_until;
 	bool migrated;
 	bool enq_pending;
 	uint64_t enq_clock;
@@ -176,6 +180,16 @@ struct cfsr_task *cfsr_replay_task(struct cfsr_replay *r, int pid);
  * For callers that compare the task's signal at @now.
  */
 void cfsr_replay_task_settle(struct cfsr_replay *r, struct cfsr_task *t, uint64_t now);
+
+/**
+ * cfsr_task_warming() - the task's signal still depends on its unknown past
+ *
+ * A task that existed before the trace began starts, at its first update,
+ * from a zero signal on the kernel's 1024 ns grid (the policy), and is
+ * warming up until whatever its real past held has decayed below one unit
+ * (WARMUP_PERIODS periods).
+ */
+bool cfsr_task_warming(const struct cfsr_task *t, uint64_t now);
 
 /* Inputs of the task's signal now: on_rq, runnable, running. */
 void cfsr_task_inputs(const struct cfsr_task *t, bool *on_rq, uint64_t *runnable, bool *running);

@@ -1,0 +1,247 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * cfsreplay signals TRACE: the model's PELT signals, one row per update.
+ *
+ * Replays the trace (with the clock readings of --clock, if given) and
+ * writes a row at every model update of an entity, as CSV or JSON lines,
+ * in the format docs/cfsreplay-output.5.txt specifies.
+ */
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clockfeed.h"
+#include "cmds.h"
+#include "error.h"
+#include "formats.h"
+#include "pidset.h"
+#include "progress.h"
+#include "replay.h"
+
+static const char *const signals_usage[] = {
+	"usage: cfsreplay signals [--pid PID]... [--cpu N] [--entity task|cfs_rq|all]",
+	"                         [--format csv|jsonl] [--clock FILE] TRACE",
+	"",
+	"Replay TRACE and print one row per model update of a PELT signal.",
+	"",
+	"    --pid PID          only this task (repeatable)",
+	"    --cpu N            only updates on this CPU's run queue",
+	"    --entity KIND      task, cfs_rq or all (default all)",
+	"    --format FMT       csv (default) or jsonl",
+	"    --clock FILE       take the run queues' clock readings from a truth.jsonl",
+	"                       or pelt.jsonl (never their PELT values)",
+	"    -h, --help         show this help",
+	"",
+	"The model covers task entities; cfs_rq signals are not modelled yet, so",
+	"--entity cfs_rq is refused and --entity all gives task rows.",
+	"",
+	"Exit status: 0 success, 2 error.",
+	NULL,
+};
+
+#define CSV_HEADER                                                                   \
+	"ts_ns,cpu,entity,pid,path,comm,load_weight,load_sum,runnable_sum,util_sum," \
+	"period_contrib,load_avg,runnable_avg,util_avg,util_est,last_update_time"
+
+struct signals {
+	struct cfsr_pidset pids;
+	int cpu;
+	bool jsonl;
+	uint64_t rows;
+};
+
+/* comm as a JSON string body: escape what JSON requires */
+static void json_comm(const char *s)
+{
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			printf("\\%c", c);
+		else if (c < 0x20)
+			printf("\\u%04x", c);
+		else
+			putchar(c);
+	}
+}
+
+/* comm in CSV: quoted when it holds a comma, quote or line break */
+static void csv_comm(const char *s)
+{
+	if (!strpbrk(s, ",\"\r\n")) {
+		fputs(s, stdout);
+		return;
+	}
+	putchar('"');
+	for (; *s; s++) {
+		if (*s == '"')
+			putchar('"');
+		putchar(*s);
+	}
+	putchar('"');
+}
+
+static void on_update(void *data, const struct cfsr_replay_update *u)
+{
+	struct signals *s = data;
+	const struct cfsr_task *t = u->task;
+	const struct cfsr_sched_avg *a = &t->avg;
+
+	if (s->pids.nr && !cfsr_pidset_has(&s->pids, t->pid))
+		return;
+	if (s->cpu >= 0 && u->cpu != s->cpu)
+		return;
+	s->rows++;
+	if (s->jsonl) {
+		printf("{\"ts_ns\":%" PRIu64
+		       ",\"cpu\":%d,\"entity\":\"task\",\"pid\":%d,\"path\":\"\","
+		       "\"comm\":\"",
+		       u->ts, u->cpu, t->pid);
+		json_comm(t->comm);
+		printf("\",\"load_weight\":%" PRIu64 ",\"load_sum\":%" PRIu64
+		       ",\"runnable_sum\":%" PRIu64 ",\"util_sum\":%u,\"period_contrib\":%u"
+		       ",\"load_avg\":%" PRIu64 ",\"runnable_avg\":%" PRIu64
+		       ",\"util_avg\":%" PRIu64 ",\"util_est\":%u,\"last_update_time\":%" PRIu64
+		       "}\n",
+		       t->load_weight, a->load_sum, a->runnable_sum, a->util_sum, a->period_contrib,
+		       a->load_avg, a->runnable_avg, a->util_avg, a->util_est, a->last_update_time);
+		return;
+	}
+	printf("%" PRIu64 ",%d,task,%d,,", u->ts, u->cpu, t->pid);
+	csv_comm(t->comm);
+	printf(",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%u,%u,%" PRIu64 ",%" PRIu64 ",%" PRIu64
+	       ",%u,%" PRIu64 "\n",
+	       t->load_weight, a->load_sum, a->runnable_sum, a->util_sum, a->period_contrib,
+	       a->load_avg, a->runnable_avg, a->util_avg, a->util_est, a->last_update_time);
+}
+
+static int replay(struct cfsr_trace *t, struct cfsr_clock_feed *feed, struct cfsr_replay *r)
+{
+	struct cfsr_clock_reading rd;
+	struct cfsr_progress progress;
+	struct cfsr_event ev;
+	int have_ev, have_rd = 0;
+
+	cfsr_progress_init(&progress, t->path);
+	have_ev = cfsr_trace_next(t, &ev);
+	if (feed)
+		have_rd = cfsr_clock_feed_next(feed, &rd);
+	while (have_ev > 0 || have_rd > 0) {
+		if (have_ev < 0 || have_rd < 0)
+			return -1;
+		if (have_rd > 0 && (have_ev <= 0 || rd.ts < ev.ts)) {
+			cfsr_replay_clock_sample(r, rd.cpu, rd.ts, rd.clock);
+			have_rd = cfsr_clock_feed_next(feed, &rd);
+			continue;
+		}
+		if (cfsr_replay_event(r, &ev) < 0)
+			return -1;
+		cfsr_progress_update(&progress, t->stats.records, ev.ts - t->stats.first_ts);
+		have_ev = cfsr_trace_next(t, &ev);
+	}
+	cfsr_progress_done(&progress);
+	return 0;
+}
+
+int cmd_signals(int argc, const char **argv)
+{
+	static const struct option options[] = {
+		{ "pid", required_argument, NULL, 'p' },
+		{ "cpu", required_argument, NULL, 'c' },
+		{ "entity", required_argument, NULL, 'e' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "clock", required_argument, NULL, 'k' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct signals s = { .pids = CFSR_PIDSET_INIT, .cpu = -1 };
+	struct cfsr_clock_feed *feed = NULL;
+	struct cfsr_replay *r = NULL;
+	struct cfsr_trace *t = NULL;
+	const char *clock = NULL;
+	int c, status = CFSR_EXIT_ERROR;
+	char *end;
+	long v;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, (char *const *)argv, "+h", options, NULL)) != -1) {
+		switch (c) {
+		case 'p':
+		case 'c':
+			v = strtol(optarg, &end, 10);
+			if (*end || v < 0 || v > 4194304) {
+				cfsr_error("signals: --%s takes a number, not '%s'",
+					   c == 'p' ? "pid" : "cpu", optarg);
+				goto out;
+			}
+			if (c == 'c')
+				s.cpu = (int)v;
+			else if (cfsr_pidset_add(&s.pids, (int)v) < 0)
+				goto out;
+			break;
+		case 'e':
+			if (!strcmp(optarg, "cfs_rq")) {
+				cfsr_error("signals: cfs_rq signals are not modelled yet");
+				goto out;
+			}
+			if (strcmp(optarg, "task") && strcmp(optarg, "all")) {
+				cfsr_error("signals: --entity takes task, cfs_rq or all, not '%s'",
+					   optarg);
+				goto out;
+			}
+			break;
+		case 'f':
+			if (strcmp(optarg, "csv") && strcmp(optarg, "jsonl")) {
+				cfsr_error("signals: --format takes csv or jsonl, not '%s'",
+					   optarg);
+				goto out;
+			}
+			s.jsonl = !strcmp(optarg, "jsonl");
+			break;
+		case 'k':
+			clock = optarg;
+			break;
+		case 'h':
+			for (c = 0; signals_usage[c]; c++)
+				puts(signals_usage[c]);
+			status = CFSR_EXIT_OK;
+			goto out;
+		default:
+			cfsr_error("signals: unknown option '%s'; see 'cfsreplay signals --help'",
+				   argv[optind - 1]);
+			goto out;
+		}
+	}
+	if (optind + 1 != argc) {
+		cfsr_error("signals needs exactly one TRACE; see 'cfsreplay signals --help'");
+		goto out;
+	}
+	t = cfsr_trace_open(argv[optind]);
+	if (!t)
+		goto out;
+	if (clock) {
+		feed = cfsr_clock_feed_open(clock);
+		if (!feed)
+			goto out;
+	}
+	r = cfsr_replay_new(t->info.nr_cpus > 0 ? t->info.nr_cpus : 1, &cfsr_pelt_params_modern);
+	if (!r) {
+		cfsr_error("signals: out of memory");
+		goto out;
+	}
+	cfsr_replay_set_hook(r, on_update, &s);
+	if (!s.jsonl)
+		puts(CSV_HEADER);
+	if (replay(t, feed, r) < 0)
+		goto out;
+	status = CFSR_EXIT_OK;
+out:
+	cfsr_replay_free(r);
+	cfsr_clock_feed_close(feed);
+	cfsr_trace_close(t);
+	cfsr_pidset_release(&s.pids);
+	return status;
+}

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Clock readings from a kernel-truth file, for --clock.
+ *
+ * Only the run queues' clocks are taken: from a pelt.jsonl, the rq clock of
+ * every record (clock_pelt - lost_idle_time, the rq's PELT time); from a
+ * truth.jsonl, each snapshot's per-CPU clock_task.  Never PELT values: a
+ * replay given --clock stays a prediction.
+ */
+#ifndef CFSR_CLOCKFEED_H
+#define CFSR_CLOCKFEED_H
+
+#include <stdint.h>
+
+struct cfsr_clock_feed;
+
+/* One reading: the rq of @cpu had PELT clock @clock at trace time @ts. */
+struct cfsr_clock_reading {
+	int cpu;
+	uint64_t ts;
+	uint64_t clock;
+};
+
+/* Open @path (pelt.jsonl[.gz] or truth.jsonl[.gz]); NULL after cfsr_error(). */
+struct cfsr_clock_feed *cfsr_clock_feed_open(const char *path);
+
+/* The next reading in time order: 1, 0 at the end, -1 on error. */
+int cfsr_clock_feed_next(struct cfsr_clock_feed *f, struct cfsr_clock_reading *out);
+
+void cfsr_clock_feed_close(struct cfsr_clock_feed *f);
+
+#endif /* CFSR_CLOCKFEED_H */

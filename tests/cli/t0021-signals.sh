@@ -1,0 +1,66 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# signals: the exact CSV header, JSON lines with the same keys, filters,
+# and rows that agree with the trace (one task, its updates in time order,
+# last_update_time on the 1024 ns grid).
+. "$(dirname "$0")/lib.sh"
+
+header='ts_ns,cpu,entity,pid,path,comm,load_weight,load_sum,runnable_sum,util_sum,period_contrib,load_avg,runnable_avg,util_avg,util_est,last_update_time'
+
+test_expect_success 'CSV header exactly as specified' "
+	cfsreplay signals '$TRACES/periodic.dat' >out.csv &&
+	test \"\$(head -1 out.csv)\" = '$header' &&
+	test \$(wc -l <out.csv) -gt 100
+"
+test_expect_success 'every row has 16 columns and a grid-aligned last_update_time' "
+	cfsreplay signals '$TRACES/cgroups.dat' >out.csv &&
+	python3 -c '
+import csv, sys
+rows = list(csv.DictReader(open(\"out.csv\")))
+assert rows, \"no rows\"
+for r in rows:
+    assert len(r) == 16 and None not in r, r
+    assert int(r[\"last_update_time\"]) % 1024 == 0, r
+    assert r[\"entity\"] == \"task\"
+    assert 0 <= int(r[\"util_avg\"]) <= 1024 and int(r[\"period_contrib\"]) < 1024, r
+'
+"
+test_expect_success '--pid keeps one task, in time order; jsonl has the same keys' "
+	pid=\$(cfsreplay signals '$TRACES/cgroups.dat' | awk -F, 'NR > 1 { print \$4 }' | sort | uniq -c | sort -rn | awk 'NR==1{print \$2}') &&
+	test -n \"\$pid\" &&
+	cfsreplay signals --format jsonl --pid \$pid '$TRACES/cgroups.dat' >out.jsonl &&
+	python3 -c '
+import json, sys
+keys = \"$header\".split(\",\")
+last = 0
+n = 0
+for line in open(\"out.jsonl\"):
+    o = json.loads(line)
+    assert list(o) == keys, list(o)
+    assert o[\"pid\"] == int(sys.argv[1])
+    assert o[\"ts_ns\"] >= last
+    last = o[\"ts_ns\"]
+    n += 1
+assert n > 10, n
+' \$pid
+"
+test_expect_success '--entity cfs_rq is refused while not modelled' "
+	cfsreplay signals --entity cfs_rq '$TRACES/periodic.dat' >out 2>err; test \$? -eq 2 &&
+	grep -q 'not modelled' err && test ! -s out
+"
+test_expect_success 'bad --format and --cpu values are usage errors' "
+	cfsreplay signals --format xml '$TRACES/periodic.dat' >out 2>err; test \$? -eq 2 &&
+	cfsreplay signals --cpu x '$TRACES/periodic.dat' >out 2>err; test \$? -eq 2
+"
+if [ -f "$SHARED_TRACES/periodic-bpf/pelt.jsonl.gz" ]; then
+	test_expect_success '--clock takes clock readings from pelt.jsonl and truth.jsonl' "
+		cfsreplay signals --clock '$SHARED_TRACES/periodic-bpf/pelt.jsonl.gz' \
+			'$SHARED_TRACES/periodic-bpf/trace.dat' | tail -1 | grep -q ',task,' &&
+		cfsreplay signals --clock '$SHARED_TRACES/periodic-bpf/truth.jsonl' \
+			'$SHARED_TRACES/periodic-bpf/trace.dat' | tail -1 | grep -q ',task,'
+	"
+else
+	test_skip '--clock on the recorded runs' "no $SHARED_TRACES"
+fi
+test_done
