@@ -26,12 +26,15 @@
 #include "truthfile.h"
 
 static const char *const validate_usage[] = {
-	"usage: cfsreplay validate --pelt FILE [--max-error PCT] TRACE",
+	"usage: cfsreplay validate (--pelt FILE | --truth FILE) [--max-error PCT] TRACE",
 	"",
-	"Replay TRACE and compare the model, in lock-step, with the kernel's own",
-	"PELT updates recorded in FILE (pelt.jsonl or pelt.jsonl.gz).",
+	"Replay TRACE and compare the model with the kernel: in lock-step with the",
+	"kernel's own PELT updates (--pelt: pelt.jsonl[.gz]), or as a prediction",
+	"against periodic snapshots of its values (--truth: truth.jsonl[.gz]).",
 	"",
 	"    --pelt FILE        the kernel's PELT records of the same run",
+	"    --truth FILE       the kernel's snapshots of the same run; only their",
+	"                       per-CPU clocks feed the model",
 	"    --max-error PCT    exit 1 if fewer than 100-PCT % of task updates are exact",
 	"    -h, --help         show this help",
 	"",
@@ -240,6 +243,131 @@ static void print_report(const struct validate *v, const char *trace, const char
 			       v->worst[i].ts % 1000000000, v->worst[i].pid);
 }
 
+/* ---- snapshot mode ------------------------------------------------------------ */
+
+enum { S_LOAD, S_RUNNABLE, S_UTIL, S_UTIL_EST, S_NR };
+
+static const char *const snap_names[S_NR] = { "load_avg", "runnable_avg", "util_avg", "util_est" };
+
+/* Per class of task row: sleeping at the snapshot, or any state. */
+struct snap_stats {
+	uint64_t rows;
+	struct field_stats f[S_NR];
+	uint64_t within2[S_NR];
+};
+
+struct snapshots {
+	struct snap_stats sleeping;
+	struct snap_stats all;
+	uint64_t snaps;
+	uint64_t not_compared;
+	uint64_t warming;
+	uint64_t max_abs[S_NR];
+};
+
+static void snap_compare(struct snap_stats *st, int field, uint64_t model, uint64_t kernel)
+{
+	struct field_stats *s = &st->f[field];
+	uint64_t err = model > kernel ? model - kernel : kernel - model;
+
+	s->n++;
+	s->exact += !err;
+	s->within2 += err <= 2;
+	s->sum_abs += (double)err;
+	if (err > s->max_abs)
+		s->max_abs = err;
+	hist_add(s, err);
+}
+
+static void snap_task(struct snapshots *sn, struct cfsr_replay *r, const struct cfsr_truth_task *k)
+{
+	struct cfsr_task *t = cfsr_replay_task(r, (int)k->tid);
+	struct snap_stats *cls[2] = { &sn->all, NULL };
+	uint32_t mue, kue;
+	int i;
+
+	if (!t || !t->fair || k->read_errors || k->avg.util_avg > 1024) {
+		sn->not_compared++;
+		return;
+	}
+	if (cfsr_task_warming(t, k->avg.last_update_time)) {
+		sn->warming++;
+		return;
+	}
+	/* sleeping at the snapshot: its values are those of its dequeue */
+	if (k->state == 'S' || k->state == 'D' || k->state == 'I')
+		cls[1] = &sn->sleeping;
+	mue = t->avg.util_est & ~UTIL_AVG_UNCHANGED;
+	kue = k->avg.util_est & ~UTIL_AVG_UNCHANGED;
+	for (i = 0; i < 2; i++) {
+		if (!cls[i])
+			continue;
+		cls[i]->rows++;
+		snap_compare(cls[i], S_LOAD, t->avg.load_avg, k->avg.load_avg);
+		snap_compare(cls[i], S_RUNNABLE, t->avg.runnable_avg, k->avg.runnable_avg);
+		snap_compare(cls[i], S_UTIL, t->avg.util_avg, k->avg.util_avg);
+		snap_compare(cls[i], S_UTIL_EST, mue, kue);
+	}
+}
+
+static void print_snap_class(const char *title, const struct snap_stats *st)
+{
+	int i;
+
+	printf("\n%s: %" PRIu64 " task rows\n", title, st->rows);
+	printf("%-14s %9s %9s %9s %11s %9s %9s\n", "signal", "compared", "exact %", "±2 %",
+	       "mean |err|", "p99", "max");
+	for (i = 0; i < S_NR; i++) {
+		const struct field_stats *s = &st->f[i];
+
+		if (!s->n)
+			continue;
+		printf("%-14s %9" PRIu64 " %9.2f %9.2f %11.2f %9" PRIu64 " %9" PRIu64 "\n",
+		       snap_names[i], s->n, 100.0 * (double)s->exact / (double)s->n,
+		       100.0 * (double)s->within2 / (double)s->n, s->sum_abs / (double)s->n,
+		       hist_p99(s), s->max_abs);
+	}
+}
+
+/* Replay up to each snapshot, then compare its task rows. */
+static int run_snapshots(struct snapshots *sn, struct cfsr_replay *r, struct cfsr_trace *t,
+			 struct cfsr_truth_reader *tr)
+{
+	struct cfsr_progress progress;
+	struct cfsr_truth_item it;
+	struct cfsr_event ev;
+	int have_ev, have_it;
+	int64_t snap_mid = -1;
+
+	cfsr_progress_init(&progress, t->path);
+	have_ev = cfsr_trace_next(t, &ev);
+	while ((have_it = cfsr_truth_next(tr, &it)) > 0) {
+		if (it.kind == CFSR_TRUTH_SNAP) {
+			sn->snaps++;
+			snap_mid = it.snap.trace_ts_mid;
+			/* the task rows were read between truth-begin and truth-mid */
+			while (have_ev > 0 && snap_mid >= 0 && ev.ts <= (uint64_t)snap_mid) {
+				if (cfsr_replay_event(r, &ev) < 0)
+					return -1;
+				cfsr_progress_update(&progress, t->stats.records,
+						     ev.ts - t->stats.first_ts);
+				have_ev = cfsr_trace_next(t, &ev);
+			}
+			if (have_ev < 0)
+				return -1;
+			continue;
+		}
+		if (it.kind == CFSR_TRUTH_TASK && snap_mid >= 0)
+			snap_task(sn, r, &it.task);
+		else if (it.kind == CFSR_TRUTH_CPU && it.cpu.cpu >= 0 && it.cpu.clock_task >= 0 &&
+			 snap_mid >= 0)
+			cfsr_replay_clock_sample(r, (int)it.cpu.cpu, (uint64_t)snap_mid,
+						 (uint64_t)it.cpu.clock_task);
+	}
+	cfsr_progress_done(&progress);
+	return have_it;
+}
+
 /* Merge the trace and the kernel records by time and replay. */
 static int run(struct validate *v, struct cfsr_trace *t, struct cfsr_truth_reader *pr)
 {
@@ -287,16 +415,68 @@ static int run(struct validate *v, struct cfsr_trace *t, struct cfsr_truth_reade
 	return 0;
 }
 
+static int validate_truth(const char *truth, const char *trace, double max_error)
+{
+	struct cfsr_truth_reader *tr = NULL;
+	struct snapshots *sn = NULL;
+	struct cfsr_replay *r = NULL;
+	struct cfsr_trace *t;
+	int status = CFSR_EXIT_ERROR;
+	double exact;
+
+	t = cfsr_trace_open(trace);
+	if (!t)
+		return status;
+	tr = cfsr_truth_open(truth);
+	if (!tr)
+		goto out;
+	if (cfsr_truth_format(tr) != CFSR_TRUTH_FMT_SNAPSHOTS) {
+		cfsr_error("cannot use '%s': not a truth.jsonl file of kernel snapshots", truth);
+		goto out;
+	}
+	sn = calloc(1, sizeof(*sn));
+	r = cfsr_replay_new(t->info.nr_cpus > 0 ? t->info.nr_cpus : 1, &cfsr_pelt_params_modern);
+	if (!sn || !r) {
+		cfsr_error("validate: out of memory");
+		goto out;
+	}
+	if (run_snapshots(sn, r, t, tr) < 0)
+		goto out;
+	printf("trace:            %s\n", t->path);
+	printf("kernel snapshots: %s (%" PRIu64 " snapshots)\n", truth, sn->snaps);
+	printf("model:            task entities, Linux v6.12+ (%s PELT); a prediction: only the\n"
+	       "                  snapshots' per-CPU clocks feed it\n",
+	       cfsr_pelt_params_modern.name);
+	printf("not compared:     %" PRIu64 " rows of tasks the model does not know or not fair, "
+	       "%" PRIu64 " rows of tasks still warming up\n",
+	       sn->not_compared, sn->warming);
+	print_snap_class("tasks sleeping at the snapshot", &sn->sleeping);
+	print_snap_class("all tasks", &sn->all);
+	status = CFSR_EXIT_OK;
+	exact = sn->sleeping.f[S_UTIL].n ? 100.0 * (double)sn->sleeping.f[S_UTIL].exact /
+						   (double)sn->sleeping.f[S_UTIL].n :
+					   0;
+	if (max_error >= 0 && 100.0 - exact > max_error)
+		status = CFSR_EXIT_DIVERGED;
+out:
+	cfsr_replay_free(r);
+	free(sn);
+	cfsr_truth_close(tr);
+	cfsr_trace_close(t);
+	return status;
+}
+
 int cmd_validate(int argc, const char **argv)
 {
 	static const struct option options[] = {
 		{ "pelt", required_argument, NULL, 'p' },
+		{ "truth", required_argument, NULL, 't' },
 		{ "max-error", required_argument, NULL, 'm' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct cfsr_truth_reader *pr = NULL;
-	const char *pelt = NULL;
+	const char *pelt = NULL, *truth = NULL;
 	struct cfsr_trace *t = NULL;
 	struct validate *v = NULL;
 	double max_error = -1;
@@ -309,6 +489,9 @@ int cmd_validate(int argc, const char **argv)
 		switch (c) {
 		case 'p':
 			pelt = optarg;
+			break;
+		case 't':
+			truth = optarg;
 			break;
 		case 'm':
 			max_error = strtod(optarg, &end);
@@ -328,11 +511,13 @@ int cmd_validate(int argc, const char **argv)
 			return CFSR_EXIT_ERROR;
 		}
 	}
-	if (optind + 1 != argc || !pelt) {
+	if (optind + 1 != argc || !pelt == !truth) {
 		cfsr_error(
-			"validate needs --pelt FILE and one TRACE; see 'cfsreplay validate --help'");
+			"validate needs one of --pelt FILE or --truth FILE, and one TRACE; see 'cfsreplay validate --help'");
 		return CFSR_EXIT_ERROR;
 	}
+	if (truth)
+		return validate_truth(truth, argv[optind], max_error);
 	t = cfsr_trace_open(argv[optind]);
 	if (!t)
 		goto out;

@@ -313,6 +313,21 @@ static void attach_task(struct cfsr_replay *r, struct cfsr_task *t, uint64_t now
 	notify(r, t, ts, CFSR_UPD_ENQUEUE, exact);
 }
 
+/*
+ * Mirrors util_est_update(..., task_sleep = true) at a sleeping task's
+ * dequeue (kernel/sched/fair.c, v6.8-v6.18): a sample of the averages as
+ * the task's last update left them, once per sleep.
+ */
+static void sample_util_est(struct cfsr_replay *r, struct cfsr_task *t)
+{
+	if (t->ue_sampled || !t->fair)
+		return;
+	t->avg.util_est =
+		cfsr_pelt_util_est_update(r->params, t->avg.util_est, t->avg.util_avg,
+					  t->avg.runnable_avg, SCHED_CAPACITY_SCALE, true);
+	t->ue_sampled = true;
+}
+
 /* ---- event handlers ------------------------------------------------------------------ */
 
 /* The clock of a __schedule() on @rq: the one its run-time event reported. */
@@ -335,6 +350,7 @@ static void set_next(struct cfsr_replay *r, struct cfsr_task *t, int cpu, uint64
 	t->cpu = cpu;
 	update_task(r, t, now, ts, CFSR_UPD_SET_NEXT, exact);
 	t->state = CFSR_TS_RUNNING;
+	t->ue_sampled = false;
 	/* the run-time chain starts here; its values are as exact as @now */
 	t->exec_start = now;
 	t->exec_known = true;
@@ -382,6 +398,8 @@ static int on_switch(struct cfsr_replay *r, const struct cfsr_event *ev)
 		prev->cpu = ev->cpu;
 		if (prev->state != CFSR_TS_RUNNING)
 			prev->state = CFSR_TS_RUNNING;
+		if (!ev->sw.preempt && ev->sw.prev_state)
+			sample_util_est(r, prev);
 		/* put_prev_entity() for a preempted task, dequeue_entity() for a sleeper */
 		update_task(r, prev, now, ev->ts,
 			    ev->sw.preempt || !ev->sw.prev_state ? CFSR_UPD_PUT_PREV :
@@ -597,6 +615,10 @@ static void settle_runtime(struct cfsr_replay *r, const struct cfsr_event *ev)
 	if ((ev->kind == CFSR_EV_WAKEUP || ev->kind == CFSR_EV_WAKEUP_NEW) &&
 	    ev->wake.target_cpu == t->cpu && ev->wake.pid != t->pid)
 		return;
+	/* a sleep: dequeue_task_fair() samples util_est before dequeue_entity() updates */
+	if (ev->kind == CFSR_EV_SWITCH && ev->sw.prev_pid == t->pid && !ev->sw.preempt &&
+	    ev->sw.prev_state)
+		sample_util_est(r, t);
 	update_task(r, t, p->now, p->ts, CFSR_UPD_RUNTIME, p->exact);
 }
 

@@ -57,6 +57,7 @@ enum cfsr_task_state {
  *              until which its signal still holds its unknown past (see
  *              cfsr_task_warming())
  * @migrated: its signal must be attached on its next enqueue
+ * @ue_sampled: util_est was sampled for the current sleep
  * @enq_pending: woken, but the enqueue's update (aging the sleep) not yet
  *               applied: it is applied, at the earlier of @enq_clock and
  *               the next update's clock, when the task is next updated
@@ -77,6 +78,7 @@ struct cfsr_task {
 	bool avg_known;
 	uint64_t warm_until;
 	bool migrated;
+	bool ue_sampled;
 	bool enq_pending;
 	uint64_t enq_clock;
 	uint64_t enq_ts;

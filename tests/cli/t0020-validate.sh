@@ -14,8 +14,8 @@ min_exact() {
 	awk -v p="$pct" -v m="$2" 'BEGIN { exit !(p >= m) }'
 }
 
-test_expect_success 'usage: --pelt is required' '
-	cfsreplay validate x.dat >out 2>err; test $? -eq 2 && grep -q "needs --pelt" err
+test_expect_success 'usage: --pelt or --truth is required' '
+	cfsreplay validate x.dat >out 2>err; test $? -eq 2 && grep -q "needs one of --pelt" err
 '
 test_expect_success 'a snapshot file is not a PELT record file' "
 	printf '{\"seq\":1,\"kind\":\"snap\"}\n' >snap.jsonl &&
@@ -31,5 +31,24 @@ if [ -f "$SHARED_TRACES/periodic-bpf/pelt.jsonl.gz" ]; then
 	"
 else
 	test_skip 'validate on the recorded runs' "no $SHARED_TRACES/*-bpf (a user's clone has none)"
+fi
+
+# snap_min DIR SIGNAL PCT: sleeping tasks' SIGNAL within ±2 in at least PCT % of rows
+snap_min() {
+	cfsreplay validate --truth "$SHARED_TRACES/$1/truth.jsonl" "$SHARED_TRACES/$1/trace.dat" >out &&
+	pct=$(awk -v s="$2" '/^tasks sleeping/ { on = 1 } /^all tasks/ { on = 0 } on && $1 == s { print $4 }' out) &&
+	echo "# $1 $2: $pct % within 2" &&
+	awk -v p="$pct" -v m="$3" 'BEGIN { exit !(p >= m) }'
+}
+
+if [ -f "$SHARED_TRACES/periodic/truth.jsonl" ]; then
+	test_expect_success 'snapshots: both modes are exclusive' "
+		cfsreplay validate --truth x --pelt y '$TRACES/periodic.dat' >out 2>err; test \$? -eq 2
+	"
+	test_expect_success 'snapshots, periodic: sleeping util_avg within 2 on >= 52 %' 'snap_min periodic util_avg 52'
+	test_expect_success 'snapshots, periodic-bpf: sleeping util_avg within 2 on >= 60 %' 'snap_min periodic-bpf util_avg 60'
+	test_expect_success 'snapshots, nice: sleeping util_est within 2 on >= 38 %' 'snap_min nice util_est 38'
+else
+	test_skip 'validate --truth on the recorded runs' "no $SHARED_TRACES (a user's clone has none)"
 fi
 test_done
