@@ -365,16 +365,14 @@ static int on_switch(struct cfsr_replay *r, const struct cfsr_event *ev)
 
 	if (!rq)
 		return 0;
-	if (ev->sw.prev_pid > 0) {
-		prev = task_get(r, ev->sw.prev_pid);
-		if (!prev)
-			return -1;
-	}
-	if (ev->sw.next_pid > 0) {
-		next = task_get(r, ev->sw.next_pid);
-		if (!next)
-			return -1;
-	}
+	/* create both first: a new task can move the table, and with it prev */
+	if ((ev->sw.prev_pid > 0 && !task_get(r, ev->sw.prev_pid)) ||
+	    (ev->sw.next_pid > 0 && !task_get(r, ev->sw.next_pid)))
+		return -1;
+	if (ev->sw.prev_pid > 0)
+		prev = cfsr_replay_task(r, ev->sw.prev_pid);
+	if (ev->sw.next_pid > 0)
+		next = cfsr_replay_task(r, ev->sw.next_pid);
 	now = schedule_clock(r, rq, ev->sw.prev_pid, ev->ts, &exact);
 	if (rq->curr > 0 && rq->curr != ev->sw.prev_pid) {
 		/*
@@ -569,12 +567,15 @@ static int on_migrate(struct cfsr_replay *r, const struct cfsr_event *ev)
 
 static int on_fork(struct cfsr_replay *r, const struct cfsr_event *ev)
 {
-	struct cfsr_task *parent = cfsr_replay_task(r, ev->fork.parent_pid);
-	struct cfsr_task *child = task_reset(r, ev->fork.child_pid);
+	const struct cfsr_task *parent = cfsr_replay_task(r, ev->fork.parent_pid);
+	int prio = parent ? parent->prio : 120;
+	struct cfsr_task *child;
 
+	/* task_reset() can move the table: parent is not used past here */
+	child = task_reset(r, ev->fork.child_pid);
 	if (!child)
 		return -1;
-	task_set_prio(child, parent ? parent->prio : 120);
+	task_set_prio(child, prio);
 	memcpy(child->comm, ev->fork.child_comm, sizeof(child->comm));
 	return 0;
 }

@@ -170,7 +170,10 @@ int cfsr_replay_event(struct cfsr_replay *r, const struct cfsr_event *ev);
  */
 void cfsr_replay_clock_sample(struct cfsr_replay *r, int cpu, uint64_t ts, uint64_t clock_task);
 
-/* The task with @pid, or NULL; borrowed until the next event. */
+/*
+ * The task with @pid, or NULL.  Borrowed until the next event: a new task
+ * can move the table.
+ */
 struct cfsr_task *cfsr_replay_task(struct cfsr_replay *r, int pid);
 
 /**

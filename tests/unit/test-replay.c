@@ -246,6 +246,26 @@ static void test_pid_reuse_and_growth(void **state)
 	cfsr_replay_free(r);
 }
 
+/*
+ * A switch between two tasks the engine has not seen, when creating the
+ * second moves the task table: prev must not be used from its old place
+ * (a sanitizer build of this test fails on that).
+ */
+static void test_switch_grows_table(void **state)
+{
+	struct cfsr_replay *r = cfsr_replay_new(1, P);
+	int pid;
+
+	(void)state;
+	for (pid = 1; pid <= 15; pid++)
+		feed(r, ev_wakeup(1000 + (uint64_t)pid, 0, 0, pid, 0));
+	feed(r, ev_switch(100000, 0, 900, 1, false, 901));
+	feed(r, ev_switch(200000, 0, 901, 1, false, 0));
+	assert_int_equal(cfsr_replay_task(r, 900)->state, CFSR_TS_SLEEPING);
+	assert_int_equal(cfsr_replay_task(r, 901)->state, CFSR_TS_SLEEPING);
+	cfsr_replay_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -254,6 +274,7 @@ int main(void)
 		cmocka_unit_test(test_recovered_switch),
 		cmocka_unit_test(test_unseen_switch_out),
 		cmocka_unit_test(test_pid_reuse_and_growth),
+		cmocka_unit_test(test_switch_grows_table),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
