@@ -10,6 +10,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "event.h"
+#include "trace.h"
+
 /* One CPU's ring-buffer data of one buffer instance. */
 struct td_extent {
 	int cpu;
@@ -102,6 +105,59 @@ int td_section_load(int fd, const struct td_layout *l, uint64_t off, unsigned ch
 		    size_t *out_len);
 
 struct tep_handle;
+struct tep_record;
+struct tep_format_field;
+struct td_type;
+
+/**
+ * struct td_decoder - decodes a file's scheduler tracepoint records
+ * @tep: the file's event formats (borrowed)
+ * @types: per declared event type, sorted by id (private)
+ * @pub_types: the same, as struct cfsr_event_type for cfsr_trace_info
+ * @nr_types: their number
+ * @preempt_mask: sched_switch prev_state's preempted bit, 0 if unknown
+ * @state_mask: its task-state bits, 0 if unknown
+ * @common_type: the common_type field of the records
+ * @common_pid: the common_pid field
+ * @str: storage of the current event's borrowed string
+ */
+struct td_decoder {
+	struct tep_handle *tep;
+	struct td_type *types;
+	struct cfsr_event_type *pub_types;
+	int nr_types;
+	uint64_t preempt_mask;
+	uint64_t state_mask;
+	struct tep_format_field *common_type;
+	struct tep_format_field *common_pid;
+	char *str;
+	size_t str_alloc;
+};
+
+/* Resolve the handlers and fields of every event type of @tep; 0, or -1 (no memory). */
+int td_decoder_init(struct td_decoder *d, struct tep_handle *tep);
+
+/* Index of the event type with @id, or -1 when the file does not declare it. */
+int td_decoder_find(const struct td_decoder *d, int id);
+
+/* The record's event type id and common_pid; 0, or -1 when too short. */
+int td_decoder_common(const struct td_decoder *d, const struct tep_record *rec, int *type_id,
+		      int *pid);
+
+/* Whether records of type @idx are decoded. */
+bool td_decoder_known(const struct td_decoder *d, int idx);
+
+/**
+ * td_decoder_decode() - decode one record of type @idx
+ * @ev: gets kind, type and payload; the caller sets ts, cpu and pid
+ *
+ * Return: 1 decoded, 0 a type that is not decoded, -1 a record too short
+ * for its format.  A borrowed string in @ev lives until the next call.
+ */
+int td_decoder_decode(struct td_decoder *d, int idx, const struct tep_record *rec,
+		      struct cfsr_event *ev);
+
+void td_decoder_release(struct td_decoder *d);
 
 /**
  * td_meta_load() - parse a trace.dat file's event formats into @tep
