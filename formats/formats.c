@@ -14,6 +14,7 @@
 
 static const struct cfsr_format *const formats[] = {
 	&cfsr_format_tracedat,
+	&cfsr_format_perfdata,
 };
 
 #define PROBE_LEN 512

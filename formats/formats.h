@@ -53,6 +53,7 @@ struct cfsr_trace {
 };
 
 extern const struct cfsr_format cfsr_format_tracedat;
+extern const struct cfsr_format cfsr_format_perfdata;
 
 /**
  * cfsr_trace_open() - open a trace file of any supported format
