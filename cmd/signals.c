@@ -17,12 +17,13 @@
 #include "error.h"
 #include "formats.h"
 #include "pidset.h"
+#include "profile.h"
 #include "progress.h"
 #include "replay.h"
 
 static const char *const signals_usage[] = {
 	"usage: cfsreplay signals [--pid PID]... [--cpu N] [--entity task|cfs_rq|all]",
-	"                         [--format csv|jsonl] [--clock FILE] TRACE",
+	"                         [--format csv|jsonl] [--clock FILE] [--kernel VERSION] TRACE",
 	"",
 	"Replay TRACE and print one row per model update of a PELT signal.",
 	"",
@@ -32,6 +33,7 @@ static const char *const signals_usage[] = {
 	"    --format FMT       csv (default) or jsonl",
 	"    --clock FILE       take the run queues' clock readings from a truth.jsonl",
 	"                       or pelt.jsonl (never their PELT values)",
+	"    --kernel VERSION   model this kernel release instead of the trace's own",
 	"    -h, --help         show this help",
 	"",
 	"The model covers task entities; cfs_rq signals are not modelled yet, so",
@@ -153,6 +155,7 @@ int cmd_signals(int argc, const char **argv)
 		{ "entity", required_argument, NULL, 'e' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "clock", required_argument, NULL, 'k' },
+		{ "kernel", required_argument, NULL, 'K' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -160,7 +163,8 @@ int cmd_signals(int argc, const char **argv)
 	struct cfsr_clock_feed *feed = NULL;
 	struct cfsr_replay *r = NULL;
 	struct cfsr_trace *t = NULL;
-	const char *clock = NULL;
+	const struct cfsr_profile *prof;
+	const char *clock = NULL, *kernel = NULL;
 	int c, status = CFSR_EXIT_ERROR;
 	char *end;
 	long v;
@@ -204,6 +208,9 @@ int cmd_signals(int argc, const char **argv)
 		case 'k':
 			clock = optarg;
 			break;
+		case 'K':
+			kernel = optarg;
+			break;
 		case 'h':
 			for (c = 0; signals_usage[c]; c++)
 				puts(signals_usage[c]);
@@ -227,7 +234,10 @@ int cmd_signals(int argc, const char **argv)
 		if (!feed)
 			goto out;
 	}
-	r = cfsr_replay_new(t->info.nr_cpus > 0 ? t->info.nr_cpus : 1, &cfsr_pelt_params_modern);
+	prof = cfsr_profile_choose(t->info.kernel_release, kernel, t->path);
+	if (!prof)
+		goto out;
+	r = cfsr_replay_new(t->info.nr_cpus > 0 ? t->info.nr_cpus : 1, prof->pelt);
 	if (!r) {
 		cfsr_error("signals: out of memory");
 		goto out;

@@ -21,12 +21,14 @@
 #include "cmds.h"
 #include "error.h"
 #include "formats.h"
+#include "profile.h"
 #include "progress.h"
 #include "replay.h"
 #include "truthfile.h"
 
 static const char *const validate_usage[] = {
-	"usage: cfsreplay validate (--pelt FILE | --truth FILE) [--max-error PCT] TRACE",
+	"usage: cfsreplay validate (--pelt FILE | --truth FILE) [--max-error PCT]",
+	"                          [--kernel VERSION] TRACE",
 	"",
 	"Replay TRACE and compare the model with the kernel: in lock-step with the",
 	"kernel's own PELT updates (--pelt: pelt.jsonl[.gz]), or as a prediction",
@@ -35,6 +37,7 @@ static const char *const validate_usage[] = {
 	"    --pelt FILE        the kernel's PELT records of the same run",
 	"    --truth FILE       the kernel's snapshots of the same run; only their",
 	"                       per-CPU clocks feed the model",
+	"    --kernel VERSION   model this kernel release instead of the trace's own",
 	"    --max-error PCT    exit 1 if fewer than 100-PCT % of task updates are exact",
 	"    -h, --help         show this help",
 	"",
@@ -69,6 +72,7 @@ struct worst {
 };
 
 struct validate {
+	const struct cfsr_profile *profile;
 	struct cfsr_replay *replay;
 	struct field_stats f[F_NR];
 	uint64_t records;
@@ -163,8 +167,8 @@ static void on_se_record(struct validate *v, const struct cfsr_pelt_rec *rec)
 		v->state_differs++;
 	m = t->avg;
 	if (m.last_update_time < (uint64_t)rec->avg.last_update_time)
-		cfsr_pelt_update_se(&cfsr_pelt_params_modern, (uint64_t)rec->avg.last_update_time,
-				    &m, t->load_weight, on_rq, runnable, running);
+		cfsr_pelt_update_se(v->profile->pelt, (uint64_t)rec->avg.last_update_time, &m,
+				    t->load_weight, on_rq, runnable, running);
 	else if (m.last_update_time > (uint64_t)rec->avg.last_update_time)
 		v->model_ahead++;
 	v->compared++;
@@ -207,8 +211,7 @@ static void print_report(const struct validate *v, const char *trace, const char
 
 	printf("trace:            %s\n", trace);
 	printf("kernel records:   %s (%" PRIu64 " records)\n", pelt, v->records);
-	printf("model:            task entities, Linux v6.12+ (%s PELT)\n",
-	       cfsr_pelt_params_modern.name);
+	printf("model:            task entities, kernel %s\n", v->profile->name);
 	printf("task updates compared: %" PRIu64 ", all fields exact: %" PRIu64 " (%.2f %%)\n",
 	       v->compared, v->all_exact,
 	       v->compared ? 100.0 * (double)v->all_exact / (double)v->compared : 0.0);
@@ -415,8 +418,10 @@ static int run(struct validate *v, struct cfsr_trace *t, struct cfsr_truth_reade
 	return 0;
 }
 
-static int validate_truth(const char *truth, const char *trace, double max_error)
+static int validate_truth(const char *truth, const char *trace, double max_error,
+			  const char *kernel)
 {
+	const struct cfsr_profile *prof;
 	struct cfsr_truth_reader *tr = NULL;
 	struct snapshots *sn = NULL;
 	struct cfsr_replay *r = NULL;
@@ -434,8 +439,11 @@ static int validate_truth(const char *truth, const char *trace, double max_error
 		cfsr_error("cannot use '%s': not a truth.jsonl file of kernel snapshots", truth);
 		goto out;
 	}
+	prof = cfsr_profile_choose(t->info.kernel_release, kernel, t->path);
+	if (!prof)
+		goto out;
 	sn = calloc(1, sizeof(*sn));
-	r = cfsr_replay_new(t->info.nr_cpus > 0 ? t->info.nr_cpus : 1, &cfsr_pelt_params_modern);
+	r = cfsr_replay_new(t->info.nr_cpus > 0 ? t->info.nr_cpus : 1, prof->pelt);
 	if (!sn || !r) {
 		cfsr_error("validate: out of memory");
 		goto out;
@@ -444,9 +452,9 @@ static int validate_truth(const char *truth, const char *trace, double max_error
 		goto out;
 	printf("trace:            %s\n", t->path);
 	printf("kernel snapshots: %s (%" PRIu64 " snapshots)\n", truth, sn->snaps);
-	printf("model:            task entities, Linux v6.12+ (%s PELT); a prediction: only the\n"
+	printf("model:            task entities, kernel %s; a prediction: only the\n"
 	       "                  snapshots' per-CPU clocks feed it\n",
-	       cfsr_pelt_params_modern.name);
+	       prof->name);
 	printf("not compared:     %" PRIu64 " rows of tasks the model does not know or not fair, "
 	       "%" PRIu64 " rows of tasks still warming up\n",
 	       sn->not_compared, sn->warming);
@@ -472,11 +480,13 @@ int cmd_validate(int argc, const char **argv)
 		{ "pelt", required_argument, NULL, 'p' },
 		{ "truth", required_argument, NULL, 't' },
 		{ "max-error", required_argument, NULL, 'm' },
+		{ "kernel", required_argument, NULL, 'K' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct cfsr_truth_reader *pr = NULL;
-	const char *pelt = NULL, *truth = NULL;
+	const char *pelt = NULL, *truth = NULL, *kernel = NULL;
+	const struct cfsr_profile *prof;
 	struct cfsr_trace *t = NULL;
 	struct validate *v = NULL;
 	double max_error = -1;
@@ -492,6 +502,9 @@ int cmd_validate(int argc, const char **argv)
 			break;
 		case 't':
 			truth = optarg;
+			break;
+		case 'K':
+			kernel = optarg;
 			break;
 		case 'm':
 			max_error = strtod(optarg, &end);
@@ -517,7 +530,7 @@ int cmd_validate(int argc, const char **argv)
 		return CFSR_EXIT_ERROR;
 	}
 	if (truth)
-		return validate_truth(truth, argv[optind], max_error);
+		return validate_truth(truth, argv[optind], max_error, kernel);
 	t = cfsr_trace_open(argv[optind]);
 	if (!t)
 		goto out;
@@ -533,8 +546,11 @@ int cmd_validate(int argc, const char **argv)
 		cfsr_error("validate: out of memory");
 		goto out;
 	}
-	v->replay = cfsr_replay_new(t->info.nr_cpus > 0 ? t->info.nr_cpus : 1,
-				    &cfsr_pelt_params_modern);
+	prof = cfsr_profile_choose(t->info.kernel_release, kernel, t->path);
+	if (!prof)
+		goto out;
+	v->profile = prof;
+	v->replay = cfsr_replay_new(t->info.nr_cpus > 0 ? t->info.nr_cpus : 1, prof->pelt);
 	if (!v->replay) {
 		cfsr_error("validate: out of memory");
 		goto out;

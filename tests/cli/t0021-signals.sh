@@ -49,6 +49,14 @@ test_expect_success '--entity cfs_rq is refused while not modelled' "
 	cfsreplay signals --entity cfs_rq '$TRACES/periodic.dat' >out 2>err; test \$? -eq 2 &&
 	grep -q 'not modelled' err && test ! -s out
 "
+test_expect_success '--kernel picks the model; unimplemented releases are refused' "
+	cfsreplay signals --kernel 6.12 '$TRACES/periodic.dat' >a.csv &&
+	cfsreplay signals --kernel 6.18 '$TRACES/periodic.dat' >b.csv &&
+	test \$(wc -l <a.csv) -eq \$(wc -l <b.csv) &&
+	cfsreplay signals --kernel 5.15 '$TRACES/periodic.dat' >out 2>err; test \$? -eq 2 &&
+	grep -q 'not implemented yet' err &&
+	cfsreplay signals --kernel linux '$TRACES/periodic.dat' >out 2>err; test \$? -eq 2
+"
 test_expect_success 'bad --format and --cpu values are usage errors' "
 	cfsreplay signals --format xml '$TRACES/periodic.dat' >out 2>err; test \$? -eq 2 &&
 	cfsreplay signals --cpu x '$TRACES/periodic.dat' >out 2>err; test \$? -eq 2
