@@ -40,7 +40,6 @@
 #include "error.h"
 #include "formats.h"
 
-
 /* ---- helpers ------------------------------------------------------------------------------ */
 
 static const char *srcdir(void)
