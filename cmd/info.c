@@ -88,7 +88,10 @@ static void print_text(const struct cfsr_trace *t, const struct info_summary *s)
 	printf("reader:         %s", in->reader);
 	if (in->file_version)
 		printf(" version %u", in->file_version);
-	printf(", compression %s\n", in->compression ? in->compression : "unknown");
+	printf(", compression %s", in->compression ? in->compression : "unknown");
+	if (t->input_compression)
+		printf(" (input file %s-compressed)", t->input_compression);
+	printf("\n");
 	printf("kernel:         %s\n", in->kernel_release ? in->kernel_release : "unknown");
 	printf("trace clock:    %s\n", in->clock ? in->clock : "unknown");
 	printf("cpus:           %d\n", in->nr_cpus);
@@ -148,6 +151,7 @@ static int print_json(const struct cfsr_trace *t, const struct info_summary *s)
 	json_object_object_add(o, "reader", json_object_new_string(in->reader));
 	json_object_object_add(o, "file_version", json_object_new_int((int)in->file_version));
 	json_object_object_add(o, "compression", json_str_or_null(in->compression));
+	json_object_object_add(o, "input_compression", json_str_or_null(t->input_compression));
 	json_object_object_add(o, "kernel_release", json_str_or_null(in->kernel_release));
 	json_object_object_add(o, "uname", json_str_or_null(in->uname));
 	json_object_object_add(o, "trace_clock", json_str_or_null(in->clock));

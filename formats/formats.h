@@ -22,8 +22,9 @@ struct cfsr_trace;
  * struct cfsr_format - a reader
  * @name: short name shown by "info"
  * @probe: return 1 when @head (the first @len bytes of the file) is this format
- * @open: open @path; set t->priv, fill t->info and t->stats.type_counts;
- *        report failure through cfsr_error() and return negative
+ * @open: open t->data_path (@path names it in messages); set t->priv, fill
+ *        t->info and t->stats.type_counts; report failure through
+ *        cfsr_error() and return negative
  * @next: decode the next event into @ev: 1 for an event, 0 at the end,
  *        negative (after cfsr_error()) on a read error
  * @close: free everything @open allocated
@@ -40,7 +41,9 @@ struct cfsr_format {
  * struct cfsr_trace - an open trace
  * @fmt: the reader
  * @priv: the reader's state
- * @path: the file name given to cfsr_trace_open()
+ * @path: the file name given to cfsr_trace_open(), used in messages
+ * @data_path: the file the reader opens: @path, or a decompressed copy
+ * @input_compression: "gzip" or "zstd" when @path was a compressed file, else NULL
  * @info: facts from the file's headers
  * @stats: counts kept while reading
  */
@@ -48,12 +51,16 @@ struct cfsr_trace {
 	const struct cfsr_format *fmt;
 	void *priv;
 	char *path;
+	char *data_path;
+	const char *input_compression;
+	int data_fd;
 	struct cfsr_trace_info info;
 	struct cfsr_trace_stats stats;
 };
 
 extern const struct cfsr_format cfsr_format_tracedat;
 extern const struct cfsr_format cfsr_format_perfdata;
+extern const struct cfsr_format cfsr_format_text;
 
 /**
  * cfsr_trace_open() - open a trace file of any supported format

@@ -1453,7 +1453,7 @@ static int perfdata_open(struct cfsr_trace *t, const char *path)
 	t->priv = r;
 	r->path = t->path;
 	r->clock_data_id = -1;
-	r->fd = open(path, O_RDONLY | O_CLOEXEC);
+	r->fd = open(t->data_path, O_RDONLY | O_CLOEXEC);
 	if (r->fd < 0) {
 		cfsr_error_errno("cannot open '%s'", path);
 		goto out_close;

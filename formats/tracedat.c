@@ -432,7 +432,7 @@ static int tracedat_open(struct cfsr_trace *t, const char *path)
 		return cfsr_error("cannot open '%s': out of memory", path);
 	t->priv = r;
 	r->path = t->path;
-	r->fd = open(path, O_RDONLY | O_CLOEXEC);
+	r->fd = open(t->data_path, O_RDONLY | O_CLOEXEC);
 	if (r->fd < 0) {
 		cfsr_error_errno("cannot open '%s'", path);
 		goto out_close;

@@ -11,7 +11,7 @@ set -eu
 
 PACKAGES="gcc make pkg-config libc6-dev
 libtraceevent-dev libtracefs-dev zlib1g-dev libzstd-dev libjson-c-dev
-libcmocka-dev trace-cmd linux-perf gzip python3 time clang-format"
+libcmocka-dev trace-cmd linux-perf gzip zstd python3 time clang-format"
 
 missing=""
 for p in $PACKAGES; do

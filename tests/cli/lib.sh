@@ -27,6 +27,18 @@ cfsreplay() {
 	$VALGRIND "$CFSREPLAY" "$@"
 }
 
+# counts_of FILE: "name count" lines of info --json's events map, sorted by
+# name in byte order (as scripts/trace-counts.sh sorts)
+counts_of() {
+	cfsreplay info --json "$1" >info.json &&
+	python3 -c '
+import json
+d = json.load(open("info.json"))
+for k in sorted(d["events"], key=lambda s: s.encode()):
+    print(k, d["events"][k])
+'
+}
+
 test_expect_success() {
 	local title=$1 body=$2 out
 	test_count=$((test_count + 1))

@@ -7,17 +7,6 @@
 # beside the checkout when they are present.
 . "$(dirname "$0")/lib.sh"
 
-# counts_of FILE: "name count" lines from our JSON, sorted like trace-counts.sh
-counts_of() {
-	cfsreplay info --json "$1" >info.json &&
-	python3 -c '
-import json, sys
-d = json.load(open("info.json"))
-for k in sorted(d["events"], key=lambda s: s.encode()):
-    print(k, d["events"][k])
-'
-}
-
 check_counts() {
 	"$SRC_DIR/scripts/trace-counts.sh" "$1" >expect 2>expect.err &&
 	counts_of "$1" >actual &&

@@ -13,17 +13,6 @@ json() {
 	python3 -c "import json,sys; d=json.load(open('info.json')); print(d$1)"
 }
 
-# counts_of FILE: "name count" lines from our JSON, sorted by name
-counts_of() {
-	cfsreplay info --json "$1" >info.json &&
-	python3 -c '
-import json, sys
-d = json.load(open("info.json"))
-for k in sorted(d["events"], key=lambda s: s.encode()):
-    print(k, d["events"][k])
-'
-}
-
 # perf_script FILE OUT: each sample's time and event, as perf script prints them
 perf_script() {
 	perf script -i "$1" -F time,event --ns 2>/dev/null >"$2" &&

@@ -8,16 +8,6 @@
 
 f=$TRACES/periodic.perf.data
 
-counts_of() {
-	cfsreplay info --json "$1" >info.json &&
-	python3 -c '
-import json
-d = json.load(open("info.json"))
-for k in sorted(d["events"], key=lambda s: s.encode()):
-    print(k, d["events"][k])
-'
-}
-
 if command -v perf >/dev/null 2>&1; then
 	test_expect_success 'perf script counts the same events' "
 		perf script -i '$f' -F event 2>/dev/null | awk '{ sub(/^sched:/, \"\", \$1); sub(/:\$/, \"\", \$1); print \$1 }' |

@@ -78,6 +78,8 @@ static struct cfsr_trace *pd_open(const char *path)
 	assert_non_null(t);
 	t->path = strdup(path);
 	assert_non_null(t->path);
+	t->data_path = t->path;
+	t->data_fd = -1;
 	t->fmt = &cfsr_format_perfdata;
 	if (t->fmt->open(t, path) < 0) {
 		assert_null(t->stats.type_counts);
