@@ -16,6 +16,7 @@
 #include <json-c/json.h>
 
 #include "cmds.h"
+#include "alloc.h"
 #include "error.h"
 #include "formats.h"
 #include "pidset.h"
@@ -25,10 +26,13 @@
 
 static const char *const info_usage[] = {
 	"usage: cfsreplay info [--json] TRACE",
+	"   or: cfsreplay info TRACE_A TRACE_B",
 	"",
 	"Describe a trace: reader, file version and compression, kernel release,",
 	"trace clock, CPU count, time span, records per event type, tasks, lost",
-	"and unknown events.",
+	"and unknown events.  With two recordings of one run (a trace.dat and a",
+	"perf.data, say), find their clock offset and list, per event type, the",
+	"events one holds and the other lacks.",
 	"",
 	"    --json        print one JSON object (see docs/cfsreplay-output.5.txt)",
 	"    -h, --help    show this help",
@@ -200,6 +204,353 @@ static int print_json(const struct cfsr_trace *t, const struct info_summary *s)
 	return text ? 0 : -1;
 }
 
+/* ---- two recordings of one run ------------------------------------------------ */
+
+/* Events farther apart than this (after the clock offset) are not the same event. */
+#define PAIR_TOLERANCE_NS 200000
+/* Switches used to find the clock offset between the two files. */
+#define PAIR_OFFSET_SAMPLE 2000
+
+/* What identifies an event across two recordings. */
+struct pair_key {
+	enum cfsr_event_kind kind;
+	int cpu;
+	int a;
+	int b;
+};
+
+struct pair_item {
+	struct pair_key key;
+	uint64_t ts; /* on A's clock */
+	int type;
+};
+
+struct pair_side {
+	struct cfsr_trace *t;
+	struct pair_item *pend;
+	size_t nr_pend;
+	size_t pend_alloc;
+	uint64_t *only; /* per event type of this side */
+	uint64_t *matched;
+	size_t nr_counts; /* types are found while reading text traces */
+};
+
+/* Make room in @s's counters for event type @type. */
+static int pair_grow(struct pair_side *s, int type)
+{
+	size_t n = (size_t)type + 1, i;
+	uint64_t *only, *matched;
+
+	if (n <= s->nr_counts)
+		return 0;
+	only = realloc(s->only, n * sizeof(*only));
+	if (only)
+		s->only = only;
+	matched = realloc(s->matched, n * sizeof(*matched));
+	if (matched)
+		s->matched = matched;
+	if (!only || !matched)
+		return cfsr_error("info: out of memory");
+	for (i = s->nr_counts; i < n; i++)
+		s->only[i] = s->matched[i] = 0;
+	s->nr_counts = n;
+	return 0;
+}
+
+static bool pair_key_of(const struct cfsr_event *ev, struct pair_key *k)
+{
+	memset(k, 0, sizeof(*k));
+	k->kind = ev->kind;
+	k->cpu = ev->cpu;
+	switch (ev->kind) {
+	case CFSR_EV_SWITCH:
+		k->a = ev->sw.prev_pid;
+		k->b = ev->sw.next_pid;
+		return true;
+	case CFSR_EV_WAKING:
+	case CFSR_EV_WAKEUP:
+	case CFSR_EV_WAKEUP_NEW:
+		k->a = ev->wake.pid;
+		k->b = ev->wake.target_cpu;
+		return true;
+	case CFSR_EV_MIGRATE:
+		k->a = ev->migrate.pid;
+		k->b = ev->migrate.dest_cpu;
+		return true;
+	case CFSR_EV_FORK:
+		k->a = ev->fork.child_pid;
+		return true;
+	case CFSR_EV_EXIT:
+	case CFSR_EV_FREE:
+		k->a = ev->exit.pid;
+		return true;
+	case CFSR_EV_EXEC:
+		k->a = ev->exec.pid;
+		return true;
+	case CFSR_EV_STAT_RUNTIME:
+		k->a = ev->runtime.pid;
+		k->b = (int)(ev->runtime.runtime & 0x7fffffff);
+		return true;
+	case CFSR_EV_PI_SETPRIO:
+		k->a = ev->pi.pid;
+		k->b = ev->pi.newprio;
+		return true;
+	case CFSR_EV_CGROUP_ATTACH:
+		k->a = ev->cgroup.pid;
+		return true;
+	default:
+		return false;
+	}
+}
+
+static bool pair_key_eq(const struct pair_key *x, const struct pair_key *y)
+{
+	return x->kind == y->kind && x->cpu == y->cpu && x->a == y->a && x->b == y->b;
+}
+
+static int cmp_i64(const void *x, const void *y)
+{
+	int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
+
+	return (a > b) - (a < b);
+}
+
+/*
+ * The clock offset of B against A: the most frequent difference, to the
+ * microsecond, between switches with the same CPU, prev and next among the
+ * first switches of both files.
+ */
+static int pair_offset(const char *pa, const char *pb, int64_t *offset, uint64_t *support)
+{
+	struct cfsr_trace *t[2] = { cfsr_trace_open(pa), NULL };
+	struct {
+		uint64_t ts;
+		struct pair_key k;
+	} * sw[2] = { NULL, NULL };
+	size_t n[2] = { 0, 0 }, i, j, best = 0;
+	int64_t *diffs = NULL, best_d = 0;
+	size_t nd = 0, dalloc = 0;
+	struct cfsr_event ev;
+	int s, ret = -1;
+
+	if (!t[0])
+		return -1;
+	t[1] = cfsr_trace_open(pb);
+	if (!t[1])
+		goto out;
+	for (s = 0; s < 2; s++) {
+		sw[s] = calloc(PAIR_OFFSET_SAMPLE, sizeof(*sw[s]));
+		if (!sw[s])
+			goto out;
+		while (n[s] < PAIR_OFFSET_SAMPLE && cfsr_trace_next(t[s], &ev) > 0) {
+			if (ev.kind != CFSR_EV_SWITCH)
+				continue;
+			sw[s][n[s]].ts = ev.ts;
+			pair_key_of(&ev, &sw[s][n[s]].k);
+			n[s]++;
+		}
+	}
+	for (i = 0; i < n[0]; i++) {
+		for (j = 0; j < n[1]; j++) {
+			if (!pair_key_eq(&sw[0][i].k, &sw[1][j].k))
+				continue;
+			if (CFSR_ALLOC_GROW(diffs, nd + 1, dalloc) < 0)
+				goto out;
+			/* to the microsecond, so that jitter votes together */
+			diffs[nd++] = ((int64_t)sw[1][j].ts - (int64_t)sw[0][i].ts) / 1000;
+		}
+	}
+	/* the mode of the differences, ±1 us: sort, then slide a 3-us window */
+	qsort(diffs, nd, sizeof(*diffs), cmp_i64);
+	for (i = 0, j = 0; i < nd; i++) {
+		while (diffs[i] - diffs[j] > 2)
+			j++;
+		if (i - j + 1 > best) {
+			best = i - j + 1;
+			best_d = diffs[j] + (diffs[i] - diffs[j]) / 2;
+		}
+	}
+	/*
+	 * Two recordings of one run share most switches; unrelated traces share
+	 * a few by chance (idle to the same kworker).  Ask for a tenth.
+	 */
+	if (best < 3 || best < (n[0] < n[1] ? n[0] : n[1]) / 10) {
+		cfsr_error(
+			"cannot compare '%s' and '%s': only %zu of their first switches agree on "
+			"a clock offset: not recordings of one run",
+			pa, pb, best);
+		goto out;
+	}
+	*offset = best_d * 1000;
+	*support = best;
+	ret = 0;
+out:
+	free(diffs);
+	free(sw[0]);
+	free(sw[1]);
+	cfsr_trace_close(t[0]);
+	cfsr_trace_close(t[1]);
+	return ret;
+}
+
+/* Retire the pending events of @s older than @now - tolerance: unmatched. */
+static void pair_expire(struct pair_side *s, uint64_t now)
+{
+	size_t i = 0;
+
+	while (i < s->nr_pend) {
+		if (s->pend[i].ts + PAIR_TOLERANCE_NS < now) {
+			s->only[s->pend[i].type]++;
+			s->pend[i] = s->pend[--s->nr_pend];
+		} else {
+			i++;
+		}
+	}
+}
+
+/* Match @it against the other side's pending events, or keep it pending. */
+static int pair_take(struct pair_side *self, struct pair_side *other, const struct pair_item *it)
+{
+	size_t i, best = SIZE_MAX;
+	uint64_t best_d = UINT64_MAX;
+
+	for (i = 0; i < other->nr_pend; i++) {
+		uint64_t d = other->pend[i].ts > it->ts ? other->pend[i].ts - it->ts :
+							  it->ts - other->pend[i].ts;
+
+		if (pair_key_eq(&other->pend[i].key, &it->key) && d < best_d) {
+			best = i;
+			best_d = d;
+		}
+	}
+	if (best != SIZE_MAX && best_d <= PAIR_TOLERANCE_NS) {
+		self->matched[it->type]++;
+		other->matched[other->pend[best].type]++;
+		other->pend[best] = other->pend[--other->nr_pend];
+		return 0;
+	}
+	if (CFSR_ALLOC_GROW(self->pend, self->nr_pend + 1, self->pend_alloc) < 0)
+		return cfsr_error("info: out of memory");
+	self->pend[self->nr_pend++] = *it;
+	return 0;
+}
+
+static const char *type_name(const struct cfsr_trace *t, int type)
+{
+	return type >= 0 && type < t->info.nr_types ? t->info.types[type].name : "?";
+}
+
+/* Whether the events of @type were matched one by one. */
+static bool pair_keyed(const struct pair_side *s, int type)
+{
+	return s && type >= 0 && (size_t)type < s->nr_counts &&
+	       s->only[type] + s->matched[type] > 0;
+}
+
+static void pair_cell(const struct pair_side *s, int type, bool keyed)
+{
+	if (!keyed)
+		printf(" %10s", "-");
+	else
+		printf(" %10" PRIu64,
+		       s && type >= 0 && (size_t)type < s->nr_counts ? s->only[type] : 0);
+}
+
+/* One line of the pair table: a type name of A (@ia) and/or B (@ib). */
+static void pair_row(const struct pair_side *a, int ia, const struct pair_side *b, int ib)
+{
+	uint64_t na = a ? a->t->stats.type_counts[ia] : 0;
+	uint64_t nb = b ? b->t->stats.type_counts[ib] : 0;
+	bool keyed = pair_keyed(a, ia) || pair_keyed(b, ib);
+
+	if (!na && !nb)
+		return;
+	printf("%-28s %10" PRIu64 " %10" PRIu64, a ? type_name(a->t, ia) : type_name(b->t, ib), na,
+	       nb);
+	pair_cell(a, ia, keyed);
+	pair_cell(b, ib, keyed);
+	printf("\n");
+}
+
+static int info_pair(const char *pa, const char *pb)
+{
+	struct pair_side side[2];
+	struct cfsr_event ev[2];
+	int64_t offset = 0;
+	uint64_t support = 0;
+	int have[2], s, i, j, status = CFSR_EXIT_ERROR;
+
+	if (pair_offset(pa, pb, &offset, &support) < 0)
+		return CFSR_EXIT_ERROR;
+	memset(side, 0, sizeof(side));
+	side[0].t = cfsr_trace_open(pa);
+	side[1].t = side[0].t ? cfsr_trace_open(pb) : NULL;
+	if (!side[1].t)
+		goto out;
+	for (s = 0; s < 2; s++) {
+		have[s] = cfsr_trace_next(side[s].t, &ev[s]);
+	}
+	/* both streams on A's clock, in time order */
+	while (have[0] > 0 || have[1] > 0) {
+		struct pair_item it;
+		uint64_t ts[2];
+
+		if (have[0] < 0 || have[1] < 0)
+			goto out;
+		ts[0] = have[0] > 0 ? ev[0].ts : UINT64_MAX;
+		ts[1] = have[1] > 0 ? (uint64_t)((int64_t)ev[1].ts - offset) : UINT64_MAX;
+		s = ts[0] <= ts[1] ? 0 : 1;
+		it.ts = ts[s];
+		it.type = ev[s].type;
+		if (it.type >= 0 && pair_key_of(&ev[s], &it.key)) {
+			if (pair_grow(&side[s], it.type) < 0)
+				goto out;
+			pair_expire(&side[0], it.ts);
+			pair_expire(&side[1], it.ts);
+			if (pair_take(&side[s], &side[1 - s], &it) < 0)
+				goto out;
+		}
+		have[s] = cfsr_trace_next(side[s].t, &ev[s]);
+	}
+	pair_expire(&side[0], UINT64_MAX);
+	pair_expire(&side[1], UINT64_MAX);
+
+	printf("A:                %s (%s)\n", side[0].t->path, side[0].t->info.reader);
+	printf("B:                %s (%s)\n", side[1].t->path, side[1].t->info.reader);
+	printf("clock offset B-A: %" PRId64 " ns (%" PRIu64
+	       " pairs of like switches agree on it to 1 us)\n",
+	       offset, support);
+	printf("events are the same when their kind, CPU and task agree within %d us\n\n",
+	       PAIR_TOLERANCE_NS / 1000);
+	printf("%-28s %10s %10s %10s %10s\n", "event", "A", "B", "only in A", "only in B");
+	for (i = 0; i < side[0].t->info.nr_types; i++) {
+		int k = -1;
+
+		for (j = 0; j < side[1].t->info.nr_types; j++)
+			if (!strcmp(type_name(side[0].t, i), type_name(side[1].t, j)))
+				k = j;
+		pair_row(&side[0], i, k >= 0 ? &side[1] : NULL, k);
+	}
+	for (j = 0; j < side[1].t->info.nr_types; j++) {
+		bool in_a = false;
+
+		for (i = 0; i < side[0].t->info.nr_types; i++)
+			in_a |= !strcmp(type_name(side[0].t, i), type_name(side[1].t, j));
+		if (!in_a)
+			pair_row(NULL, -1, &side[1], j);
+	}
+	printf("\n'-': events of this type are not matched one by one (no task to match on)\n");
+	status = CFSR_EXIT_OK;
+out:
+	for (s = 0; s < 2; s++) {
+		free(side[s].pend);
+		free(side[s].only);
+		free(side[s].matched);
+		cfsr_trace_close(side[s].t);
+	}
+	return status;
+}
+
 int cmd_info(int argc, const char **argv)
 {
 	static const struct option options[] = {
@@ -228,8 +579,11 @@ int cmd_info(int argc, const char **argv)
 			return CFSR_EXIT_ERROR;
 		}
 	}
+	if (optind + 2 == argc && !json)
+		return info_pair(argv[optind], argv[optind + 1]);
 	if (optind + 1 != argc) {
-		cfsr_error("info needs exactly one TRACE; see 'cfsreplay info --help'");
+		cfsr_error(
+			"info needs one TRACE, or two recordings of one run (without --json); see 'cfsreplay info --help'");
 		return CFSR_EXIT_ERROR;
 	}
 

@@ -28,7 +28,7 @@ test_expect_success 'unknown option: exit 2' '
 	cfsreplay info --bogus x.dat >out 2>err; test $? -eq 2 && grep -q "unknown option" err
 '
 test_expect_success 'info without a trace: exit 2' '
-	cfsreplay info >out 2>err; test $? -eq 2 && grep -q "exactly one TRACE" err
+	cfsreplay info >out 2>err; test $? -eq 2 && grep -q "info needs one TRACE" err
 '
 test_expect_success 'a trace path alone runs the default command' "
 	cfsreplay '$TRACES/periodic.dat' >a && cfsreplay info '$TRACES/periodic.dat' >b && diff -u b a
