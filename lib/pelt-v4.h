@@ -36,8 +36,9 @@
  * @divider_period_contrib: divider LOAD_AVG_MAX - 1024 + period_contrib
  *                          (v4.13+, 625ed2bf049d); before, LOAD_AVG_MAX
  * @zero_load_masks: a zero load input also zeroes runnable and running
- *                   (v4.12+ copies; the v4.3-v4.11 code adds to util_sum
- *                   whenever running)
+ *                   (every v4.19+ copy; set from v4.12, the first release
+ *                   read only at second hand; the v4.3-v4.11 code adds to
+ *                   util_sum whenever running)
  * @unweighted_se: entity sums are unweighted and the average multiplies
  *                 by the weight, with a separate runnable_load signal
  *                 (v4.15+); before, the caller passes the weight to the sum
