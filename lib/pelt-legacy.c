@@ -439,24 +439,30 @@ uint64_t cfsr_legacy_calc_cfs_shares(int64_t tg_load_avg, uint64_t tg_load_contr
 
 /*
  * Mirrors init_task_runnable_average() in kernel/sched/fair.c,
- * v3.13-v4.0 (also called for v4.1-v4.2).
+ * v3.13-v4.2.
  *
  * decay_count = 0 (the first enqueue takes the "migrated" path);
- * runnable_avg_sum = runnable_avg_period = sched_slice >> 10, so a new
- * task starts as if runnable for one slice, its contribution about its
- * weight.  Before v3.13 everything starts at 0.
- * Differs: v4.1-v4.2's running_avg_sum of a new task is left 0 (not
- * verified in source).
+ * runnable_avg_sum = runnable_avg_period = start >> 10, so a new task
+ * starts as if runnable for that long, its contribution about its
+ * weight.  v3.13-v4.0 start from sched_slice(); the v4.1-era code from
+ * sysctl_sched_latency, with running_avg_sum equal too and the
+ * utilization computed.  Before v3.13 everything starts at 0.
  */
 void cfsr_legacy_init_task(const struct cfsr_legacy_params *params, struct cfsr_legacy_avg *sa,
-			   uint64_t slice_ns, uint64_t weight)
+			   uint64_t start_ns, uint64_t weight)
 {
+	uint32_t start = (uint32_t)(start_ns >> 10);
+
 	*sa = (struct cfsr_legacy_avg)CFSR_LEGACY_AVG_INIT;
 	if (!params->init_slice)
 		return;
-	sa->runnable_avg_sum = (uint32_t)(slice_ns >> 10);
-	sa->runnable_avg_period = (uint32_t)(slice_ns >> 10);
+	sa->runnable_avg_sum = start;
+	sa->runnable_avg_period = start;
 	cfsr_legacy_task_contrib(sa, weight);
+	if (params->track_running) {
+		sa->running_avg_sum = start;
+		cfsr_legacy_task_utilization(sa);
+	}
 }
 
 /*

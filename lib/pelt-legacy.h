@@ -57,8 +57,9 @@ extern const uint32_t cfsr_accumulated_sum_N32[12];
  *                 arch_scale_freq_capacity() and arch_scale_cpu_capacity()
  *                 (v4.1-v4.2)
  * @init_slice: a new task starts with runnable_avg_sum = runnable_avg_period
- *              = sched_slice() >> 10 (init_task_runnable_average(), v3.13+);
- *              before, with zeros
+ *              = sched_slice() >> 10 (init_task_runnable_average(), v3.13+;
+ *              sysctl_sched_latency >> 10 and running_avg_sum too in
+ *              v4.1-v4.2); before, with zeros
  * @sync_always_clears: __synchronize_entity_decay() zeroes decay_count
  *                      even when no decay elapsed (seen in a v4.1-era copy;
  *                      the v3.8-era code zeroes it only after decaying)
@@ -271,11 +272,13 @@ uint64_t cfsr_legacy_calc_cfs_shares(int64_t tg_load_avg, uint64_t tg_load_contr
  * cfsr_legacy_init_task() - averages of a new task
  * @params: kernel behaviour
  * @sa: the task's averages
- * @slice_ns: sched_slice() of the task on its cfs_rq, in ns
+ * @start_ns: the time the task starts as if runnable: sched_slice() of the
+ *            task on its cfs_rq (v3.13-v4.0) or sysctl_sched_latency
+ *            (v4.1-v4.2), in ns; ignored before v3.13
  * @weight: se->load.weight (10-bit resolution)
  */
 void cfsr_legacy_init_task(const struct cfsr_legacy_params *params, struct cfsr_legacy_avg *sa,
-			   uint64_t slice_ns, uint64_t weight);
+			   uint64_t start_ns, uint64_t weight);
 
 /**
  * cfsr_legacy_update_task_load_avg() - update a task entity

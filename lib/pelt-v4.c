@@ -281,3 +281,133 @@ uint64_t cfsr_v4_calc_cfs_shares(int64_t tg_load_avg, uint64_t tg_load_avg_contr
 	/* The formula and clamps are the legacy ones, on the scaled weight. */
 	return cfsr_legacy_calc_cfs_shares(tg_load_avg, tg_load_avg_contrib, load, tg_shares);
 }
+
+/*
+ * Mirrors calc_group_shares() in kernel/sched/fair.c, v4.15-v6.18 (read
+ * in v4.19 and v5.x copies).
+ *
+ * load = max(scale_load_down(load.weight), avg.load_avg): the
+ * instantaneous weight lifts a cfs_rq whose average is still ramping up;
+ * then the v4.7 formula and clamps.
+ * Differs: scale_load_down() without the floor of 2 (stable 4.19.116+
+ * and v5.7+ have it); it matters only for a cfs_rq weight below 2048.
+ */
+uint64_t cfsr_v4_calc_group_shares(int64_t tg_load_avg, uint64_t tg_load_avg_contrib,
+				   uint64_t load_weight, uint64_t load_avg, uint64_t tg_shares)
+{
+	uint64_t load = load_weight >> SCHED_FIXEDPOINT_SHIFT;
+
+	if (load_avg > load)
+		load = load_avg;
+	return cfsr_legacy_calc_cfs_shares(tg_load_avg, tg_load_avg_contrib, load, tg_shares);
+}
+
+/*
+ * Mirrors calc_group_runnable() in kernel/sched/fair.c, v4.15-v5.6.
+ *
+ * runnable_weight = shares * max(runnable_load_avg, runnable_weight >> 10)
+ * / max(load_avg, load.weight >> 10), clamped to [MIN_SHARES, shares]:
+ * the share of the group entity's weight that its queued tasks carry.
+ */
+uint64_t cfsr_v4_calc_group_runnable(uint64_t load_avg, uint64_t load_weight,
+				     uint64_t runnable_load_avg, uint64_t runnable_weight,
+				     uint64_t shares)
+{
+	int64_t runnable, avg;
+	uint64_t w = load_weight >> SCHED_FIXEDPOINT_SHIFT;
+	uint64_t rw = runnable_weight >> SCHED_FIXEDPOINT_SHIFT;
+
+	avg = (int64_t)(load_avg > w ? load_avg : w);
+	runnable = (int64_t)(runnable_load_avg > rw ? runnable_load_avg : rw);
+
+	runnable *= (int64_t)shares;
+	if (avg)
+		runnable /= avg;
+
+	if (runnable < CFSR_MIN_SHARES)
+		runnable = CFSR_MIN_SHARES;
+	if (runnable > (int64_t)shares)
+		runnable = (int64_t)shares;
+	return (uint64_t)runnable;
+}
+
+/*
+ * Mirrors add_positive() in kernel/sched/fair.c, v4.10+: a signed
+ * addition to an unsigned value that stores 0 instead of wrapping below.
+ */
+static void add_positive(uint64_t *ptr, int64_t val)
+{
+	uint64_t var = *ptr, res = var + (uint64_t)val;
+
+	if (val < 0 && res > var)
+		res = 0;
+	*ptr = res;
+}
+
+/*
+ * Mirrors update_tg_cfs_util() in kernel/sched/fair.c, v4.10-v4.14 (read
+ * in an Android v4.4 tree carrying the v4.10 code).
+ *
+ * The group entity takes its cfs_rq's util_avg, and the parent gains the
+ * difference; both sums are rebuilt as avg * LOAD_AVG_MAX, whatever the
+ * position in the period.
+ */
+void cfsr_v4_update_tg_cfs_util(struct cfsr_v4_avg *cfs, struct cfsr_v4_avg *se,
+				const struct cfsr_v4_avg *gcfs)
+{
+	int64_t delta = (int64_t)(gcfs->util_avg - se->util_avg);
+
+	if (!delta)
+		return;
+
+	se->util_avg = gcfs->util_avg;
+	se->util_sum = (uint32_t)(se->util_avg * LOAD_AVG_MAX);
+
+	add_positive(&cfs->util_avg, delta);
+	cfs->util_sum = (uint32_t)(cfs->util_avg * LOAD_AVG_MAX);
+}
+
+/*
+ * Mirrors update_tg_cfs_load() in kernel/sched/fair.c, v4.10-v4.14 (read
+ * as for cfsr_v4_update_tg_cfs_util()).
+ *
+ * load = the group cfs_rq's load_avg, scaled into the group's shares when
+ * the group's total tg_load = tg->load_avg + 1 - tg_load_avg_contrib +
+ * load exceeds scale_load_down(shares): load * shares10 / tg_load.  The
+ * entity takes it (load_sum = load * LOAD_AVG_MAX), the parent gains the
+ * difference in load_avg, and in runnable_load_avg if the entity is
+ * queued, the sums rebuilt as avg * LOAD_AVG_MAX.
+ */
+void cfsr_v4_update_tg_cfs_load(struct cfsr_v4_avg *cfs, struct cfsr_v4_avg *se,
+				const struct cfsr_v4_avg *gcfs, int64_t tg_load_avg,
+				uint64_t tg_load_avg_contrib, uint64_t tg_shares, bool on_rq)
+{
+	int64_t delta, load = (int64_t)gcfs->load_avg;
+	uint64_t shares10 = tg_shares >> SCHED_FIXEDPOINT_SHIFT;
+
+	if (load) {
+		int64_t tg_load = tg_load_avg + 1;
+
+		tg_load -= (int64_t)tg_load_avg_contrib;
+		tg_load += load;
+		if ((uint64_t)tg_load > shares10) {
+			load *= (int64_t)shares10;
+			load /= tg_load;
+		}
+	}
+
+	delta = load - (int64_t)se->load_avg;
+	if (!delta)
+		return;
+
+	se->load_avg = (uint64_t)load;
+	se->load_sum = se->load_avg * LOAD_AVG_MAX;
+
+	add_positive(&cfs->load_avg, delta);
+	cfs->load_sum = cfs->load_avg * LOAD_AVG_MAX;
+
+	if (on_rq) {
+		add_positive(&cfs->runnable_load_avg, delta);
+		cfs->runnable_load_sum = cfs->runnable_load_avg * LOAD_AVG_MAX;
+	}
+}

@@ -164,4 +164,54 @@ bool cfsr_v4_update_tg_load_avg(uint64_t load_avg, uint64_t *tg_load_avg_contrib
 uint64_t cfsr_v4_calc_cfs_shares(int64_t tg_load_avg, uint64_t tg_load_avg_contrib,
 				 uint64_t load_weight, uint64_t tg_shares, bool scaled);
 
+/**
+ * cfsr_v4_calc_group_shares() - a group entity's weight on one CPU, v4.15-v5.6
+ * @tg_load_avg: tg->load_avg
+ * @tg_load_avg_contrib: this cfs_rq's tg_load_avg_contrib
+ * @load_weight: this cfs_rq's load.weight (20-bit resolution)
+ * @load_avg: this cfs_rq's avg.load_avg
+ * @tg_shares: tg->shares (20-bit resolution)
+ *
+ * Return: shares in [MIN_SHARES, tg->shares].
+ */
+uint64_t cfsr_v4_calc_group_shares(int64_t tg_load_avg, uint64_t tg_load_avg_contrib,
+				   uint64_t load_weight, uint64_t load_avg, uint64_t tg_shares);
+
+/**
+ * cfsr_v4_calc_group_runnable() - a group entity's runnable weight, v4.15-v5.6
+ * @load_avg: the group cfs_rq's avg.load_avg
+ * @load_weight: its load.weight (20-bit resolution)
+ * @runnable_load_avg: its avg.runnable_load_avg
+ * @runnable_weight: its runnable_weight (20-bit resolution)
+ * @shares: the group entity's new weight (cfsr_v4_calc_group_shares())
+ *
+ * Return: the runnable weight in [MIN_SHARES, @shares].
+ */
+uint64_t cfsr_v4_calc_group_runnable(uint64_t load_avg, uint64_t load_weight,
+				     uint64_t runnable_load_avg, uint64_t runnable_weight,
+				     uint64_t shares);
+
+/**
+ * cfsr_v4_update_tg_cfs_util() - propagate a group cfs_rq's utilization, v4.10-v4.14
+ * @cfs: the parent cfs_rq's signal
+ * @se: the group entity's signal
+ * @gcfs: the group cfs_rq's signal
+ */
+void cfsr_v4_update_tg_cfs_util(struct cfsr_v4_avg *cfs, struct cfsr_v4_avg *se,
+				const struct cfsr_v4_avg *gcfs);
+
+/**
+ * cfsr_v4_update_tg_cfs_load() - propagate a group cfs_rq's load, v4.10-v4.14
+ * @cfs: the parent cfs_rq's signal (its runnable_load_* are the cfs_rq's)
+ * @se: the group entity's signal
+ * @gcfs: the group cfs_rq's signal
+ * @tg_load_avg: the group's tg->load_avg
+ * @tg_load_avg_contrib: the group cfs_rq's tg_load_avg_contrib
+ * @tg_shares: tg->shares (20-bit resolution)
+ * @on_rq: the group entity is queued
+ */
+void cfsr_v4_update_tg_cfs_load(struct cfsr_v4_avg *cfs, struct cfsr_v4_avg *se,
+				const struct cfsr_v4_avg *gcfs, int64_t tg_load_avg,
+				uint64_t tg_load_avg_contrib, uint64_t tg_shares, bool on_rq);
+
 #endif /* CFSR_PELT_V4_H */

@@ -568,7 +568,7 @@ static void test_dequeue_sleep(void **state)
 	assert_int_equal(cfs.tg_load_contrib, tg.load_avg);
 }
 
-/* 6 ms slice: 6000000 >> 10 = 5859 units; 5859 * 1024 / 5860 = 1023.8. */
+/* v3.13: a 6 ms slice: 6000000 >> 10 = 5859 units; 5859 * 1024 / 5860 = 1023.8. */
 static void test_init_task(void **state)
 {
 	struct cfsr_legacy_avg sa;
@@ -579,9 +579,20 @@ static void test_init_task(void **state)
 	assert_int_equal(sa.runnable_avg_period, 5859);
 	assert_int_equal(sa.load_avg_contrib, 1023);
 	assert_int_equal(sa.decay_count, 0);
+	assert_int_equal(sa.running_avg_sum, 0);
 	cfsr_legacy_init_task(L38, &sa, 6000000, 1024);
 	assert_int_equal(sa.runnable_avg_sum, 0);
 	assert_int_equal(sa.load_avg_contrib, 0);
+	/*
+	 * v4.1-v4.2: from sysctl_sched_latency, 12 ms on 2 CPUs: 12000000 >>
+	 * 10 = 11718 units for all three sums; nice 5 (335): 11718 * 335 /
+	 * 11719 = 334.97; utilization 11718 * 1024 / 11719 = 1023.9.
+	 */
+	cfsr_legacy_init_task(L41, &sa, 12000000, 335);
+	assert_int_equal(sa.runnable_avg_sum, 11718);
+	assert_int_equal(sa.running_avg_sum, 11718);
+	assert_int_equal(sa.load_avg_contrib, 334);
+	assert_int_equal(sa.utilization_avg_contrib, 1023);
 }
 
 int main(void)

@@ -218,6 +218,77 @@ static void test_calc_cfs_shares(void **state)
 	assert_int_equal(cfsr_v4_calc_cfs_shares(4000, 1000, 0, 1 << 20, true), 2);
 }
 
+/*
+ * calc_group_shares() (v4.15+): this CPU's group cfs_rq has one nice-0
+ * task (2^20) and load_avg 300; the group's load is 2000, 300 of it from
+ * here.  load = max(1024, 300) = 1024; tg_weight = 2000 - 300 + 1024 =
+ * 2724; shares = 2^20 * 1024 / 2724 = 394178.4.  A ramped-up cfs_rq
+ * (load_avg 1500 > 1024) uses its average: 2000 - 1500 + 1500 = 2000,
+ * 2^20 * 1500 / 2000 = 786432.
+ * calc_group_runnable(): max(runnable_load_avg, runnable_weight >> 10) /
+ * max(load_avg, load.weight >> 10) of the shares: 1500 / 2000 of 786432
+ * = 589824 with runnable_load_avg 1500 and an idle instant weight.
+ */
+static void test_group_shares(void **state)
+{
+	(void)state;
+	assert_int_equal(cfsr_v4_calc_group_shares(2000, 300, 1 << 20, 300, 1 << 20), 394178);
+	assert_int_equal(cfsr_v4_calc_group_shares(2000, 1500, 1 << 20, 1500, 1 << 20), 786432);
+	assert_int_equal(cfsr_v4_calc_group_runnable(2000, 1 << 20, 1500, 0, 786432), 589824);
+	/* Instant weights win while the averages are low. */
+	assert_int_equal(cfsr_v4_calc_group_runnable(300, 1 << 20, 250, 1 << 20, 394178), 394178);
+	/* Nothing runnable: clamped to MIN_SHARES. */
+	assert_int_equal(cfsr_v4_calc_group_runnable(2000, 0, 0, 0, 786432), 2);
+}
+
+/*
+ * Propagation (v4.10-v4.14).  The group cfs_rq has load_avg 300; the
+ * group's total is 3700, 300 of it from here; shares 2^20 (1024 scaled
+ * down).  tg_load = 3700 + 1 - 300 + 300 = 3701 > 1024, so load = 300 *
+ * 1024 / 3701 = 83.  The entity had 50: the parent's load_avg 500 gains
+ * 33, its sums become 533 * 47742, and, the entity being queued, its
+ * runnable_load_avg 400 becomes 433.  A group alone under its shares
+ * keeps its load (tg_load 301 <= 1024).
+ */
+static void test_propagation(void **state)
+{
+	struct cfsr_v4_avg cfs = CFSR_V4_AVG_INIT, se = CFSR_V4_AVG_INIT, g = CFSR_V4_AVG_INIT;
+
+	(void)state;
+	g.load_avg = 300;
+	se.load_avg = 50;
+	cfs.load_avg = 500;
+	cfs.runnable_load_avg = 400;
+	cfsr_v4_update_tg_cfs_load(&cfs, &se, &g, 3700, 300, 1 << 20, true);
+	assert_int_equal(se.load_avg, 83);
+	assert_int_equal(se.load_sum, 83 * LOAD_AVG_MAX);
+	assert_int_equal(cfs.load_avg, 533);
+	assert_int_equal(cfs.load_sum, 533 * LOAD_AVG_MAX);
+	assert_int_equal(cfs.runnable_load_avg, 433);
+	assert_int_equal(cfs.runnable_load_sum, 433 * LOAD_AVG_MAX);
+
+	cfsr_v4_update_tg_cfs_load(&cfs, &se, &g, 300, 300, 1 << 20, false);
+	assert_int_equal(se.load_avg, 300);
+	assert_int_equal(cfs.load_avg, 750);
+	assert_int_equal(cfs.runnable_load_avg, 433);
+
+	/* util: the entity takes 400 from 100; the parent 150 -> 450. */
+	g.util_avg = 400;
+	se.util_avg = 100;
+	cfs.util_avg = 150;
+	cfsr_v4_update_tg_cfs_util(&cfs, &se, &g);
+	assert_int_equal(se.util_avg, 400);
+	assert_int_equal(se.util_sum, 400 * LOAD_AVG_MAX);
+	assert_int_equal(cfs.util_avg, 450);
+	assert_int_equal(cfs.util_sum, 450 * LOAD_AVG_MAX);
+	/* A drop larger than the parent's value stops at 0 (add_positive). */
+	g.util_avg = 0;
+	cfs.util_avg = 100;
+	cfsr_v4_update_tg_cfs_util(&cfs, &se, &g);
+	assert_int_equal(cfs.util_avg, 0);
+	assert_int_equal(cfs.util_sum, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -225,6 +296,7 @@ int main(void)
 		cmocka_unit_test(test_per_period_v4_3),	   cmocka_unit_test(test_table_vs_loop),
 		cmocka_unit_test(test_last_update_time),   cmocka_unit_test(test_scaling_and_masks),
 		cmocka_unit_test(test_tg_load_avg),	   cmocka_unit_test(test_calc_cfs_shares),
+		cmocka_unit_test(test_group_shares),	   cmocka_unit_test(test_propagation),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
