@@ -11,6 +11,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "pelt-real.h"
 #include "pelt-v4.h"
 
 #define V43 (&cfsr_v4_params_v4_3)
@@ -289,6 +290,50 @@ static void test_propagation(void **state)
 	assert_int_equal(cfs.util_sum, 0);
 }
 
+/* util_avg after @n period-boundary updates of an always-running entity. */
+static uint64_t saturate(const struct cfsr_v4_params *p, unsigned int n)
+{
+	struct cfsr_v4_avg sa = CFSR_V4_AVG_INIT;
+	unsigned int i;
+
+	for (i = 1; i <= n; i++) {
+		cfsr_v4_update_load_sum(p, i * PERIOD_NS, &sa, 1024, 0, 1, 1024, 1024);
+		cfsr_v4_update_load_avg(p, &sa, 1, 1);
+	}
+	return sa.util_avg;
+}
+
+/*
+ * The fixed point each generation's util_sum reaches when updated at every
+ * period boundary, from real-valued limits (floors lower them by less than
+ * 1 / (1 - y) = 46.7 units of util_sum, which changes no result here):
+ * v4.3-v4.11 decay the scaled sum, s <- (s + 1024 * 1024) y, limit
+ * 1048576 y / (1 - y) = 47886876; v4.12+ floor the period's contribution
+ * before scaling it, s <- s y + floor(1024 y) * 1024, limit 1026048 /
+ * (1 - y) = 47884091.  Divided by LOAD_AVG_MAX: 1003.0 and 1002.97, so
+ * v4.3 saturates at 1003 and v4.12 at 1002; divided by PELT_MIN_DIVIDER
+ * (period_contrib 0 at the boundary, v4.13+): 1024.96, so 1024.
+ */
+static void test_saturation(void **state)
+{
+	long double y = pelt_y();
+	long double l43 = 1048576.0L * y / (1 - y), l412 = 1002.0L * 1024 / (1 - y);
+	long double slack = 1 / (1 - y);
+
+	(void)state;
+	assert_int_equal((uint64_t)(l43 / LOAD_AVG_MAX), 1003);
+	assert_int_equal((uint64_t)((l43 - slack) / LOAD_AVG_MAX), 1003);
+	assert_int_equal((uint64_t)(l412 / LOAD_AVG_MAX), 1002);
+	assert_int_equal((uint64_t)((l412 - slack) / LOAD_AVG_MAX), 1002);
+	assert_int_equal((uint64_t)(l412 / PELT_MIN_DIVIDER), 1024);
+	assert_int_equal((uint64_t)((l412 - slack) / PELT_MIN_DIVIDER), 1024);
+
+	assert_int_equal(saturate(V43, 2000), 1003);
+	assert_int_equal(saturate(V47, 2000), 1003);
+	assert_int_equal(saturate(V412, 2000), 1002);
+	assert_int_equal(saturate(V413, 2000), 1024);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -297,6 +342,7 @@ int main(void)
 		cmocka_unit_test(test_last_update_time),   cmocka_unit_test(test_scaling_and_masks),
 		cmocka_unit_test(test_tg_load_avg),	   cmocka_unit_test(test_calc_cfs_shares),
 		cmocka_unit_test(test_group_shares),	   cmocka_unit_test(test_propagation),
+		cmocka_unit_test(test_saturation),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
