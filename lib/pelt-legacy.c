@@ -649,3 +649,20 @@ void cfsr_legacy_migrate_task(const struct cfsr_legacy_params *params, struct cf
 	if (params->track_running)
 		cfs_rq->removed_utilization += sa->utilization_avg_contrib;
 }
+
+/*
+ * Mirrors update_rq_runnable_avg() in kernel/sched/fair.c, v3.8-v4.2.
+ *
+ * The rq keeps a runnable average of its own, running = runnable in the
+ * v4.1-era code, and pushes its fraction of a CPU to the root group's
+ * runnable_avg like any group cfs_rq.
+ */
+void cfsr_legacy_update_rq_runnable_avg(const struct cfsr_legacy_params *params,
+					uint64_t clock_task, struct cfsr_legacy_avg *rq_avg,
+					struct cfsr_legacy_cfs_rq *root,
+					struct cfsr_legacy_tg *root_tg, bool runnable)
+{
+	cfsr_legacy_update_runnable_avg(params, clock_task, rq_avg, runnable, runnable,
+					SCHED_CAPACITY_SCALE, SCHED_CAPACITY_SCALE);
+	cfsr_legacy_tg_runnable_avg(rq_avg, root, root_tg);
+}

@@ -358,4 +358,19 @@ void cfsr_legacy_dequeue_task_load_avg(const struct cfsr_legacy_params *params,
 void cfsr_legacy_migrate_task(const struct cfsr_legacy_params *params, struct cfsr_legacy_avg *sa,
 			      struct cfsr_legacy_cfs_rq *cfs_rq);
 
+/**
+ * cfsr_legacy_update_rq_runnable_avg() - age the rq's own runnable average
+ * @params: kernel behaviour
+ * @clock_task: rq_clock_task() in ns
+ * @rq_avg: rq->avg
+ * @root: the root cfs_rq (rq->cfs)
+ * @root_tg: the root task group
+ * @runnable: the rq has runnable work (nr_running at enqueue; 1 at dequeue,
+ *            tick and idle entry; 0 at idle exit)
+ */
+void cfsr_legacy_update_rq_runnable_avg(const struct cfsr_legacy_params *params,
+					uint64_t clock_task, struct cfsr_legacy_avg *rq_avg,
+					struct cfsr_legacy_cfs_rq *root,
+					struct cfsr_legacy_tg *root_tg, bool runnable);
+
 #endif /* CFSR_PELT_LEGACY_H */

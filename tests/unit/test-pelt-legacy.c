@@ -595,6 +595,32 @@ static void test_init_task(void **state)
 	assert_int_equal(sa.utilization_avg_contrib, 1023);
 }
 
+/*
+ * The rq's own average: runnable for one period from 0, sum = period =
+ * 1002; its fraction (1002 << 10) / 1003 = 1022.98 -> 1022 goes to the
+ * root group (nothing pushed before, so any change passes 1/64 of 0).
+ * Then idle for one period: 22 units close the rq's period (1024), both
+ * sums decay by one (1002 y = 980.5 -> 980; 1024 y -> 1002) and the 1002
+ * remaining units go to the period: 2004.  (980 << 10) / 2005 = 500.5
+ * -> 500, a change of 522 > 1022 / 64.
+ */
+static void test_rq_runnable_avg(void **state)
+{
+	struct cfsr_legacy_avg rq = CFSR_LEGACY_AVG_INIT;
+	struct cfsr_legacy_cfs_rq root = CFSR_LEGACY_CFS_RQ_INIT;
+	struct cfsr_legacy_tg tg = { 1024, 0, 0 };
+
+	(void)state;
+	cfsr_legacy_update_rq_runnable_avg(L38, PERIOD_NS, &rq, &root, &tg, true);
+	assert_int_equal(rq.runnable_avg_sum, 1002);
+	assert_int_equal(tg.runnable_avg, 1022);
+	assert_int_equal(root.tg_runnable_contrib, 1022);
+	cfsr_legacy_update_rq_runnable_avg(L38, 2 * PERIOD_NS, &rq, &root, &tg, false);
+	assert_int_equal(rq.runnable_avg_period, 2004);
+	assert_int_equal(rq.runnable_avg_sum, 980);
+	assert_int_equal(tg.runnable_avg, 500);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -618,6 +644,7 @@ int main(void)
 		cmocka_unit_test(test_wakeup_migration),
 		cmocka_unit_test(test_dequeue_sleep),
 		cmocka_unit_test(test_init_task),
+		cmocka_unit_test(test_rq_runnable_avg),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
