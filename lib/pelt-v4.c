@@ -345,8 +345,9 @@ static void add_positive(uint64_t *ptr, int64_t val)
 }
 
 /*
- * Mirrors update_tg_cfs_util() in kernel/sched/fair.c, v4.10-v4.14 (read
- * in an Android v4.4 tree carrying the v4.10 code).
+ * Mirrors update_tg_cfs_util() in kernel/sched/fair.c, v4.10-v5.6 (read
+ * in an Android v4.4 tree carrying the v4.10 code and in a v4.15+ copy
+ * that passes the group cfs_rq as an argument).
  *
  * The group entity takes its cfs_rq's util_avg, and the parent gains the
  * difference; both sums are rebuilt as avg * LOAD_AVG_MAX, whatever the
@@ -409,5 +410,72 @@ void cfsr_v4_update_tg_cfs_load(struct cfsr_v4_avg *cfs, struct cfsr_v4_avg *se,
 	if (on_rq) {
 		add_positive(&cfs->runnable_load_avg, delta);
 		cfs->runnable_load_sum = cfs->runnable_load_avg * LOAD_AVG_MAX;
+	}
+}
+
+/*
+ * Mirrors update_tg_cfs_runnable() in kernel/sched/fair.c, v4.15-v5.6
+ * (read in a v4.17-v5.0-era copy; v5.1+ computes running_sum as util_sum
+ * >> SCHED_CAPACITY_SHIFT, the same value for scale_cpu = 1024).
+ *
+ * A positive prop_runnable_sum (attached runnable time) is added to the
+ * entity's unweighted load_sum and clipped at LOAD_AVG_MAX; a negative one
+ * replaces it by the group cfs_rq's load_sum per unit of weight, never
+ * more than before.  It is then raised to the running time (util_sum /
+ * scale_cpu).  load_avg and runnable_load_avg follow with the divider
+ * LOAD_AVG_MAX, and the parent gains the differences (runnable only if
+ * the entity is queued).  The runnable delta_sum subtracts se_weight() *
+ * the old runnable_load_sum, as the kernel does, not se_runnable().
+ */
+void cfsr_v4_update_tg_cfs_runnable(struct cfsr_v4_avg *cfs, struct cfsr_v4_avg *se,
+				    uint64_t gcfs_load_sum, uint64_t gcfs_load_weight,
+				    int64_t *prop_runnable_sum, uint64_t se_weight,
+				    uint64_t se_runnable, bool on_rq, uint32_t scale_cpu)
+{
+	int64_t delta_avg, running_sum, runnable_sum = *prop_runnable_sum;
+	uint64_t runnable_load_avg, load_avg, runnable_load_sum, load_sum = 0;
+	uint64_t weight10 = gcfs_load_weight >> SCHED_FIXEDPOINT_SHIFT;
+	int64_t delta_sum;
+
+	if (!runnable_sum)
+		return;
+	*prop_runnable_sum = 0;
+
+	if (runnable_sum >= 0) {
+		runnable_sum += (int64_t)se->load_sum;
+		if (runnable_sum > LOAD_AVG_MAX)
+			runnable_sum = LOAD_AVG_MAX;
+	} else {
+		if (weight10)
+			load_sum = (uint64_t)((int64_t)gcfs_load_sum / (int64_t)weight10);
+		runnable_sum = (int64_t)(se->load_sum < load_sum ? se->load_sum : load_sum);
+	}
+
+	running_sum = (int64_t)(se->util_sum / scale_cpu);
+	if (running_sum > runnable_sum)
+		runnable_sum = running_sum;
+
+	load_sum = (uint64_t)((int64_t)se_weight * runnable_sum);
+	load_avg = (uint64_t)((int64_t)load_sum / LOAD_AVG_MAX);
+
+	delta_sum = (int64_t)(load_sum - se_weight * se->load_sum);
+	delta_avg = (int64_t)(load_avg - se->load_avg);
+
+	se->load_sum = (uint64_t)runnable_sum;
+	se->load_avg = load_avg;
+	add_positive(&cfs->load_avg, delta_avg);
+	add_positive(&cfs->load_sum, delta_sum);
+
+	runnable_load_sum = (uint64_t)((int64_t)se_runnable * runnable_sum);
+	runnable_load_avg = (uint64_t)((int64_t)runnable_load_sum / LOAD_AVG_MAX);
+	delta_sum = (int64_t)(runnable_load_sum - se_weight * se->runnable_load_sum);
+	delta_avg = (int64_t)(runnable_load_avg - se->runnable_load_avg);
+
+	se->runnable_load_sum = (uint64_t)runnable_sum;
+	se->runnable_load_avg = runnable_load_avg;
+
+	if (on_rq) {
+		add_positive(&cfs->runnable_load_avg, delta_avg);
+		add_positive(&cfs->runnable_load_sum, delta_sum);
 	}
 }

@@ -192,7 +192,7 @@ uint64_t cfsr_v4_calc_group_runnable(uint64_t load_avg, uint64_t load_weight,
 				     uint64_t shares);
 
 /**
- * cfsr_v4_update_tg_cfs_util() - propagate a group cfs_rq's utilization, v4.10-v4.14
+ * cfsr_v4_update_tg_cfs_util() - propagate a group cfs_rq's utilization, v4.10-v5.6
  * @cfs: the parent cfs_rq's signal
  * @se: the group entity's signal
  * @gcfs: the group cfs_rq's signal
@@ -213,5 +213,22 @@ void cfsr_v4_update_tg_cfs_util(struct cfsr_v4_avg *cfs, struct cfsr_v4_avg *se,
 void cfsr_v4_update_tg_cfs_load(struct cfsr_v4_avg *cfs, struct cfsr_v4_avg *se,
 				const struct cfsr_v4_avg *gcfs, int64_t tg_load_avg,
 				uint64_t tg_load_avg_contrib, uint64_t tg_shares, bool on_rq);
+
+/**
+ * cfsr_v4_update_tg_cfs_runnable() - propagate runnable time to a group entity, v4.15-v5.6
+ * @cfs: the parent cfs_rq's signal
+ * @se: the group entity's signal (unweighted load_sum and runnable_load_sum)
+ * @gcfs_load_sum: the group cfs_rq's avg.load_sum
+ * @gcfs_load_weight: the group cfs_rq's load.weight (20-bit resolution)
+ * @prop_runnable_sum: the group cfs_rq's prop_runnable_sum; cleared
+ * @se_weight: se_weight() of the group entity
+ * @se_runnable: se_runnable() of the group entity
+ * @on_rq: the group entity is queued
+ * @scale_cpu: arch_scale_cpu_capacity() of the CPU
+ */
+void cfsr_v4_update_tg_cfs_runnable(struct cfsr_v4_avg *cfs, struct cfsr_v4_avg *se,
+				    uint64_t gcfs_load_sum, uint64_t gcfs_load_weight,
+				    int64_t *prop_runnable_sum, uint64_t se_weight,
+				    uint64_t se_runnable, bool on_rq, uint32_t scale_cpu);
 
 #endif /* CFSR_PELT_V4_H */

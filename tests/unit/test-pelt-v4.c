@@ -290,6 +290,60 @@ static void test_propagation(void **state)
 	assert_int_equal(cfs.util_sum, 0);
 }
 
+/*
+ * update_tg_cfs_runnable() (v4.15-v5.6), group entity of weight 1024:
+ * load_sum 20000, load_avg 428, runnable likewise, running 15000 units
+ * (util_sum 15000 * 1024).
+ * +10000 attached: 30000 (under LOAD_AVG_MAX), above 15000; load_sum
+ * 1024 * 30000 = 30720000, load_avg / 47742 = 643.4: 643.  The parent
+ * gains 643 - 428 = 215 and 30720000 - 1024 * 20000 = 10240000, in load
+ * and, the entity being queued, in runnable load.
+ * -5000 detached: the group cfs_rq's load_sum 12288000 per 1024 of weight
+ * = 12000, under 30000; raised to the running 15000: load_avg 15360000 /
+ * 47742 = 321.7: 321.
+ * +40000: 15000 + 40000 clipped at 47742.
+ */
+static void test_propagate_runnable(void **state)
+{
+	struct cfsr_v4_avg cfs = CFSR_V4_AVG_INIT, se = CFSR_V4_AVG_INIT;
+	int64_t prop = 10000;
+
+	(void)state;
+	se.load_sum = se.runnable_load_sum = 20000;
+	se.load_avg = se.runnable_load_avg = 428;
+	se.util_sum = 15000 * 1024;
+	cfs.load_avg = 1000;
+	cfs.load_sum = 50000000;
+	cfs.runnable_load_avg = 900;
+	cfs.runnable_load_sum = 40000000;
+
+	cfsr_v4_update_tg_cfs_runnable(&cfs, &se, 0, 0, &prop, 1024, 1024, true, 1024);
+	assert_int_equal(prop, 0);
+	assert_int_equal(se.load_sum, 30000);
+	assert_int_equal(se.load_avg, 643);
+	assert_int_equal(se.runnable_load_avg, 643);
+	assert_int_equal(cfs.load_avg, 1215);
+	assert_int_equal(cfs.load_sum, 60240000);
+	assert_int_equal(cfs.runnable_load_avg, 1115);
+	assert_int_equal(cfs.runnable_load_sum, 50240000);
+
+	prop = -5000;
+	cfsr_v4_update_tg_cfs_runnable(&cfs, &se, 12288000, 1 << 20, &prop, 1024, 1024, false,
+				       1024);
+	assert_int_equal(se.load_sum, 15000);
+	assert_int_equal(se.load_avg, 321);
+	/* Not queued: the parent's runnable load stays. */
+	assert_int_equal(cfs.runnable_load_avg, 1115);
+	assert_int_equal(cfs.load_avg, 1215 - (643 - 321));
+
+	prop = 40000;
+	cfsr_v4_update_tg_cfs_runnable(&cfs, &se, 0, 0, &prop, 1024, 1024, false, 1024);
+	assert_int_equal(se.load_sum, LOAD_AVG_MAX);
+	/* Nothing to propagate: nothing changes. */
+	cfsr_v4_update_tg_cfs_runnable(&cfs, &se, 0, 0, &prop, 1024, 1024, false, 1024);
+	assert_int_equal(se.load_sum, LOAD_AVG_MAX);
+}
+
 /* util_avg after @n period-boundary updates of an always-running entity. */
 static uint64_t saturate(const struct cfsr_v4_params *p, unsigned int n)
 {
@@ -337,12 +391,18 @@ static void test_saturation(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_divider_same_input), cmocka_unit_test(test_half_period),
-		cmocka_unit_test(test_per_period_v4_3),	   cmocka_unit_test(test_table_vs_loop),
-		cmocka_unit_test(test_last_update_time),   cmocka_unit_test(test_scaling_and_masks),
-		cmocka_unit_test(test_tg_load_avg),	   cmocka_unit_test(test_calc_cfs_shares),
-		cmocka_unit_test(test_group_shares),	   cmocka_unit_test(test_propagation),
+		cmocka_unit_test(test_divider_same_input),
+		cmocka_unit_test(test_half_period),
+		cmocka_unit_test(test_per_period_v4_3),
+		cmocka_unit_test(test_table_vs_loop),
+		cmocka_unit_test(test_last_update_time),
+		cmocka_unit_test(test_scaling_and_masks),
+		cmocka_unit_test(test_tg_load_avg),
+		cmocka_unit_test(test_calc_cfs_shares),
+		cmocka_unit_test(test_group_shares),
+		cmocka_unit_test(test_propagation),
 		cmocka_unit_test(test_saturation),
+		cmocka_unit_test(test_propagate_runnable),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
