@@ -62,6 +62,91 @@ const struct cfsr_pelt_params cfsr_pelt_params_v6_12 = {
 };
 
 /*
+ * The v5.7-v6.11 instances differ from v6.12 in one field each, going
+ * back: the post_init weight (72bffbf57c52, v6.10), the util_est layout
+ * (11137d384996, v6.8), util_est's runnable check (v6.2), the attach
+ * load_sum floor (40f5aa4c5eae, v5.18), the lower bounds (v5.17).  The
+ * scale_load_down() floor holds from v5.7.
+ */
+const struct cfsr_pelt_params cfsr_pelt_params_v6_10 = {
+	.name = "v6.10-v6.11",
+	.whole_unit_advance = true,
+	.divider_period_contrib = true,
+	.scale_load_down_floor = true,
+	.sum_lower_bounds = true,
+	.attach_load_sum_min1 = true,
+	.post_init_se_weight = true,
+	.util_est_repr = CFSR_UTIL_EST_SINGLE,
+	.util_est_runnable_check = true,
+	.util_est_capacity_check = true,
+};
+
+const struct cfsr_pelt_params cfsr_pelt_params_v6_8 = {
+	.name = "v6.8-v6.9",
+	.whole_unit_advance = true,
+	.divider_period_contrib = true,
+	.scale_load_down_floor = true,
+	.sum_lower_bounds = true,
+	.attach_load_sum_min1 = true,
+	.post_init_se_weight = false,
+	.util_est_repr = CFSR_UTIL_EST_SINGLE,
+	.util_est_runnable_check = true,
+	.util_est_capacity_check = true,
+};
+
+const struct cfsr_pelt_params cfsr_pelt_params_v6_2 = {
+	.name = "v6.2-v6.7",
+	.whole_unit_advance = true,
+	.divider_period_contrib = true,
+	.scale_load_down_floor = true,
+	.sum_lower_bounds = true,
+	.attach_load_sum_min1 = true,
+	.post_init_se_weight = false,
+	.util_est_repr = CFSR_UTIL_EST_PAIR,
+	.util_est_runnable_check = true,
+	.util_est_capacity_check = true,
+};
+
+const struct cfsr_pelt_params cfsr_pelt_params_v5_18 = {
+	.name = "v5.18-v6.1",
+	.whole_unit_advance = true,
+	.divider_period_contrib = true,
+	.scale_load_down_floor = true,
+	.sum_lower_bounds = true,
+	.attach_load_sum_min1 = true,
+	.post_init_se_weight = false,
+	.util_est_repr = CFSR_UTIL_EST_PAIR,
+	.util_est_runnable_check = false,
+	.util_est_capacity_check = true,
+};
+
+const struct cfsr_pelt_params cfsr_pelt_params_v5_17 = {
+	.name = "v5.17",
+	.whole_unit_advance = true,
+	.divider_period_contrib = true,
+	.scale_load_down_floor = true,
+	.sum_lower_bounds = true,
+	.attach_load_sum_min1 = false,
+	.post_init_se_weight = false,
+	.util_est_repr = CFSR_UTIL_EST_PAIR,
+	.util_est_runnable_check = false,
+	.util_est_capacity_check = true,
+};
+
+const struct cfsr_pelt_params cfsr_pelt_params_v5_7 = {
+	.name = "v5.7-v5.16",
+	.whole_unit_advance = true,
+	.divider_period_contrib = true,
+	.scale_load_down_floor = true,
+	.sum_lower_bounds = false,
+	.attach_load_sum_min1 = false,
+	.post_init_se_weight = false,
+	.util_est_repr = CFSR_UTIL_EST_PAIR,
+	.util_est_runnable_check = false,
+	.util_est_capacity_check = true,
+};
+
+/*
  * Mirrors sub_positive() in kernel/sched/fair.c, v4.15-v6.18: unsigned
  * subtraction that stores 0 instead of wrapping.  The value is converted
  * to the type of the target first (typeof(*ptr) val = _val), hence one

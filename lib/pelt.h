@@ -157,6 +157,23 @@ struct cfsr_pelt_params {
 extern const struct cfsr_pelt_params cfsr_pelt_params_modern;
 /* v6.12-v6.15: as modern, with the util_est capacity check. */
 extern const struct cfsr_pelt_params cfsr_pelt_params_v6_12;
+/*
+ * Older releases of the runnable_avg model (v5.7-v6.11).  Their engines
+ * are not implemented; these carry the arithmetic differences that have a
+ * field (see the list above for those that have none).
+ */
+/* v6.10-v6.11: post_init with se_weight(), util_est in one u32. */
+extern const struct cfsr_pelt_params cfsr_pelt_params_v6_10;
+/* v6.8-v6.9: util_est in one u32 (11137d384996). */
+extern const struct cfsr_pelt_params cfsr_pelt_params_v6_8;
+/* v6.2-v6.7: util_est pair with the runnable check. */
+extern const struct cfsr_pelt_params cfsr_pelt_params_v6_2;
+/* v5.18-v6.1: attach sets load_sum >= 1 (40f5aa4c5eae). */
+extern const struct cfsr_pelt_params cfsr_pelt_params_v5_18;
+/* v5.17: the PELT_MIN_DIVIDER lower bounds. */
+extern const struct cfsr_pelt_params cfsr_pelt_params_v5_17;
+/* v5.7-v5.16 mainline: plain clamped subtraction. */
+extern const struct cfsr_pelt_params cfsr_pelt_params_v5_7;
 
 /**
  * cfsr_pelt_weight() - the 10-bit weight PELT multiplies by

@@ -9,21 +9,83 @@
 #include "profile.h"
 
 /*
- * Ordered by version.  Only the v6.12+ profiles are implemented; the older
- * ones name what a later model must switch (MODEL.md section 6) so that
- * callers can refuse them clearly.
+ * Ordered by version, contiguous from v3.8 to v6.18.  The ranges follow
+ * the changes that alter the numbers (MODEL.md section 6, corrected in
+ * docs/PROFILES.md); stable backports are noted in the traits where the
+ * sublevel that carries them is not pinned.
  */
+#define LEGACY(name, first, last, params, traits)                                              \
+	{                                                                                      \
+		name, first, last, NULL, false, false, false, CFSR_ARITH_LEGACY, params, NULL, \
+			traits                                                                 \
+	}
+#define V4(name, first, last, params, traits)                                                     \
+	{                                                                                         \
+		name, first, last, NULL, false, false, false, CFSR_ARITH_V4, NULL, params, traits \
+	}
+#define RUNNABLE(name, first, last, params, eevdf, delay, implemented, traits)                   \
+	{                                                                                        \
+		name, first, last, params, eevdf, delay, implemented, CFSR_ARITH_RUNNABLE, NULL, \
+			NULL, traits                                                             \
+	}
+
 static const struct cfsr_profile profiles[] = {
-	{ "v3.8-v4.0 legacy PELT", 30800, 40099, NULL, false, false, false },
-	{ "v4.1-v4.14", 40100, 41499, NULL, false, false, false },
-	{ "v4.15-v5.6", 41500, 50699, NULL, false, false, false },
-	{ "v5.7-v6.5", 50700, 60599, NULL, false, false, false },
-	{ "v6.6-v6.11 EEVDF", 60600, 61199, NULL, true, false, false },
-	{ "v6.12-v6.15 EEVDF, delayed dequeue", 61200, 61599, &cfsr_pelt_params_v6_12, true, true,
-	  true },
-	{ "v6.16-v6.18 EEVDF, delayed dequeue", 61600, 61899, &cfsr_pelt_params_modern, true, true,
-	  true },
+	LEGACY("v3.8-v3.12 legacy PELT", 30800, 31299, &cfsr_legacy_params_v3_8,
+	       "__update_entity_runnable_avg() sums per entity; load_avg_contrib; "
+	       "runnable_load_avg + blocked_load_avg; tg_load_contrib pushed past 1/8"),
+	LEGACY("v3.13-v4.0 legacy PELT", 31300, 40099, &cfsr_legacy_params_v3_13,
+	       "as v3.8, new tasks start from one sched_slice() (init_task_runnable_average())"),
+	LEGACY("v4.1-v4.2 legacy PELT, utilization", 40100, 40299, &cfsr_legacy_params_v4_1,
+	       "running_avg_sum, utilization_avg_contrib, utilization_load_avg; "
+	       "arch_scale_freq_capacity() scaling"),
+	V4("v4.3-v4.6 load_avg/util_avg", 40300, 40699, &cfsr_v4_params_v4_3,
+	   "__update_load_avg(): weighted load_sum, divider LOAD_AVG_MAX, "
+	   "update_tg_load_avg() past 1/64; 20-bit weights from v4.7"),
+	V4("v4.7-v4.11 load_avg/util_avg", 40700, 41199, &cfsr_v4_params_v4_7,
+	   "__compute_runnable_contrib() from __accumulated_sum_N32; scale_load_down() "
+	   "in calc_cfs_shares(); propagation from v4.10"),
+	V4("v4.12 load_avg/util_avg", 41200, 41299, &cfsr_v4_params_v4_12,
+	   "accumulate_sum() in three segments, last_update_time in whole units, "
+	   "divider still LOAD_AVG_MAX"),
+	V4("v4.13-v4.14 load_avg/util_avg", 41300, 41499, &cfsr_v4_params_v4_13,
+	   "divider LOAD_AVG_MAX - 1024 + period_contrib (625ed2bf049d)"),
+	V4("v4.15-v5.6 runnable_load_avg", 41500, 50699, &cfsr_v4_params_v4_15,
+	   "unweighted se load_sum, runnable_load_sum/avg, calc_group_shares(); "
+	   "util_est from v4.17; clock_pelt from v5.1; stable 4.19.116+ floors "
+	   "scale_load_down() at 2"),
+	RUNNABLE("v5.7-v5.16 CFS, runnable_avg", 50700, 51699, &cfsr_pelt_params_v5_7, false, false,
+		 false,
+		 "runnable_avg replaces runnable_load_avg; get_pelt_divider(); "
+		 "5.15.y/5.16.y later carry the v5.17/v5.18 subtraction bounds "
+		 "(sublevel not pinned: mainline arithmetic used)"),
+	RUNNABLE("v5.17 CFS, runnable_avg", 51700, 51799, &cfsr_pelt_params_v5_17, false, false,
+		 false, "_sum >= _avg * PELT_MIN_DIVIDER after subtractions"),
+	RUNNABLE("v5.18-v6.1 CFS, runnable_avg", 51800, 60199, &cfsr_pelt_params_v5_18, false,
+		 false, false, "attach_entity_load_avg() keeps load_sum >= 1"),
+	RUNNABLE("v6.2-v6.5 CFS, runnable_avg", 60200, 60599, &cfsr_pelt_params_v6_2, false, false,
+		 false, "util_est_update() keeps the EWMA when util < runnable"),
+	RUNNABLE("v6.6-v6.7 EEVDF", 60600, 60799, &cfsr_pelt_params_v6_2, true, false, false,
+		 "EEVDF pick and lag placement; PELT as v6.5; tg->load_avg rate limit from v6.7"),
+	RUNNABLE("v6.8-v6.9 EEVDF", 60800, 60999, &cfsr_pelt_params_v6_8, true, false, false,
+		 "util_est in one u32 (11137d384996)"),
+	RUNNABLE("v6.10-v6.11 EEVDF", 61000, 61199, &cfsr_pelt_params_v6_10, true, false, false,
+		 "post_init_entity_util_avg() scales by se_weight()"),
+	RUNNABLE("v6.12-v6.15 EEVDF, delayed dequeue", 61200, 61599, &cfsr_pelt_params_v6_12, true,
+		 true, true,
+		 "DELAY_DEQUEUE; delayed tasks not runnable for PELT; util_est capacity check"),
+	RUNNABLE("v6.16-v6.18 EEVDF, delayed dequeue", 61600, 61899, &cfsr_pelt_params_modern, true,
+		 true, true, "util_est without the capacity check (f2d650618bc7)"),
 };
+
+size_t cfsr_profile_count(void)
+{
+	return sizeof(profiles) / sizeof(profiles[0]);
+}
+
+const struct cfsr_profile *cfsr_profile_at(size_t i)
+{
+	return i < cfsr_profile_count() ? &profiles[i] : NULL;
+}
 
 int cfsr_profile_version(const char *release)
 {
@@ -50,7 +112,7 @@ const struct cfsr_profile *cfsr_profile_for(const char *release)
 
 	if (v < 0)
 		return NULL;
-	for (i = 0; i < sizeof(profiles) / sizeof(profiles[0]); i++)
+	for (i = 0; i < cfsr_profile_count(); i++)
 		if (v >= profiles[i].first && v <= profiles[i].last)
 			return &profiles[i];
 	return NULL;
@@ -73,9 +135,18 @@ const struct cfsr_profile *cfsr_profile_choose(const char *trace_release, const 
 	}
 	if (!p->implemented) {
 		cfsr_error(
-			"the model for kernel '%s' (%s) is not implemented yet; implemented: v6.12-v6.18 (use --kernel to replay with one of them)",
+			"the model for kernel '%s' (%s) is not implemented yet: its PELT arithmetic exists, the engine's update points do not; implemented: v6.12-v6.18 (use --kernel to replay with one of them)",
 			release, p->name);
 		return NULL;
 	}
 	return p;
+}
+
+bool cfsr_profile_what_if(const char *trace_release, const struct cfsr_profile *profile)
+{
+	int v = cfsr_profile_version(trace_release);
+
+	if (v < 0 || !profile)
+		return false;
+	return v < profile->first || v > profile->last;
 }

@@ -11,18 +11,37 @@
 #define CFSR_PROFILE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
+#include "pelt-legacy.h"
+#include "pelt-v4.h"
 #include "pelt.h"
+
+/* Which PELT arithmetic a profile uses. */
+enum cfsr_profile_arith {
+	/* v3.8-v4.2: lib/pelt-legacy.h (runnable_avg_sum/period, load_avg_contrib) */
+	CFSR_ARITH_LEGACY,
+	/* v4.3-v5.6: lib/pelt-v4.h (load_avg/util_avg, runnable_load_avg) */
+	CFSR_ARITH_V4,
+	/* v5.7+: lib/pelt.h (load_avg, runnable_avg, util_avg) */
+	CFSR_ARITH_RUNNABLE,
+};
 
 /**
  * struct cfsr_profile - one model version
- * @name: short name shown in output headers, e.g. "v6.16-v6.18"
+ * @name: name shown in output headers: the release range and its model,
+ *        e.g. "v6.16-v6.18 EEVDF, delayed dequeue"
  * @first: first kernel version covered, as major * 10000 + minor * 100
  * @last: last kernel version covered, same encoding
- * @pelt: PELT arithmetic parameters
+ * @pelt: PELT parameters of the runnable_avg model (CFSR_ARITH_RUNNABLE),
+ *        else NULL
  * @eevdf: EEVDF pick (v6.6+) rather than classic CFS
  * @delay_dequeue: DELAY_DEQUEUE (v6.12+)
  * @implemented: the engine models this profile fully; others are refused
+ * @arith: which PELT arithmetic applies
+ * @legacy: parameters of the legacy arithmetic (CFSR_ARITH_LEGACY), else NULL
+ * @v4: parameters of the v4.3-v5.6 arithmetic (CFSR_ARITH_V4), else NULL
+ * @traits: what distinguishes the range, with kernel function names
  */
 struct cfsr_profile {
 	const char *name;
@@ -32,7 +51,36 @@ struct cfsr_profile {
 	bool eevdf;
 	bool delay_dequeue;
 	bool implemented;
+	enum cfsr_profile_arith arith;
+	const struct cfsr_legacy_params *legacy;
+	const struct cfsr_v4_params *v4;
+	const char *traits;
 };
+
+/**
+ * cfsr_profile_count() - number of profiles
+ *
+ * Return: the size of the table cfsr_profile_at() indexes.
+ */
+size_t cfsr_profile_count(void);
+
+/**
+ * cfsr_profile_at() - a profile by position, oldest first
+ * @i: 0 .. cfsr_profile_count() - 1
+ *
+ * Return: a static profile, or NULL when @i is out of range.
+ */
+const struct cfsr_profile *cfsr_profile_at(size_t i);
+
+/**
+ * cfsr_profile_what_if() - whether a replay models another kernel than the traced one
+ * @trace_release: the release the trace records, or NULL
+ * @profile: the profile used
+ *
+ * Return: true when the trace records a release outside @profile's range
+ * (the output should say "what-if"); false when it matches or is unknown.
+ */
+bool cfsr_profile_what_if(const char *trace_release, const struct cfsr_profile *profile);
 
 /**
  * cfsr_profile_version() - parse a kernel release ("6.18.44-fc-v1147")
@@ -58,8 +106,11 @@ const struct cfsr_profile *cfsr_profile_for(const char *release);
  * @override: a --kernel value, or NULL
  * @what: the file, for messages
  *
- * Reports through cfsr_error() a release that is unknown, unparsable, or
- * has no implemented model.
+ * Reports through cfsr_error() a release that is unknown or unparsable,
+ * and one whose profile is not implemented: such a profile has its PELT
+ * arithmetic (lib/pelt-legacy.h, lib/pelt-v4.h or lib/pelt.h parameters)
+ * but not the engine's update points, and is never replaced silently by
+ * another one.
  * Return: the profile, or NULL.
  */
 const struct cfsr_profile *cfsr_profile_choose(const char *trace_release, const char *override,

@@ -16,6 +16,8 @@
 #include <stdint.h>
 #include <setjmp.h>
 #include <cmocka.h>
+
+#include "pelt-real.h"
 #include <string.h>
 
 #include "pelt.h"
@@ -25,27 +27,6 @@
 #define P612 (&cfsr_pelt_params_v6_12)
 #define PERIOD_NS (UINT64_C(1024) * 1024)
 #define W_NICE0 NICE_0_LOAD
-
-static long double sqrt_newton(long double x)
-{
-	long double s = x > 1 ? x : 1;
-	int i;
-
-	for (i = 0; i < 200; i++)
-		s = (s + x / s) / 2;
-	return s;
-}
-
-/* y = 2^(-1/32) = sqrt(sqrt(sqrt(sqrt(sqrt(1/2))))). */
-static long double pelt_y(void)
-{
-	long double y = 0.5L;
-	int i;
-
-	for (i = 0; i < 5; i++)
-		y = sqrt_newton(y);
-	return y;
-}
 
 /* (v * mul) >> 32 without a 128-bit product. */
 static uint64_t mul_shr32_split(uint64_t v, uint32_t mul)

@@ -9,8 +9,20 @@
 #include <stdint.h>
 #include <setjmp.h>
 #include <cmocka.h>
+#include <stdio.h>
 
+#include <string.h>
+
+#include "error.h"
 #include "profile.h"
+
+static char last_msg[512];
+
+static void capture(const char *msg, void *data)
+{
+	(void)data;
+	snprintf(last_msg, sizeof(last_msg), "%s", msg);
+}
 
 static void test_version(void **state)
 {
@@ -49,11 +61,109 @@ static void test_profiles(void **state)
 	assert_null(cfsr_profile_for("7.0"));
 }
 
+/* The table covers v3.8-v6.18 without gaps or overlaps, oldest first. */
+static void test_table_contiguous(void **state)
+{
+	size_t i, n = cfsr_profile_count();
+
+	(void)state;
+	assert_true(n > 10);
+	assert_int_equal(cfsr_profile_at(0)->first, 30800);
+	assert_int_equal(cfsr_profile_at(n - 1)->last, 61899);
+	assert_null(cfsr_profile_at(n));
+	for (i = 0; i < n; i++) {
+		const struct cfsr_profile *p = cfsr_profile_at(i);
+
+		assert_true(p->first <= p->last);
+		if (i)
+			assert_int_equal(p->first, cfsr_profile_at(i - 1)->last + 1);
+		/* Each profile names its arithmetic, and only that one. */
+		assert_true((p->arith == CFSR_ARITH_LEGACY) == (p->legacy != NULL));
+		assert_true((p->arith == CFSR_ARITH_V4) == (p->v4 != NULL));
+		assert_true((p->arith == CFSR_ARITH_RUNNABLE) == (p->pelt != NULL));
+		assert_non_null(p->traits);
+		/* Implemented means the v6.12+ engine, nothing else. */
+		assert_true(p->implemented == (p->first >= 61200));
+		assert_true(p->eevdf == (p->first >= 60600));
+		assert_true(p->delay_dequeue == (p->first >= 61200));
+	}
+}
+
+/*
+ * The boundaries of the version history (MODEL.md section 6 and
+ * docs/PROFILES.md): each release gets the switches of its generation.
+ */
+static void test_boundaries(void **state)
+{
+	(void)state;
+	assert_false(cfsr_profile_for("3.12.74")->legacy->init_slice);
+	assert_true(cfsr_profile_for("3.13.0")->legacy->init_slice);
+	assert_false(cfsr_profile_for("4.0.9")->legacy->track_running);
+	assert_true(cfsr_profile_for("4.1.52")->legacy->track_running);
+	assert_int_equal(cfsr_profile_for("4.2.8")->arith, CFSR_ARITH_LEGACY);
+	assert_int_equal(cfsr_profile_for("4.3.0")->arith, CFSR_ARITH_V4);
+	assert_false(cfsr_profile_for("4.6.7")->v4->table_contrib);
+	assert_true(cfsr_profile_for("4.7.10")->v4->table_contrib);
+	assert_false(cfsr_profile_for("4.11.12")->v4->segments);
+	assert_true(cfsr_profile_for("4.12.14")->v4->segments);
+	assert_false(cfsr_profile_for("4.12.14")->v4->divider_period_contrib);
+	assert_true(cfsr_profile_for("4.13.16")->v4->divider_period_contrib);
+	assert_false(cfsr_profile_for("4.14.336")->v4->unweighted_se);
+	assert_true(cfsr_profile_for("4.19.316")->v4->unweighted_se);
+	assert_int_equal(cfsr_profile_for("5.6.19")->arith, CFSR_ARITH_V4);
+	assert_int_equal(cfsr_profile_for("5.7.0")->arith, CFSR_ARITH_RUNNABLE);
+	assert_false(cfsr_profile_for("5.16.20")->pelt->sum_lower_bounds);
+	assert_true(cfsr_profile_for("5.17.15")->pelt->sum_lower_bounds);
+	assert_false(cfsr_profile_for("5.17.15")->pelt->attach_load_sum_min1);
+	assert_true(cfsr_profile_for("5.18.0")->pelt->attach_load_sum_min1);
+	assert_false(cfsr_profile_for("6.1.100")->pelt->util_est_runnable_check);
+	assert_true(cfsr_profile_for("6.2.16")->pelt->util_est_runnable_check);
+	assert_false(cfsr_profile_for("6.5.13")->eevdf);
+	assert_true(cfsr_profile_for("6.6.0")->eevdf);
+	assert_int_equal(cfsr_profile_for("6.7.12")->pelt->util_est_repr, CFSR_UTIL_EST_PAIR);
+	assert_int_equal(cfsr_profile_for("6.8.0")->pelt->util_est_repr, CFSR_UTIL_EST_SINGLE);
+	assert_false(cfsr_profile_for("6.9.12")->pelt->post_init_se_weight);
+	assert_true(cfsr_profile_for("6.10.14")->pelt->post_init_se_weight);
+	assert_true(cfsr_profile_for("6.15.1")->pelt->util_est_capacity_check);
+	assert_false(cfsr_profile_for("6.16.0")->pelt->util_est_capacity_check);
+}
+
+/* Unimplemented profiles are refused by name, never replaced. */
+static void test_choose(void **state)
+{
+	const struct cfsr_profile *p;
+
+	(void)state;
+	cfsr_error_set_hook(capture, NULL);
+	last_msg[0] = 0;
+	assert_null(cfsr_profile_choose("6.18.1", "3.19", "t.dat"));
+	assert_non_null(strstr(last_msg, "not implemented yet"));
+	assert_non_null(strstr(last_msg, "v3.13-v4.0 legacy PELT"));
+	assert_non_null(strstr(last_msg, "arithmetic"));
+	assert_null(cfsr_profile_choose("6.18.1", "6.9", "t.dat"));
+	assert_non_null(strstr(last_msg, "v6.8-v6.9 EEVDF"));
+	assert_null(cfsr_profile_choose(NULL, NULL, "t.dat"));
+	assert_non_null(strstr(last_msg, "--kernel"));
+	assert_null(cfsr_profile_choose("2.6.32", NULL, "t.dat"));
+	assert_non_null(strstr(last_msg, "no model"));
+	cfsr_error_set_hook(NULL, NULL);
+
+	p = cfsr_profile_choose("6.18.44-fc", NULL, "t.dat");
+	assert_non_null(p);
+	assert_false(cfsr_profile_what_if("6.18.44-fc", p));
+	p = cfsr_profile_choose("6.18.44-fc", "6.12", "t.dat");
+	assert_non_null(p);
+	assert_true(cfsr_profile_what_if("6.18.44-fc", p));
+	assert_false(cfsr_profile_what_if(NULL, p));
+	assert_false(cfsr_profile_what_if("6.13.2", p));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_version),
-		cmocka_unit_test(test_profiles),
+		cmocka_unit_test(test_version),		 cmocka_unit_test(test_profiles),
+		cmocka_unit_test(test_table_contiguous), cmocka_unit_test(test_boundaries),
+		cmocka_unit_test(test_choose),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
