@@ -119,8 +119,8 @@ static void ent_group(struct ent *e, struct cfsr_task_group *tg, int cpu)
  * entity weighs 2/1048576 of a nice-0 task.
  */
 uint64_t cfsr_group_calc_shares(const struct cfsr_pelt_params *pelt, uint64_t tg_shares,
-				uint64_t grq_load_weight, uint64_t grq_load_avg, int64_t tg_load_avg,
-				uint64_t tg_load_avg_contrib)
+				uint64_t grq_load_weight, uint64_t grq_load_avg,
+				int64_t tg_load_avg, uint64_t tg_load_avg_contrib)
 {
 	int64_t tg_weight, load, shares;
 	uint64_t w = cfsr_pelt_weight(pelt, grq_load_weight);
@@ -211,9 +211,8 @@ static void update_tg_cfs_util(const struct cfsr_pelt_params *pelt, struct cfsr_
  * a u32 in the kernel too, although runnable_sum is 64-bit: a group
  * entity with more than about 87 runnable tasks below it would wrap.
  */
-static void update_tg_cfs_runnable(const struct cfsr_pelt_params *pelt,
-				   struct cfsr_sched_avg *cfs, struct cfsr_sched_avg *se,
-				   const struct cfsr_sched_avg *gcfs)
+static void update_tg_cfs_runnable(const struct cfsr_pelt_params *pelt, struct cfsr_sched_avg *cfs,
+				   struct cfsr_sched_avg *se, const struct cfsr_sched_avg *gcfs)
 {
 	int64_t delta_sum, delta_avg = (int64_t)(gcfs->runnable_avg - se->runnable_avg);
 	uint32_t new_sum, divider;
@@ -833,8 +832,8 @@ static void set_shares(struct cfsr_group_model *m, struct cfsr_task_group *tg, u
 	}
 }
 
-int cfsr_group_set_shares(struct cfsr_group_model *m, struct cfsr_task_group *tg,
-			  uint64_t shares, const struct cfsr_group_time *times)
+int cfsr_group_set_shares(struct cfsr_group_model *m, struct cfsr_task_group *tg, uint64_t shares,
+			  const struct cfsr_group_time *times)
 {
 	if (!tg->parent)
 		return cfsr_error("cannot change the shares of the root task group");
@@ -1128,8 +1127,7 @@ void cfsr_group_tick(struct cfsr_group_model *m, struct cfsr_group_task *task,
 	}
 }
 
-void cfsr_group_remove_task(struct cfsr_group_model *m, struct cfsr_group_task *task,
-			    bool migrate)
+void cfsr_group_remove_task(struct cfsr_group_model *m, struct cfsr_group_task *task, bool migrate)
 {
 	struct cfsr_group_rq *g = &task->tg->rq[task->cpu];
 
@@ -1218,8 +1216,7 @@ static bool skip_blocked_update(const struct cfsr_group_rq *g)
 	return !g->propagate;
 }
 
-bool cfsr_group_update_blocked(struct cfsr_group_model *m, int cpu,
-			       const struct cfsr_group_time *t)
+bool cfsr_group_update_blocked(struct cfsr_group_model *m, int cpu, const struct cfsr_group_time *t)
 {
 	bool has_blocked = false;
 	int depth, max_depth = 0;
@@ -1244,9 +1241,9 @@ bool cfsr_group_update_blocked(struct cfsr_group_model *m, int cpu,
 			decayed = cfsr_pelt_apply_removed(m->pelt, &g->avg, &g->removed, &prop);
 			if (decayed)
 				add_tg_cfs_propagate(g, prop);
-			decayed |= cfsr_pelt_update_cfs_rq(m->pelt, t->pelt, &g->avg,
-							   g->load_weight, grq_runnable(m, g),
-							   g->curr != NULL);
+			decayed |=
+				cfsr_pelt_update_cfs_rq(m->pelt, t->pelt, &g->avg, g->load_weight,
+							grq_runnable(m, g), g->curr != NULL);
 			if (decayed)
 				update_tg_load_avg(m, tg, cpu, t);
 

@@ -229,8 +229,8 @@ struct cfsr_group_model {
  * [MIN_SHARES, @tg_shares] (the floor unscaled).
  */
 uint64_t cfsr_group_calc_shares(const struct cfsr_pelt_params *pelt, uint64_t tg_shares,
-				uint64_t grq_load_weight, uint64_t grq_load_avg, int64_t tg_load_avg,
-				uint64_t tg_load_avg_contrib);
+				uint64_t grq_load_weight, uint64_t grq_load_avg,
+				int64_t tg_load_avg, uint64_t tg_load_avg_contrib);
 
 /**
  * cfsr_group_publish_load() - publish a cfs_rq's load into tg->load_avg
@@ -406,8 +406,8 @@ int cfsr_group_rmdir(struct cfsr_group_model *m, struct cfsr_task_group *tg);
  *
  * Return: 0, or -1 (reported) for the root or an idle group (EINVAL).
  */
-int cfsr_group_set_shares(struct cfsr_group_model *m, struct cfsr_task_group *tg,
-			  uint64_t shares, const struct cfsr_group_time *times);
+int cfsr_group_set_shares(struct cfsr_group_model *m, struct cfsr_task_group *tg, uint64_t shares,
+			  const struct cfsr_group_time *times);
 
 /**
  * cfsr_group_set_idle() - write cpu.idle
@@ -591,8 +591,7 @@ void cfsr_group_tick(struct cfsr_group_model *m, struct cfsr_group_task *task,
  * cfs_rq's last_update_time, then the removed.* queue) in
  * kernel/sched/fair.c, v5.7-v6.18.  The caller then sets @task->cpu.
  */
-void cfsr_group_remove_task(struct cfsr_group_model *m, struct cfsr_group_task *task,
-			    bool migrate);
+void cfsr_group_remove_task(struct cfsr_group_model *m, struct cfsr_group_task *task, bool migrate);
 
 /**
  * cfsr_group_move_task() - a task changes group (cgroup attach, autogroup)
