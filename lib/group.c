@@ -35,15 +35,15 @@
 #define MAX_CPUS 4096
 
 const struct cfsr_group_params cfsr_group_params_modern = {
-	.name = "v6.18",
+	.name = "v6.18.2+",
 	.tg_load_ratelimit = true,
 	.keep_empty_weight = true,
 	.runnable_h_nr_runnable = true,
 	.decayed_needs_no_contrib = true,
 };
 
-const struct cfsr_group_params cfsr_group_params_v6_14 = {
-	.name = "v6.14-v6.17",
+const struct cfsr_group_params cfsr_group_params_v6_13 = {
+	.name = "v6.12.7-v6.18.1",
 	.tg_load_ratelimit = true,
 	.keep_empty_weight = true,
 	.runnable_h_nr_runnable = true,
@@ -51,7 +51,7 @@ const struct cfsr_group_params cfsr_group_params_v6_14 = {
 };
 
 const struct cfsr_group_params cfsr_group_params_v6_12 = {
-	.name = "v6.12-v6.13",
+	.name = "v6.12.0-v6.12.6",
 	.tg_load_ratelimit = true,
 	.keep_empty_weight = true,
 	.runnable_h_nr_runnable = false,
@@ -65,6 +65,19 @@ const struct cfsr_group_params cfsr_group_params_v6_7 = {
 	.runnable_h_nr_runnable = false,
 	.decayed_needs_no_contrib = false,
 };
+
+const struct cfsr_group_params *cfsr_group_params_for(int version)
+{
+	if (version >= 61802)
+		return &cfsr_group_params_modern;
+	if (version >= 61207)
+		return &cfsr_group_params_v6_13;
+	if (version >= 61200)
+		return &cfsr_group_params_v6_12;
+	if (version >= 60700)
+		return &cfsr_group_params_v6_7;
+	return NULL;
+}
 
 /*
  * One level's entity: a task (struct cfsr_group_task) or the group entity

@@ -60,13 +60,16 @@
  *                     (to MIN_SHARES once its load decayed)
  * @runnable_h_nr_runnable: the runnable input of a cfs_rq and the
  *                          runnable_weight of a group entity count
- *                          runnable tasks only (h_nr_runnable: v6.14,
- *                          stable 6.12.37+); before, all queued tasks
- *                          (h_nr_running), delayed ones included
+ *                          runnable tasks only: h_nr_runnable (v6.14),
+ *                          h_nr_running - h_nr_delayed (v6.13, stable
+ *                          6.12.7+), the same number; v6.12.0-v6.12.6
+ *                          count every queued task (h_nr_running),
+ *                          delayed ones included
  * @decayed_needs_no_contrib: cfs_rq_is_decayed() also requires
  *                            tg_load_avg_contrib == 0, so a cfs_rq stays
  *                            on the leaf list until its contribution is
- *                            withdrawn (ca125231dd29, stable 6.17.y)
+ *                            withdrawn (ca125231dd29: stable 6.17.y and
+ *                            6.18.y from December 2025)
  *
  * Every table also assumes what v4.15+ kernels share: calc_group_shares()
  * with tg_weight = tg->load_avg - contrib + max(load.weight, load_avg),
@@ -82,14 +85,26 @@ struct cfsr_group_params {
 	bool decayed_needs_no_contrib;
 };
 
-/* v6.18 (and stable kernels carrying ca125231dd29). */
+/* v6.18.2+ (stable kernels carrying ca125231dd29). */
 extern const struct cfsr_group_params cfsr_group_params_modern;
-/* v6.14-v6.17. */
-extern const struct cfsr_group_params cfsr_group_params_v6_14;
-/* v6.12-v6.13. */
+/* v6.12.7-v6.18.1. */
+extern const struct cfsr_group_params cfsr_group_params_v6_13;
+/* v6.12.0-v6.12.6. */
 extern const struct cfsr_group_params cfsr_group_params_v6_12;
 /* v6.7-v6.11. */
 extern const struct cfsr_group_params cfsr_group_params_v6_7;
+
+/**
+ * cfsr_group_params_for() - the group behaviour of a kernel release
+ * @version: major * 10000 + minor * 100 + sublevel (cfsr_profile_version())
+ *
+ * The first sublevels carrying the stable backports are from the stable
+ * review series, not checked against each release: 6.12.7 (h_nr_delayed)
+ * and 6.18.2 (ca125231dd29).
+ *
+ * Return: a static table, or NULL before v6.7 (not modelled).
+ */
+const struct cfsr_group_params *cfsr_group_params_for(int version);
 
 struct cfsr_task_group;
 

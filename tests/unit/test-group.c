@@ -627,14 +627,13 @@ static void test_move_and_blocked(void **state)
 struct obj_state {
 	int64_t obj;
 	bool have_cfs, have_gse;
-	struct cfsr_pelt_rec cfs;    /* last cfs record of the group's cfs_rq */
-	int64_t gse_weight;          /* weight of the last gse record */
-	bool decided;                /* that gse record's chain has a usable cfs record */
-	struct cfsr_pelt_rec chain;  /* the cfs record of that chain */
+	struct cfsr_pelt_rec cfs; /* last cfs record of the group's cfs_rq */
+	int64_t gse_weight; /* weight of the last gse record */
+	bool decided; /* that gse record's chain has a usable cfs record */
+	struct cfsr_pelt_rec chain; /* the cfs record of that chain */
 };
 
-static struct obj_state *obj_find(struct obj_state **objs, size_t *nr, size_t *alloc,
-				  int64_t obj)
+static struct obj_state *obj_find(struct obj_state **objs, size_t *nr, size_t *alloc, int64_t obj)
 {
 	size_t i;
 
@@ -757,12 +756,28 @@ static void test_kernel_records(void **state)
 		      "exact %llu (%.2f %%), within 1 %% %llu (%.2f %%)\n",
 		      (unsigned long long)n.gse, (unsigned long long)n.compared,
 		      (unsigned long long)n.empty, (unsigned long long)n.empty_exact,
-		      (unsigned long long)n.exact,
-		      n.compared ? 100.0 * n.exact / n.compared : 0.0,
+		      (unsigned long long)n.exact, n.compared ? 100.0 * n.exact / n.compared : 0.0,
 		      (unsigned long long)n.within1,
 		      n.compared ? 100.0 * n.within1 / n.compared : 0.0);
 	assert_true(n.compared >= 100);
 	assert_true(n.exact * 100 >= n.compared * 90);
+}
+
+/* Release to behaviour, at the boundaries named in lib/group.h. */
+static void test_params_for(void **state)
+{
+	(void)state;
+	assert_ptr_equal(cfsr_group_params_for(61844), &cfsr_group_params_modern);
+	assert_ptr_equal(cfsr_group_params_for(61801), &cfsr_group_params_v6_13);
+	assert_ptr_equal(cfsr_group_params_for(61207), &cfsr_group_params_v6_13);
+	assert_ptr_equal(cfsr_group_params_for(61206), &cfsr_group_params_v6_12);
+	assert_ptr_equal(cfsr_group_params_for(61100), &cfsr_group_params_v6_7);
+	assert_null(cfsr_group_params_for(60699));
+	/* Only v6.12.0-6 count delayed tasks as runnable; only v6.7-v6.11 reweight empty groups. */
+	assert_false(cfsr_group_params_v6_12.runnable_h_nr_runnable);
+	assert_true(cfsr_group_params_v6_13.runnable_h_nr_runnable);
+	assert_false(cfsr_group_params_v6_7.keep_empty_weight);
+	assert_true(cfsr_group_params_v6_12.keep_empty_weight);
 }
 
 int main(void)
@@ -780,6 +795,7 @@ int main(void)
 		cmocka_unit_test(test_equal_split),
 		cmocka_unit_test(test_move_and_blocked),
 		cmocka_unit_test(test_kernel_records),
+		cmocka_unit_test(test_params_for),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
