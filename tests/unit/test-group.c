@@ -30,6 +30,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "alloc.h"
 #include "error.h"
 #include "group.h"
 #include "truth.h"
@@ -624,6 +625,63 @@ static void test_move_and_blocked(void **state)
 
 /* ---- kernel records ------------------------------------------------------------------------------- */
 
+/* The recorded runs with kernel PELT records. */
+static const char *const bpf_runs[] = { "cgroups-bpf", "periodic-bpf" };
+
+/* Opens run @i's pelt.jsonl.gz, or returns NULL when it is absent. */
+static struct cfsr_truth_reader *open_run(size_t i)
+{
+	const char *src = getenv("CFSR_SRCDIR");
+	char path[4096];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/../shared/traces/%s/pelt.jsonl.gz", src ? src : ".",
+		 bpf_runs[i]);
+	if (stat(path, &st)) {
+		print_message("no '%s'\n", path);
+		return NULL;
+	}
+	return cfsr_truth_open(path);
+}
+
+/* Adds counter structs made only of uint64_t members. */
+static void add_counts(uint64_t *total, const uint64_t *n, size_t size)
+{
+	size_t i;
+
+	for (i = 0; i < size / sizeof(uint64_t); i++)
+		total[i] += n[i];
+}
+
+/*
+ * Feeds every record of a group cfs_rq or group entity (level >= 1) of
+ * each recorded run to @fn, and calls @done at the end of each run.
+ * Return: the number of runs read.
+ */
+static size_t for_each_group_record(void (*fn)(const struct cfsr_pelt_rec *, void *),
+				    void (*done)(const char *, void *), void *data)
+{
+	struct cfsr_truth_reader *r;
+	struct cfsr_truth_item it;
+	size_t run, runs = 0;
+	int ret;
+
+	for (run = 0; run < sizeof(bpf_runs) / sizeof(bpf_runs[0]); run++) {
+		r = open_run(run);
+		if (!r)
+			continue;
+		runs++;
+		while ((ret = cfsr_truth_next(r, &it)) == 1)
+			if (it.kind == CFSR_TRUTH_PELT && it.pelt.level >= 1 &&
+			    (it.pelt.type == CFSR_PELT_CFS || it.pelt.type == CFSR_PELT_GSE))
+				fn(&it.pelt, data);
+		assert_int_equal(ret, 0);
+		cfsr_truth_close(r);
+		done(bpf_runs[run], data);
+	}
+	return runs;
+}
+
 struct obj_state {
 	int64_t obj;
 	bool have_cfs, have_gse;
@@ -640,18 +698,15 @@ static struct obj_state *obj_find(struct obj_state **objs, size_t *nr, size_t *a
 	for (i = 0; i < *nr; i++)
 		if ((*objs)[i].obj == obj)
 			return &(*objs)[i];
-	if (*nr == *alloc) {
-		*alloc = *alloc ? *alloc * 2 : 64;
-		*objs = realloc(*objs, *alloc * sizeof(**objs));
-		assert_non_null(*objs);
-	}
+	assert_int_equal(cfsr_alloc_grow((void **)objs, *nr + 1, alloc, sizeof(**objs)), 0);
+	/* Slots are reused from one run to the next. */
 	memset(&(*objs)[*nr], 0, sizeof(**objs));
 	(*objs)[*nr].obj = obj;
 	return &(*objs)[(*nr)++];
 }
 
 struct record_counts {
-	uint64_t gse, compared, exact, within1, empty, empty_exact;
+	uint64_t gse, compared, exact, within1, empty, empty_exact, unchanged;
 };
 
 /*
@@ -682,7 +737,24 @@ static void compare_gse(struct record_counts *n, const struct obj_state *o,
 	n->exact += want == (uint64_t)g2->weight;
 	if (c->weight == 0)
 		n->empty_exact += want == (uint64_t)g2->weight;
+	else if (want != (uint64_t)g2->weight && g2->weight == o->gse_weight)
+		n->unchanged++;
 	n->within1 += llabs((int64_t)want - g2->weight) * 100 <= g2->weight;
+}
+
+static void print_record_counts(const char *run, const struct record_counts *n)
+{
+	print_message("%s: group entity weight vs calc_group_shares(): %llu gse records, %llu "
+		      "decided by one record pair (%llu of an empty cfs_rq, %llu of them exact); "
+		      "exact %llu (%.2f %%), within 1 %% %llu (%.2f %%); of the others, %llu kept "
+		      "the weight of the previous record\n",
+		      run, (unsigned long long)n->gse, (unsigned long long)n->compared,
+		      (unsigned long long)n->empty, (unsigned long long)n->empty_exact,
+		      (unsigned long long)n->exact,
+		      n->compared ? 100.0 * n->exact / n->compared : 0.0,
+		      (unsigned long long)n->within1,
+		      n->compared ? 100.0 * n->within1 / n->compared : 0.0,
+		      (unsigned long long)n->unchanged);
 }
 
 /*
@@ -694,73 +766,203 @@ static void compare_gse(struct record_counts *n, const struct obj_state *o,
  * calc_group_shares() its inputs when nothing was enqueued or dequeued
  * between C and G1 (same nr_queued: C shows load.weight before the
  * enqueue/dequeue accounting, G1 after) or the cfs_rq is empty.
- * Differences remain where another CPU published into tg->load_avg
- * between C and the computation, or where an update without a record
- * recomputed the weight between G1 and G2.
+ * Differences remain where G1 came from a pick or put (set_next_entity()
+ * and put_prev_entity() update the entity without update_cfs_group(), so
+ * G2 keeps G1's weight), where an update without a record (an enqueue or
+ * dequeue within the same PELT period) recomputed the weight between G1
+ * and G2, or where another CPU published into tg->load_avg in between.
  */
+struct records_ctx {
+	struct obj_state *objs;
+	size_t nr, alloc;
+	struct record_counts n, total;
+};
+
+static void records_one(const struct cfsr_pelt_rec *p, void *data)
+{
+	struct records_ctx *x = data;
+	struct obj_state *o = obj_find(&x->objs, &x->nr, &x->alloc, p->obj);
+
+	if (p->type == CFSR_PELT_CFS) {
+		o->cfs = *p;
+		o->cfs.tg = o->cfs.parent_tg = o->cfs.type_name = NULL;
+		o->have_cfs = true;
+		return;
+	}
+	x->n.gse++;
+	if (o->have_gse && o->decided)
+		compare_gse(&x->n, o, p);
+	o->decided = o->have_cfs && o->cfs.rq_cpu == p->rq_cpu && p->ts - o->cfs.ts < 100000 &&
+		     (o->cfs.nr_queued == p->nr_queued || o->cfs.weight == 0);
+	if (o->decided)
+		o->chain = o->cfs;
+	/* A later record of the same chain (propagation) is not a new chain. */
+	o->have_cfs = false;
+	o->have_gse = true;
+	o->gse_weight = p->weight;
+}
+
+static void records_done(const char *run, void *data)
+{
+	struct records_ctx *x = data;
+
+	print_record_counts(run, &x->n);
+	add_counts((uint64_t *)&x->total, (const uint64_t *)&x->n, sizeof(x->n));
+	memset(&x->n, 0, sizeof(x->n));
+	x->nr = 0;
+}
+
 static void test_kernel_records(void **state)
 {
-	char path[4096];
-	const char *src = getenv("CFSR_SRCDIR");
-	struct cfsr_truth_reader *r;
-	struct cfsr_truth_item it;
-	struct obj_state *objs = NULL, *o;
-	struct record_counts n = { 0 };
-	size_t nr = 0, alloc = 0;
-	struct stat st;
-	int ret;
+	struct records_ctx x = { 0 };
+	size_t runs;
 
 	(void)state;
-	snprintf(path, sizeof(path), "%s/../shared/traces/cgroups-bpf/pelt.jsonl.gz",
-		 src ? src : ".");
-	if (stat(path, &st)) {
-		print_message("skipped: no '%s'\n", path);
+	runs = for_each_group_record(records_one, records_done, &x);
+	free(x.objs);
+	if (!runs) {
+		print_message("skipped: no recorded runs with kernel PELT records\n");
 		skip();
 	}
-	r = cfsr_truth_open(path);
-	assert_non_null(r);
-	while ((ret = cfsr_truth_next(r, &it)) == 1) {
-		const struct cfsr_pelt_rec *p = &it.pelt;
+	print_record_counts("all", &x.total);
+	assert_true(x.total.compared >= 100);
+	assert_true(x.total.exact * 100 >= x.total.compared * 90);
+}
 
-		if (it.kind != CFSR_TRUTH_PELT || p->level < 1)
-			continue;
-		if (p->type == CFSR_PELT_CFS) {
-			o = obj_find(&objs, &nr, &alloc, p->obj);
-			o->cfs = *p;
-			o->cfs.tg = NULL;
-			o->cfs.parent_tg = NULL;
-			o->cfs.type_name = NULL;
-			o->have_cfs = true;
-		} else if (p->type == CFSR_PELT_GSE) {
-			o = obj_find(&objs, &nr, &alloc, p->obj);
-			n.gse++;
-			if (o->have_gse && o->decided)
-				compare_gse(&n, o, p);
-			o->decided = o->have_cfs && o->cfs.rq_cpu == p->rq_cpu &&
-				     p->ts - o->cfs.ts < 100000 &&
-				     (o->cfs.nr_queued == p->nr_queued || o->cfs.weight == 0);
-			if (o->decided)
-				o->chain = o->cfs;
-			/* A later record of the same chain (propagation) is not a new chain. */
-			o->have_cfs = false;
-			o->have_gse = true;
-			o->gse_weight = p->weight;
-		}
+struct prop_chain {
+	int64_t obj;
+	bool open; /* a cfs record with propagate = 1, waiting for its gse records */
+	struct cfsr_pelt_rec c; /* that record */
+	int nr_gse;
+	struct cfsr_pelt_rec ga; /* the first gse record after it: aged, not yet propagated */
+};
+
+struct prop_counts {
+	uint64_t chains, compared, exact, util, runnable, load, skipped_weight;
+};
+
+/*
+ * One propagation checked against the kernel: @c is the group cfs_rq's
+ * record with propagate = 1 (its prop_runnable_sum pending), @ga the group
+ * entity's record after its aging in the same chain, @gp its record after
+ * propagate_entity_load_avg().  The parent's divider is the entity's (they
+ * share a window); the group cfs_rq's load.weight at the propagation is
+ * @c's unless a dequeue emptied it in between (@gp's nr_queued 0).
+ */
+static void check_propagation(struct prop_counts *n, const struct cfsr_pelt_rec *c,
+			      const struct cfsr_pelt_rec *ga, const struct cfsr_pelt_rec *gp)
+{
+	struct cfsr_sched_avg parent = { 0 }, se = ga->avg;
+	int64_t prop = c->prop_runnable_sum;
+	uint64_t gcfs_weight;
+	bool u, rn, l;
+
+	if (gp->nr_queued == c->nr_queued) {
+		gcfs_weight = (uint64_t)c->weight;
+	} else if (gp->nr_queued == 0) {
+		gcfs_weight = 0;
+	} else {
+		n->skipped_weight++;
+		return;
 	}
-	assert_int_equal(ret, 0);
-	cfsr_truth_close(r);
-	free(objs);
+	parent.period_contrib = ga->avg.period_contrib;
+	cfsr_group_propagate(P, &parent, &se, (uint64_t)ga->weight, &c->avg, gcfs_weight, &prop);
 
-	print_message("group entity weight vs calc_group_shares(): %llu gse records, %llu "
-		      "decided by one record pair (%llu of an empty cfs_rq, %llu of them exact); "
-		      "exact %llu (%.2f %%), within 1 %% %llu (%.2f %%)\n",
-		      (unsigned long long)n.gse, (unsigned long long)n.compared,
-		      (unsigned long long)n.empty, (unsigned long long)n.empty_exact,
-		      (unsigned long long)n.exact, n.compared ? 100.0 * n.exact / n.compared : 0.0,
-		      (unsigned long long)n.within1,
-		      n.compared ? 100.0 * n.within1 / n.compared : 0.0);
-	assert_true(n.compared >= 100);
-	assert_true(n.exact * 100 >= n.compared * 90);
+	u = se.util_avg == gp->avg.util_avg && se.util_sum == gp->avg.util_sum;
+	rn = se.runnable_avg == gp->avg.runnable_avg && se.runnable_sum == gp->avg.runnable_sum;
+	l = se.load_avg == gp->avg.load_avg && se.load_sum == gp->avg.load_sum;
+	n->compared++;
+	n->util += u;
+	n->runnable += rn;
+	n->load += l;
+	n->exact += u && rn && l;
+}
+
+static void print_prop_counts(const char *run, const struct prop_counts *n)
+{
+	print_message("%s: propagation vs the kernel: %llu pending propagations recorded, %llu "
+		      "with the entity before and after (%llu skipped: cfs_rq weight unknown); "
+		      "all exact %llu of %llu (%.2f %%): util %llu, runnable %llu, load %llu\n",
+		      run, (unsigned long long)n->chains,
+		      (unsigned long long)(n->compared + n->skipped_weight),
+		      (unsigned long long)n->skipped_weight, (unsigned long long)n->exact,
+		      (unsigned long long)n->compared,
+		      n->compared ? 100.0 * n->exact / n->compared : 0.0,
+		      (unsigned long long)n->util, (unsigned long long)n->runnable,
+		      (unsigned long long)n->load);
+}
+
+/*
+ * update_tg_cfs_util/runnable/load() against the kernel's records where a
+ * chain shows the state before and after a propagation.
+ */
+struct prop_ctx {
+	struct prop_chain *ch;
+	size_t nr, alloc;
+	struct prop_counts n, total;
+};
+
+static void prop_one(const struct cfsr_pelt_rec *p, void *data)
+{
+	struct prop_ctx *x = data;
+	struct prop_chain *o = NULL;
+	size_t i;
+
+	for (i = 0; i < x->nr; i++)
+		if (x->ch[i].obj == p->obj)
+			o = &x->ch[i];
+	if (!o) {
+		assert_int_equal(CFSR_ALLOC_GROW(x->ch, x->nr + 1, x->alloc), 0);
+		o = &x->ch[x->nr++];
+		memset(o, 0, sizeof(*o));
+		o->obj = p->obj;
+	}
+	if (p->type == CFSR_PELT_CFS) {
+		o->open = p->propagate == 1;
+		o->c = *p;
+		o->c.tg = o->c.parent_tg = o->c.type_name = NULL;
+		o->nr_gse = 0;
+		x->n.chains += o->open;
+		return;
+	}
+	if (!o->open || p->rq_cpu != o->c.rq_cpu || p->ts - o->c.ts > 100000) {
+		o->open = false;
+		return;
+	}
+	if (++o->nr_gse == 1) {
+		o->ga = *p;
+		o->ga.tg = o->ga.parent_tg = o->ga.type_name = NULL;
+	} else {
+		check_propagation(&x->n, &o->c, &o->ga, p);
+		o->open = false;
+	}
+}
+
+static void prop_done(const char *run, void *data)
+{
+	struct prop_ctx *x = data;
+
+	print_prop_counts(run, &x->n);
+	add_counts((uint64_t *)&x->total, (const uint64_t *)&x->n, sizeof(x->n));
+	memset(&x->n, 0, sizeof(x->n));
+	x->nr = 0;
+}
+
+static void test_kernel_propagation(void **state)
+{
+	struct prop_ctx x = { 0 };
+	size_t runs;
+
+	(void)state;
+	runs = for_each_group_record(prop_one, prop_done, &x);
+	free(x.ch);
+	if (!runs) {
+		print_message("skipped: no recorded runs with kernel PELT records\n");
+		skip();
+	}
+	print_prop_counts("all", &x.total);
+	assert_true(x.total.compared >= 10);
+	assert_true(x.total.exact * 100 >= x.total.compared * 90);
 }
 
 /* Release to behaviour, at the boundaries named in lib/group.h. */
@@ -795,6 +997,7 @@ int main(void)
 		cmocka_unit_test(test_equal_split),
 		cmocka_unit_test(test_move_and_blocked),
 		cmocka_unit_test(test_kernel_records),
+		cmocka_unit_test(test_kernel_propagation),
 		cmocka_unit_test(test_params_for),
 	};
 
