@@ -225,6 +225,78 @@ static void test_propagate_detach(void **state)
 	assert_int_equal(cfs.load_avg, 883);
 }
 
+/*
+ * A propagation series through the model: /a and /a/b are created and a
+ * migrated task (load 512, util 300, runnable 400) is enqueued in /a/b,
+ * all at PELT time 1000 units (period_contrib 1000: divider 47718), so no
+ * aging changes anything and every value follows from attach and
+ * propagation.  By hand:
+ * - creation: each group entity is attached with load_sum 1 (the
+ *   max(1, ...) of attach), its parent gaining load_sum 1024 and
+ *   prop_runnable_sum 1; /a's +1 reaches the root when /a/b's attach
+ *   walks up (load 1 + 1 = 2 -> load_avg 2048 / 47718 = 0: no change);
+ * - the task attaches to /a/b: util_sum 300 * 47718 = 14315400, runnable
+ *   400 * 47718 = 19087200, load_sum 512 * 47718 / 1024 = 23859; /a/b
+ *   load_sum 1024 * 23859 = 24431616, prop +23859, published 512;
+ * - /a/b's entity on /a: util and runnable copied (14315400, 19087200);
+ *   load rs = 23859 + 1 = 23860 (above 14315400 >> 10 = 13979), load_sum
+ *   1024 * 23860 = 24432640, load_avg / 47718 = 512; /a load_avg 512,
+ *   load_sum 1024 + (24432640 - 1024) = 24432640, published 512;
+ *   calc_group_shares: load 1024, tg_weight 512 - 512 + 1024: the whole
+ *   shares, 1048576 as before;
+ * - /a's entity on the root: the same numbers; the root's pending sum is
+ *   2 + 23859 = 23861 (the root has no entity to consume it).
+ */
+static void test_propagation_series(void **state)
+{
+	struct cfsr_group_model *m = cfsr_group_model_new(G, P, 1);
+	struct cfsr_group_time t = { .pelt = 1024000, .sched_clock = 10000000000ULL };
+	struct cfsr_task_group *root, *a, *ab;
+	struct cfsr_group_task task;
+
+	(void)state;
+	root = cfsr_group_root(m);
+	a = cfsr_group_mkdir(m, "/a", &t);
+	ab = cfsr_group_mkdir(m, "/a/b", &t);
+	assert_int_equal(a->rq[0].se_avg.load_sum, 1);
+	assert_int_equal(root->rq[0].avg.load_sum, 1024);
+	assert_int_equal(root->rq[0].prop_runnable_sum, 2);
+	assert_int_equal(a->rq[0].prop_runnable_sum, 0);
+
+	cfsr_group_task_init(&task, ab, 0, NICE_0_LOAD);
+	task.avg.load_avg = 512;
+	task.avg.util_avg = 300;
+	task.avg.runnable_avg = 400;
+	assert_int_equal(cfsr_group_enqueue_task(m, &task, &t, 0), 0);
+
+	assert_int_equal(task.avg.load_sum, 23859);
+	assert_int_equal(task.avg.util_sum, 14315400);
+	assert_int_equal(ab->rq[0].avg.load_sum, 24431616);
+	assert_int_equal(ab->load_avg, 512);
+
+	assert_int_equal(ab->rq[0].se_avg.util_sum, 14315400);
+	assert_int_equal(ab->rq[0].se_avg.runnable_sum, 19087200);
+	assert_int_equal(ab->rq[0].se_avg.load_sum, 23860);
+	assert_int_equal(ab->rq[0].se_avg.load_avg, 512);
+	assert_int_equal(a->rq[0].avg.load_avg, 512);
+	assert_int_equal(a->rq[0].avg.load_sum, 24432640);
+	assert_int_equal(a->rq[0].avg.util_avg, 300);
+	assert_int_equal(a->load_avg, 512);
+	assert_int_equal(ab->rq[0].se_weight, NICE_0_LOAD);
+
+	assert_int_equal(a->rq[0].se_avg.load_sum, 23860);
+	assert_int_equal(a->rq[0].se_avg.load_avg, 512);
+	assert_int_equal(root->rq[0].avg.load_avg, 512);
+	assert_int_equal(root->rq[0].avg.load_sum, 24432640);
+	assert_int_equal(root->rq[0].avg.util_sum, 14315400);
+	assert_int_equal(root->rq[0].avg.runnable_sum, 19087200);
+	assert_int_equal(root->rq[0].prop_runnable_sum, 23861);
+	assert_false(ab->rq[0].propagate);
+	assert_false(a->rq[0].propagate);
+	cfsr_group_task_release(&task);
+	cfsr_group_model_free(m);
+}
+
 /* ---- shares sources ------------------------------------------------------------------------------- */
 
 static void test_shares_sources(void **state)
@@ -1100,6 +1172,7 @@ int main(void)
 		cmocka_unit_test(test_publish_threshold),
 		cmocka_unit_test(test_propagate_attach),
 		cmocka_unit_test(test_propagate_detach),
+		cmocka_unit_test(test_propagation_series),
 		cmocka_unit_test(test_shares_sources),
 		cmocka_unit_test(test_tree),
 		cmocka_unit_test(test_enqueue_walk),
