@@ -364,8 +364,10 @@ struct cfsr_task_group *cfsr_group_find(const struct cfsr_group_model *m, const 
  * @m: the model
  * @path: the new group's path; its parent must exist
  * @times: per-CPU clocks of the creation (@m->nr_cpus entries), or NULL
- *         for a group that exists when the replay starts: its entities are
- *         attached with all-zero signals and no aging
+ *         for a group that exists when the replay starts: its entities
+ *         take the parent cfs_rq's window with all-zero signals, no
+ *         arithmetic; one whose parent's last_update_time is still 0 is
+ *         attached by its first update, as an unattached entity is
  *
  * Mirrors sched_create_group() and online_fair_sched_group() (with
  * attach_entity_cfs_rq() per CPU) in kernel/sched/core.c and fair.c,
