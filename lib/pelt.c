@@ -13,6 +13,7 @@
  * functions named in each comment; the inputs come from the caller.
  */
 #include "pelt.h"
+#include "pelt-local.h"
 
 #include <string.h>
 
@@ -145,47 +146,6 @@ const struct cfsr_pelt_params cfsr_pelt_params_v5_7 = {
 	.util_est_runnable_check = false,
 	.util_est_capacity_check = true,
 };
-
-/*
- * Mirrors sub_positive() in kernel/sched/fair.c, v4.15-v6.18: unsigned
- * subtraction that stores 0 instead of wrapping.  The value is converted
- * to the type of the target first (typeof(*ptr) val = _val), hence one
- * function per width.
- */
-static void sub_positive_u64(uint64_t *ptr, uint64_t val)
-{
-	uint64_t var = *ptr;
-	uint64_t res = var - val;
-
-	if (res > var)
-		res = 0;
-	*ptr = res;
-}
-
-static void sub_positive_u32(uint32_t *ptr, uint32_t val)
-{
-	uint32_t var = *ptr;
-	uint32_t res = var - val;
-
-	if (res > var)
-		res = 0;
-	*ptr = res;
-}
-
-/*
- * The lower bound of "Relax the sync of *_sum with *_avg", written in the
- * kernel as max_t(u32, sum, avg * PELT_MIN_DIVIDER): both operands are
- * converted to u32 before the comparison and the result is a u32, so a
- * 64-bit load_sum or runnable_sum above 2^32 (two nice -20 tasks are
- * enough) comes back truncated to its low 32 bits.  Reproduced as is.
- */
-static uint32_t max_u32(uint64_t a, uint64_t b)
-{
-	uint32_t x = (uint32_t)a;
-	uint32_t y = (uint32_t)b;
-
-	return x > y ? x : y;
-}
 
 /*
  * Mirrors se_weight() and scale_load_down() in kernel/sched/sched.h,
@@ -462,10 +422,10 @@ void cfsr_pelt_enqueue_load(const struct cfsr_pelt_params *params, struct cfsr_s
 void cfsr_pelt_dequeue_load(const struct cfsr_pelt_params *params, struct cfsr_sched_avg *cfs,
 			    const struct cfsr_sched_avg *se, uint64_t load_weight)
 {
-	sub_positive_u64(&cfs->load_avg, se->load_avg);
-	sub_positive_u64(&cfs->load_sum, cfsr_pelt_weight(params, load_weight) * se->load_sum);
+	pelt_sub_positive_u64(&cfs->load_avg, se->load_avg);
+	pelt_sub_positive_u64(&cfs->load_sum, cfsr_pelt_weight(params, load_weight) * se->load_sum);
 	if (params->sum_lower_bounds)
-		cfs->load_sum = max_u32(cfs->load_sum, cfs->load_avg * PELT_MIN_DIVIDER);
+		cfs->load_sum = pelt_max_u32(cfs->load_sum, cfs->load_avg * PELT_MIN_DIVIDER);
 }
 
 /*
@@ -532,16 +492,16 @@ int64_t cfsr_pelt_detach_se(const struct cfsr_pelt_params *params, struct cfsr_s
 {
 	cfsr_pelt_dequeue_load(params, cfs, se, load_weight);
 
-	sub_positive_u64(&cfs->util_avg, se->util_avg);
-	sub_positive_u32(&cfs->util_sum, se->util_sum);
+	pelt_sub_positive_u64(&cfs->util_avg, se->util_avg);
+	pelt_sub_positive_u32(&cfs->util_sum, se->util_sum);
 	if (params->sum_lower_bounds)
-		cfs->util_sum = max_u32(cfs->util_sum, cfs->util_avg * PELT_MIN_DIVIDER);
+		cfs->util_sum = pelt_max_u32(cfs->util_sum, cfs->util_avg * PELT_MIN_DIVIDER);
 
-	sub_positive_u64(&cfs->runnable_avg, se->runnable_avg);
-	sub_positive_u64(&cfs->runnable_sum, se->runnable_sum);
+	pelt_sub_positive_u64(&cfs->runnable_avg, se->runnable_avg);
+	pelt_sub_positive_u64(&cfs->runnable_sum, se->runnable_sum);
 	if (params->sum_lower_bounds)
 		cfs->runnable_sum =
-			max_u32(cfs->runnable_sum, cfs->runnable_avg * PELT_MIN_DIVIDER);
+			pelt_max_u32(cfs->runnable_sum, cfs->runnable_avg * PELT_MIN_DIVIDER);
 
 	return (int64_t)(0 - se->load_sum);
 }
@@ -588,23 +548,23 @@ int cfsr_pelt_apply_removed(const struct cfsr_pelt_params *params, struct cfsr_s
 	*removed = (struct cfsr_pelt_removed)CFSR_PELT_REMOVED_INIT;
 
 	r = removed_load;
-	sub_positive_u64(&cfs->load_avg, r);
-	sub_positive_u64(&cfs->load_sum, r * divider);
+	pelt_sub_positive_u64(&cfs->load_avg, r);
+	pelt_sub_positive_u64(&cfs->load_sum, r * divider);
 	if (params->sum_lower_bounds)
-		cfs->load_sum = max_u32(cfs->load_sum, cfs->load_avg * PELT_MIN_DIVIDER);
+		cfs->load_sum = pelt_max_u32(cfs->load_sum, cfs->load_avg * PELT_MIN_DIVIDER);
 
 	r = removed_util;
-	sub_positive_u64(&cfs->util_avg, r);
-	sub_positive_u32(&cfs->util_sum, (uint32_t)(r * divider));
+	pelt_sub_positive_u64(&cfs->util_avg, r);
+	pelt_sub_positive_u32(&cfs->util_sum, (uint32_t)(r * divider));
 	if (params->sum_lower_bounds)
-		cfs->util_sum = max_u32(cfs->util_sum, cfs->util_avg * PELT_MIN_DIVIDER);
+		cfs->util_sum = pelt_max_u32(cfs->util_sum, cfs->util_avg * PELT_MIN_DIVIDER);
 
 	r = removed_runnable;
-	sub_positive_u64(&cfs->runnable_avg, r);
-	sub_positive_u64(&cfs->runnable_sum, r * divider);
+	pelt_sub_positive_u64(&cfs->runnable_avg, r);
+	pelt_sub_positive_u64(&cfs->runnable_sum, r * divider);
 	if (params->sum_lower_bounds)
 		cfs->runnable_sum =
-			max_u32(cfs->runnable_sum, cfs->runnable_avg * PELT_MIN_DIVIDER);
+			pelt_max_u32(cfs->runnable_sum, cfs->runnable_avg * PELT_MIN_DIVIDER);
 
 	*prop = cfsr_asr_s64((int64_t)(0 - removed_runnable * divider), SCHED_CAPACITY_SHIFT);
 	return 1;

@@ -1,0 +1,1190 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Unit tests for lib/group.c: the task-group tree and group PELT.
+ *
+ * Sources of the expected values:
+ * - calc_group_shares() cases worked by hand in the comments, one of them
+ *   the example in the kernel's own comment of calc_group_shares()
+ *   (shares scale_load(15) over 8 busy CPUs: 1920);
+ * - the cgroup v2 conversion DIV_ROUND_CLOSEST(weight * 1024, 100) evaluated
+ *   by hand for each weight;
+ * - the 1/64 publication threshold and the 1 ms rate limit at their edges;
+ * - one propagation step of each sign, every intermediate value computed by
+ *   hand in the comments from the kernel's update_tg_cfs_*() steps;
+ * - steady states the design of group scheduling predicts independently of
+ *   the arithmetic: a group alone on a CPU gets its whole shares (the "UP"
+ *   collapse of calc_group_shares()), a group busy on two CPUs gets half on
+ *   each, and two groups on one CPU get equal weights whatever their task
+ *   counts;
+ * - the kernel's own records in ../shared/traces/{cgroups,periodic}-bpf
+ *   (skipped with a message when absent): group entity weights recomputed
+ *   with calc_group_shares() from the record of the group's cfs_rq, one
+ *   propagation from the entity's record before it, and the published
+ *   contribution from the previous record; the agreement is printed.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "alloc.h"
+#include "error.h"
+#include "group.h"
+#include "truth.h"
+#include "truthfile.h"
+#include "weight.h"
+
+#define P (&cfsr_pelt_params_modern)
+#define G (&cfsr_group_params_modern)
+#define TICK_NS 4000000ULL
+
+static void quiet(const char *msg, void *data)
+{
+	(void)msg;
+	(void)data;
+}
+
+/* ---- calc_group_shares() -------------------------------------------------------------------- */
+
+static void test_calc_shares(void **state)
+{
+	(void)state;
+	/*
+	 * Shares 1024 (1048576 scaled), one nice-0 task on each of two CPUs,
+	 * both cfs_rqs at load_avg 1024 and published: tg_load_avg 2048.
+	 * tg_weight = 2048 - 1024 + max(1024, 1024) = 2048;
+	 * 1048576 * 1024 / 2048 = 524288, half the shares on each CPU.
+	 */
+	assert_int_equal(cfsr_group_calc_shares(P, 1048576, 1048576, 1024, 2048, 1024), 524288);
+	/* The other CPU idle (published 0): tg_weight = 1024, all the shares. */
+	assert_int_equal(cfsr_group_calc_shares(P, 1048576, 1048576, 1024, 1024, 1024), 1048576);
+	/* Idle CPU: load 0, 0 * shares / 1024 = 0, raised to MIN_SHARES = 2 (unscaled). */
+	assert_int_equal(cfsr_group_calc_shares(P, 1048576, 0, 0, 1024, 0), MIN_SHARES);
+	/* The kernel comment's example: scale_load(15) on 8 busy CPUs, 15360 / 8 = 1920. */
+	assert_int_equal(cfsr_group_calc_shares(P, 15360, 1048576, 1024, 8192, 1024), 1920);
+	/*
+	 * scale_load_down() truncates: load.weight 4095 -> 3 (not 4); with
+	 * tg_load_avg 100 and no contribution: tg_weight = 103,
+	 * 1048576 * 3 / 103 = 3145728 / 103 = 30541 rem 5.
+	 */
+	assert_int_equal(cfsr_group_calc_shares(P, 1048576, 4095, 0, 100, 0), 30541);
+	/*
+	 * scale_load_down() floor: load.weight 1500 -> max(2, 1) = 2; with
+	 * nothing published tg_weight = 2 and the result is all the shares.
+	 */
+	assert_int_equal(cfsr_group_calc_shares(P, 1048576, 1500, 0, 0, 0), 1048576);
+	/* load_avg above the queued weight wins: max(1024, 3000) = 3000; tg_weight 2000 - 2000 + 3000. */
+	assert_int_equal(cfsr_group_calc_shares(P, 1048576, 1048576, 3000, 2000, 2000), 1048576);
+	/* ... and 1048576 * 3000 / (6000 - 2000 + 3000) = 449389.7 -> 449389. */
+	assert_int_equal(cfsr_group_calc_shares(P, 1048576, 1048576, 3000, 6000, 2000), 449389);
+	/* Two groups of 2048 and 256 cpu.shares, each alone on its CPU: their whole shares. */
+	assert_int_equal(cfsr_group_calc_shares(P, 2048 * 1024, 1048576, 1024, 1024, 1024),
+			 2097152);
+	assert_int_equal(cfsr_group_calc_shares(P, 256 * 1024, 1048576, 1024, 1024, 1024), 262144);
+}
+
+/* ---- update_tg_load_avg() ---------------------------------------------------------------------- */
+
+static void test_publish_threshold(void **state)
+{
+	int64_t tg = 5000;
+	uint64_t contrib = 640, last = 0;
+
+	(void)state;
+	/* contrib 640: threshold 640 / 64 = 10, strict: +10 stays, +11 goes. */
+	assert_false(cfsr_group_publish_load(G, &tg, &contrib, &last, 650, 10000000));
+	assert_int_equal(tg, 5000);
+	assert_int_equal(contrib, 640);
+	assert_false(cfsr_group_publish_load(G, &tg, &contrib, &last, 630, 10000000));
+	assert_true(cfsr_group_publish_load(G, &tg, &contrib, &last, 651, 10000000));
+	assert_int_equal(tg, 5011);
+	assert_int_equal(contrib, 651);
+	assert_int_equal(last, 10000000);
+
+	/* Rate limit: within 1 ms of the last publication nothing moves, at 1 ms it does. */
+	assert_false(cfsr_group_publish_load(G, &tg, &contrib, &last, 100, 10999999));
+	assert_int_equal(tg, 5011);
+	assert_true(cfsr_group_publish_load(G, &tg, &contrib, &last, 100, 11000000));
+	assert_int_equal(tg, 4460); /* 5011 + (100 - 651) */
+	assert_int_equal(contrib, 100);
+
+	/* Downwards: contrib 100, threshold 1: -1 stays, -2 goes. */
+	assert_false(cfsr_group_publish_load(G, &tg, &contrib, &last, 99, 20000000));
+	assert_true(cfsr_group_publish_load(G, &tg, &contrib, &last, 98, 20000000));
+	assert_int_equal(tg, 4458);
+
+	/* Without the rate limit (v6.6 and older), the same instant is fine. */
+	{
+		static const struct cfsr_group_params no_limit = { .name = "test" };
+		int64_t tg2 = 0;
+		uint64_t c2 = 0, l2 = 5;
+
+		assert_true(cfsr_group_publish_load(&no_limit, &tg2, &c2, &l2, 1, 5));
+		assert_int_equal(tg2, 1);
+		/* contrib 0 publishes any change, and nothing when there is none. */
+		c2 = 0;
+		assert_false(cfsr_group_publish_load(&no_limit, &tg2, &c2, &l2, 0, 5));
+	}
+}
+
+/* ---- propagation -------------------------------------------------------------------------------- */
+
+/*
+ * A group entity and its parent cfs_rq, period_contrib 500: divider
+ * 46718 + 500 = 47218.  The entity: weight 1024, load_sum 10000,
+ * load_avg 1024 * 10000 / 47218 = 216, util 100 (sum 100 * 47218),
+ * runnable 150.  The parent: load 800, util 500, runnable 600, each sum
+ * avg * 47218.  The group cfs_rq: util 300, runnable 400, load_sum
+ * 2000000 with weight 2048 (two nice-0 tasks).
+ */
+static void propagation_setup(struct cfsr_sched_avg *cfs, struct cfsr_sched_avg *se,
+			      struct cfsr_sched_avg *gcfs)
+{
+	memset(cfs, 0, sizeof(*cfs));
+	memset(se, 0, sizeof(*se));
+	memset(gcfs, 0, sizeof(*gcfs));
+	cfs->period_contrib = 500;
+	cfs->load_avg = 800;
+	cfs->load_sum = 800 * 47218;
+	cfs->util_avg = 500;
+	cfs->util_sum = 500 * 47218;
+	cfs->runnable_avg = 600;
+	cfs->runnable_sum = 600 * 47218;
+	se->period_contrib = 500;
+	se->load_sum = 10000;
+	se->load_avg = 216;
+	se->util_avg = 100;
+	se->util_sum = 100 * 47218;
+	se->runnable_avg = 150;
+	se->runnable_sum = 150 * 47218;
+	gcfs->util_avg = 300;
+	gcfs->runnable_avg = 400;
+	gcfs->load_sum = 2000000;
+}
+
+static void test_propagate_attach(void **state)
+{
+	struct cfsr_sched_avg cfs, se, gcfs;
+	int64_t prop = 20000;
+
+	(void)state;
+	propagation_setup(&cfs, &se, &gcfs);
+	cfsr_group_propagate(P, &cfs, &se, NICE_0_LOAD, &gcfs, 2 * NICE_0_LOAD, &prop);
+
+	/* util: +200; se sum 300 * 47218 = 14165400 (+9443600); parent 700, 33052600. */
+	assert_int_equal(se.util_avg, 300);
+	assert_int_equal(se.util_sum, 14165400);
+	assert_int_equal(cfs.util_avg, 700);
+	assert_int_equal(cfs.util_sum, 33052600);
+	/* runnable: +250; se sum 400 * 47218 = 18887200 (+11804500); parent 850, 40135300. */
+	assert_int_equal(se.runnable_avg, 400);
+	assert_int_equal(se.runnable_sum, 18887200);
+	assert_int_equal(cfs.runnable_avg, 850);
+	assert_int_equal(cfs.runnable_sum, 40135300);
+	/*
+	 * load, added: rs = min(20000 + 10000, 47218) = 30000, above the running
+	 * 14165400 >> 10 = 13833; load_sum 1024 * 30000 = 30720000, load_avg
+	 * 30720000 / 47218 = 650; parent +434 -> 1234 and +20480000 -> 58254400
+	 * (above its bound 1234 * 46718 = 57650012).
+	 */
+	assert_int_equal(se.load_sum, 30000);
+	assert_int_equal(se.load_avg, 650);
+	assert_int_equal(cfs.load_avg, 1234);
+	assert_int_equal(cfs.load_sum, 58254400);
+	assert_int_equal(prop, 0);
+}
+
+static void test_propagate_detach(void **state)
+{
+	struct cfsr_sched_avg cfs, se, gcfs;
+	int64_t prop = -20000;
+
+	(void)state;
+	propagation_setup(&cfs, &se, &gcfs);
+	cfsr_group_propagate(P, &cfs, &se, NICE_0_LOAD, &gcfs, 2 * NICE_0_LOAD, &prop);
+	/*
+	 * load, removed: estimate 2000000 / 2048 = 976, min(10000, 976) = 976,
+	 * but the running time 14165400 >> 10 = 13833 is a floor: rs 13833;
+	 * load_sum 1024 * 13833 = 14164992, load_avg / 47218 = 299 (+83);
+	 * parent 883 and 37774400 + (14164992 - 10240000) = 41699392.
+	 */
+	assert_int_equal(se.load_sum, 13833);
+	assert_int_equal(se.load_avg, 299);
+	assert_int_equal(cfs.load_avg, 883);
+	assert_int_equal(cfs.load_sum, 41699392);
+	assert_int_equal(prop, 0);
+
+	/* Nothing pending: load untouched (util/runnable already equal). */
+	cfsr_group_propagate(P, &cfs, &se, NICE_0_LOAD, &gcfs, 2 * NICE_0_LOAD, &prop);
+	assert_int_equal(se.load_avg, 299);
+	assert_int_equal(cfs.load_avg, 883);
+}
+
+/*
+ * A propagation series through the model: /a and /a/b are created and a
+ * migrated task (load 512, util 300, runnable 400) is enqueued in /a/b,
+ * all at PELT time 1000 units (period_contrib 1000: divider 47718), so no
+ * aging changes anything and every value follows from attach and
+ * propagation.  By hand:
+ * - creation: each group entity is attached with load_sum 1 (the
+ *   max(1, ...) of attach), its parent gaining load_sum 1024 and
+ *   prop_runnable_sum 1; /a's +1 reaches the root when /a/b's attach
+ *   walks up (load 1 + 1 = 2 -> load_avg 2048 / 47718 = 0: no change);
+ * - the task attaches to /a/b: util_sum 300 * 47718 = 14315400, runnable
+ *   400 * 47718 = 19087200, load_sum 512 * 47718 / 1024 = 23859; /a/b
+ *   load_sum 1024 * 23859 = 24431616, prop +23859, published 512;
+ * - /a/b's entity on /a: util and runnable copied (14315400, 19087200);
+ *   load rs = 23859 + 1 = 23860 (above 14315400 >> 10 = 13979), load_sum
+ *   1024 * 23860 = 24432640, load_avg / 47718 = 512; /a load_avg 512,
+ *   load_sum 1024 + (24432640 - 1024) = 24432640, published 512;
+ *   calc_group_shares: load 1024, tg_weight 512 - 512 + 1024: the whole
+ *   shares, 1048576 as before;
+ * - /a's entity on the root: the same numbers; the root's pending sum is
+ *   2 + 23859 = 23861 (the root has no entity to consume it).
+ */
+static void test_propagation_series(void **state)
+{
+	struct cfsr_group_model *m = cfsr_group_model_new(G, P, 1);
+	struct cfsr_group_time t = { .pelt = 1024000, .sched_clock = 10000000000ULL };
+	struct cfsr_task_group *root, *a, *ab;
+	struct cfsr_group_task task;
+
+	(void)state;
+	root = cfsr_group_root(m);
+	a = cfsr_group_mkdir(m, "/a", &t);
+	ab = cfsr_group_mkdir(m, "/a/b", &t);
+	assert_int_equal(a->rq[0].se_avg.load_sum, 1);
+	assert_int_equal(root->rq[0].avg.load_sum, 1024);
+	assert_int_equal(root->rq[0].prop_runnable_sum, 2);
+	assert_int_equal(a->rq[0].prop_runnable_sum, 0);
+
+	cfsr_group_task_init(&task, ab, 0, NICE_0_LOAD);
+	task.avg.load_avg = 512;
+	task.avg.util_avg = 300;
+	task.avg.runnable_avg = 400;
+	assert_int_equal(cfsr_group_enqueue_task(m, &task, &t, 0), 0);
+
+	assert_int_equal(task.avg.load_sum, 23859);
+	assert_int_equal(task.avg.util_sum, 14315400);
+	assert_int_equal(ab->rq[0].avg.load_sum, 24431616);
+	assert_int_equal(ab->load_avg, 512);
+
+	assert_int_equal(ab->rq[0].se_avg.util_sum, 14315400);
+	assert_int_equal(ab->rq[0].se_avg.runnable_sum, 19087200);
+	assert_int_equal(ab->rq[0].se_avg.load_sum, 23860);
+	assert_int_equal(ab->rq[0].se_avg.load_avg, 512);
+	assert_int_equal(a->rq[0].avg.load_avg, 512);
+	assert_int_equal(a->rq[0].avg.load_sum, 24432640);
+	assert_int_equal(a->rq[0].avg.util_avg, 300);
+	assert_int_equal(a->load_avg, 512);
+	assert_int_equal(ab->rq[0].se_weight, NICE_0_LOAD);
+
+	assert_int_equal(a->rq[0].se_avg.load_sum, 23860);
+	assert_int_equal(a->rq[0].se_avg.load_avg, 512);
+	assert_int_equal(root->rq[0].avg.load_avg, 512);
+	assert_int_equal(root->rq[0].avg.load_sum, 24432640);
+	assert_int_equal(root->rq[0].avg.util_sum, 14315400);
+	assert_int_equal(root->rq[0].avg.runnable_sum, 19087200);
+	assert_int_equal(root->rq[0].prop_runnable_sum, 23861);
+	assert_false(ab->rq[0].propagate);
+	assert_false(a->rq[0].propagate);
+	cfsr_group_task_release(&task);
+	cfsr_group_model_free(m);
+}
+
+/* ---- shares sources ------------------------------------------------------------------------------- */
+
+static void test_shares_sources(void **state)
+{
+	uint64_t s = 0;
+
+	(void)state;
+	/* cpu.weight w -> (w * 1024 + 50) / 100, then << 10. */
+	assert_int_equal(cfsr_group_shares_from_v2(100, &s), 0);
+	assert_int_equal(s, 1048576); /* 102450 / 100 = 1024 */
+	assert_int_equal(cfsr_group_shares_from_v2(1, &s), 0);
+	assert_int_equal(s, 10240); /* 1074 / 100 = 10 */
+	assert_int_equal(cfsr_group_shares_from_v2(3, &s), 0);
+	assert_int_equal(s, 31744); /* 3122 / 100 = 31: 30.72 rounds up */
+	assert_int_equal(cfsr_group_shares_from_v2(7, &s), 0);
+	assert_int_equal(s, 73728); /* 7218 / 100 = 72 */
+	assert_int_equal(cfsr_group_shares_from_v2(50, &s), 0);
+	assert_int_equal(s, 524288); /* 51250 / 100 = 512 */
+	assert_int_equal(cfsr_group_shares_from_v2(10000, &s), 0);
+	assert_int_equal(s, 104857600); /* 102400 */
+	cfsr_error_set_hook(quiet, NULL);
+	assert_int_equal(cfsr_group_shares_from_v2(0, &s), -1);
+	assert_int_equal(cfsr_group_shares_from_v2(10001, &s), -1);
+	cfsr_error_set_hook(NULL, NULL);
+
+	/* cpu.shares: << 10, clamped to [2, 2^18] << 10. */
+	assert_int_equal(cfsr_group_shares_from_v1(1024), 1048576);
+	assert_int_equal(cfsr_group_shares_from_v1(1), 2048);
+	assert_int_equal(cfsr_group_shares_from_v1(2), 2048);
+	assert_int_equal(cfsr_group_shares_from_v1(300000), 268435456);
+
+	/* Autogroup nice: the nice table, scaled. */
+	assert_int_equal(cfsr_group_autogroup_shares(0), 1048576);
+	assert_int_equal(cfsr_group_autogroup_shares(19), 15 * 1024);
+	assert_int_equal(cfsr_group_autogroup_shares(-20), 88761 * 1024);
+	assert_int_equal(cfsr_group_autogroup_shares(20), 0);
+}
+
+/* ---- the tree ---------------------------------------------------------------------------------- */
+
+static void times_at(struct cfsr_group_time *t, int nr, uint64_t ns)
+{
+	int i;
+
+	for (i = 0; i < nr; i++) {
+		t[i].pelt = ns;
+		t[i].sched_clock = ns;
+	}
+}
+
+static void test_tree(void **state)
+{
+	struct cfsr_group_model *m = cfsr_group_model_new(G, P, 2);
+	struct cfsr_group_time t[2];
+	struct cfsr_task_group *a, *ab, *to;
+	struct cfsr_event ev;
+	struct cfsr_group_task task;
+
+	(void)state;
+	assert_non_null(m);
+	times_at(t, 2, 1000000000);
+	assert_string_equal(cfsr_group_root(m)->path, "/");
+	assert_ptr_equal(cfsr_group_find(m, "/"), cfsr_group_root(m));
+
+	cfsr_error_set_hook(quiet, NULL);
+	assert_null(cfsr_group_mkdir(m, "/a/b", t)); /* no parent */
+	assert_null(cfsr_group_mkdir(m, "a", t));
+	assert_null(cfsr_group_mkdir(m, "/", t));
+	assert_null(cfsr_group_mkdir(m, "//a", t));
+	cfsr_error_set_hook(NULL, NULL);
+
+	a = cfsr_group_mkdir(m, "/a", t);
+	assert_non_null(a);
+	assert_int_equal(a->shares, NICE_0_LOAD);
+	assert_int_equal(a->depth, 1);
+	/* A new group entity weighs NICE_0_LOAD; attach takes the parent's window. */
+	assert_int_equal(cfsr_group_rq_of(a, 1)->se_weight, NICE_0_LOAD);
+	assert_int_equal(cfsr_group_rq_of(a, 1)->se_avg.last_update_time, 1000000000 & ~1023ULL);
+	ab = cfsr_group_mkdir(m, "/a/b/", t);
+	assert_non_null(ab);
+	assert_string_equal(ab->path, "/a/b");
+	assert_ptr_equal(cfsr_group_find(m, "/a/b"), ab);
+
+	/* Events: a v1 mkdir of another hierarchy is ignored; ours creates ancestors. */
+	memset(&ev, 0, sizeof(ev));
+	ev.kind = CFSR_EV_CGROUP_MKDIR;
+	ev.cgroup.root = 3;
+	ev.cgroup.path = "/x/y";
+	assert_int_equal(cfsr_group_apply_event(m, &ev, 5, t, &to), 0);
+	assert_null(cfsr_group_find(m, "/x"));
+	assert_int_equal(cfsr_group_apply_event(m, &ev, 3, t, &to), 0);
+	assert_non_null(cfsr_group_find(m, "/x"));
+	assert_non_null(cfsr_group_find(m, "/x/y"));
+	ev.kind = CFSR_EV_CGROUP_ATTACH;
+	ev.cgroup.path = "/x/y";
+	assert_int_equal(cfsr_group_apply_event(m, &ev, 3, t, &to), 0);
+	assert_ptr_equal(to, cfsr_group_find(m, "/x/y"));
+
+	/* rmdir: refuses a group with children or tasks, then queues removal. */
+	cfsr_error_set_hook(quiet, NULL);
+	assert_int_equal(cfsr_group_rmdir(m, a), -1);
+	assert_int_equal(cfsr_group_rmdir(m, cfsr_group_root(m)), -1);
+	cfsr_group_task_init(&task, ab, 0, NICE_0_LOAD);
+	assert_int_equal(cfsr_group_rmdir(m, ab), -1);
+	cfsr_error_set_hook(NULL, NULL);
+	cfsr_group_task_release(&task);
+	assert_int_equal(cfsr_group_rmdir(m, ab), 0);
+	assert_null(cfsr_group_find(m, "/a/b"));
+	assert_int_equal(cfsr_group_rq_of(a, 0)->removed.nr, 1);
+	assert_int_equal(cfsr_group_rq_of(a, 1)->removed.nr, 1);
+	ev.kind = CFSR_EV_CGROUP_RMDIR;
+	assert_int_equal(cfsr_group_apply_event(m, &ev, 3, t, &to), 0);
+	assert_null(cfsr_group_find(m, "/x/y"));
+
+	/* Shares and idle. */
+	assert_int_equal(cfsr_group_set_shares(m, a, cfsr_group_shares_from_v1(2000), t), 0);
+	assert_int_equal(a->shares, 2000 * 1024);
+	assert_int_equal(cfsr_group_set_idle(m, a, true, t), 0);
+	assert_int_equal(a->shares, 3072);
+	cfsr_error_set_hook(quiet, NULL);
+	assert_int_equal(cfsr_group_set_shares(m, a, NICE_0_LOAD, t), -1);
+	assert_int_equal(cfsr_group_set_shares(m, cfsr_group_root(m), NICE_0_LOAD, t), -1);
+	cfsr_error_set_hook(NULL, NULL);
+	/* Clearing cpu.idle restores NICE_0_LOAD, not the 2000 written before. */
+	assert_int_equal(cfsr_group_set_idle(m, a, false, t), 0);
+	assert_int_equal(a->shares, NICE_0_LOAD);
+
+	assert_non_null(cfsr_group_autogroup(m, 42, 5, t));
+	assert_int_equal(cfsr_group_find(m, "/autogroup-42")->shares, 335 * 1024);
+	cfsr_group_model_free(m);
+}
+
+/* ---- hierarchy walks ------------------------------------------------------------------------------ */
+
+static void test_enqueue_walk(void **state)
+{
+	struct cfsr_group_model *m = cfsr_group_model_new(G, P, 1);
+	struct cfsr_group_task t1, t2;
+	struct cfsr_task_group *root, *a, *ab;
+	struct cfsr_group_time t;
+
+	(void)state;
+	times_at(&t, 1, 50000000);
+	root = cfsr_group_root(m);
+	a = cfsr_group_mkdir(m, "/a", &t);
+	ab = cfsr_group_mkdir(m, "/a/b", &t);
+	cfsr_group_task_init(&t1, ab, 0, NICE_0_LOAD);
+	cfsr_group_task_init(&t2, a, 0, NICE_0_LOAD);
+	cfsr_pelt_init_se(P, &t1.avg, NICE_0_LOAD, true);
+	cfsr_pelt_init_se(P, &t2.avg, NICE_0_LOAD, true);
+
+	assert_int_equal(cfsr_group_enqueue_task(m, &t1, &t, 0), 0);
+	/* Every level newly queued: each cfs_rq holds one entity and one task. */
+	assert_int_equal(ab->rq[0].nr_queued, 1);
+	assert_int_equal(a->rq[0].nr_queued, 1);
+	assert_int_equal(root->rq[0].nr_queued, 1);
+	assert_int_equal(root->rq[0].h_nr_queued, 1);
+	assert_int_equal(a->rq[0].h_nr_runnable, 1);
+	assert_true(ab->rq[0].se_on_rq && a->rq[0].se_on_rq);
+	assert_int_equal(ab->rq[0].load_weight, NICE_0_LOAD);
+	/* The attach gave the new task's load to its cfs_rq. */
+	assert_int_equal(ab->rq[0].avg.load_avg, 1024);
+	assert_int_equal(ab->rq[0].se_runnable_weight, 1);
+
+	t.pelt = t.sched_clock = 51000000;
+	assert_int_equal(cfsr_group_enqueue_task(m, &t2, &t, 0), 0);
+	/* /a gains a task entity; / already has /a queued: counts only. */
+	assert_int_equal(a->rq[0].nr_queued, 2);
+	assert_int_equal(a->rq[0].h_nr_queued, 2);
+	assert_int_equal(root->rq[0].nr_queued, 1);
+	assert_int_equal(root->rq[0].h_nr_queued, 2);
+	assert_int_equal(a->rq[0].se_runnable_weight, 2);
+	assert_int_equal(a->rq[0].load_weight, ab->rq[0].se_weight + NICE_0_LOAD);
+
+	cfsr_error_set_hook(quiet, NULL);
+	assert_int_equal(cfsr_group_enqueue_task(m, &t2, &t, 0), -1);
+	cfsr_error_set_hook(NULL, NULL);
+
+	/* Delayed: h_nr_runnable drops at every level, h_nr_queued does not. */
+	assert_int_equal(cfsr_group_task_set_delayed(m, &t1, &t, true), 0);
+	assert_int_equal(ab->rq[0].h_nr_runnable, 0);
+	assert_int_equal(a->rq[0].h_nr_runnable, 1);
+	assert_int_equal(root->rq[0].h_nr_runnable, 1);
+	assert_int_equal(root->rq[0].h_nr_queued, 2);
+
+	/* Completing t1's dequeue empties /a/b; /a keeps t2, so the walk stops there. */
+	t.pelt = t.sched_clock = 52000000;
+	assert_int_equal(cfsr_group_dequeue_task(m, &t1, &t, 0), 0);
+	assert_false(ab->rq[0].se_on_rq);
+	assert_true(a->rq[0].se_on_rq);
+	assert_int_equal(a->rq[0].nr_queued, 1);
+	assert_int_equal(a->rq[0].h_nr_queued, 1);
+	assert_int_equal(a->rq[0].h_nr_runnable, 1);
+	assert_int_equal(root->rq[0].h_nr_queued, 1);
+	assert_int_equal(root->rq[0].h_nr_runnable, 1);
+	assert_int_equal(a->rq[0].load_weight, NICE_0_LOAD);
+	assert_int_equal(a->rq[0].se_runnable_weight, 1);
+
+	assert_int_equal(cfsr_group_dequeue_task(m, &t2, &t, CFSR_GROUP_MIGRATE), 0);
+	assert_int_equal(root->rq[0].h_nr_queued, 0);
+	assert_int_equal(root->rq[0].load_weight, 0);
+	assert_int_equal(t2.avg.last_update_time, 0);
+	cfsr_group_task_release(&t1);
+	cfsr_group_task_release(&t2);
+	cfsr_group_model_free(m);
+}
+
+/*
+ * Runs @nr always-busy tasks for @ns of PELT time: each CPU ticks every
+ * 4 ms and runs its tasks in turn, one tick each (put/set at every level).
+ */
+static void run_busy(struct cfsr_group_model *m, struct cfsr_group_task **tasks, int nr,
+		     uint64_t start, uint64_t ns)
+{
+	struct cfsr_group_time t;
+	uint64_t now;
+	int cpu, i, turn = 0;
+
+	for (i = 0; i < nr; i++) {
+		times_at(&t, 1, start);
+		cfsr_pelt_init_se(P, &tasks[i]->avg, tasks[i]->weight, true);
+		cfsr_group_enqueue_task(m, tasks[i], &t, 0);
+	}
+	for (cpu = 0; cpu < m->nr_cpus; cpu++)
+		for (i = 0; i < nr; i++)
+			if (tasks[i]->cpu == cpu) {
+				cfsr_group_set_next(m, tasks[i], &t, NULL);
+				break;
+			}
+	for (now = start + TICK_NS; now <= start + ns; now += TICK_NS, turn++) {
+		times_at(&t, 1, now);
+		for (cpu = 0; cpu < m->nr_cpus; cpu++) {
+			struct cfsr_group_task *mine[8];
+			int n = 0, cur;
+
+			for (i = 0; i < nr; i++)
+				if (tasks[i]->cpu == cpu)
+					mine[n++] = tasks[i];
+			if (!n)
+				continue;
+			cur = turn % n;
+			cfsr_group_tick(m, mine[cur], &t);
+			if (n > 1) {
+				cfsr_group_put_prev(m, mine[cur], &t, NULL);
+				cfsr_group_set_next(m, mine[(cur + 1) % n], &t, NULL);
+			}
+		}
+	}
+}
+
+/* Two groups of cpu.shares 2048 and 256, one busy task each, one per CPU. */
+static void test_two_groups_two_cpus(void **state)
+{
+	struct cfsr_group_model *m = cfsr_group_model_new(G, P, 2);
+	struct cfsr_group_task ta, tb, *tasks[2] = { &ta, &tb };
+	struct cfsr_task_group *ga, *gb;
+	struct cfsr_group_time t[2];
+
+	(void)state;
+	times_at(t, 2, 0);
+	ga = cfsr_group_mkdir(m, "/ga", t);
+	gb = cfsr_group_mkdir(m, "/gb", t);
+	cfsr_group_set_shares(m, ga, cfsr_group_shares_from_v1(2048), t);
+	cfsr_group_set_shares(m, gb, cfsr_group_shares_from_v1(256), t);
+	cfsr_group_task_init(&ta, ga, 0, NICE_0_LOAD);
+	cfsr_group_task_init(&tb, gb, 1, NICE_0_LOAD);
+	run_busy(m, tasks, 2, 1000000, 2000000000ULL);
+
+	/* Alone on its CPU a group gets its whole shares: 2048 << 10 and 256 << 10. */
+	assert_int_equal(ga->rq[0].se_weight, 2097152);
+	assert_int_equal(gb->rq[1].se_weight, 262144);
+	/* Never queued on the other CPU: still the initial NICE_0_LOAD. */
+	assert_int_equal(ga->rq[1].se_weight, NICE_0_LOAD);
+	/* The root cfs_rq's load converges to the group entity's 10-bit weight. */
+	print_message("root load_avg: cpu0 %llu (weight 2048), cpu1 %llu (weight 256)\n",
+		      (unsigned long long)cfsr_group_root(m)->rq[0].avg.load_avg,
+		      (unsigned long long)cfsr_group_root(m)->rq[1].avg.load_avg);
+	assert_in_range(cfsr_group_root(m)->rq[0].avg.load_avg, 2048 * 99 / 100, 2048);
+	assert_in_range(cfsr_group_root(m)->rq[1].avg.load_avg, 256 * 99 / 100, 256);
+	cfsr_group_task_release(&ta);
+	cfsr_group_task_release(&tb);
+	cfsr_group_model_free(m);
+}
+
+/* One group of 1024 busy on both CPUs: half the shares on each, within 1%. */
+static void test_one_group_two_cpus(void **state)
+{
+	struct cfsr_group_model *m = cfsr_group_model_new(G, P, 2);
+	struct cfsr_group_task t0, t1, *tasks[2] = { &t0, &t1 };
+	struct cfsr_task_group *g;
+	struct cfsr_group_time t[2];
+
+	(void)state;
+	times_at(t, 2, 0);
+	g = cfsr_group_mkdir(m, "/g", t);
+	cfsr_group_task_init(&t0, g, 0, NICE_0_LOAD);
+	cfsr_group_task_init(&t1, g, 1, NICE_0_LOAD);
+	run_busy(m, tasks, 2, 1000000, 2000000000ULL);
+	print_message("group entity weights %llu and %llu, tg load_avg %lld\n",
+		      (unsigned long long)g->rq[0].se_weight,
+		      (unsigned long long)g->rq[1].se_weight, (long long)g->load_avg);
+	assert_in_range(g->rq[0].se_weight, 524288 * 99 / 100, 524288 * 101 / 100);
+	assert_in_range(g->rq[1].se_weight, 524288 * 99 / 100, 524288 * 101 / 100);
+	/* tg->load_avg holds both CPUs' published load: about 2 x 1024. */
+	assert_in_range(g->load_avg, 2048 * 98 / 100, 2048);
+	cfsr_group_task_release(&t0);
+	cfsr_group_task_release(&t1);
+	cfsr_group_model_free(m);
+}
+
+/*
+ * The 2015 design: two groups of equal shares on one CPU split it 50/50
+ * whatever their task counts, here 1 task against 3.
+ */
+static void test_equal_split(void **state)
+{
+	struct cfsr_group_model *m = cfsr_group_model_new(G, P, 1);
+	struct cfsr_group_task a0, b0, b1, b2, *tasks[4] = { &a0, &b0, &b1, &b2 };
+	struct cfsr_task_group *ga, *gb;
+	struct cfsr_group_time t;
+
+	(void)state;
+	times_at(&t, 1, 0);
+	ga = cfsr_group_mkdir(m, "/A", &t);
+	gb = cfsr_group_mkdir(m, "/B", &t);
+	cfsr_group_task_init(&a0, ga, 0, NICE_0_LOAD);
+	cfsr_group_task_init(&b0, gb, 0, NICE_0_LOAD);
+	cfsr_group_task_init(&b1, gb, 0, NICE_0_LOAD);
+	cfsr_group_task_init(&b2, gb, 0, NICE_0_LOAD);
+	run_busy(m, tasks, 4, 1000000, 3000000000ULL);
+
+	assert_int_equal(ga->rq[0].se_weight, NICE_0_LOAD);
+	assert_int_equal(gb->rq[0].se_weight, NICE_0_LOAD);
+	assert_int_equal(cfsr_group_root(m)->rq[0].load_weight, 2 * NICE_0_LOAD);
+	assert_int_equal(cfsr_group_root(m)->rq[0].h_nr_queued, 4);
+	assert_int_equal(gb->rq[0].h_nr_runnable, 3);
+	/* B's group entity counts its three runnable tasks. */
+	assert_int_equal(gb->rq[0].se_runnable_weight, 3);
+	cfsr_group_model_free(m);
+}
+
+/* A task moved between groups takes its load along; the old group decays away. */
+static void test_move_and_blocked(void **state)
+{
+	struct cfsr_group_model *m = cfsr_group_model_new(G, P, 1);
+	struct cfsr_group_task task, *tasks[1] = { &task };
+	struct cfsr_task_group *ga, *gb;
+	struct cfsr_group_time t;
+	uint64_t now, load;
+	bool blocked = true;
+
+	(void)state;
+	times_at(&t, 1, 0);
+	ga = cfsr_group_mkdir(m, "/a", &t);
+	gb = cfsr_group_mkdir(m, "/b", &t);
+	cfsr_group_task_init(&task, ga, 0, NICE_0_LOAD);
+	run_busy(m, tasks, 1, 1000000, 500000000ULL);
+	load = task.avg.load_avg;
+	assert_in_range(ga->rq[0].avg.load_avg, load - 2, load + 2);
+
+	times_at(&t, 1, 501500000);
+	assert_int_equal(cfsr_group_move_task(m, &task, gb, &t, true), 0);
+	assert_ptr_equal(task.tg, gb);
+	assert_int_equal(ga->nr_tasks, 0);
+	assert_int_equal(gb->nr_tasks, 1);
+	/* Attach copies the new cfs_rq's window. */
+	assert_int_equal(task.avg.last_update_time, gb->rq[0].avg.last_update_time);
+	/* /b had nothing: its load is the task's; /a lost it all. */
+	assert_int_equal(gb->rq[0].avg.load_avg, task.avg.load_avg);
+	assert_in_range(ga->rq[0].avg.load_avg, 0, 2);
+	assert_int_equal(ga->rq[0].load_weight, 0);
+	assert_ptr_equal(gb->rq[0].curr, &task);
+	assert_null(ga->rq[0].curr);
+
+	/* The task sleeps; blocked-load walks every 8 ms decay everything to 0. */
+	times_at(&t, 1, 502000000);
+	cfsr_group_dequeue_task(m, &task, &t, 0);
+	cfsr_group_put_prev(m, &task, &t, NULL);
+	for (now = 510000000; now < 4000000000ULL && blocked; now += 8000000) {
+		times_at(&t, 1, now);
+		blocked = cfsr_group_update_blocked(m, 0, &t);
+	}
+	print_message("blocked load gone after %.3f s\n", (now - 502000000) / 1e9);
+	assert_false(blocked);
+	assert_int_equal(gb->rq[0].avg.load_avg, 0);
+	assert_int_equal(gb->rq[0].se_avg.load_avg, 0);
+	assert_int_equal(gb->load_avg, 0);
+	assert_int_equal(gb->rq[0].tg_load_avg_contrib, 0);
+	/* The sums reach 0 later than the averages; then the cfs_rq leaves the list. */
+	for (; now < 8000000000ULL && gb->rq[0].on_list; now += 8000000) {
+		times_at(&t, 1, now);
+		cfsr_group_update_blocked(m, 0, &t);
+	}
+	print_message("off the leaf list after %.3f s\n", (now - 502000000) / 1e9);
+	assert_false(gb->rq[0].on_list);
+	assert_false(ga->rq[0].on_list);
+	cfsr_group_task_release(&task);
+	cfsr_group_model_free(m);
+}
+
+/* ---- kernel records ------------------------------------------------------------------------------- */
+
+/* The recorded runs with kernel PELT records. */
+static const char *const bpf_runs[] = { "cgroups-bpf", "periodic-bpf" };
+
+/* Opens run @i's pelt.jsonl.gz, or returns NULL when it is absent. */
+static struct cfsr_truth_reader *open_run(size_t i)
+{
+	const char *src = getenv("CFSR_SRCDIR");
+	char path[4096];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/../shared/traces/%s/pelt.jsonl.gz", src ? src : ".",
+		 bpf_runs[i]);
+	if (stat(path, &st)) {
+		print_message("no '%s'\n", path);
+		return NULL;
+	}
+	return cfsr_truth_open(path);
+}
+
+/* Adds counter structs made only of uint64_t members. */
+static void add_counts(uint64_t *total, const uint64_t *n, size_t size)
+{
+	size_t i;
+
+	for (i = 0; i < size / sizeof(uint64_t); i++)
+		total[i] += n[i];
+}
+
+/*
+ * Feeds every record of a group cfs_rq or group entity (level >= 1) of
+ * each recorded run to @fn, and calls @done at the end of each run.
+ * Return: the number of runs read.
+ */
+static size_t for_each_group_record(void (*fn)(const struct cfsr_pelt_rec *, void *),
+				    void (*done)(const char *, void *), void *data)
+{
+	struct cfsr_truth_reader *r;
+	struct cfsr_truth_item it;
+	size_t run, runs = 0;
+	int ret;
+
+	for (run = 0; run < sizeof(bpf_runs) / sizeof(bpf_runs[0]); run++) {
+		r = open_run(run);
+		if (!r)
+			continue;
+		runs++;
+		while ((ret = cfsr_truth_next(r, &it)) == 1)
+			if (it.kind == CFSR_TRUTH_PELT && it.pelt.level >= 1 &&
+			    (it.pelt.type == CFSR_PELT_CFS || it.pelt.type == CFSR_PELT_GSE))
+				fn(&it.pelt, data);
+		assert_int_equal(ret, 0);
+		cfsr_truth_close(r);
+		done(bpf_runs[run], data);
+	}
+	return runs;
+}
+
+struct obj_state {
+	int64_t obj;
+	bool have_cfs, have_gse;
+	struct cfsr_pelt_rec cfs; /* last cfs record of the group's cfs_rq */
+	int64_t gse_weight; /* weight of the last gse record */
+	bool decided; /* that gse record's chain has a usable cfs record */
+	struct cfsr_pelt_rec chain; /* the cfs record of that chain */
+};
+
+static struct obj_state *obj_find(struct obj_state **objs, size_t *nr, size_t *alloc, int64_t obj)
+{
+	size_t i;
+
+	for (i = 0; i < *nr; i++)
+		if ((*objs)[i].obj == obj)
+			return &(*objs)[i];
+	assert_int_equal(cfsr_alloc_grow((void **)objs, *nr + 1, alloc, sizeof(**objs)), 0);
+	/* Slots are reused from one run to the next. */
+	memset(&(*objs)[*nr], 0, sizeof(**objs));
+	(*objs)[*nr].obj = obj;
+	return &(*objs)[(*nr)++];
+}
+
+struct record_counts {
+	uint64_t gse, compared, exact, within1, empty, empty_exact, unchanged;
+};
+
+/*
+ * The weight a group entity will show next: calc_group_shares() on the
+ * state of its cfs_rq at the update_cfs_group() that ends the update
+ * chain of the entity's current record, as the cfs_rq's record @c of that
+ * chain shows it.  @c precedes update_tg_load_avg(), which may publish
+ * this CPU's load, but a publication moves tg->load_avg and the
+ * contribution by the same amount, and tg_weight subtracts one from the
+ * other: it cannot change the result.  An empty cfs_rq keeps the weight
+ * (v6.12+).
+ */
+static void compare_gse(struct record_counts *n, const struct obj_state *o,
+			const struct cfsr_pelt_rec *g2)
+{
+	const struct cfsr_pelt_rec *c = &o->chain;
+	uint64_t want;
+
+	if (c->weight == 0) {
+		want = (uint64_t)o->gse_weight;
+		n->empty++;
+	} else {
+		want = cfsr_group_calc_shares(P, (uint64_t)c->tg_shares, (uint64_t)c->weight,
+					      c->avg.load_avg, c->tg_load_avg,
+					      (uint64_t)c->tg_load_avg_contrib);
+	}
+	n->compared++;
+	n->exact += want == (uint64_t)g2->weight;
+	if (c->weight == 0)
+		n->empty_exact += want == (uint64_t)g2->weight;
+	else if (want != (uint64_t)g2->weight && g2->weight == o->gse_weight)
+		n->unchanged++;
+	n->within1 += llabs((int64_t)want - g2->weight) * 100 <= g2->weight;
+}
+
+static void print_record_counts(const char *run, const struct record_counts *n)
+{
+	print_message("%s: group entity weight vs calc_group_shares(): %llu gse records, %llu "
+		      "decided by one record pair (%llu of an empty cfs_rq, %llu of them exact); "
+		      "exact %llu (%.2f %%), within 1 %% %llu (%.2f %%); of the others, %llu kept "
+		      "the weight of the previous record\n",
+		      run, (unsigned long long)n->gse, (unsigned long long)n->compared,
+		      (unsigned long long)n->empty, (unsigned long long)n->empty_exact,
+		      (unsigned long long)n->exact,
+		      n->compared ? 100.0 * n->exact / n->compared : 0.0,
+		      (unsigned long long)n->within1,
+		      n->compared ? 100.0 * n->within1 / n->compared : 0.0,
+		      (unsigned long long)n->unchanged);
+}
+
+/*
+ * For consecutive group-entity records G1, G2 of one group on one CPU, the
+ * weight G2 shows was set by the update_cfs_group() that ended G1's update
+ * chain, unless an update that fired no record ran update_cfs_group()
+ * again in between.  G1's chain starts with the update of the group's
+ * cfs_rq, whose record C (within 100 us before G1, same CPU) gives
+ * calc_group_shares() its inputs when nothing was enqueued or dequeued
+ * between C and G1 (same nr_queued: C shows load.weight before the
+ * enqueue/dequeue accounting, G1 after) or the cfs_rq is empty.
+ * Differences remain where G1 came from a pick or put (set_next_entity()
+ * and put_prev_entity() update the entity without update_cfs_group(), so
+ * G2 keeps G1's weight), where an update without a record (an enqueue or
+ * dequeue within the same PELT period) recomputed the weight between G1
+ * and G2, or where another CPU published into tg->load_avg in between.
+ */
+struct records_ctx {
+	struct obj_state *objs;
+	size_t nr, alloc;
+	struct record_counts n, total;
+};
+
+static void records_one(const struct cfsr_pelt_rec *p, void *data)
+{
+	struct records_ctx *x = data;
+	struct obj_state *o = obj_find(&x->objs, &x->nr, &x->alloc, p->obj);
+
+	if (p->type == CFSR_PELT_CFS) {
+		o->cfs = *p;
+		o->cfs.tg = o->cfs.parent_tg = o->cfs.type_name = NULL;
+		o->have_cfs = true;
+		return;
+	}
+	x->n.gse++;
+	if (o->have_gse && o->decided)
+		compare_gse(&x->n, o, p);
+	o->decided = o->have_cfs && o->cfs.rq_cpu == p->rq_cpu && p->ts - o->cfs.ts < 100000 &&
+		     (o->cfs.nr_queued == p->nr_queued || o->cfs.weight == 0);
+	if (o->decided)
+		o->chain = o->cfs;
+	/* A later record of the same chain (propagation) is not a new chain. */
+	o->have_cfs = false;
+	o->have_gse = true;
+	o->gse_weight = p->weight;
+}
+
+static void records_done(const char *run, void *data)
+{
+	struct records_ctx *x = data;
+
+	print_record_counts(run, &x->n);
+	add_counts((uint64_t *)&x->total, (const uint64_t *)&x->n, sizeof(x->n));
+	memset(&x->n, 0, sizeof(x->n));
+	x->nr = 0;
+}
+
+static void test_kernel_records(void **state)
+{
+	struct records_ctx x = { 0 };
+	size_t runs;
+
+	(void)state;
+	runs = for_each_group_record(records_one, records_done, &x);
+	free(x.objs);
+	if (!runs) {
+		print_message("skipped: no recorded runs with kernel PELT records\n");
+		skip();
+	}
+	print_record_counts("all", &x.total);
+	assert_true(x.total.compared >= 100);
+	assert_true(x.total.exact * 100 >= x.total.compared * 90);
+}
+
+struct prop_chain {
+	int64_t obj;
+	bool open; /* a cfs record with propagate = 1, waiting for its gse records */
+	struct cfsr_pelt_rec c; /* that record */
+	int nr_gse;
+	struct cfsr_pelt_rec ga; /* the first gse record after it: aged, not yet propagated */
+};
+
+struct prop_counts {
+	uint64_t chains, compared, exact, util, runnable, load, skipped_weight;
+};
+
+/*
+ * One propagation checked against the kernel: @c is the group cfs_rq's
+ * record with propagate = 1 (its prop_runnable_sum pending), @ga the group
+ * entity's record after its aging in the same chain, @gp its record after
+ * propagate_entity_load_avg().  The parent's divider is the entity's (they
+ * share a window); the group cfs_rq's load.weight at the propagation is
+ * @c's unless a dequeue emptied it in between (@gp's nr_queued 0).
+ */
+static void check_propagation(struct prop_counts *n, const struct cfsr_pelt_rec *c,
+			      const struct cfsr_pelt_rec *ga, const struct cfsr_pelt_rec *gp)
+{
+	struct cfsr_sched_avg parent = { 0 }, se = ga->avg;
+	int64_t prop = c->prop_runnable_sum;
+	uint64_t gcfs_weight;
+	bool u, rn, l;
+
+	if (gp->nr_queued == c->nr_queued) {
+		gcfs_weight = (uint64_t)c->weight;
+	} else if (gp->nr_queued == 0) {
+		gcfs_weight = 0;
+	} else {
+		n->skipped_weight++;
+		return;
+	}
+	parent.period_contrib = ga->avg.period_contrib;
+	cfsr_group_propagate(P, &parent, &se, (uint64_t)ga->weight, &c->avg, gcfs_weight, &prop);
+
+	u = se.util_avg == gp->avg.util_avg && se.util_sum == gp->avg.util_sum;
+	rn = se.runnable_avg == gp->avg.runnable_avg && se.runnable_sum == gp->avg.runnable_sum;
+	l = se.load_avg == gp->avg.load_avg && se.load_sum == gp->avg.load_sum;
+	n->compared++;
+	n->util += u;
+	n->runnable += rn;
+	n->load += l;
+	n->exact += u && rn && l;
+}
+
+static void print_prop_counts(const char *run, const struct prop_counts *n)
+{
+	print_message("%s: propagation vs the kernel: %llu pending propagations recorded, %llu "
+		      "with the entity before and after (%llu skipped: cfs_rq weight unknown); "
+		      "all exact %llu of %llu (%.2f %%): util %llu, runnable %llu, load %llu\n",
+		      run, (unsigned long long)n->chains,
+		      (unsigned long long)(n->compared + n->skipped_weight),
+		      (unsigned long long)n->skipped_weight, (unsigned long long)n->exact,
+		      (unsigned long long)n->compared,
+		      n->compared ? 100.0 * n->exact / n->compared : 0.0,
+		      (unsigned long long)n->util, (unsigned long long)n->runnable,
+		      (unsigned long long)n->load);
+}
+
+/*
+ * update_tg_cfs_util/runnable/load() against the kernel's records where a
+ * chain shows the state before and after a propagation.
+ */
+struct prop_ctx {
+	struct prop_chain *ch;
+	size_t nr, alloc;
+	struct prop_counts n, total;
+};
+
+static void prop_one(const struct cfsr_pelt_rec *p, void *data)
+{
+	struct prop_ctx *x = data;
+	struct prop_chain *o = NULL;
+	size_t i;
+
+	for (i = 0; i < x->nr; i++)
+		if (x->ch[i].obj == p->obj)
+			o = &x->ch[i];
+	if (!o) {
+		assert_int_equal(CFSR_ALLOC_GROW(x->ch, x->nr + 1, x->alloc), 0);
+		o = &x->ch[x->nr++];
+		memset(o, 0, sizeof(*o));
+		o->obj = p->obj;
+	}
+	if (p->type == CFSR_PELT_CFS) {
+		o->open = p->propagate == 1;
+		o->c = *p;
+		o->c.tg = o->c.parent_tg = o->c.type_name = NULL;
+		o->nr_gse = 0;
+		x->n.chains += o->open;
+		return;
+	}
+	if (!o->open || p->rq_cpu != o->c.rq_cpu || p->ts - o->c.ts > 100000) {
+		o->open = false;
+		return;
+	}
+	if (++o->nr_gse == 1) {
+		o->ga = *p;
+		o->ga.tg = o->ga.parent_tg = o->ga.type_name = NULL;
+	} else {
+		check_propagation(&x->n, &o->c, &o->ga, p);
+		o->open = false;
+	}
+}
+
+static void prop_done(const char *run, void *data)
+{
+	struct prop_ctx *x = data;
+
+	print_prop_counts(run, &x->n);
+	add_counts((uint64_t *)&x->total, (const uint64_t *)&x->n, sizeof(x->n));
+	memset(&x->n, 0, sizeof(x->n));
+	x->nr = 0;
+}
+
+static void test_kernel_propagation(void **state)
+{
+	struct prop_ctx x = { 0 };
+	size_t runs;
+
+	(void)state;
+	runs = for_each_group_record(prop_one, prop_done, &x);
+	free(x.ch);
+	if (!runs) {
+		print_message("skipped: no recorded runs with kernel PELT records\n");
+		skip();
+	}
+	print_prop_counts("all", &x.total);
+	assert_true(x.total.compared >= 10);
+	assert_true(x.total.exact * 100 >= x.total.compared * 90);
+}
+
+struct pub_obj {
+	int64_t obj;
+	bool have;
+	struct cfsr_pelt_rec prev; /* the cfs_rq's previous record */
+	uint64_t last_pub; /* rq clock of the record before the last observed publication */
+};
+
+struct pub_counts {
+	uint64_t pairs, exact, exact_no_limit;
+};
+
+struct pub_ctx {
+	struct pub_obj *objs;
+	size_t nr, alloc;
+	struct pub_counts n, total;
+};
+
+static void print_pub_counts(const char *run, const struct pub_counts *n)
+{
+	print_message("%s: tg_load_avg_contrib of the next cfs_rq record: %llu pairs, predicted "
+		      "%llu (%.2f %%); without the 1 ms rate limit %llu (%.2f %%)\n",
+		      run, (unsigned long long)n->pairs, (unsigned long long)n->exact,
+		      n->pairs ? 100.0 * n->exact / n->pairs : 0.0,
+		      (unsigned long long)n->exact_no_limit,
+		      n->pairs ? 100.0 * n->exact_no_limit / n->pairs : 0.0);
+}
+
+/*
+ * A group cfs_rq record R1 is followed, in the update that fired it, by
+ * update_tg_load_avg(); the next record R2 shows the contribution that
+ * left behind.  Predicted with cfsr_group_publish_load() from R1's
+ * load_avg and contribution, the time being R1's rq clock (the kernel
+ * reads sched_clock_cpu() a little later) and the last publication the
+ * last record pair whose contribution changed.
+ */
+static void pub_one(const struct cfsr_pelt_rec *p, void *data)
+{
+	static const struct cfsr_group_params no_limit = { .name = "no rate limit" };
+	struct pub_ctx *x = data;
+	struct pub_obj *o = NULL;
+	size_t i;
+
+	if (p->type != CFSR_PELT_CFS)
+		return;
+	for (i = 0; i < x->nr; i++)
+		if (x->objs[i].obj == p->obj)
+			o = &x->objs[i];
+	if (!o) {
+		assert_int_equal(CFSR_ALLOC_GROW(x->objs, x->nr + 1, x->alloc), 0);
+		o = &x->objs[x->nr++];
+		memset(o, 0, sizeof(*o));
+		o->obj = p->obj;
+	}
+	if (o->have) {
+		const struct cfsr_pelt_rec *r1 = &o->prev;
+		int64_t tg = r1->tg_load_avg;
+		uint64_t contrib = (uint64_t)r1->tg_load_avg_contrib, last = o->last_pub;
+
+		cfsr_group_publish_load(G, &tg, &contrib, &last, r1->avg.load_avg,
+					(uint64_t)r1->clock);
+		x->n.pairs++;
+		x->n.exact += contrib == (uint64_t)p->tg_load_avg_contrib;
+		contrib = (uint64_t)r1->tg_load_avg_contrib;
+		cfsr_group_publish_load(&no_limit, &tg, &contrib, &last, r1->avg.load_avg,
+					(uint64_t)r1->clock);
+		x->n.exact_no_limit += contrib == (uint64_t)p->tg_load_avg_contrib;
+		if (p->tg_load_avg_contrib != r1->tg_load_avg_contrib)
+			o->last_pub = (uint64_t)r1->clock;
+	}
+	o->prev = *p;
+	o->prev.tg = o->prev.parent_tg = o->prev.type_name = NULL;
+	o->have = true;
+}
+
+static void pub_done(const char *run, void *data)
+{
+	struct pub_ctx *x = data;
+
+	print_pub_counts(run, &x->n);
+	add_counts((uint64_t *)&x->total, (const uint64_t *)&x->n, sizeof(x->n));
+	memset(&x->n, 0, sizeof(x->n));
+	x->nr = 0;
+}
+
+/*
+ * update_tg_load_avg()'s 1/64 threshold and 1 ms rate limit against the
+ * contributions the kernel's records show.  The misses include updates
+ * without UPDATE_TG (put_prev_entity(), a delayed dequeue or requeue),
+ * which never publish.
+ */
+static void test_kernel_publication(void **state)
+{
+	struct pub_ctx x = { 0 };
+	size_t runs;
+
+	(void)state;
+	runs = for_each_group_record(pub_one, pub_done, &x);
+	free(x.objs);
+	if (!runs) {
+		print_message("skipped: no recorded runs with kernel PELT records\n");
+		skip();
+	}
+	print_pub_counts("all", &x.total);
+	assert_true(x.total.pairs >= 100);
+	assert_true(x.total.exact * 100 >= x.total.pairs * 90);
+	/* The rate limit is part of v6.18: without it fewer contributions come out right. */
+	assert_true(x.total.exact > x.total.exact_no_limit);
+}
+
+/* Release to behaviour, at the boundaries named in lib/group.h. */
+static void test_params_for(void **state)
+{
+	(void)state;
+	assert_ptr_equal(cfsr_group_params_for(61844), &cfsr_group_params_modern);
+	assert_ptr_equal(cfsr_group_params_for(61801), &cfsr_group_params_v6_13);
+	assert_ptr_equal(cfsr_group_params_for(61207), &cfsr_group_params_v6_13);
+	assert_ptr_equal(cfsr_group_params_for(61206), &cfsr_group_params_v6_12);
+	assert_ptr_equal(cfsr_group_params_for(61100), &cfsr_group_params_v6_7);
+	assert_null(cfsr_group_params_for(60699));
+	/* Only v6.12.0-6 count delayed tasks as runnable; only v6.7-v6.11 reweight empty groups. */
+	assert_false(cfsr_group_params_v6_12.runnable_h_nr_runnable);
+	assert_true(cfsr_group_params_v6_13.runnable_h_nr_runnable);
+	assert_false(cfsr_group_params_v6_7.keep_empty_weight);
+	assert_true(cfsr_group_params_v6_12.keep_empty_weight);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_calc_shares),
+		cmocka_unit_test(test_publish_threshold),
+		cmocka_unit_test(test_propagate_attach),
+		cmocka_unit_test(test_propagate_detach),
+		cmocka_unit_test(test_propagation_series),
+		cmocka_unit_test(test_shares_sources),
+		cmocka_unit_test(test_tree),
+		cmocka_unit_test(test_enqueue_walk),
+		cmocka_unit_test(test_two_groups_two_cpus),
+		cmocka_unit_test(test_one_group_two_cpus),
+		cmocka_unit_test(test_equal_split),
+		cmocka_unit_test(test_move_and_blocked),
+		cmocka_unit_test(test_kernel_records),
+		cmocka_unit_test(test_kernel_propagation),
+		cmocka_unit_test(test_kernel_publication),
+		cmocka_unit_test(test_params_for),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
