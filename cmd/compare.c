@@ -154,7 +154,8 @@ static struct row *match(const struct side sd[2], size_t *nr)
 	if (!rows)
 		return NULL;
 	for (i = 0; i < sd[0].ts->nr_names; i++) {
-		const struct cfsr_task_sum *b = cfsr_taskstats_find(sd[1].ts, sd[0].ts->names[i].comm);
+		const struct cfsr_task_sum *b =
+			cfsr_taskstats_find(sd[1].ts, sd[0].ts->names[i].comm);
 
 		rows[n].comm = sd[0].ts->names[i].comm;
 		rows[n].a = (int)i;
@@ -247,6 +248,7 @@ static void print_machine(const struct side sd[2])
 	fmt_lat(x, sizeof(x), &sd[0].ts->lat_all);
 	fmt_lat(y, sizeof(y), &sd[1].ts->lat_all);
 	text_pair("  p50/p90/p99/max us", x, y);
+	text_u64("  switch in not seen", sd[0].ts->wakeups_unseen, sd[1].ts->wakeups_unseen);
 	text_u64("inferred switches", sd[0].ts->inferred_switches, sd[1].ts->inferred_switches);
 	for (s = 0; s < 2; s++) {
 		char *v = s ? y : x;
@@ -305,8 +307,8 @@ static void print_cpu_table(const struct side sd[2], const struct row *rows, siz
 			snprintf(qa, sizeof(qa), "%.2f", (double)a->runtime / a->fair);
 		if (b && b->fair)
 			snprintf(qb, sizeof(qb), "%.2f", (double)b->runtime / b->fair);
-		printf("%-16.16s %7s %10s %10s %6s %6s %6s %6s %5s %5s %7.2f\n", rows[i].comm, tasks,
-		       ra, rb, sa, sb, fa, fb, qa, qb, 100 * rows[i].diff);
+		printf("%-16.16s %7s %10s %10s %6s %6s %6s %6s %5s %5s %7.2f\n", rows[i].comm,
+		       tasks, ra, rb, sa, sb, fa, fb, qa, qb, 100 * rows[i].diff);
 	}
 }
 
@@ -384,6 +386,7 @@ static json_object *json_side(const struct side *sd)
 	json_object_object_add(o, "migrations", json_object_new_uint64(sd->ts->migrations));
 	json_object_object_add(o, "inferred_switches",
 			       json_object_new_uint64(sd->ts->inferred_switches));
+	json_object_object_add(o, "wakeups_unseen", json_object_new_uint64(sd->ts->wakeups_unseen));
 	json_object_object_add(o, "latency", json_lat(&sd->ts->lat_all));
 	lost = json_object_new_object();
 	json_object_object_add(lost, "notices", json_object_new_uint64(sd->ts->lost_notices));
@@ -408,8 +411,10 @@ static json_object *json_task(const struct side *sd, const struct cfsr_task_sum 
 	json_object_object_add(o, "share", json_object_new_double(machine_share(sd, t->runtime)));
 	json_object_object_add(o, "fair_share", json_object_new_double(machine_share(sd, t->fair)));
 	json_object_object_add(o, "wakeups", json_object_new_uint64(t->wakeups));
+	json_object_object_add(o, "wakeups_unseen", json_object_new_uint64(t->wakeups_unseen));
 	json_object_object_add(o, "latency", json_lat(&t->lat));
-	json_object_object_add(o, "migrations_wakeup", json_object_new_uint64(t->migrations_wakeup));
+	json_object_object_add(o, "migrations_wakeup",
+			       json_object_new_uint64(t->migrations_wakeup));
 	json_object_object_add(o, "migrations_other", json_object_new_uint64(t->migrations_other));
 	json_object_object_add(o, "switches_voluntary",
 			       json_object_new_uint64(t->switches_voluntary));
@@ -497,7 +502,8 @@ int cmd_compare(int argc, const char **argv)
 		}
 	}
 	if (optind + 2 != argc) {
-		cfsr_error("compare needs two traces, TRACE_A and TRACE_B; see 'cfsreplay compare --help'");
+		cfsr_error(
+			"compare needs two traces, TRACE_A and TRACE_B; see 'cfsreplay compare --help'");
 		goto out;
 	}
 	for (s = 0; s < 2; s++) {

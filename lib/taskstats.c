@@ -168,7 +168,8 @@ static struct cfsr_taskstats_task *task_get(struct cfsr_taskstats *s, int pid)
 	}
 	if ((s->nr_tasks + 1) * 2 > s->nr_slots && rehash(s) < 0)
 		return NULL;
-	if (s->nr_tasks >= INT32_MAX || CFSR_ALLOC_GROW(s->tasks, s->nr_tasks + 1, s->alloc_tasks)) {
+	if (s->nr_tasks >= INT32_MAX ||
+	    CFSR_ALLOC_GROW(s->tasks, s->nr_tasks + 1, s->alloc_tasks)) {
 		cfsr_error("out of memory for the task table");
 		return NULL;
 	}
@@ -228,8 +229,8 @@ static struct cfsr_task_sum *sum_of(struct cfsr_taskstats *s, struct cfsr_taskst
 }
 
 /* Tasks are looked up by pid and named in one step; the pointer is borrowed. */
-static struct cfsr_taskstats_task *task_named(struct cfsr_taskstats *s, int pid,
-					      const char *comm, int prio)
+static struct cfsr_taskstats_task *task_named(struct cfsr_taskstats *s, int pid, const char *comm,
+					      int prio)
 {
 	struct cfsr_taskstats_task *t = task_get(s, pid);
 
@@ -478,7 +479,16 @@ static int on_wake(struct cfsr_taskstats *s, const struct cfsr_event *ev)
 	if (waking || !t->woken) {
 		n->wakeups++;
 		t->woken = true;
-		if (t->cpu < 0 && !t->wake_open) {
+		/*
+		 * Rule "wake-up latency": woken again while an episode is open,
+		 * the task ran and slept unseen: the episode has no sample.
+		 */
+		if (t->wake_open) {
+			n->wakeups_unseen++;
+			s->wakeups_unseen++;
+			t->wake_open = false;
+		}
+		if (t->cpu < 0) {
 			t->wake_open = true;
 			t->wake_ts = ev->ts;
 		}

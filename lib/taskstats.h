@@ -91,6 +91,8 @@ void cfsr_lathist_release(struct cfsr_lathist *h);
  * @fair: ns of weight-fair run time
  * @wakeups: wake-ups (sched_waking, or sched_wakeup/wakeup_new not preceded
  *           by one)
+ * @wakeups_unseen: wake-ups whose switch in no event shows (the task was
+ *                  woken again first), left out of @lat
  * @migrations_wakeup: sched_migrate_task between sched_waking and sched_wakeup
  * @migrations_other: all other sched_migrate_task events
  * @switches_voluntary: switched out in a sleeping or dead state
@@ -104,6 +106,7 @@ struct cfsr_task_sum {
 	uint64_t stat_runtime;
 	uint64_t fair;
 	uint64_t wakeups;
+	uint64_t wakeups_unseen;
 	uint64_t migrations_wakeup;
 	uint64_t migrations_other;
 	uint64_t switches_voluntary;
@@ -139,6 +142,7 @@ struct cfsr_taskstats_cpu {
  * @migrations: sched_migrate_task events
  * @inferred_switches: switches into a task that no sched_switch recorded,
  *                     inferred from the task's events on the CPU
+ * @wakeups_unseen: the sum of the names' @wakeups_unseen
  * @lost_notices: lost-events notices (CFSR_EV_LOST)
  */
 struct cfsr_taskstats {
@@ -155,6 +159,7 @@ struct cfsr_taskstats {
 	struct cfsr_lathist lat_all;
 	uint64_t migrations;
 	uint64_t inferred_switches;
+	uint64_t wakeups_unseen;
 	uint64_t lost_notices;
 
 	/* private: task table (open addressing on pid) and runnable set */
@@ -208,8 +213,7 @@ void cfsr_taskstats_finish(struct cfsr_taskstats *s);
  *
  * Return: a pointer into @s->names, valid until the next event, or NULL.
  */
-const struct cfsr_task_sum *cfsr_taskstats_find(const struct cfsr_taskstats *s,
-						const char *comm);
+const struct cfsr_task_sum *cfsr_taskstats_find(const struct cfsr_taskstats *s, const char *comm);
 
 /* Release everything; accepts NULL. */
 void cfsr_taskstats_free(struct cfsr_taskstats *s);

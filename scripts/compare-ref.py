@@ -89,6 +89,7 @@ class Acct:
         self.fair_ts = None
         self.migrations = 0
         self.inferred = 0
+        self.unseen = 0
         self.lat_all = []
 
     def task(self, pid):
@@ -107,7 +108,7 @@ class Acct:
         t.name = comm
         n = self.names.setdefault(comm, {
             'nr_tasks': 0, 'runtime_ns': 0, 'stat_runtime_ns': 0, 'fair_ns': 0,
-            'wakeups': 0, 'lat': [], 'migrations_wakeup': 0, 'migrations_other': 0,
+            'wakeups': 0, 'wakeups_unseen': 0, 'lat': [], 'migrations_wakeup': 0, 'migrations_other': 0,
             'switches_voluntary': 0, 'switches_preempted': 0})
         n['nr_tasks'] += 1
 
@@ -226,8 +227,10 @@ class Acct:
                 if waking or not t.woken:
                     self.sums(t)['wakeups'] += 1
                     t.woken = True
-                    if t.cpu < 0 and t.wake_ts is None:
-                        t.wake_ts = ts
+                    if t.wake_ts is not None:
+                        self.sums(t)['wakeups_unseen'] += 1
+                        self.unseen += 1
+                    t.wake_ts = ts if t.cpu < 0 else None
                 t.in_ttwu = waking
                 if not waking:
                     self.sums(t)
@@ -302,6 +305,7 @@ def main():
     json.dump({'nr_cpus': nr_cpus, 'span_ns': a.now - a.first,
                'busy_ns': [a.busy.get(c, 0) for c in range(max(a.last) + 1)],
                'migrations': a.migrations, 'inferred_switches': a.inferred,
+               'wakeups_unseen': a.unseen,
                'latency': lat_summary(a.lat_all), 'tasks': tasks}, sys.stdout, indent=1)
     print()
 
