@@ -44,6 +44,19 @@ test_expect_success 'cgroups vs periodic: both sides agree with trace-cmd report
 test_expect_success 'a trace against itself: every difference is zero' "
 	self_zero '$TRACES/periodic.dat' && self_zero '$TRACES/cgroups.dat'
 "
+test_expect_success 'run time from switches agrees with sched_stat_runtime within 2 %' "
+	for t in periodic v6 cgroups; do
+		cfsreplay compare --json '$TRACES/'\$t.dat '$TRACES/'\$t.dat >x.json &&
+		python3 -c '
+import json
+d = json.load(open(\"x.json\"))
+r = sum(t[\"a\"][\"runtime_ns\"] for t in d[\"tasks\"])
+s = sum(t[\"a\"][\"stat_runtime_ns\"] for t in d[\"tasks\"])
+print(\"run time %d ns, sched_stat_runtime %d ns\" % (r, s))
+assert r > 10**9 and abs(s - r) < 0.02 * r
+' || exit 1
+	done
+"
 test_expect_success 'perf.data input: the workload names are matched' "
 	cfsreplay compare --json '$TRACES/periodic.perf.data' '$TRACES/periodic.perf.data' >p.json &&
 	python3 -c '
