@@ -53,8 +53,8 @@ static void sw(struct cfsr_taskstats *s, uint64_t ts, int cpu, int prev, const c
 	feed(s, &ev);
 }
 
-static void wake(struct cfsr_taskstats *s, enum cfsr_event_kind kind, uint64_t ts, int ctx,
-		 int pid, const char *comm, int prio)
+static void wake(struct cfsr_taskstats *s, enum cfsr_event_kind kind, uint64_t ts, int ctx, int pid,
+		 const char *comm, int prio)
 {
 	struct cfsr_event ev = ev_base(kind, ts, 0, ctx);
 
