@@ -66,6 +66,20 @@ names = {t[\"comm\"] for t in d[\"tasks\"]}
 assert {\"cfsr-p20\", \"cfsr-p50\", \"cfsr-p80\", \"cfsr-p50n5\"} <= names, names
 '
 "
+test_expect_success 'one workload, spin-b at nice 0 then nice 5: compare shows the change' "
+	cfsreplay compare --json '$TRACES/spin-nice0.perf.data' '$TRACES/spin-nice5.perf.data' >n.json &&
+	python3 -c '
+import json
+d = json.load(open(\"n.json\"))
+t = {x[\"comm\"]: x for x in d[\"tasks\"]}
+ratio = [t[\"spin-b\"][s][\"runtime_ns\"] / t[\"spin-a\"][s][\"runtime_ns\"] for s in \"ab\"]
+print(\"spin-b / spin-a run time: nice 0 %.3f, nice 5 %.3f (weights: 1, %.3f)\" % (ratio[0], ratio[1], 335 / 1024))
+# equal weights share CPU 0 about equally; 335 against 1024 cuts spin-b to about a third
+assert 0.75 < ratio[0] < 1.33, ratio
+assert 0.2 < ratio[1] < 0.6, ratio
+assert ratio[1] < 0.6 * ratio[0], ratio
+'
+"
 test_expect_success 'text: 100 columns, --top N names, not-yet rows' "
 	cfsreplay compare --top 3 '$TRACES/periodic.dat' '$TRACES/v6.dat' >out.txt &&
 	awk 'length(\$0) > 100 { print; bad = 1 } END { exit bad }' out.txt &&
