@@ -243,6 +243,15 @@ static void print_machine(const struct side sd[2])
 		snprintf(label, sizeof(label), "  CPU %zu busy", c);
 		text_pair(label, x, y);
 	}
+	for (s = 0; s < 2; s++) {
+		uint64_t st = 0;
+		size_t i;
+
+		for (i = 0; i < sd[s].ts->nr_names; i++)
+			st += sd[s].ts->names[i].stat_runtime;
+		snprintf(s ? y : x, 64, "%.3f / %.3f ms", busy(&sd[s]) / 1e6, st / 1e6);
+	}
+	text_pair("run time / stat_runtime", x, y);
 	text_u64("migrations", sd[0].ts->migrations, sd[1].ts->migrations);
 	text_u64("wake-up latencies", sd[0].ts->lat_all.count, sd[1].ts->lat_all.count);
 	fmt_lat(x, sizeof(x), &sd[0].ts->lat_all);
