@@ -44,6 +44,19 @@ test_expect_success 'cgroups vs periodic: both sides agree with trace-cmd report
 test_expect_success 'a trace against itself: every difference is zero' "
 	self_zero '$TRACES/periodic.dat' && self_zero '$TRACES/cgroups.dat'
 "
+test_expect_success 'one trace as trace.dat and as trace-cmd report text: same numbers' "
+	trace-cmd report -t '$TRACES/v6.dat' >v6.txt 2>/dev/null &&
+	cfsreplay compare --json '$TRACES/v6.dat' v6.txt >rt.json &&
+	python3 -c '
+import json
+d = json.load(open(\"rt.json\"))
+a, b = d[\"traces\"]
+for k in (\"span_ns\", \"busy_ns\", \"cpus\", \"migrations\", \"inferred_switches\", \"latency\"):
+    assert a[k] == b[k], k
+for t in d[\"tasks\"]:
+    assert t[\"a\"] == t[\"b\"], t[\"comm\"]
+'
+"
 test_expect_success 'run time from switches agrees with sched_stat_runtime within 2 %' "
 	for t in periodic v6 cgroups; do
 		cfsreplay compare --json '$TRACES/'\$t.dat '$TRACES/'\$t.dat >x.json &&
