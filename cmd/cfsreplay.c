@@ -27,6 +27,8 @@ struct cmd_struct {
 
 /* The only list of commands, sorted by name. */
 static const struct cmd_struct commands[] = {
+	{ "compare", cmd_compare, 0,
+	  "two traces of one workload side by side, tasks matched by name" },
 	{ "help", cmd_help, 0, "show help for cfsreplay or one of its commands" },
 	{ "info", cmd_info, CMD_DEFAULT, "describe a trace: format, kernel, clock, CPUs, events" },
 	{ "signals", cmd_signals, 0, "the model's PELT signals, one row per update" },

@@ -10,6 +10,7 @@
 #define CFSR_EXIT_DIVERGED 1
 #define CFSR_EXIT_ERROR 2
 
+int cmd_compare(int argc, const char **argv);
 int cmd_help(int argc, const char **argv);
 int cmd_info(int argc, const char **argv);
 int cmd_signals(int argc, const char **argv);
