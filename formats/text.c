@@ -50,6 +50,8 @@
  *
  * Lines are read one at a time with getline(): memory depends on the
  * longest line and the number of event types, never on the file's length.
+ * Text without a CPU count (perf script's) is read once at open for its
+ * highest CPU number, so that info.nr_cpus is right before any event.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -913,6 +915,23 @@ static int read_line(struct tx_reader *r)
 	return 1;
 }
 
+/*
+ * Text without a CPU count ("cpus=N", "#P:N"), such as `perf script`
+ * output: find the highest CPU number in one pass over the lines, so that
+ * the count is known at open, before the consumers size their per-CPU
+ * state.  Reading the whole file first costs time, not memory.
+ */
+static int count_cpus(struct tx_reader *r)
+{
+	struct tx_line l;
+	int ret;
+
+	while ((ret = read_line(r)) > 0)
+		if (parse_event_line(r->line, &l) && l.cpu > r->max_cpu)
+			r->max_cpu = l.cpu;
+	return ret;
+}
+
 static void text_close(struct cfsr_trace *t)
 {
 	struct tx_reader *r = t->priv;
@@ -991,6 +1010,10 @@ static int text_open(struct cfsr_trace *t, const char *path)
 		 l.digits == 9 ? "ns" :
 		 l.digits == 6 ? "us" :
 				 "other");
+	if (!r->cpus_line && count_cpus(r) < 0) {
+		cfsr_error_errno("cannot read '%s'", path);
+		goto out_close;
+	}
 	if (fseek(r->f, 0, SEEK_SET) < 0) {
 		cfsr_error_errno("cannot read '%s'", path);
 		goto out_close;
