@@ -77,6 +77,19 @@ enum {
 	PD_REC_COMPRESSED2 = 83,
 };
 
+/*
+ * The record types known to this reader: the kernel's up to
+ * PERF_RECORD_AUX_OUTPUT_HW_ID (21) and PERF_RECORD_CALLCHAIN_DEFERRED
+ * (22, Linux 6.17), perf's own from PERF_RECORD_HEADER_ATTR up to
+ * PERF_RECORD_BPF_METADATA (84, perf 6.16).  Any other type is a record
+ * of a later perf or kernel, or damage: it is skipped by its size and
+ * counted as an unknown record, never dropped unseen, as it may have
+ * been a sample.
+ */
+#define PD_REC_KERNEL_LAST 22
+#define PD_REC_USER_FIRST 64
+#define PD_REC_USER_LAST 84
+
 /* perf_event_attr.sample_type */
 enum {
 	PD_SAMPLE_IP = 1u << 0,
@@ -1058,6 +1071,11 @@ static int handle_record(struct pd_reader *r, struct cfsr_trace *t, const unsign
 		 * COMM, FORK, EXIT, MMAP and the rest, and perf's own header
 		 * records: nothing the scheduler events need.
 		 */
+		if (!type || (type > PD_REC_KERNEL_LAST && type < PD_REC_USER_FIRST) ||
+		    type > PD_REC_USER_LAST) {
+			t->stats.records++;
+			t->stats.unknown++;
+		}
 		break;
 	}
 	if (ret < 0)
@@ -1245,6 +1263,14 @@ static int read_file_header(struct pd_reader *r, const unsigned char *h)
 
 	if (data_off > r->file_size || data_size > r->file_size - data_off)
 		return cfsr_error("cannot read '%s': file truncated (data section)", r->path);
+	/*
+	 * perf record writes the data size and the feature sections when it
+	 * ends: a file with records and a size of 0 was not finished.
+	 */
+	if (!data_size && r->file_size > data_off)
+		return cfsr_error(
+			"cannot read '%s': file not finished (perf record did not end normally)",
+			r->path);
 	for (i = 0; i < PD_FEAT_BITS / 64; i++) {
 		bitmap[i] = rd64(r, h + 72 + 8 * i);
 		nr_feat += (uint64_t)__builtin_popcountll(bitmap[i]);
