@@ -269,6 +269,15 @@ static int parse_head(const char *line, const char *bracket, struct tx_line *l)
 		return 0;
 	l->sep = d[-1] == '-' ? '-' : ' ';
 	l->pid = (int)pid;
+	/*
+	 * perf prints a tid of -1 for samples of a task past its exit (the
+	 * kernel's perf_event_tid() gives -1 once its pid is gone): a '-'
+	 * with a blank before it is a sign, and the task is not known.
+	 */
+	if (d[-1] == '-' && d - 1 > line && (d[-2] == ' ' || d[-2] == '\t')) {
+		l->sep = ' ';
+		l->pid = -1;
+	}
 	return 1;
 }
 

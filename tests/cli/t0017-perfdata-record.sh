@@ -9,7 +9,11 @@
 # so perf adds sample identifiers).  For each file:
 # - info's per-type counts of the sched events equal perf script's;
 # - signals on the file is identical to signals on `perf script --ns`
-#   text of it: every field the model uses decodes as perf decodes it;
+#   text of it: every field the model uses decodes as perf decodes it.
+#   Not compared, with a note, when perf lost events (the text has no
+#   notices) or printed tid -1 (samples of a task past its exit: the
+#   kernel gives perf -1 once the pid is gone, while the record's
+#   common_pid, which the file reader uses, still names the task);
 # - samples of the non-tracepoint event are counted as unknown.
 # With leader sampling (:S) perf script also prints, for each leader
 # sample, one made-up sample per group member whose count moved; the
@@ -55,6 +59,12 @@ check() {
 	release=$(python3 -c 'import json; print(json.load(open("info.json"))["kernel_release"])') &&
 	perf script --ns -i "$1.data" -F comm,tid,cpu,time,event,trace >ns.txt 2>/dev/null &&
 	grep -v -e ' cpu-clock:' ns.txt >ns-sched.txt &&
+	gone=$(grep -c ' -1 \[' ns-sched.txt || true) &&
+	if [ "$gone" -ne 0 ]; then
+		# the text has no current task for these; the file's records do
+		echo "# $1: perf script prints tid -1 on $gone lines: signals not compared" >>lost-notes
+		return 0
+	fi &&
 	cfsreplay signals --kernel "$release" ns-sched.txt >text.csv &&
 	python3 "$SRC_DIR/scripts/signals-diff.py" bin.csv text.csv
 }
