@@ -16,7 +16,9 @@
  *   events shown as "tracing_mark_write: TEXT", and "CPU:N [LOST N
  *   EVENTS]" lines.
  * - `perf script` default output (perf 6.1): "COMM TID [CPU] SECS.USECS:
- *   SYSTEM:NAME: PAYLOAD", the payload in the kernel's print format.
+ *   SYSTEM:NAME: PAYLOAD", the payload in the kernel's print format, and
+ *   with --show-lost-events "... SECS.USECS: PERF_RECORD_LOST lost N"
+ *   lines, delivered as lost-event notices at their own time.
  *
  * The shape is found from the content (probe, then the first event line);
  * which one it is, and the timestamp precision the text carries (µs, or
@@ -131,6 +133,8 @@ struct tx_reader {
 	bool lost_pending;
 	int lost_cpu;
 	int64_t lost_nr;
+	/* the count of perf script's last PERF_RECORD_LOST line */
+	int64_t perf_lost;
 	/* an event decoded and held while its lost notice goes first */
 	bool held;
 	struct cfsr_event held_ev;
@@ -1051,6 +1055,44 @@ out_close:
 	return -1;
 }
 
+/*
+ * perf script --show-lost-events: "COMM TID [CPU] SECS.FRAC:
+ * PERF_RECORD_LOST lost N" (and PERF_RECORD_LOST_SAMPLES); 1 with the
+ * CPU and time in @l and N in r->perf_lost.
+ */
+static int parse_perf_lost(struct tx_reader *r, const char *line, struct tx_line *l)
+{
+	const char *p = strstr(line, ": PERF_RECORD_LOST"), *b, *q;
+	char *end;
+	long long nr;
+
+	if (!p)
+		return 0;
+	q = strstr(p, " lost ");
+	if (!q)
+		return 0;
+	nr = strtoll(q + 6, &end, 10);
+	if (end == q + 6 || *end || nr <= 0)
+		return 0;
+	/* the timestamp ends at p; the [CPU] column is before it */
+	for (b = strchr(line, '['); b && b < p; b = strchr(b + 1, '[')) {
+		const char *t = b + 1;
+		long cpu = 0;
+
+		while (isdigit((unsigned char)*t) && cpu <= 1000000)
+			cpu = cpu * 10 + (*t++ - '0');
+		if (t == b + 1 || *t != ']')
+			continue;
+		t = skip_blanks(t + 1);
+		if (!parse_ts(t, &l->ts, &l->digits, &q) || q != p + 1)
+			continue;
+		l->cpu = (int)cpu;
+		r->perf_lost = nr;
+		return 1;
+	}
+	return 0;
+}
+
 static void deliver_lost(struct cfsr_trace *t, struct tx_reader *r, uint64_t ts,
 			 struct cfsr_event *ev)
 {
@@ -1097,6 +1139,21 @@ static int text_next(struct cfsr_trace *t, struct cfsr_event *ev)
 			return 0;
 		}
 		if (!parse_event_line(r->line, &l)) {
+			if (parse_perf_lost(r, r->line, &l)) {
+				/* a notice at its own time, as the perf.data reader gives it */
+				struct cfsr_event *dst = ev;
+
+				if (r->lost_pending) {
+					deliver_lost(t, r, r->last_ts, ev);
+					dst = &r->held_ev;
+					r->held = true;
+				}
+				r->lost_cpu = l.cpu;
+				r->lost_nr = r->perf_lost;
+				deliver_lost(t, r, l.ts, dst);
+				publish(t, r);
+				return 1;
+			}
 			ret = parse_other(r, r->line);
 			if (ret < 0)
 				t->stats.malformed++;
