@@ -10,7 +10,12 @@
  * feature sections after it.  The HEADER_TRACING_DATA feature (or, in pipe
  * mode, the PERF_RECORD_HEADER_TRACING_DATA record) holds the tracepoint
  * formats with the layout of a trace.dat version 6 metadata block, so they
- * are parsed by td_meta_load() like a trace.dat file's.
+ * are parsed by td_meta_load() like a trace.dat file's.  Of the other
+ * features the reader takes HOSTNAME, OSRELEASE and ARCH (info.uname, in
+ * the "Linux HOST RELEASE ARCH" form trace-cmd shows for a trace.dat),
+ * NRCPUS, COMPRESSED and CLOCK_DATA (the clock, when -k chose one); the
+ * CPU and NUMA topologies, caches, command line and the rest are skipped,
+ * as no consumer uses them.
  *
  * Each PERF_RECORD_SAMPLE is located in its attribute's sample layout
  * (every sample_type bit the kernel can set is stepped over by its size);
@@ -21,7 +26,11 @@
  * notices; a record that does not fit, or a compressed block that does not
  * decompress, ends the readable data with a notice without a count and is
  * counted in stats.bad_pages.  COMM, FORK, EXIT, MMAP, CGROUP and perf's
- * other bookkeeping records carry nothing the scheduler events need.
+ * other bookkeeping records carry nothing the scheduler events need: the
+ * sched and cgroup tracepoints say the same, with the kernel's own
+ * timestamps.  (CGROUP records and the samples' cgroup ids name cgroups
+ * of perf_event's hierarchy, which on cgroup v1 is not the cpu one.)
+ * Records of types no perf writes are counted as unknown records.
  *
  * Time order.  perf writes each CPU's ring buffer out in turn, so records
  * are ordered only per CPU; after each pass over the buffers it writes a
@@ -76,6 +85,19 @@ enum {
 	/* perf 6.16 on: like COMPRESSED, with the compressed size before the data */
 	PD_REC_COMPRESSED2 = 83,
 };
+
+/*
+ * The record types known to this reader: the kernel's up to
+ * PERF_RECORD_AUX_OUTPUT_HW_ID (21) and PERF_RECORD_CALLCHAIN_DEFERRED
+ * (22, Linux 6.17), perf's own from PERF_RECORD_HEADER_ATTR up to
+ * PERF_RECORD_BPF_METADATA (84, perf 6.16).  Any other type is a record
+ * of a later perf or kernel, or damage: it is skipped by its size and
+ * counted as an unknown record, never dropped unseen, as it may have
+ * been a sample.
+ */
+#define PD_REC_KERNEL_LAST 22
+#define PD_REC_USER_FIRST 64
+#define PD_REC_USER_LAST 84
 
 /* perf_event_attr.sample_type */
 enum {
@@ -133,7 +155,9 @@ enum {
 /* feature bits of the file header (HEADER_*) */
 enum {
 	PD_FEAT_TRACING_DATA = 1,
+	PD_FEAT_HOSTNAME = 3,
 	PD_FEAT_OSRELEASE = 4,
+	PD_FEAT_ARCH = 6,
 	PD_FEAT_NRCPUS = 7,
 	PD_FEAT_COMPRESSED = 27,
 	PD_FEAT_CLOCK_DATA = 29,
@@ -245,6 +269,10 @@ struct pd_reader {
 	struct td_decoder dec;
 
 	char *release;
+	char *hostname;
+	char *arch;
+	/* "Linux HOSTNAME RELEASE ARCH", as trace-cmd shows a trace.dat's uname */
+	char *uname;
 	const char *clock;
 	int clock_data_id;
 	int nr_cpus;
@@ -1058,6 +1086,11 @@ static int handle_record(struct pd_reader *r, struct cfsr_trace *t, const unsign
 		 * COMM, FORK, EXIT, MMAP and the rest, and perf's own header
 		 * records: nothing the scheduler events need.
 		 */
+		if (!type || (type > PD_REC_KERNEL_LAST && type < PD_REC_USER_FIRST) ||
+		    type > PD_REC_USER_LAST) {
+			t->stats.records++;
+			t->stats.unknown++;
+		}
 		break;
 	}
 	if (ret < 0)
@@ -1143,6 +1176,21 @@ static const char *clock_name(int32_t clockid)
 	}
 }
 
+/* struct perf_header_string: u32 len, then len bytes holding a string; 0 or -1 corrupt. */
+static int header_string(const struct pd_reader *r, const unsigned char *p, size_t len, char **out)
+{
+	uint32_t n;
+
+	if (len < 4)
+		return -1;
+	n = rd32(r, p);
+	if (n > len - 4)
+		return -1;
+	free(*out);
+	*out = strndup((const char *)p + 4, n);
+	return *out ? 0 : -1;
+}
+
 /* A feature's content, from its section or a HEADER_FEATURE record; 0 or -1 corrupt. */
 static int handle_feature(struct pd_reader *r, unsigned int feat, const unsigned char *p,
 			  size_t len)
@@ -1150,16 +1198,12 @@ static int handle_feature(struct pd_reader *r, unsigned int feat, const unsigned
 	uint32_t n;
 
 	switch (feat) {
+	case PD_FEAT_HOSTNAME:
+		return header_string(r, p, len, &r->hostname);
 	case PD_FEAT_OSRELEASE:
-		/* struct perf_header_string: u32 len, then len bytes holding a string */
-		if (len < 4)
-			return -1;
-		n = rd32(r, p);
-		if (n > len - 4)
-			return -1;
-		free(r->release);
-		r->release = strndup((const char *)p + 4, n);
-		return r->release ? 0 : -1;
+		return header_string(r, p, len, &r->release);
+	case PD_FEAT_ARCH:
+		return header_string(r, p, len, &r->arch);
 	case PD_FEAT_NRCPUS:
 		/* u32 CPUs available (the highest possible CPU + 1), u32 online */
 		if (len < 8)
@@ -1245,6 +1289,14 @@ static int read_file_header(struct pd_reader *r, const unsigned char *h)
 
 	if (data_off > r->file_size || data_size > r->file_size - data_off)
 		return cfsr_error("cannot read '%s': file truncated (data section)", r->path);
+	/*
+	 * perf record writes the data size and the feature sections when it
+	 * ends: a file with records and a size of 0 was not finished.
+	 */
+	if (!data_size && r->file_size > data_off)
+		return cfsr_error(
+			"cannot read '%s': file not finished (perf record did not end normally)",
+			r->path);
 	for (i = 0; i < PD_FEAT_BITS / 64; i++) {
 		bitmap[i] = rd64(r, h + 72 + 8 * i);
 		nr_feat += (uint64_t)__builtin_popcountll(bitmap[i]);
@@ -1273,8 +1325,8 @@ static int read_file_header(struct pd_reader *r, const unsigned char *h)
 			r->has_tracing = true;
 			continue;
 		}
-		if (i != PD_FEAT_OSRELEASE && i != PD_FEAT_NRCPUS && i != PD_FEAT_COMPRESSED &&
-		    i != PD_FEAT_CLOCK_DATA)
+		if (i != PD_FEAT_HOSTNAME && i != PD_FEAT_OSRELEASE && i != PD_FEAT_ARCH &&
+		    i != PD_FEAT_NRCPUS && i != PD_FEAT_COMPRESSED && i != PD_FEAT_CLOCK_DATA)
 			continue;
 		sec = load(r, off, size);
 		if (!sec || handle_feature(r, (unsigned int)i, sec, (size_t)size) < 0) {
@@ -1433,6 +1485,9 @@ static void perfdata_close(struct cfsr_trace *t)
 	if (r->tep)
 		tep_free(r->tep);
 	free(r->release);
+	free(r->hostname);
+	free(r->arch);
+	free(r->uname);
 	if (r->fd >= 0)
 		close(r->fd);
 	free(r);
@@ -1566,7 +1621,10 @@ static int perfdata_open(struct cfsr_trace *t, const char *path)
 	t->info.file_version = 2;
 	t->info.compression = r->comp_type ? "zstd" : "none";
 	t->info.kernel_release = r->release;
-	t->info.uname = NULL;
+	if (r->hostname && r->release && r->arch &&
+	    asprintf(&r->uname, "Linux %s %s %s", r->hostname, r->release, r->arch) < 0)
+		r->uname = NULL;
+	t->info.uname = r->uname;
 	t->info.clock = r->clock;
 	t->info.nr_cpus = r->nr_cpus;
 	t->info.hz = 0;

@@ -16,7 +16,9 @@
  *   events shown as "tracing_mark_write: TEXT", and "CPU:N [LOST N
  *   EVENTS]" lines.
  * - `perf script` default output (perf 6.1): "COMM TID [CPU] SECS.USECS:
- *   SYSTEM:NAME: PAYLOAD", the payload in the kernel's print format.
+ *   SYSTEM:NAME: PAYLOAD", the payload in the kernel's print format, and
+ *   with --show-lost-events "... SECS.USECS: PERF_RECORD_LOST lost N"
+ *   lines, delivered as lost-event notices at their own time.
  *
  * The shape is found from the content (probe, then the first event line);
  * which one it is, and the timestamp precision the text carries (µs, or
@@ -50,6 +52,8 @@
  *
  * Lines are read one at a time with getline(): memory depends on the
  * longest line and the number of event types, never on the file's length.
+ * Text without a CPU count (perf script's) is read once at open for its
+ * highest CPU number, so that info.nr_cpus is right before any event.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -129,6 +133,8 @@ struct tx_reader {
 	bool lost_pending;
 	int lost_cpu;
 	int64_t lost_nr;
+	/* the count of perf script's last PERF_RECORD_LOST line */
+	int64_t perf_lost;
 	/* an event decoded and held while its lost notice goes first */
 	bool held;
 	struct cfsr_event held_ev;
@@ -267,6 +273,15 @@ static int parse_head(const char *line, const char *bracket, struct tx_line *l)
 		return 0;
 	l->sep = d[-1] == '-' ? '-' : ' ';
 	l->pid = (int)pid;
+	/*
+	 * perf prints a tid of -1 for samples of a task past its exit (the
+	 * kernel's perf_event_tid() gives -1 once its pid is gone): a '-'
+	 * with a blank before it is a sign, and the task is not known.
+	 */
+	if (d[-1] == '-' && d - 1 > line && (d[-2] == ' ' || d[-2] == '\t')) {
+		l->sep = ' ';
+		l->pid = -1;
+	}
 	return 1;
 }
 
@@ -913,6 +928,23 @@ static int read_line(struct tx_reader *r)
 	return 1;
 }
 
+/*
+ * Text without a CPU count ("cpus=N", "#P:N"), such as `perf script`
+ * output: find the highest CPU number in one pass over the lines, so that
+ * the count is known at open, before the consumers size their per-CPU
+ * state.  Reading the whole file first costs time, not memory.
+ */
+static int count_cpus(struct tx_reader *r)
+{
+	struct tx_line l;
+	int ret;
+
+	while ((ret = read_line(r)) > 0)
+		if (parse_event_line(r->line, &l) && l.cpu > r->max_cpu)
+			r->max_cpu = l.cpu;
+	return ret;
+}
+
 static void text_close(struct cfsr_trace *t)
 {
 	struct tx_reader *r = t->priv;
@@ -991,6 +1023,10 @@ static int text_open(struct cfsr_trace *t, const char *path)
 		 l.digits == 9 ? "ns" :
 		 l.digits == 6 ? "us" :
 				 "other");
+	if (!r->cpus_line && count_cpus(r) < 0) {
+		cfsr_error_errno("cannot read '%s'", path);
+		goto out_close;
+	}
 	if (fseek(r->f, 0, SEEK_SET) < 0) {
 		cfsr_error_errno("cannot read '%s'", path);
 		goto out_close;
@@ -1017,6 +1053,44 @@ out_close:
 	free(t->stats.type_counts);
 	t->stats.type_counts = NULL;
 	return -1;
+}
+
+/*
+ * perf script --show-lost-events: "COMM TID [CPU] SECS.FRAC:
+ * PERF_RECORD_LOST lost N" (and PERF_RECORD_LOST_SAMPLES); 1 with the
+ * CPU and time in @l and N in r->perf_lost.
+ */
+static int parse_perf_lost(struct tx_reader *r, const char *line, struct tx_line *l)
+{
+	const char *p = strstr(line, ": PERF_RECORD_LOST"), *b, *q;
+	char *end;
+	long long nr;
+
+	if (!p)
+		return 0;
+	q = strstr(p, " lost ");
+	if (!q)
+		return 0;
+	nr = strtoll(q + 6, &end, 10);
+	if (end == q + 6 || *end || nr <= 0)
+		return 0;
+	/* the timestamp ends at p; the [CPU] column is before it */
+	for (b = strchr(line, '['); b && b < p; b = strchr(b + 1, '[')) {
+		const char *t = b + 1;
+		long cpu = 0;
+
+		while (isdigit((unsigned char)*t) && cpu <= 1000000)
+			cpu = cpu * 10 + (*t++ - '0');
+		if (t == b + 1 || *t != ']')
+			continue;
+		t = skip_blanks(t + 1);
+		if (!parse_ts(t, &l->ts, &l->digits, &q) || q != p + 1)
+			continue;
+		l->cpu = (int)cpu;
+		r->perf_lost = nr;
+		return 1;
+	}
+	return 0;
 }
 
 static void deliver_lost(struct cfsr_trace *t, struct tx_reader *r, uint64_t ts,
@@ -1065,6 +1139,21 @@ static int text_next(struct cfsr_trace *t, struct cfsr_event *ev)
 			return 0;
 		}
 		if (!parse_event_line(r->line, &l)) {
+			if (parse_perf_lost(r, r->line, &l)) {
+				/* a notice at its own time, as the perf.data reader gives it */
+				struct cfsr_event *dst = ev;
+
+				if (r->lost_pending) {
+					deliver_lost(t, r, r->last_ts, ev);
+					dst = &r->held_ev;
+					r->held = true;
+				}
+				r->lost_cpu = l.cpu;
+				r->lost_nr = r->perf_lost;
+				deliver_lost(t, r, l.ts, dst);
+				publish(t, r);
+				return 1;
+			}
 			ret = parse_other(r, r->line);
 			if (ret < 0)
 				t->stats.malformed++;

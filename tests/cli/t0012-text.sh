@@ -54,6 +54,30 @@ test_expect_success 'the hand-written ftrace text reads' "
 	grep -q '\"reader\": \"ftrace text (us)\"' info.json
 "
 
+test_expect_success 'perf script tid -1 (a task past its exit) is no task, not pid 1' "
+	printf '%s\\n' \\
+		'            sh   500 [000]   100.000001: sched:sched_stat_runtime: comm=sh pid=500 runtime=5 [ns]' \\
+		'             :-1    -1 [000]   100.000002: sched:sched_stat_runtime: comm=gone pid=600 runtime=7 [ns]' \\
+		>tid.txt &&
+	cfsreplay info --json tid.txt >info.json &&
+	python3 -c 'import json; d = json.load(open(\"info.json\")); assert d[\"tasks\"] == 2, d[\"tasks\"]; assert d[\"malformed_events\"] == 0'
+"
+
+test_expect_success 'perf script --show-lost-events lines are lost-event notices' "
+	printf '%s\\n' \\
+		'            sh   500 [000]   100.000001: sched:sched_stat_runtime: comm=sh pid=500 runtime=5 [ns]' \\
+		'            sh   500 [001]   100.000002: PERF_RECORD_LOST lost 259' \\
+		'            sh   500 [000]   100.000003: sched:sched_stat_runtime: comm=sh pid=500 runtime=6 [ns]' \\
+		>lost.txt &&
+	cfsreplay info --json lost.txt >info.json &&
+	python3 -c '
+import json
+d = json.load(open(\"info.json\"))
+assert d[\"lost\"][\"notices\"] == 1 and d[\"lost\"][\"events\"] == 259, d[\"lost\"]
+assert d[\"records\"] == 2 and d[\"malformed_events\"] == 0, d
+'
+"
+
 test_expect_success 'text that is no trace is refused with one line, exit 2' "
 	printf '# services\nssh 22/tcp\n' >services.txt &&
 	{ cfsreplay info services.txt >out 2>err; test \$? -eq 2; } &&
