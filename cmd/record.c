@@ -125,9 +125,11 @@ int cmd_record(int argc, const char **argv)
 			o.buffer_kb = (unsigned int)v;
 			break;
 		case 'c':
-			if (strcmp(optarg, "zstd") && strcmp(optarg, "zlib") && strcmp(optarg, "none")) {
-				cfsr_error("record: --compression takes zstd, zlib or none, not '%s'",
-					   optarg);
+			if (strcmp(optarg, "zstd") && strcmp(optarg, "zlib") &&
+			    strcmp(optarg, "none")) {
+				cfsr_error(
+					"record: --compression takes zstd, zlib or none, not '%s'",
+					optarg);
 				return CFSR_EXIT_ERROR;
 			}
 			o.compression = optarg;

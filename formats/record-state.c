@@ -171,7 +171,8 @@ static bool read_task_sched(const char *dir, struct json_object *row)
 			first = false;
 			if (p && p > line) {
 				p[-1] = '\0';
-				json_object_object_add(row, "sched_comm", json_object_new_string(line));
+				json_object_object_add(row, "sched_comm",
+						       json_object_new_string(line));
 				if (sscanf(p + 1, "%*d, #threads: %d", &threads) == 1)
 					json_object_object_add(row, "threads",
 							       json_object_new_int(threads));
@@ -192,9 +193,9 @@ static bool read_task_stat(const char *dir, struct json_object *row)
 		int idx;
 		const char *key;
 	} fields[] = {
-		{ 1, "ppid" },	      { 2, "pgrp" },	      { 3, "session" },
-		{ 6, "stat_flags" },  { 15, "stat_priority" }, { 16, "nice" },
-		{ 17, "num_threads" }, { 36, "cpu" },	       { 37, "rt_priority" },
+		{ 1, "ppid" },	       { 2, "pgrp" },		{ 3, "session" },
+		{ 6, "stat_flags" },   { 15, "stat_priority" }, { 16, "nice" },
+		{ 17, "num_threads" }, { 36, "cpu" },		{ 37, "rt_priority" },
 		{ 38, "stat_policy" },
 	};
 	char path[256], *buf, *p, *end, *tok, *save = NULL;
@@ -223,8 +224,9 @@ static bool read_task_stat(const char *dir, struct json_object *row)
 		}
 		for (i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)
 			if (fields[i].idx == idx)
-				json_object_object_add(row, fields[i].key,
-						       json_object_new_int64(strtoll(tok, NULL, 10)));
+				json_object_object_add(
+					row, fields[i].key,
+					json_object_new_int64(strtoll(tok, NULL, 10)));
 	}
 	free(buf);
 	return true;
@@ -501,7 +503,8 @@ int rs_snapshot_debug(FILE *out, long seq, struct json_object **sysctl, long *nr
 				char m[32];
 
 				if (sscanf(mhz + 1, "%31s MHz", m) == 1)
-					json_object_object_add(cur, "mhz", json_object_new_string(m));
+					json_object_object_add(cur, "mhz",
+							       json_object_new_string(m));
 			}
 		} else if (sscanf(line, "cfs_rq[%d]:%4095[^\n]", &cpu, path) == 2) {
 			cur = new_row(seq, "cfs_rq", cpu, path);
@@ -577,10 +580,18 @@ bool rs_debugfs_prepare(const char **how)
 static void config_meta(struct json_object *meta, const char *release)
 {
 	static const char *const keys[] = {
-		"CONFIG_HZ",	       "CONFIG_FAIR_GROUP_SCHED", "CONFIG_SCHED_AUTOGROUP",
-		"CONFIG_CFS_BANDWIDTH", "CONFIG_SMP",		  "CONFIG_NO_HZ_IDLE",
-		"CONFIG_NO_HZ_FULL",   "CONFIG_IRQ_TIME_ACCOUNTING", "CONFIG_PARAVIRT_TIME_ACCOUNTING",
-		"CONFIG_UCLAMP_TASK",  "CONFIG_SCHED_DEBUG",	   "CONFIG_PREEMPT_DYNAMIC",
+		"CONFIG_HZ",
+		"CONFIG_FAIR_GROUP_SCHED",
+		"CONFIG_SCHED_AUTOGROUP",
+		"CONFIG_CFS_BANDWIDTH",
+		"CONFIG_SMP",
+		"CONFIG_NO_HZ_IDLE",
+		"CONFIG_NO_HZ_FULL",
+		"CONFIG_IRQ_TIME_ACCOUNTING",
+		"CONFIG_PARAVIRT_TIME_ACCOUNTING",
+		"CONFIG_UCLAMP_TASK",
+		"CONFIG_SCHED_DEBUG",
+		"CONFIG_PREEMPT_DYNAMIC",
 	};
 	struct json_object *cfg = json_object_new_object();
 	char path[300], line[RS_LINE];
@@ -715,9 +726,10 @@ static void tunables_meta(struct json_object *meta, bool debug_ok)
 /* One group directory and, recursively, its children. */
 static void cgroup_walk(struct json_object *groups, const char *mnt, const char *rel, int depth)
 {
-	static const char *const files[] = { "cpu.shares",	 "cpu.weight",	 "cpu.weight.nice",
-					      "cpu.idle",	 "cpu.cfs_quota_us", "cpu.max",
-					      "cpu.cfs_period_us" };
+	static const char *const files[] = { "cpu.shares",	 "cpu.weight",
+					     "cpu.weight.nice",	 "cpu.idle",
+					     "cpu.cfs_quota_us", "cpu.max",
+					     "cpu.cfs_period_us" };
 	struct json_object *g = json_object_new_object();
 	char dir[4096], path[4200];
 	struct dirent *de;
@@ -768,7 +780,8 @@ static void cgroups_meta(struct json_object *meta)
 		if (sscanf(line, "%255s %1023s %63s %1023s", dev, mnt, type, opts) != 4)
 			continue;
 		if (!strcmp(type, "cgroup")) {
-			for (tok = strtok_r(opts, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+			for (tok = strtok_r(opts, ",", &save); tok;
+			     tok = strtok_r(NULL, ",", &save))
 				v1cpu |= !strcmp(tok, "cpu");
 			if (!v1cpu)
 				continue;
@@ -802,7 +815,8 @@ static void cgroups_meta(struct json_object *meta)
 		if (sscanf(line, "%d:%255[^:]:", &id, ctls) == 2) {
 			char *save = NULL, *tok;
 
-			for (tok = strtok_r(ctls, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+			for (tok = strtok_r(ctls, ",", &save); tok;
+			     tok = strtok_r(NULL, ",", &save))
 				if (!strcmp(tok, "cpu"))
 					json_object_object_add(meta, "cgroup_cpu_hierarchy_id",
 							       json_object_new_int(id));

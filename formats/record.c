@@ -183,8 +183,9 @@ static int setup_instance(struct cfsr_record *r)
 	if (write_inst(r, "tracing_on", "0") < 0)
 		return -1;
 	if (tracefs_instance_set_buffer_size(r->inst, r->o->buffer_kb, -1) < 0)
-		return cfsr_error_errno("cannot set the buffer size of tracefs instance '%s' to %u KiB",
-					r->inst_name, r->o->buffer_kb);
+		return cfsr_error_errno(
+			"cannot set the buffer size of tracefs instance '%s' to %u KiB",
+			r->inst_name, r->o->buffer_kb);
 	clocks = tracefs_instance_file_read(r->inst, "trace_clock", NULL);
 	snprintf(r->clock, sizeof(r->clock), "local");
 	if (clocks && strstr(clocks, "perf")) {
@@ -254,8 +255,9 @@ static int open_cpus(struct cfsr_record *r)
 			r->page_size = tracefs_cpu_read_size(c->tcpu);
 	}
 	if (!r->nr_cpus)
-		return cfsr_error_errno("cannot open any CPU's trace_pipe_raw in tracefs instance '%s'",
-					r->inst_name);
+		return cfsr_error_errno(
+			"cannot open any CPU's trace_pipe_raw in tracefs instance '%s'",
+			r->inst_name);
 	if (r->page_size <= 0 || (unsigned int)r->page_size > RECORD_PAGE_MAX)
 		return cfsr_error("tracefs instance '%s': bad ring-buffer page size %d",
 				  r->inst_name, r->page_size);
@@ -405,7 +407,8 @@ static int snapshot(struct cfsr_record *r, bool all)
 		r->cfs_rqs_at_start = cfs_rqs;
 		json_object_object_add(r->meta, "sysctl_sched", sysctl);
 		if (ret == 1)
-			note(r, "'%s' is not readable: no cfs_rq state or rq clocks in the snapshots",
+			note(r,
+			     "'%s' is not readable: no cfs_rq state or rq clocks in the snapshots",
 			     RS_SCHED_DEBUG);
 	}
 	if (tasks < 0 || ret < 0 || fflush(r->truth) == EOF) {
@@ -652,7 +655,8 @@ static int write_formats(struct cfsr_record *r, struct td_writer *w)
 		if (mb_num(&m, 0, 4) < 0)
 			goto out;
 		if (s == 0) {
-			for (i = 0; i < sizeof(sched_events) / sizeof(sched_events[0]); i++, count++)
+			for (i = 0; i < sizeof(sched_events) / sizeof(sched_events[0]);
+			     i++, count++)
 				if (mb_format(&m, "sched", sched_events[i]) < 0)
 					goto out;
 		}
@@ -987,8 +991,7 @@ static void fill_meta(struct cfsr_record *r, const char *debug_how, bool debug_o
 	size_t i;
 
 	json_object_object_add(m, "format", json_object_new_string("cfsr-record/1"));
-	json_object_object_add(m, "recorder",
-			       json_object_new_string("cfsreplay " CFSR_VERSION));
+	json_object_object_add(m, "recorder", json_object_new_string("cfsreplay " CFSR_VERSION));
 	rs_machine_meta(m, debug_ok);
 	json_object_object_add(m, "sched_debug", json_object_new_string(debug_how));
 	for (i = 0; i < sizeof(sched_events) / sizeof(sched_events[0]); i++) {
@@ -1002,8 +1005,7 @@ static void fill_meta(struct cfsr_record *r, const char *debug_how, bool debug_o
 
 		if (!r->enabled_extra[i])
 			continue;
-		snprintf(name, sizeof(name), "%s:%s", extra_events[i].system,
-			 extra_events[i].name);
+		snprintf(name, sizeof(name), "%s:%s", extra_events[i].system, extra_events[i].name);
 		json_object_array_add(ev, json_object_new_string(name));
 	}
 	json_object_object_add(m, "events", ev);
@@ -1019,9 +1021,9 @@ static void fill_meta(struct cfsr_record *r, const char *debug_how, bool debug_o
 	}
 	json_object_object_add(m, "command", cmd);
 	json_object_object_add(m, "truth_ms", json_object_new_int64(r->o->truth_ms));
-	json_object_object_add(m, "truth_tasks",
-			       json_object_new_string(r->o->all || !r->o->argv ? "all" :
-										  "command"));
+	json_object_object_add(
+		m, "truth_tasks",
+		json_object_new_string(r->o->all || !r->o->argv ? "all" : "command"));
 }
 
 static void fill_result_meta(struct cfsr_record *r, struct cfsr_record_result *res,
@@ -1035,7 +1037,8 @@ static void fill_result_meta(struct cfsr_record *r, struct cfsr_record_result *r
 		struct json_object *c = json_object_new_object();
 
 		json_object_object_add(c, "cpu", json_object_new_int(r->cpus[i].cpu));
-		json_object_object_add(c, "bytes", json_object_new_int64((int64_t)r->cpus[i].bytes));
+		json_object_object_add(c, "bytes",
+				       json_object_new_int64((int64_t)r->cpus[i].bytes));
 		json_object_object_add(c, "overrun", json_object_new_int64(r->cpus[i].overrun));
 		json_object_object_add(c, "dropped", json_object_new_int64(r->cpus[i].dropped));
 		json_object_array_add(cpus, c);
@@ -1048,9 +1051,9 @@ static void fill_result_meta(struct cfsr_record *r, struct cfsr_record_result *r
 	json_object_object_add(res_obj, "duration_ms",
 			       json_object_new_int64((int64_t)(now_ms() - start_ms)));
 	json_object_object_add(res_obj, "snapshots", json_object_new_int64(r->snapshots));
-	json_object_object_add(res_obj, "stopped_by",
-			       res->stopped_by ? json_object_new_string(strsignal(res->stopped_by)) :
-						 NULL);
+	json_object_object_add(
+		res_obj, "stopped_by",
+		res->stopped_by ? json_object_new_string(strsignal(res->stopped_by)) : NULL);
 	if (r->child > 0 && r->child_done) {
 		if (WIFEXITED(r->child_status))
 			json_object_object_add(res_obj, "command_exit",
@@ -1142,8 +1145,9 @@ out_stop:
 	close_instance(&r);
 	fill_result_meta(&r, res, start_ms);
 	if (res->lost_events)
-		note(&r, "%" PRIu64 " events were lost (ring buffer overruns); use a larger "
-			 "--buffer-kb",
+		note(&r,
+		     "%" PRIu64 " events were lost (ring buffer overruns); use a larger "
+		     "--buffer-kb",
 		     res->lost_events);
 	json_object_object_add(r.meta, "notes", json_object_get(r.notes));
 	/* what was captured is written even when the run itself failed */
