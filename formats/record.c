@@ -438,6 +438,11 @@ static int start_command(struct cfsr_record *r)
 		return cfsr_error_errno("cannot start '%s'", r->o->argv[0]);
 	}
 	if (r->child == 0) {
+		char *marker = tracefs_instance_get_file(r->inst, "trace_marker");
+
+		/* the command may mark its phases in this recording's trace */
+		if (marker)
+			setenv("CFSREPLAY_TRACE_MARKER", marker, 1);
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
 		signal(SIGHUP, SIG_DFL);
