@@ -27,6 +27,20 @@ struct json_object;
 char *rs_read_file(const char *path, size_t *len);
 
 /**
+ * rs_parse_value() - a number as kernel/sched/debug.c prints it
+ * @s: the text after the colon
+ * @out: set to the value
+ *
+ * An integer, or "ms.nnnnnn" (SPLIT_NS()), which is ms * 10^6 + nnnnnn
+ * nanoseconds; a negative one ("-ms.nnnnnn") is the negation of the whole.
+ * Leading blanks and trailing text after a blank, such as " (logarithmic)",
+ * are ignored.
+ *
+ * Return: 0, or -1 when @s is not such a number.
+ */
+int rs_parse_value(const char *s, int64_t *out);
+
+/**
  * rs_debugfs_prepare() - make /sys/kernel/debug/sched readable if possible
  * @how: set to a static sentence saying what was found or done
  *

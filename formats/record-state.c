@@ -77,12 +77,7 @@ static char *read_small(const char *path)
 	return buf;
 }
 
-/*
- * A number as kernel/sched/debug.c prints it: an integer, or "ms.nnnnnn"
- * (SPLIT_NS), which is ms * 10^6 + nnnnnn nanoseconds.  Trailing text, such
- * as " (logarithmic)", is ignored.  Return: 0, or -1 when @s is not a number.
- */
-static int parse_value(const char *s, int64_t *out)
+int rs_parse_value(const char *s, int64_t *out)
 {
 	int64_t ip = 0, frac = 0;
 	bool neg = false;
@@ -135,7 +130,7 @@ static void add_key_value(struct json_object *obj, const char *line)
 	klen = (size_t)(colon - line);
 	while (klen && (line[klen - 1] == ' ' || line[klen - 1] == '\t'))
 		klen--;
-	if (!klen || klen >= sizeof(key) || parse_value(colon + 1, &v) < 0)
+	if (!klen || klen >= sizeof(key) || rs_parse_value(colon + 1, &v) < 0)
 		return;
 	memcpy(key, line, klen);
 	key[klen] = '\0';
@@ -561,7 +556,8 @@ bool rs_debugfs_prepare(const char **how)
 		*how = "debugfs is not mounted, and this process may not mount it";
 		return false;
 	}
-	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0 ||
+	/* source and type are ignored for a propagation change, but must be strings */
+	if (mount("none", "/", "none", MS_REC | MS_PRIVATE, NULL) < 0 ||
 	    mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL) < 0) {
 		*how = "debugfs is not mounted, and mounting it failed";
 		return false;
@@ -636,7 +632,7 @@ static void add_file(struct json_object *obj, const char *key, const char *path,
 
 	if (!v)
 		return;
-	if (number && parse_value(v, &n) == 0)
+	if (number && rs_parse_value(v, &n) == 0)
 		json_object_object_add(obj, key, json_object_new_int64(n));
 	else
 		json_object_object_add(obj, key, json_object_new_string(v));

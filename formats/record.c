@@ -23,6 +23,7 @@
 #include <inttypes.h>
 #include <poll.h>
 #include <signal.h>
+#include <spawn.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -423,42 +424,37 @@ static int snapshot(struct cfsr_record *r, bool all)
 
 /* ---- the command -------------------------------------------------------------------------- */
 
+/*
+ * posix_spawnp() reports a command that cannot be run (glibc waits for the
+ * exec), and lets the command have the default actions of the signals the
+ * recorder catches.
+ */
 static int start_command(struct cfsr_record *r)
 {
-	int pfd[2];
-	ssize_t n;
-	int err = 0;
+	char *marker = tracefs_instance_get_file(r->inst, "trace_marker");
+	posix_spawnattr_t attr;
+	sigset_t defaults;
+	int err;
 
-	if (pipe2(pfd, O_CLOEXEC) < 0)
-		return cfsr_error_errno("cannot start '%s'", r->o->argv[0]);
-	r->child = fork();
-	if (r->child < 0) {
-		close(pfd[0]);
-		close(pfd[1]);
-		return cfsr_error_errno("cannot start '%s'", r->o->argv[0]);
-	}
-	if (r->child == 0) {
-		char *marker = tracefs_instance_get_file(r->inst, "trace_marker");
-
-		/* the command may mark its phases in this recording's trace */
-		if (marker)
-			setenv("CFSREPLAY_TRACE_MARKER", marker, 1);
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		signal(SIGHUP, SIG_DFL);
-		close(pfd[0]);
-		execvp(r->o->argv[0], r->o->argv);
-		err = errno;
-		n = write(pfd[1], &err, sizeof(err));
-		(void)n;
-		_exit(127);
-	}
-	close(pfd[1]);
-	do
-		n = read(pfd[0], &err, sizeof(err));
-	while (n < 0 && errno == EINTR);
-	close(pfd[0]);
-	if (n == sizeof(err)) {
+	/* the command may mark its phases in this recording's trace */
+	if (marker)
+		setenv("CFSREPLAY_TRACE_MARKER", marker, 1);
+	tracefs_put_tracing_file(marker);
+	sigemptyset(&defaults);
+	sigaddset(&defaults, SIGINT);
+	sigaddset(&defaults, SIGTERM);
+	sigaddset(&defaults, SIGHUP);
+	err = posix_spawnattr_init(&attr);
+	if (!err)
+		err = posix_spawnattr_setsigdefault(&attr, &defaults);
+	if (!err)
+		err = posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF);
+	if (!err)
+		err = posix_spawnp(&r->child, r->o->argv[0], NULL, &attr, r->o->argv, environ);
+	posix_spawnattr_destroy(&attr);
+	unsetenv("CFSREPLAY_TRACE_MARKER");
+	if (err) {
+		r->child = 0;
 		r->exec_errno = err;
 		errno = err;
 		return cfsr_error_errno("cannot run '%s'", r->o->argv[0]);
@@ -1158,6 +1154,9 @@ out_stop:
 	/* what was captured is written even when the run itself failed */
 	if (finish_file(&r, res) < 0 || publish(&r) < 0)
 		ret = -1;
+	else if (ret < 0)
+		note(&r, "what was captured is in '%s' (%" PRIu64 " events)", o->output,
+		     res->events);
 	res->snapshots = (uint64_t)r.snapshots;
 out_instance:
 	close_instance(&r);

@@ -47,7 +47,13 @@ same_state() {
 record_bg() {
 	$VALGRIND "$CFSREPLAY" record -o "$1" --buffer-kb 1024 -- sleep 60 >out 2>err &
 	pid=$!
-	sleep 1.5
+	# the signal handlers are in place before the instance exists
+	i=0
+	while [ ! -d "$T/instances/cfsreplay-record-$pid" ] && [ $i -lt 300 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	sleep 0.5
 	kill -"$2" $pid
 	wait $pid
 }
