@@ -252,6 +252,8 @@ static void print_text(const struct cfsr_trace *t, const struct info_summary *s)
 		printf("warning:        sched_switch preempted bit not found in the format\n");
 	if (in->record_meta)
 		print_record_meta(in);
+	if (in->record_meta_bad)
+		printf("warning:        the recorder's metadata section is corrupt (left out)\n");
 	printf("events:\n");
 	for (i = 0; i < in->nr_types; i++) {
 		if (!st->type_counts[i])

@@ -100,9 +100,12 @@ static void load_record_meta(struct td_reader *r, struct cfsr_trace_info *info)
 	size_t len;
 
 	info->has_record_truth = r->layout.sec_record_truth != 0;
-	if (!r->layout.sec_record_meta ||
-	    td_section_load(r->fd, &r->layout, r->layout.sec_record_meta, &buf, &len) < 0)
+	if (!r->layout.sec_record_meta)
 		return;
+	if (td_section_load(r->fd, &r->layout, r->layout.sec_record_meta, &buf, &len) < 0) {
+		info->record_meta_bad = true;
+		return;
+	}
 	r->record_meta = malloc(len + 1);
 	if (r->record_meta) {
 		memcpy(r->record_meta, buf, len);
@@ -111,7 +114,8 @@ static void load_record_meta(struct td_reader *r, struct cfsr_trace_info *info)
 	free(buf);
 	meta = r->record_meta ? json_tokener_parse(r->record_meta) : NULL;
 	if (!meta || !json_object_is_type(meta, json_type_object)) {
-		/* unreadable metadata is not the trace's fault: leave it out */
+		/* the events are still good: flag the metadata, read on */
+		info->record_meta_bad = true;
 		free(r->record_meta);
 		r->record_meta = NULL;
 		json_object_put(meta);

@@ -52,6 +52,8 @@ struct cfsr_trace_info {
 	bool preempt_bit_known;
 	/* the metadata 'cfsreplay record' stored (JSON text), NULL if none */
 	const char *record_meta;
+	/* the file has a recorder's metadata section that cannot be read */
+	bool record_meta_bad;
 	/* the file holds kernel-truth snapshots stored by 'cfsreplay record' */
 	bool has_record_truth;
 	/* ring-buffer overruns the recorder counted (CPU stats), -1 unknown */

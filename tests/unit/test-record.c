@@ -197,6 +197,43 @@ static void test_append_none(void **state)
 	append_truth("cgroups"); /* v7, uncompressed */
 }
 
+/* A damaged gzip stream in the section is an error, never a quiet end. */
+static void test_corrupt_truth(void **state)
+{
+	char src[4096], dst[] = "/tmp/cfsr-test-record-XXXXXX", junk[] = "/tmp/cfsr-junk-XXXXXX";
+	struct cfsr_truth_reader *tr;
+	struct cfsr_truth_item it;
+	unsigned char gzhead[64] = { 0x1f, 0x8b, 8, 0 };
+	int fd, jfd, ret;
+	size_t i;
+
+	(void)state;
+	snprintf(src, sizeof(src), "%s/traces/periodic.dat", srcdir());
+	fd = mkstemp(dst);
+	assert_true(fd >= 0);
+	close(fd);
+	copy_file(src, dst);
+	/* a gzip header followed by garbage deflate data */
+	for (i = 10; i < sizeof(gzhead); i++)
+		gzhead[i] = (unsigned char)(0xff - i);
+	jfd = mkstemp(junk);
+	assert_true(jfd >= 0);
+	assert_int_equal(write(jfd, gzhead, sizeof(gzhead)), sizeof(gzhead));
+	assert_int_equal(lseek(jfd, 0, SEEK_SET), 0);
+	assert_int_equal(td_append_section(dst, CFSR_SEC_TRUTH, jfd), 0);
+	close(jfd);
+	unlink(junk);
+	last_error[0] = '\0';
+	cfsr_error_set_hook(capture, NULL);
+	tr = cfsr_truth_open(dst);
+	ret = tr ? cfsr_truth_next(tr, &it) : -1;
+	cfsr_error_set_hook(NULL, NULL);
+	assert_int_equal(ret, -1);
+	assert_true(last_error[0] != '\0');
+	cfsr_truth_close(tr);
+	unlink(dst);
+}
+
 static void test_no_embedded_truth(void **state)
 {
 	char src[4096];
@@ -213,9 +250,8 @@ static void test_no_embedded_truth(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_parse_value),
-		cmocka_unit_test(test_append_zstd),
-		cmocka_unit_test(test_append_none),
+		cmocka_unit_test(test_parse_value),	  cmocka_unit_test(test_append_zstd),
+		cmocka_unit_test(test_append_none),	  cmocka_unit_test(test_corrupt_truth),
 		cmocka_unit_test(test_no_embedded_truth),
 	};
 
