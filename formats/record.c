@@ -513,7 +513,13 @@ static int loop(struct cfsr_record *r)
 	struct cfsr_record_capture *c;
 
 	for (;;) {
-		poll(NULL, 0, RECORD_TICK_MS);
+		uint64_t wait = RECORD_TICK_MS;
+
+		/* wake for the next snapshot when it comes before the next tick */
+		t = now_ms();
+		if (r->o->truth_ms)
+			wait = next_snap <= t ? 0 : next_snap - t < wait ? next_snap - t : wait;
+		poll(NULL, 0, (int)wait);
 		if (drain(r, false) < 0)
 			return -1;
 		t = now_ms();
