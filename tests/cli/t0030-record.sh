@@ -19,7 +19,7 @@ elif ! command -v trace-cmd >/dev/null; then
 fi
 if [ -n "$reason" ]; then
 	for t in 'refuses to overwrite' 'SIGINT' 'SIGTERM' 'command killed' 'disk full' \
-		'two cgroups: trace-cmd and our reader agree' 'no root'; do
+		'two cgroups: trace-cmd and our reader agree' 'no root' '--pelt'; do
 		test_skip "record: $t" "$reason"
 	done
 	test_done
@@ -140,6 +140,11 @@ assert m[\"initial_tasks\"] > 0 and m[\"nr_cpus\"] == $(nproc --all)
 else
 	test_skip 'record: two cgroups: trace-cmd and our reader agree' "no writable cgroup v1 cpu hierarchy"
 fi
+
+test_expect_success 'record: --pelt says it is not available and records without it' '
+	cfsreplay record --pelt -o pelt.dat --duration 0.3 2>err &&
+	grep -q -- "--pelt is not available" err && trace-cmd report pelt.dat >/dev/null 2>&1
+'
 
 if id nobody >/dev/null 2>&1; then
 	test_expect_success 'record: no root is a clear error' '
