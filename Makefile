@@ -125,7 +125,7 @@ check: deps
 
 demo: deps
 	$(Q)$(MAKE) --no-print-directory -f $(SRCDIR)/Makefile all
-	$(PROG) $(SRCDIR)/traces/periodic.dat
+	$(PROG) $(SRCDIR)/traces/recorded.dat
 
 unit-tests: $(UNIT_BINS)
 

@@ -31,6 +31,7 @@ static const struct cmd_struct commands[] = {
 	  "two traces of one workload side by side, tasks matched by name" },
 	{ "help", cmd_help, 0, "show help for cfsreplay or one of its commands" },
 	{ "info", cmd_info, CMD_DEFAULT, "describe a trace: format, kernel, clock, CPUs, events" },
+	{ "record", cmd_record, 0, "record a trace with metadata and kernel snapshots (root)" },
 	{ "signals", cmd_signals, 0, "the model's PELT signals, one row per update" },
 	{ "validate", cmd_validate, 0, "compare the model with the kernel's own PELT updates" },
 };

@@ -81,6 +81,131 @@ static int scan(struct cfsr_trace *t, struct info_summary *s)
 	return ret;
 }
 
+static const char *meta_str(json_object *o, const char *key)
+{
+	json_object *v;
+
+	return json_object_object_get_ex(o, key, &v) && json_object_is_type(v, json_type_string) ?
+		       json_object_get_string(v) :
+		       NULL;
+}
+
+static json_object *meta_get(json_object *o, const char *key, json_type type)
+{
+	json_object *v;
+
+	return json_object_object_get_ex(o, key, &v) && json_object_is_type(v, type) ? v : NULL;
+}
+
+/* One member of each cpu cgroup: "cpu.shares", "cpu.weight", "cpu.idle" if present. */
+static void print_group(json_object *g)
+{
+	static const char *const keys[] = { "cpu.shares", "cpu.weight", "cpu.idle" };
+	size_t k;
+
+	printf("                  %s (id %" PRId64 ")",
+	       meta_str(g, "path") ? meta_str(g, "path") : "?",
+	       meta_get(g, "id", json_type_int) ?
+		       json_object_get_int64(meta_get(g, "id", json_type_int)) :
+		       -1);
+	for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
+		if (meta_get(g, keys[k], json_type_int))
+			printf(" %s %" PRId64, keys[k],
+			       json_object_get_int64(meta_get(g, keys[k], json_type_int)));
+	printf("\n");
+}
+
+/* What 'cfsreplay record' stored about the machine and the recording. */
+static void print_record_meta(const struct cfsr_trace_info *in)
+{
+	json_object *m = json_tokener_parse(in->record_meta), *a, *v, *rec;
+	size_t i, j;
+
+	if (!m)
+		return;
+	printf("recorded by:    %s, instance %s, %" PRId64 " KiB per CPU\n",
+	       meta_str(m, "recorder") ? meta_str(m, "recorder") : "?",
+	       meta_str(m, "instance") ? meta_str(m, "instance") : "?",
+	       meta_get(m, "buffer_kb", json_type_int) ?
+		       json_object_get_int64(meta_get(m, "buffer_kb", json_type_int)) :
+		       -1);
+	printf("hz from:        %s\n", meta_str(m, "hz_source") ? meta_str(m, "hz_source") : "?");
+	a = meta_get(m, "cpus", json_type_array);
+	for (i = 0; a && i < json_object_array_length(a); i++) {
+		json_object *c = json_object_array_get_idx(a, i);
+
+		printf("%s cpu%" PRId64 ": capacity %s, core %s, package %s, siblings %s\n",
+		       i ? "               " : "topology:      ",
+		       json_object_get_int64(meta_get(c, "cpu", json_type_int)),
+		       meta_get(c, "capacity", json_type_int) ?
+			       json_object_get_string(meta_get(c, "capacity", json_type_int)) :
+			       "?",
+		       meta_get(c, "core_id", json_type_int) ?
+			       json_object_get_string(meta_get(c, "core_id", json_type_int)) :
+			       "?",
+		       meta_get(c, "package_id", json_type_int) ?
+			       json_object_get_string(meta_get(c, "package_id", json_type_int)) :
+			       "?",
+		       meta_str(c, "thread_siblings") ? meta_str(c, "thread_siblings") : "?");
+	}
+	v = meta_get(m, "sysctl_sched", json_type_object);
+	if (v) {
+		printf("sched tunables:");
+		json_object_object_foreach(v, key, val)
+		{
+			printf(" %s=%s", key, json_object_get_string(val));
+		}
+		printf("\n");
+	}
+	printf("sched_debug:    %s\n",
+	       meta_str(m, "sched_debug") ? meta_str(m, "sched_debug") : "?");
+	a = meta_get(m, "cgroup_hierarchies", json_type_array);
+	for (i = 0; a && i < json_object_array_length(a); i++) {
+		json_object *h = json_object_array_get_idx(a, i);
+		json_object *groups = meta_get(h, "groups", json_type_array);
+
+		printf("cgroups:        v%s cpu hierarchy at %s, %zu groups\n",
+		       meta_get(h, "version", json_type_int) ?
+			       json_object_get_string(meta_get(h, "version", json_type_int)) :
+			       "?",
+		       meta_str(h, "mount") ? meta_str(h, "mount") : "?",
+		       groups ? json_object_array_length(groups) : 0);
+		for (j = 0; groups && j < json_object_array_length(groups); j++)
+			print_group(json_object_array_get_idx(groups, j));
+	}
+	printf("initial state:  %" PRId64 " tasks, %" PRId64 " cfs_rqs (kernel snapshot 0)\n",
+	       meta_get(m, "initial_tasks", json_type_int) ?
+		       json_object_get_int64(meta_get(m, "initial_tasks", json_type_int)) :
+		       -1,
+	       meta_get(m, "initial_cfs_rqs", json_type_int) ?
+		       json_object_get_int64(meta_get(m, "initial_cfs_rqs", json_type_int)) :
+		       -1);
+	rec = meta_get(m, "recording", json_type_object);
+	if (rec)
+		printf("snapshots:      %" PRId64 " (--truth every %" PRId64
+		       " ms, of %s tasks)%s\n",
+		       meta_get(rec, "snapshots", json_type_int) ?
+			       json_object_get_int64(meta_get(rec, "snapshots", json_type_int)) :
+			       -1,
+		       meta_get(m, "truth_ms", json_type_int) ?
+			       json_object_get_int64(meta_get(m, "truth_ms", json_type_int)) :
+			       0,
+		       meta_str(m, "truth_tasks") ? meta_str(m, "truth_tasks") : "?",
+		       in->has_record_truth ? "" : ", not in the file");
+	a = meta_get(m, "command", json_type_array);
+	if (a) {
+		printf("command:       ");
+		for (i = 0; i < json_object_array_length(a); i++)
+			printf(" %s", json_object_get_string(json_object_array_get_idx(a, i)));
+		printf("\n");
+	}
+	a = meta_get(m, "notes", json_type_array);
+	for (i = 0; a && i < json_object_array_length(a); i++)
+		printf("note:           %s\n",
+		       json_object_get_string(json_object_array_get_idx(a, i)));
+	json_object_put(m);
+}
+
 static void print_text(const struct cfsr_trace *t, const struct info_summary *s)
 {
 	const struct cfsr_trace_info *in = &t->info;
@@ -125,6 +250,10 @@ static void print_text(const struct cfsr_trace *t, const struct info_summary *s)
 		       st->malformed);
 	if (!in->preempt_bit_known)
 		printf("warning:        sched_switch preempted bit not found in the format\n");
+	if (in->record_meta)
+		print_record_meta(in);
+	if (in->record_meta_bad)
+		printf("warning:        the recorder's metadata section is corrupt (left out)\n");
 	printf("events:\n");
 	for (i = 0; i < in->nr_types; i++) {
 		if (!st->type_counts[i])
@@ -195,6 +324,10 @@ static int print_json(const struct cfsr_trace *t, const struct info_summary *s)
 	}
 	json_object_object_add(o, "events", events);
 	json_object_object_add(o, "unknown_event_types", unknown);
+	/* added keys (format_version 1 readers ignore them) */
+	json_object_object_add(o, "record_meta",
+			       in->record_meta ? json_tokener_parse(in->record_meta) : NULL);
+	json_object_object_add(o, "embedded_truth", json_object_new_boolean(in->has_record_truth));
 
 	text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
 							 JSON_C_TO_STRING_NOSLASHESCAPE);

@@ -27,12 +27,13 @@
 #include "truthfile.h"
 
 static const char *const validate_usage[] = {
-	"usage: cfsreplay validate (--pelt FILE | --truth FILE) [--max-error PCT]",
+	"usage: cfsreplay validate [--pelt FILE | --truth FILE] [--max-error PCT]",
 	"                          [--kernel VERSION] TRACE",
 	"",
 	"Replay TRACE and compare the model with the kernel: in lock-step with the",
 	"kernel's own PELT updates (--pelt: pelt.jsonl[.gz]), or as a prediction",
 	"against periodic snapshots of its values (--truth: truth.jsonl[.gz]).",
+	"Without either, the snapshots 'cfsreplay record --truth' stored in TRACE.",
 	"",
 	"    --pelt FILE        the kernel's PELT records of the same run",
 	"    --truth FILE       the kernel's snapshots of the same run; only their",
@@ -524,11 +525,14 @@ int cmd_validate(int argc, const char **argv)
 			return CFSR_EXIT_ERROR;
 		}
 	}
-	if (optind + 1 != argc || !pelt == !truth) {
+	if (optind + 1 != argc || (pelt && truth)) {
 		cfsr_error(
-			"validate needs one of --pelt FILE or --truth FILE, and one TRACE; see 'cfsreplay validate --help'");
+			"validate needs one TRACE, and at most one of --pelt FILE or --truth FILE; see 'cfsreplay validate --help'");
 		return CFSR_EXIT_ERROR;
 	}
+	/* a trace from 'cfsreplay record' carries its own snapshots */
+	if (!pelt && !truth)
+		truth = argv[optind];
 	if (truth)
 		return validate_truth(truth, argv[optind], max_error, kernel);
 	t = cfsr_trace_open(argv[optind]);

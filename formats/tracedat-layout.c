@@ -21,6 +21,7 @@
 
 #include "alloc.h"
 #include "error.h"
+#include "record.h"
 #include "tracedat-local.h"
 
 /* Options sections larger than this are taken as corrupt. */
@@ -518,6 +519,18 @@ static int read_v7(struct file_cursor *c, struct td_layout *l)
 					l->sec_event_formats = off;
 				break;
 			}
+			case CFSR_SEC_META:
+			case CFSR_SEC_TRUTH: {
+				uint64_t off = 0;
+				uint64_t *dst = id == CFSR_SEC_META ? &l->sec_record_meta :
+								      &l->sec_record_truth;
+
+				/* the first options section is the newest: it wins */
+				ret = len >= 8 ? td_mem_num(&m, 8, &off) : -1;
+				if (!*dst)
+					*dst = off;
+				break;
+			}
 			case OPT_CPUCOUNT: {
 				uint64_t n = 0;
 
@@ -604,4 +617,16 @@ int td_section_load(int fd, const struct td_layout *l, uint64_t off, unsigned ch
 	struct file_cursor c = { fd, 0, l->file_size, l->big_endian };
 
 	return load_section(&c, l, off, out, out_len);
+}
+
+int td_section_extent(int fd, const struct td_layout *l, uint64_t off, bool *compressed,
+		      uint64_t *data_off, uint64_t *size)
+{
+	struct file_cursor c = { fd, 0, l->file_size, l->big_endian };
+	unsigned int flags;
+
+	if (section_header(&c, off, &flags, data_off, size) < 0)
+		return -1;
+	*compressed = flags & 1;
+	return 0;
 }

@@ -49,6 +49,8 @@ struct td_buffer {
  * @sec_header_info: version 7: offset of the HEADER INFO section, 0 if none
  * @sec_ftrace_events: version 7: offset of the FTRACE EVENT FORMATS section
  * @sec_event_formats: version 7: offset of the EVENT FORMATS section
+ * @sec_record_meta: offset of the recorder's metadata section (CFSR_SEC_META), 0 if none
+ * @sec_record_truth: offset of the recorder's kernel-truth section (CFSR_SEC_TRUTH), 0 if none
  * @uname: UNAME option (uname -a of the traced machine), or NULL
  * @trace_clock: TRACECLOCK option, or NULL
  * @cpustats: CPUSTAT options, concatenated, or NULL
@@ -71,6 +73,8 @@ struct td_layout {
 	uint64_t sec_header_info;
 	uint64_t sec_ftrace_events;
 	uint64_t sec_event_formats;
+	uint64_t sec_record_meta;
+	uint64_t sec_record_truth;
 	char *uname;
 	char *trace_clock;
 	char *cpustats;
@@ -103,6 +107,20 @@ void td_layout_release(struct td_layout *l);
  */
 int td_section_load(int fd, const struct td_layout *l, uint64_t off, unsigned char **out,
 		    size_t *out_len);
+
+/**
+ * td_section_extent() - where a version 7 section's content lies
+ * @fd: the file
+ * @l: its layout
+ * @off: offset of the section header
+ * @compressed: set when the section is compressed with the file's algorithm
+ * @data_off: set to the offset of its content
+ * @size: set to its length, checked against the file size
+ *
+ * Return: 0, or -1 when the header is out of the file.
+ */
+int td_section_extent(int fd, const struct td_layout *l, uint64_t off, bool *compressed,
+		      uint64_t *data_off, uint64_t *size);
 
 struct tep_handle;
 struct tep_record;

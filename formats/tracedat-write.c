@@ -427,3 +427,87 @@ out:
 	free(w);
 	return ret;
 }
+
+/* Offset of the header's options-offset field: after magic, version, endianness, sizes, names. */
+static int64_t header_opt_field(int fd, const char *path)
+{
+	unsigned char buf[256];
+	ssize_t n = pread(fd, buf, sizeof(buf), 0);
+	size_t pos = 10, nul = 0;
+	int strings = 0;
+
+	if (n < 32 || memcmp(buf + 1, "\x08\x44tracing", 9) || buf[0] != 0x17)
+		return cfsr_error("cannot append to '%s': not a trace.dat file", path);
+	/* "7\0", endianness, long size, page size, compression name\0, its version\0 */
+	for (; pos < (size_t)n && strings < 3; pos++) {
+		if (buf[pos])
+			continue;
+		strings++;
+		nul = pos;
+		if (strings == 1)
+			pos += 6; /* endianness, long size, page size */
+	}
+	if (strings < 3 || buf[10] != '7' || nul + 9 > (size_t)n)
+		return cfsr_error("cannot append to '%s': not a version 7 trace.dat", path);
+	return (int64_t)nul + 1;
+}
+
+int td_append_section(const char *path, unsigned int id, int src)
+{
+	struct td_writer w = { .fd = -1, .path = (char *)path, .compression = "none" };
+	unsigned char buf[65536], old[8], opts[6 + 8 + 6 + 8];
+	int64_t field, sec, size_field, optsec;
+	uint64_t size = 0, old_off = 0;
+	int i, ret = -1;
+
+	w.fd = open(path, O_RDWR | O_CLOEXEC);
+	if (w.fd < 0)
+		return cfsr_error_errno("cannot open '%s'", path);
+	field = header_opt_field(w.fd, path);
+	if (field < 0 || pread(w.fd, old, 8, field) != 8)
+		goto out;
+	for (i = 7; i >= 0; i--)
+		old_off = old_off << 8 | old[i];
+	sec = lseek(w.fd, 0, SEEK_END);
+	if (sec < 0)
+		goto out;
+	/* an uncompressed section: its content is the caller's own stream */
+	size_field = section_start(&w, id, 0);
+	if (size_field < 0)
+		goto out;
+	for (;;) {
+		ssize_t n = read(src, buf, sizeof(buf));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			cfsr_error_errno("cannot append to '%s'", path);
+			goto out;
+		}
+		if (!n)
+			break;
+		if (write_all(&w, buf, (size_t)n) < 0)
+			goto out;
+		size += (uint64_t)n;
+	}
+	if (patch(&w, (uint64_t)size_field, size, 8) < 0)
+		goto out;
+	/* a new first options section: this section, then on to the old options */
+	put_le(opts, id, 2);
+	put_le(opts + 2, 8, 4);
+	put_le(opts + 6, (uint64_t)sec, 8);
+	put_le(opts + 14, OPT_DONE, 2);
+	put_le(opts + 16, 8, 4);
+	put_le(opts + 20, old_off, 8);
+	optsec = tell(&w);
+	if (optsec < 0 || section_start(&w, SEC_OPTIONS, 0) < 0 ||
+	    write_all(&w, opts, sizeof(opts)) < 0 ||
+	    patch(&w, (uint64_t)optsec + 8, sizeof(opts), 8) < 0 ||
+	    patch(&w, (uint64_t)field, (uint64_t)optsec, 8) < 0)
+		goto out;
+	ret = 0;
+out:
+	if (close(w.fd) < 0 && !ret)
+		ret = cfsr_error_errno("cannot write '%s'", path);
+	return ret;
+}

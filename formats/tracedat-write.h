@@ -84,4 +84,19 @@ int td_writer_buffer(struct td_writer *w, const char *name, const char *clock, i
  */
 int td_writer_close(struct td_writer *w);
 
+/**
+ * td_append_section() - add a section to a finished version 7 file
+ * @path: the file, as td_writer_close() left it
+ * @id: the section's id, also the id of the option that points at it
+ * @src: the section's content: read from its current offset to its end
+ *
+ * The section is stored uncompressed, whatever the file's compression, so
+ * that its content can be a stream of its own (e.g. gzip).  A new options
+ * section holding only the pointer to it becomes the first one, and chains
+ * on to the file's options; readers that do not know @id skip it.
+ *
+ * Return: 0, or -1 after cfsr_error().
+ */
+int td_append_section(const char *path, unsigned int id, int src);
+
 #endif /* CFSR_TRACEDAT_WRITE_H */

@@ -31,6 +31,7 @@
 
 #include <traceevent/event-parse.h>
 #include <traceevent/kbuffer.h>
+#include <json-c/json.h>
 
 #include "alloc.h"
 #include "error.h"
@@ -82,12 +83,50 @@ struct td_reader {
 	/* a lost-events notice was delivered for the heap's top event */
 	bool lost_delivered;
 	char *release;
+	/* the recorder's metadata section, NUL-terminated, or NULL */
+	char *record_meta;
 	/* pages that failed to decode, reported as lost events */
 	uint64_t bad_pages;
 	/* size of the commit word in a page header: the kernel's long */
 	int commit_size;
 	const char *path;
 };
+
+/* The metadata of 'cfsreplay record' (CFSR_SEC_META), and the HZ it names. */
+static void load_record_meta(struct td_reader *r, struct cfsr_trace_info *info)
+{
+	struct json_object *meta, *hz;
+	unsigned char *buf;
+	size_t len;
+
+	info->has_record_truth = r->layout.sec_record_truth != 0;
+	if (!r->layout.sec_record_meta)
+		return;
+	if (td_section_load(r->fd, &r->layout, r->layout.sec_record_meta, &buf, &len) < 0) {
+		info->record_meta_bad = true;
+		return;
+	}
+	r->record_meta = malloc(len + 1);
+	if (r->record_meta) {
+		memcpy(r->record_meta, buf, len);
+		r->record_meta[len] = '\0';
+	}
+	free(buf);
+	meta = r->record_meta ? json_tokener_parse(r->record_meta) : NULL;
+	if (!meta || !json_object_is_type(meta, json_type_object)) {
+		/* the events are still good: flag the metadata, read on */
+		info->record_meta_bad = true;
+		free(r->record_meta);
+		r->record_meta = NULL;
+		json_object_put(meta);
+		return;
+	}
+	if (json_object_object_get_ex(meta, "hz", &hz) && json_object_is_type(hz, json_type_int) &&
+	    json_object_get_int(hz) > 0 && json_object_get_int(hz) <= 100000)
+		info->hz = json_object_get_int(hz);
+	json_object_put(meta);
+	info->record_meta = r->record_meta;
+}
 
 static int tracedat_probe(const unsigned char *head, size_t len)
 {
@@ -418,6 +457,7 @@ static void tracedat_close(struct cfsr_trace *t)
 	td_decoder_release(&r->dec);
 	free(r->release);
 	free(r->clock);
+	free(r->record_meta);
 	free(r);
 	t->priv = NULL;
 }
@@ -514,6 +554,7 @@ static int tracedat_open(struct cfsr_trace *t, const char *path)
 				nr_cpus = r->layout.buffers[b].extents[e].cpu + 1;
 	t->info.nr_cpus = nr_cpus > r->layout.nr_cpus ? nr_cpus : r->layout.nr_cpus;
 	t->info.hz = 0;
+	load_record_meta(r, &t->info);
 	t->info.preempt_bit_known = r->dec.preempt_mask != 0;
 	t->info.nr_types = r->dec.nr_types;
 	t->info.types = r->dec.pub_types;

@@ -34,6 +34,7 @@
 
 #include "alloc.h"
 #include "error.h"
+#include "tracedat-local.h"
 #include "truthfile.h"
 
 /* Compressed or not, the file is read in blocks of this size. */
@@ -867,6 +868,40 @@ static int next_object(struct cfsr_truth_reader *r, bool strict)
 	}
 }
 
+/*
+ * A trace.dat written by 'cfsreplay record' carries its snapshots as a gzip
+ * stream in a section of its own (CFSR_SEC_TRUTH): position @fd there.
+ * zlib stops at the end of that stream and ignores the bytes after it.
+ */
+static int seek_embedded(const char *path, int fd)
+{
+	static const unsigned char magic[] = {
+		0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g'
+	};
+	unsigned char head[sizeof(magic)];
+	struct td_layout l;
+	uint64_t off, size;
+	bool compressed;
+	int ret = -1;
+
+	if (pread(fd, head, sizeof(head), 0) != (ssize_t)sizeof(head) ||
+	    memcmp(head, magic, sizeof(magic)))
+		return 0;
+	if (td_layout_read(path, fd, &l) < 0)
+		return cfsr_error("cannot read '%s': trace.dat file truncated or corrupt", path);
+	if (!l.sec_record_truth)
+		cfsr_error(
+			"'%s' holds no kernel snapshots (it was not recorded by 'cfsreplay record')",
+			path);
+	else if (td_section_extent(fd, &l, l.sec_record_truth, &compressed, &off, &size) < 0 ||
+		 compressed || lseek(fd, (off_t)off, SEEK_SET) < 0)
+		cfsr_error("cannot read '%s': its kernel snapshots section is corrupt", path);
+	else
+		ret = 0;
+	td_layout_release(&l);
+	return ret;
+}
+
 static int open_fd(const char *path)
 {
 	struct stat st;
@@ -883,6 +918,8 @@ static int open_fd(const char *path)
 		cfsr_error("cannot read '%s': is a directory", path);
 		goto out_close;
 	}
+	if (seek_embedded(path, fd) < 0)
+		goto out_close;
 	return fd;
 
 out_close:

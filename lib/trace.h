@@ -50,6 +50,12 @@ struct cfsr_trace_info {
 	int hz;
 	/* the preempted bit of sched_switch's prev_state is known from the format */
 	bool preempt_bit_known;
+	/* the metadata 'cfsreplay record' stored (JSON text), NULL if none */
+	const char *record_meta;
+	/* the file has a recorder's metadata section that cannot be read */
+	bool record_meta_bad;
+	/* the file holds kernel-truth snapshots stored by 'cfsreplay record' */
+	bool has_record_truth;
 	/* ring-buffer overruns the recorder counted (CPU stats), -1 unknown */
 	int64_t overruns;
 	/* event types declared by the file; counts index this table */

@@ -3,12 +3,30 @@
 #
 #   usage: scripts/record-sample.sh periodic|cgroups|v6|nosched OUTPUT.dat
 #
-# nosched records only trace_marker writes (ftrace:print): a real trace.dat
-# with no scheduler events, for the bad-input tests.
+# periodic, cgroups and v6 are recorded with `cfsreplay record --truth`
+# (the binary of this tree, built first): scripts/workload.py runs as its
+# command and writes its markers into the recording's own trace_marker
+# ($CFSREPLAY_TRACE_MARKER).  The traces carry the recorder's metadata and
+# kernel snapshots (docs/RECORD-FORMAT.md).  periodic is zstd-compressed,
+# cgroups uncompressed (the other v7 reader path; Debian's trace-cmd cannot
+# read zlib), v6 is recorded uncompressed and converted with
+# `trace-cmd convert --file-version 6` (which drops the recorder's sections).
 #
-# Needs root, a mounted tracefs, trace-cmd (>= 3.x, tested with 3.1.6),
-# python3 (stdlib only), util-linux unshare/mount, and for "cgroups" a
-# cgroup v1 "cpu" hierarchy.
+# nosched records only trace_marker writes (ftrace:print): a real trace.dat
+# with no scheduler events, for the bad-input tests.  cfsreplay record always
+# records the scheduler, so nosched is still made by hand, as below.
+#
+# Needs root, a mounted tracefs, python3 (stdlib only), trace-cmd for v6 and
+# nosched, util-linux unshare/mount, and for "cgroups" a cgroup v1 "cpu"
+# hierarchy.
+#
+# Overridable via environment:
+#   CFSR_TRUTH_MS     snapshot period for --truth (default 50)
+#   CFSR_BUFFER_KB    per-CPU ring buffer size during recording (8192)
+#   CFSR_SECONDS      run time of each workload task (scenario default)
+#   PYTHON            interpreter for workload.py (default /usr/bin/python3)
+#
+# ---- nosched, by hand ----
 #
 # Why not `trace-cmd record`: on the recording machine `trace-cmd record` /
 # `trace-cmd start` fail (they write set_ftrace_filter).  So this script
@@ -72,6 +90,36 @@ case $SCENARIO in periodic|cgroups|v6|nosched) ;; *) usage ;; esac
 HERE=$(cd "$(dirname "$0")" && pwd)
 WORKLOAD=$HERE/workload.py
 [ -f "$WORKLOAD" ] || die "missing $WORKLOAD"
+
+if [ "$SCENARIO" != nosched ]; then
+    PYTHON=${PYTHON:-/usr/bin/python3}
+    make -C "$HERE/.." -s cfsreplay >/dev/null || die "cannot build cfsreplay"
+    CFSR=$HERE/../cfsreplay
+    COMP=zstd
+    case $SCENARIO in cgroups|v6) COMP=none ;; esac
+    WLARGS=
+    [ -n "${CFSR_SECONDS:-}" ] && WLARGS="--seconds $CFSR_SECONDS"
+    if [ "$SCENARIO" = cgroups ]; then
+        CPU_CG=$(awk '$3 == "cgroup" && $4 ~ /(^|,)cpu(,|$)/ { print $2; exit }' /proc/mounts)
+        [ -n "$CPU_CG" ] && [ -e "$CPU_CG/cpu.shares" ] ||
+            die "no cgroup v1 cpu hierarchy found in /proc/mounts"
+        WLARGS="$WLARGS --cgroup-root $CPU_CG"
+    fi
+    REC=$OUT
+    [ "$SCENARIO" = v6 ] && REC=$(mktemp /tmp/cfsr-record.XXXXXX.dat)
+    # shellcheck disable=SC2016 # expanded by the command's shell
+    "$CFSR" record -f --truth="${CFSR_TRUTH_MS:-50}" --buffer-kb "${CFSR_BUFFER_KB:-8192}" \
+        --compression "$COMP" -o "$REC" -- \
+        sh -c 'exec "$0" "$1" "$2" --marker "$CFSREPLAY_TRACE_MARKER" $3' \
+        "$PYTHON" "$WORKLOAD" "$SCENARIO" "$WLARGS" || die "cfsreplay record failed"
+    if [ "$SCENARIO" = v6 ]; then
+        trace-cmd convert -i "$REC" --file-version 6 --compression none -o "$OUT" \
+            >/dev/null 2>&1 || { rm -f "$REC"; die "trace-cmd convert failed"; }
+        rm -f "$REC"
+    fi
+    echo "wrote $OUT ($(stat -c %s "$OUT") bytes)"
+    exit 0
+fi
 
 # --- locate tracefs ---------------------------------------------------------
 T=

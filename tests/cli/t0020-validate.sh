@@ -14,9 +14,10 @@ min_exact() {
 	awk -v p="$pct" -v m="$2" 'BEGIN { exit !(p >= m) }'
 }
 
-test_expect_success 'usage: --pelt or --truth is required' '
-	cfsreplay validate x.dat >out 2>err; test $? -eq 2 && grep -q "needs one of --pelt" err
-'
+test_expect_success 'without --pelt or --truth, a trace with no embedded snapshots is refused' "
+	cfsreplay validate '$TRACES/periodic.dat' >out 2>err; test \$? -eq 2 &&
+	grep -q 'holds no kernel snapshots' err && test ! -s out
+"
 test_expect_success 'a snapshot file is not a PELT record file' "
 	printf '{\"seq\":1,\"kind\":\"snap\"}\n' >snap.jsonl &&
 	cfsreplay validate --pelt snap.jsonl '$TRACES/periodic.dat' >out 2>err; test \$? -eq 2 &&
