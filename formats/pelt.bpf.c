@@ -207,6 +207,20 @@ static __always_inline void read_rq(struct pelt_bpf_rec *r, const struct rq *rq)
 }
 
 /*
+ * Wake the reader only when the buffer is a quarter full: a wakeup per
+ * record would make the reader run (and be recorded) after every PELT
+ * update, a feedback loop of tens of thousands of records a second.  The
+ * reader polls on a timer anyway.
+ */
+static __always_inline __u64 wakeup_flag(void)
+{
+	__u64 avail = bpf_ringbuf_query(&records, BPF_RB_AVAIL_DATA);
+	__u64 size = bpf_ringbuf_query(&records, BPF_RB_RING_SIZE);
+
+	return avail > size / 4 ? BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP;
+}
+
+/*
  * Send the name pieces of @tg's cgroup once, walking the task group
  * hierarchy (which mirrors the cpu controller's cgroup hierarchy) up to the
  * root.  The id is marked as sent only when the record was reserved, so a
@@ -245,7 +259,7 @@ static __always_inline void send_cgroup(struct task_group *tg, __u64 id)
 		n++;
 	c->level = n;
 	c->ktime = bpf_ktime_get_ns();
-	bpf_ringbuf_submit(c, 0);
+	bpf_ringbuf_submit(c, wakeup_flag());
 	count(PELT_BPF_SENT);
 	bpf_map_update_elem(&cgroups_sent, &id, &one, BPF_ANY);
 }
@@ -331,18 +345,22 @@ static __always_inline struct pelt_bpf_rec *reserve(__u32 type)
 	return r;
 }
 
-/* The stamp is read last, right before the record is handed over. */
-static __always_inline void submit(struct pelt_bpf_rec *r)
+static __always_inline void submit(struct pelt_bpf_rec *r, __u64 ktime)
 {
-	r->ktime = bpf_ktime_get_ns();
-	bpf_ringbuf_submit(r, 0);
+	r->ktime = ktime;
+	bpf_ringbuf_submit(r, wakeup_flag());
 	count(PELT_BPF_SENT);
 }
 
 /* ---- programs -------------------------------------------------------------------------------- */
 
+/*
+ * The stamp is read first: the tracepoint fired right before, and the
+ * reads that follow take a microsecond or two.
+ */
 static __always_inline int on_se(struct sched_entity *se, bool util_est)
 {
+	__u64 ktime = bpf_ktime_get_ns();
 	struct cfs_rq *my_q = BPF_CORE_READ(se, my_q);
 	struct cfs_rq *cfs_rq = BPF_CORE_READ(se, cfs_rq);
 	struct task_group *tg;
@@ -383,12 +401,13 @@ static __always_inline int on_se(struct sched_entity *se, bool util_est)
 		r->tid = BPF_CORE_READ(p, pid);
 		bpf_probe_read_kernel_str(r->comm, sizeof(r->comm), &p->comm);
 	}
-	submit(r);
+	submit(r, ktime);
 	return 0;
 }
 
 static __always_inline int on_cfs(struct cfs_rq *cfs_rq, bool util_est)
 {
+	__u64 ktime = bpf_ktime_get_ns();
 	struct pelt_bpf_rec *r = reserve(util_est ? PELT_BPF_UE_CFS : PELT_BPF_CFS);
 	struct task_group *tg;
 
@@ -413,7 +432,7 @@ static __always_inline int on_cfs(struct cfs_rq *cfs_rq, bool util_est)
 		r->tg_shares = BPF_CORE_READ(tg, shares);
 	}
 	read_rq(r, BPF_CORE_READ(cfs_rq, rq));
-	submit(r);
+	submit(r, ktime);
 	return 0;
 }
 
@@ -444,6 +463,7 @@ int util_est_cfs(struct bpf_raw_tracepoint_args *ctx)
 SEC("raw_tp/pelt_rt_tp")
 int pelt_rt(struct bpf_raw_tracepoint_args *ctx)
 {
+	__u64 ktime = bpf_ktime_get_ns();
 	struct rq *rq = (struct rq *)ctx->args[0];
 	struct pelt_bpf_rec *r = reserve(PELT_BPF_RT);
 
@@ -451,7 +471,7 @@ int pelt_rt(struct bpf_raw_tracepoint_args *ctx)
 		return 0;
 	read_avg(r, &rq->avg_rt);
 	read_rq(r, rq);
-	submit(r);
+	submit(r, ktime);
 	return 0;
 }
 

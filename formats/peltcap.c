@@ -492,6 +492,9 @@ int cfsr_pelt_capture_poll(struct cfsr_pelt_capture *cap, int timeout_ms)
 	uint64_t before = cap->body_records;
 	int ret = ring_buffer__poll(cap->rb, timeout_ms);
 
+	/* the kernel wakes the reader only at a quarter full: copy what is there */
+	if (ret >= 0)
+		ret = ring_buffer__consume(cap->rb);
 	if (mono_now() >= cap->next_point)
 		calibrate(cap);
 
