@@ -118,6 +118,7 @@ struct map_node {
 
 struct cfsr_pelt_capture {
 	char *out_path;
+	int out_fd; /* created at start, so that a bad path fails early */
 	struct bpf_object *obj;
 	struct bpf_link *links[NR_TRACEPOINTS];
 	const char *attached[NR_TRACEPOINTS];
@@ -392,6 +393,7 @@ struct cfsr_pelt_capture *cfsr_pelt_capture_start(const char *out_path, char *wh
 		return NULL;
 	}
 	cap->calib_fd = -1;
+	cap->out_fd = -1;
 	cap->out_path = strdup(out_path);
 	cap->nr_cpus = libbpf_num_possible_cpus();
 	if (!cap->out_path || cap->nr_cpus <= 0) {
@@ -453,6 +455,11 @@ struct cfsr_pelt_capture *cfsr_pelt_capture_start(const char *out_path, char *wh
 		goto out_free;
 	}
 
+	cap->out_fd = open(out_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (cap->out_fd < 0) {
+		set_why(why, why_len, "cannot create '%s': %s", out_path, strerror(errno));
+		goto out_free;
+	}
 	calibrate(cap);
 	if (!cap->calib_sum.points) {
 		set_why(why, why_len, "no clock calibration sample arrived from the kernel");
@@ -478,6 +485,8 @@ struct cfsr_pelt_capture *cfsr_pelt_capture_start(const char *out_path, char *wh
 	return cap;
 
 out_free:
+	if (cap->out_fd >= 0)
+		unlink(out_path);
 	capture_free(cap);
 	return NULL;
 }
@@ -881,59 +890,128 @@ static uint64_t read_counter(const struct cfsr_pelt_capture *cap, uint32_t which
 }
 
 /*
- * Read the raw records back; first pass for the cgroup names (a cgroup
- * record precedes the first record that names it, but a cgroup can be
- * renamed: the last name wins), second pass to write the lines.
+ * The records are sorted by ktime on the way out through a heap of
+ * REORDER_SLOTS records: the ring buffer holds them in the order they were
+ * reserved, and a record stamped on one CPU can be reserved after one
+ * stamped later on another (by the time the program takes to reach the
+ * reservation, about a microsecond).  A record displaced by more than the
+ * heap holds stays out of order, and is counted in the header.
  */
-static int read_body(struct cfsr_pelt_capture *cap, gzFile gz, bool write)
-{
+#define REORDER_SLOTS 4096
+
+struct reorder {
+	struct pelt_bpf_rec *heap;
+	size_t nr;
+	uint64_t last_ktime;
 	struct offset_cursor cursor;
+	struct line line;
+};
+
+static void heap_swap(struct pelt_bpf_rec *a, struct pelt_bpf_rec *b)
+{
+	struct pelt_bpf_rec t = *a;
+
+	*a = *b;
+	*b = t;
+}
+
+static void heap_push(struct reorder *ro, const struct pelt_bpf_rec *r)
+{
+	size_t i = ro->nr++;
+
+	ro->heap[i] = *r;
+	while (i && ro->heap[(i - 1) / 2].ktime > ro->heap[i].ktime) {
+		heap_swap(&ro->heap[(i - 1) / 2], &ro->heap[i]);
+		i = (i - 1) / 2;
+	}
+}
+
+static void heap_pop(struct reorder *ro, struct pelt_bpf_rec *out)
+{
+	size_t i = 0;
+
+	*out = ro->heap[0];
+	ro->heap[0] = ro->heap[--ro->nr];
+	for (;;) {
+		size_t c = 2 * i + 1;
+
+		if (c >= ro->nr)
+			break;
+		if (c + 1 < ro->nr && ro->heap[c + 1].ktime < ro->heap[c].ktime)
+			c++;
+		if (ro->heap[i].ktime <= ro->heap[c].ktime)
+			break;
+		heap_swap(&ro->heap[i], &ro->heap[c]);
+		i = c;
+	}
+}
+
+/* Write the earliest record of the heap. */
+static int emit_one(struct cfsr_pelt_capture *cap, struct reorder *ro, gzFile gz)
+{
+	struct pelt_bpf_rec r;
+
+	heap_pop(ro, &r);
+	if (r.ktime < ro->last_ktime)
+		cap->out_of_order++;
+	else
+		ro->last_ktime = r.ktime;
+	if (format_rec(cap, &r, cursor_offset(&ro->cursor, r.ktime), &ro->line) < 0)
+		return cfsr_error("PELT capture: record too long, or out of memory");
+	cap->counts[r.type]++;
+	if (gzwrite(gz, ro->line.buf, (unsigned int)ro->line.len) != (int)ro->line.len)
+		return cfsr_error("cannot write '%s'", cap->out_path);
+	return 0;
+}
+
+/*
+ * Read the raw records back.  First pass (@gz NULL): the cgroup names; a
+ * cgroup record follows the first record that names the cgroup (it is
+ * reserved while that one is being filled), and a renamed cgroup keeps its
+ * last name.  Second pass: the lines, sorted.
+ */
+static int read_body(struct cfsr_pelt_capture *cap, gzFile gz)
+{
 	union {
 		struct pelt_bpf_rec rec;
 		struct pelt_bpf_cgroup cg;
 	} u;
-	uint64_t last_ktime = 0;
-	struct line *l;
+	struct reorder *ro;
 	uint32_t len;
 	int ret = 0;
 
-	l = malloc(sizeof(*l));
-	if (!l)
+	ro = calloc(1, sizeof(*ro));
+	if (ro)
+		ro->heap = calloc(REORDER_SLOTS, sizeof(*ro->heap));
+	if (!ro || !ro->heap) {
+		free(ro);
 		return cfsr_error("out of memory");
+	}
 	rewind(cap->body);
-	cursor_start(&cursor, cap->points);
-	while (fread(&len, sizeof(len), 1, cap->body) == 1) {
+	cursor_start(&ro->cursor, cap->points);
+	while (!ret && fread(&len, sizeof(len), 1, cap->body) == 1) {
 		memset(&u, 0, sizeof(u));
-		if (len > sizeof(u) || len < 12 || fread(&u, len, 1, cap->body) != 1) {
+		if (len > sizeof(u) || len < 16 || fread(&u, len, 1, cap->body) != 1) {
 			ret = cfsr_error("PELT capture: temporary file unreadable");
 			break;
 		}
 		if (u.rec.type == PELT_BPF_CGROUP) {
-			if (!write && add_cgroup(cap, &u.cg) < 0) {
+			if (!gz && add_cgroup(cap, &u.cg) < 0)
 				ret = cfsr_error("out of memory");
-				break;
-			}
 			continue;
 		}
-		if (!write || u.rec.type < PELT_BPF_SE || u.rec.type > PELT_BPF_RT)
+		if (!gz || u.rec.type < PELT_BPF_SE || u.rec.type > PELT_BPF_RT)
 			continue;
-		if (format_rec(cap, &u.rec, cursor_offset(&cursor, u.rec.ktime), l) < 0) {
-			ret = cfsr_error("PELT capture: record too long or out of memory");
-			break;
-		}
-		if (u.rec.ktime < last_ktime)
-			cap->out_of_order++;
-		else
-			last_ktime = u.rec.ktime;
-		cap->counts[u.rec.type]++;
-		if (gzwrite(gz, l->buf, (unsigned int)l->len) != (int)l->len) {
-			ret = cfsr_error("cannot write '%s'", cap->out_path);
-			break;
-		}
+		if (ro->nr == REORDER_SLOTS)
+			ret = emit_one(cap, ro, gz);
+		heap_push(ro, &u.rec);
 	}
+	while (!ret && ro->nr)
+		ret = emit_one(cap, ro, gz);
 	if (!ret && ferror(cap->body))
 		ret = cfsr_error_errno("cannot read the PELT capture's temporary file");
-	free(l);
+	free(ro->heap);
+	free(ro);
 	return ret;
 }
 
@@ -955,7 +1033,7 @@ static int write_output(struct cfsr_pelt_capture *cap, uint64_t sent, uint64_t d
 	char buf[65536];
 	int fd, n, ret = -1;
 
-	if (read_body(cap, NULL, false) < 0)
+	if (read_body(cap, NULL) < 0)
 		return -1;
 	tmp = tmpfile();
 	if (!tmp)
@@ -968,7 +1046,7 @@ static int write_output(struct cfsr_pelt_capture *cap, uint64_t sent, uint64_t d
 		cfsr_error_errno("cannot create a temporary file");
 		goto out_tmp;
 	}
-	if (read_body(cap, lines, true) < 0)
+	if (read_body(cap, lines) < 0)
 		goto out_lines;
 	if (gzclose(lines) != Z_OK) {
 		lines = NULL;
@@ -977,11 +1055,9 @@ static int write_output(struct cfsr_pelt_capture *cap, uint64_t sent, uint64_t d
 	}
 	lines = NULL;
 
-	fd = open(cap->out_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		cfsr_error_errno("cannot create '%s'", cap->out_path);
-		goto out_tmp;
-	}
+	/* gzclose() closes it */
+	fd = cap->out_fd;
+	cap->out_fd = -1;
 	gz = gzdopen(fd, ends_with(cap->out_path, ".gz") ? "wb6" : "wbT");
 	if (!gz) {
 		close(fd);
@@ -1028,6 +1104,8 @@ static void capture_free(struct cfsr_pelt_capture *cap)
 		fclose(cap->body);
 	if (cap->points)
 		fclose(cap->points);
+	if (cap->out_fd >= 0)
+		close(cap->out_fd);
 	tdestroy(cap->objs, map_node_free);
 	tdestroy(cap->cgroups, map_node_free);
 	free(cap->calib);

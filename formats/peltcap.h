@@ -32,9 +32,11 @@ struct cfsr_pelt_capture;
 
 /**
  * cfsr_pelt_capture_start() - load and attach the BPF programs
- * @out_path: the pelt.jsonl to write at stop; gzip-compressed when the name
- *            ends in ".gz".  Created or truncated by cfsr_pelt_capture_stop();
- *            the caller decides whether an existing file may be replaced.
+ * @out_path: the pelt.jsonl to write; gzip-compressed when the name ends in
+ *            ".gz".  Created (or truncated) here, once the programs are
+ *            loaded, so that a bad path fails early; written by
+ *            cfsr_pelt_capture_stop().  The caller decides whether an existing
+ *            file may be replaced.  Removed again when the start fails later.
  * @why: receives a one-line human reason when the capture cannot start
  *       (no BTF, no permission, a tracepoint missing); may be NULL
  * @why_len: size of @why
