@@ -54,8 +54,9 @@ struct cfsr_pelt_capture *cfsr_pelt_capture_start(const char *out_path, char *wh
  * @cap: the capture
  * @timeout_ms: how long to wait for records; 0 returns at once, -1 waits
  *
- * Call it often enough that the ring buffer (8 MiB, about 27000 records)
- * does not fill: records that find it full are lost, and counted.
+ * Call it often enough that the ring buffer (8 MiB, about 25000 records)
+ * does not fill: records that find it full are lost, and counted.  Every
+ * 100 ms it also takes a clock-calibration point.
  *
  * Return: records copied (0 on timeout), or -1 with a message through
  * cfsr_error() (a failed write to the temporary file).  Interrupted by a

@@ -106,7 +106,7 @@ static void test_no_permission(void **state)
 		if (setgid(65534) < 0 || setuid(65534) < 0)
 			verdict = 's';
 		else if ((cap = cfsr_pelt_capture_start("/tmp/cfsr-peltcap-nobody.jsonl", why,
-							  sizeof(why))))
+							sizeof(why))))
 			verdict = 'c';
 		else
 			verdict = strstr(why, "no permission") ? 'y' : 'n';
