@@ -9,9 +9,11 @@
  *
  * The records are kept raw until stop, for two reasons: the header line,
  * which comes first, holds totals known only at the end; and the clock
- * offset that turns a record's ktime into its trace time is measured at
- * start and at stop.  Memory grows with the kernel objects (entities,
- * cfs_rqs, cgroups) met, never with the records.
+ * offset that turns a record's ktime into its trace time is interpolated
+ * between calibration points taken every 100 ms, so a record's offset is
+ * known only once the point after it is.  Memory grows with the kernel
+ * objects (entities, cfs_rqs, cgroups) met, never with the records; the
+ * records and the calibration points wait in unlinked temporary files.
  *
  * Clock: records are stamped with bpf_ktime_get_ns(), which is
  * ktime_get_mono_fast_ns() (CLOCK_MONOTONIC).  The trace clock `perf` is
@@ -39,7 +41,6 @@
 #include <linux/perf_event.h>
 #include <zlib.h>
 
-#include "alloc.h"
 #include "error.h"
 #include "pelt-bpf.h"
 #include "peltcap.h"
@@ -137,7 +138,7 @@ struct cfsr_pelt_capture {
 	uint64_t calib_base; /* seq of the first run of the point being taken */
 	uint64_t calib_runs; /* runs so far: the program numbers them from 0 */
 	FILE *points; /* struct calib_point, in time order */
-	uint64_t next_point; /* ktime of the next point */
+	uint64_t next_point; /* CLOCK_MONOTONIC time of the next point */
 	struct calib_summary calib_sum;
 
 	/* written at stop */
@@ -145,7 +146,7 @@ struct cfsr_pelt_capture {
 	uint64_t next_obj;
 	void *cgroups; /* cgroup id -> path */
 	uint64_t counts[NR_TYPES];
-	uint64_t unnamed; /* records whose cgroup path was not known */
+	uint64_t unnamed; /* tg or parent_tg paths that were not known */
 	uint64_t out_of_order;
 };
 
