@@ -31,6 +31,7 @@ Q := @
 QUIET_CC = @echo '  CC      '$(patsubst $(CURDIR)/%,%,$@);
 QUIET_LINK = @echo '  LINK    '$(patsubst $(CURDIR)/%,%,$@);
 QUIET_AR = @echo '  AR      '$(patsubst $(CURDIR)/%,%,$@);
+QUIET_BPF = @echo '  BPF     '$(patsubst $(CURDIR)/%,%,$@);
 else
 Q :=
 endif
@@ -52,7 +53,7 @@ endif
 # pkg-config name : minimum version : Debian package
 LIB_DEPS := libtraceevent:1.7:libtraceevent-dev libtracefs:1.6:libtracefs-dev \
 	zlib:1.2:zlib1g-dev libzstd:1.4:libzstd-dev \
-	json-c:0.16:libjson-c-dev
+	json-c:0.16:libjson-c-dev libbpf:1.1:libbpf-dev
 TEST_DEPS := cmocka:1.1:libcmocka-dev
 
 pkg_name = $(word 1,$(subst :, ,$(1)))
@@ -70,6 +71,18 @@ $(error missing $(call pkg_name,$(firstword $(MISSING))) >= $(call pkg_min,$(fir
 endif
 endif
 
+# The PELT capture's BPF program (formats/pelt.bpf.c) is compiled by clang
+# for the BPF target and linked into the binary (formats/pelt-bpf-obj.S).
+CLANG ?= clang
+BPF_CFLAGS := -target bpf -g -O2 -Wall -Werror -D__TARGET_ARCH_$(shell uname -m | \
+	sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/') \
+	-idirafter /usr/include/$(shell $(CC) -print-multiarch 2>/dev/null)
+ifneq ($(filter-out $(NODEP_GOALS),$(or $(MAKECMDGOALS),all)),)
+ifeq ($(shell command -v $(CLANG) 2>/dev/null),)
+$(error missing $(CLANG): install the Debian packages clang and llvm (or run scripts/install-deps.sh))
+endif
+endif
+
 LIB_NAMES := $(foreach d,$(LIB_DEPS),$(call pkg_name,$(d)))
 # -isystem keeps warnings about our code only
 PKG_CFLAGS = $(patsubst -I%,-isystem %,$(shell $(PKG_CONFIG) --cflags $(LIB_NAMES)))
@@ -82,14 +95,16 @@ ALL_CFLAGS = $(BASIC_CFLAGS) $(CFLAGS) -iquote $(SRCDIR)/lib -iquote $(SRCDIR)/f
 ALL_LDLIBS = $(PKG_LIBS) -lm
 
 LIB_SRCS := $(sort $(wildcard $(SRCDIR)/lib/*.c))
-FMT_SRCS := $(sort $(wildcard $(SRCDIR)/formats/*.c))
+FMT_SRCS := $(sort $(filter-out %.bpf.c,$(wildcard $(SRCDIR)/formats/*.c)))
+BPF_OBJ := $(O)/formats/pelt.bpf.o
 CMD_SRCS := $(sort $(wildcard $(SRCDIR)/cmd/*.c))
 UNIT_SRCS := $(sort $(wildcard $(SRCDIR)/tests/unit/test-*.c))
 
 obj = $(patsubst $(SRCDIR)/%.c,$(O)/%.o,$(1))
 LIB_OBJS := $(call obj,$(LIB_SRCS))
-FMT_OBJS := $(call obj,$(FMT_SRCS))
+FMT_OBJS := $(call obj,$(FMT_SRCS)) $(O)/formats/pelt-bpf-obj.o
 CMD_OBJS := $(call obj,$(CMD_SRCS))
+HELPER_BINS := $(O)/tests/helpers/pelt-capture
 UNIT_BINS := $(patsubst $(SRCDIR)/tests/unit/%.c,$(O)/tests/unit/%,$(UNIT_SRCS))
 LIBCFSR := $(O)/libcfsreplay.a
 PROG := $(O)/cfsreplay
@@ -99,6 +114,14 @@ all: $(PROG)
 $(O)/%.o: $(SRCDIR)/%.c
 	@mkdir -p $(dir $@)
 	$(QUIET_CC)$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(BPF_OBJ): $(SRCDIR)/formats/pelt.bpf.c
+	@mkdir -p $(dir $@)
+	$(QUIET_BPF)$(CLANG) $(BPF_CFLAGS) -MMD -MP -iquote $(SRCDIR)/formats -c -o $@ $<
+
+$(O)/formats/pelt-bpf-obj.o: $(SRCDIR)/formats/pelt-bpf-obj.S $(BPF_OBJ)
+	@mkdir -p $(dir $@)
+	$(QUIET_CC)$(CC) -c -DPELT_BPF_OBJ='"$(BPF_OBJ)"' -o $@ $<
 
 $(O)/tests/unit/%.o: $(SRCDIR)/tests/unit/%.c
 	@mkdir -p $(dir $@)
@@ -110,10 +133,19 @@ $(LIBCFSR): $(LIB_OBJS) $(FMT_OBJS)
 $(PROG): $(CMD_OBJS) $(LIBCFSR)
 	$(QUIET_LINK)$(CC) $(LDFLAGS) -o $@ $(CMD_OBJS) $(LIBCFSR) $(ALL_LDLIBS)
 
+# Test drivers: programs built on libcfsreplay.a that CLI tests run
+$(O)/tests/helpers/%.o: $(SRCDIR)/tests/helpers/%.c
+	@mkdir -p $(dir $@)
+	$(QUIET_CC)$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(O)/tests/helpers/%: $(O)/tests/helpers/%.o $(LIBCFSR)
+	$(QUIET_LINK)$(CC) $(LDFLAGS) -o $@ $< $(LIBCFSR) $(ALL_LDLIBS)
+
 $(O)/tests/unit/%: $(O)/tests/unit/%.o $(LIBCFSR)
 	$(QUIET_LINK)$(CC) $(LDFLAGS) -o $@ $< $(LIBCFSR) $(ALL_LDLIBS) $(CMOCKA_LIBS)
 
--include $(LIB_OBJS:.o=.d) $(FMT_OBJS:.o=.d) $(CMD_OBJS:.o=.d) $(UNIT_BINS:=.d)
+-include $(LIB_OBJS:.o=.d) $(FMT_OBJS:.o=.d) $(BPF_OBJ:.o=.d) $(CMD_OBJS:.o=.d) $(UNIT_BINS:=.d) \
+	$(HELPER_BINS:=.d)
 
 deps:
 	$(Q)$(SRCDIR)/scripts/install-deps.sh
@@ -129,8 +161,9 @@ demo: deps
 
 unit-tests: $(UNIT_BINS)
 
-test: $(PROG) $(UNIT_BINS) $(O)/libcfsreplay-objs.list
+test: $(PROG) $(UNIT_BINS) $(HELPER_BINS) $(O)/libcfsreplay-objs.list
 	$(Q)CFSREPLAY=$(abspath $(PROG)) UNIT_DIR=$(abspath $(O)/tests/unit) \
+		HELPER_DIR=$(abspath $(O)/tests/helpers) \
 		OBJ_LIST=$(abspath $(O)/libcfsreplay-objs.list) VALGRIND="$(VALGRIND)" \
 		$(SRCDIR)/scripts/run-tests.sh
 
@@ -147,7 +180,7 @@ bench: $(PROG)
 
 format:
 	$(Q)cd $(SRCDIR) && clang-format -i $$(git ls-files 'lib/*.[ch]' 'formats/*.[ch]' \
-		'cmd/*.[ch]' 'tests/unit/*.c')
+		'cmd/*.[ch]' 'tests/unit/*.c' 'tests/helpers/*.c')
 
 check-format:
 	$(Q)$(SRCDIR)/scripts/check-format.sh
@@ -159,7 +192,8 @@ doc:
 clean:
 	$(Q)rm -f $(LIB_OBJS) $(FMT_OBJS) $(CMD_OBJS) $(LIB_OBJS:.o=.d) $(FMT_OBJS:.o=.d) \
 		$(CMD_OBJS:.o=.d) $(UNIT_BINS) $(UNIT_BINS:=.o) $(UNIT_BINS:=.d) \
-		$(LIBCFSR) $(PROG) $(O)/libcfsreplay-objs.list
+		$(HELPER_BINS) $(HELPER_BINS:=.o) $(HELPER_BINS:=.d) \
+		$(LIBCFSR) $(PROG) $(O)/libcfsreplay-objs.list $(BPF_OBJ) $(BPF_OBJ:.o=.d)
 
 help:
 	@sed -n 's/^#   //p' $(SRCDIR)/Makefile

@@ -12,8 +12,8 @@ if ! command -v clang-format >/dev/null 2>&1; then
 	[ "$tap" = --tap ] && echo "ok 1 - formatting # SKIP clang-format not installed" && echo "1..1"
 	exit 0
 fi
-files=$(git ls-files 'lib/*.[ch]' 'formats/*.[ch]' 'cmd/*.[ch]' 'tests/unit/*.c' 2>/dev/null ||
-	ls lib/*.[ch] formats/*.[ch] cmd/*.[ch] tests/unit/*.c)
+files=$(git ls-files 'lib/*.[ch]' 'formats/*.[ch]' 'cmd/*.[ch]' 'tests/unit/*.c' 'tests/helpers/*.c' 2>/dev/null ||
+	ls lib/*.[ch] formats/*.[ch] cmd/*.[ch] tests/unit/*.c tests/helpers/*.c)
 n=0
 bad=0
 for f in $files; do

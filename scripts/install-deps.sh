@@ -11,6 +11,7 @@ set -eu
 
 PACKAGES="gcc make pkg-config libc6-dev
 libtraceevent-dev libtracefs-dev zlib1g-dev libzstd-dev libjson-c-dev
+libbpf-dev clang
 libcmocka-dev trace-cmd linux-perf gzip zstd python3 time clang-format"
 
 missing=""
