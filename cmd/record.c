@@ -16,9 +16,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "cmds.h"
 #include "error.h"
+#include "peltcap.h"
 #include "record.h"
 
 #define DEFAULT_TRUTH_MS 50
@@ -39,12 +41,81 @@ static const char *const record_usage[] = {
 	"    --truth[=MS]         embed kernel snapshots every MS ms (default 50)",
 	"    --buffer-kb N        per-CPU ring buffer in KiB (default 16384)",
 	"    --compression ALGO   zstd (default), zlib or none",
-	"    --pelt               the kernel's own PELT updates (not available yet)",
+	"    --no-pelt            do not capture the kernel's own PELT updates (by",
+	"                         default they go to FILE's name + .pelt.jsonl.gz)",
 	"    -h, --help           show this help",
 	"",
 	"Exit status: 0 the trace was written, 2 error.",
 	NULL,
 };
+
+/* The kernel's PELT updates (formats/peltcap.c), written beside the trace. */
+struct pelt_beside {
+	char *path;
+	struct cfsr_pelt_capture *cap;
+	uint64_t records;
+	uint64_t lost;
+	bool written;
+};
+
+static int pelt_start(void *priv, struct cfsr_record *rec)
+{
+	struct pelt_beside *p = priv;
+	char why[256];
+
+	(void)rec;
+	p->cap = cfsr_pelt_capture_start(p->path, why, sizeof(why));
+	if (!p->cap) {
+		fprintf(stderr, "cfsreplay record: note: no PELT capture: %s\n", why);
+		return -1;
+	}
+	return 0;
+}
+
+static int pelt_poll(void *priv)
+{
+	struct pelt_beside *p = priv;
+
+	return cfsr_pelt_capture_poll(p->cap, 0) < 0 ? -1 : 0;
+}
+
+static int pelt_stop(void *priv, struct td_writer *w)
+{
+	struct pelt_beside *p = priv;
+	int ret;
+
+	(void)w;
+	ret = cfsr_pelt_capture_stop(p->cap, &p->records, &p->lost);
+	p->cap = NULL;
+	p->written = ret == 0;
+	return ret;
+}
+
+static void pelt_free(void *priv)
+{
+	struct pelt_beside *p = priv;
+
+	/* a path that never reached stop still writes what was captured */
+	if (p->cap)
+		p->written = cfsr_pelt_capture_stop(p->cap, &p->records, &p->lost) == 0;
+	p->cap = NULL;
+}
+
+/* FILE.dat -> FILE.pelt.jsonl.gz, anything else -> FILE.pelt.jsonl.gz */
+static char *pelt_path_of(const char *output)
+{
+	size_t n = strlen(output);
+	char *path;
+
+	if (n > 4 && !strcmp(output + n - 4, ".dat"))
+		n -= 4;
+	path = malloc(n + sizeof(".pelt.jsonl.gz"));
+	if (path) {
+		memcpy(path, output, n);
+		strcpy(path + n, ".pelt.jsonl.gz");
+	}
+	return path;
+}
 
 static int parse_uint(const char *opt, const char *arg, unsigned long max, unsigned long *out)
 {
@@ -58,6 +129,8 @@ static int parse_uint(const char *opt, const char *arg, unsigned long max, unsig
 	return 0;
 }
 
+static int record_and_report(const struct cfsr_record_opts *po, const struct pelt_beside *pb);
+
 int cmd_record(int argc, const char **argv)
 {
 	static const struct option options[] = {
@@ -69,15 +142,24 @@ int cmd_record(int argc, const char **argv)
 		{ "buffer-kb", required_argument, NULL, 'b' },
 		{ "compression", required_argument, NULL, 'c' },
 		{ "pelt", no_argument, NULL, 'p' },
+		{ "no-pelt", no_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct cfsr_record_opts o = { .output = "trace.dat",
 				      .buffer_kb = DEFAULT_BUFFER_KB,
 				      .compression = "zstd" };
-	struct cfsr_record_result res;
+	struct pelt_beside pb = { 0 };
+	struct cfsr_record_capture cap = { .name = "pelt",
+					   .priv = &pb,
+					   .start = pelt_start,
+					   .poll = pelt_poll,
+					   .stop = pelt_stop,
+					   .free = pelt_free };
+	bool pelt = true;
 	unsigned long v;
 	double secs;
+	int status;
 	char *end;
 	int c;
 
@@ -135,10 +217,10 @@ int cmd_record(int argc, const char **argv)
 			o.compression = optarg;
 			break;
 		case 'p':
-			/* formats/peltcap (BPF) plugs in as a struct cfsr_record_capture */
-			fprintf(stderr, "cfsreplay record: note: --pelt is not available in this "
-					"build yet (the BPF capture of the kernel's PELT updates); "
-					"recording without it\n");
+			pelt = true;
+			break;
+		case 'P':
+			pelt = false;
 			break;
 		case 'h':
 			for (c = 0; record_usage[c]; c++)
@@ -152,8 +234,38 @@ int cmd_record(int argc, const char **argv)
 	}
 	if (optind < argc)
 		o.argv = (char *const *)argv + optind;
+	if (pelt) {
+		pb.path = pelt_path_of(o.output);
+		if (!pb.path) {
+			cfsr_error("record: out of memory");
+			return CFSR_EXIT_ERROR;
+		}
+		/* the trace's own check (in cfsr_record_run()) comes first */
+		if (!o.force && access(o.output, F_OK) != 0 && access(pb.path, F_OK) == 0) {
+			cfsr_error("record: '%s' exists; use -f to replace it, or --no-pelt",
+				   pb.path);
+			free(pb.path);
+			return CFSR_EXIT_ERROR;
+		}
+		o.captures = &cap;
+	}
+	status = record_and_report(&o, &pb);
+	free(pb.path);
+	return status;
+}
+
+static int record_and_report(const struct cfsr_record_opts *po, const struct pelt_beside *pb)
+{
+	const struct cfsr_record_opts o = *po;
+	struct cfsr_record_result res;
+
 	if (cfsr_record_run(&o, &res) < 0)
 		return CFSR_EXIT_ERROR;
+	if (pb->written)
+		fprintf(stderr,
+			"cfsreplay record: wrote '%s': %" PRIu64 " kernel PELT updates, %" PRIu64
+			" lost\n",
+			pb->path, pb->records, pb->lost);
 	fprintf(stderr,
 		"cfsreplay record: wrote '%s': %" PRIu64 " bytes, %" PRIu64 " events, %" PRIu64
 		" lost events, %" PRIu64 " kernel snapshots\n",

@@ -19,7 +19,7 @@ elif ! command -v trace-cmd >/dev/null; then
 fi
 if [ -n "$reason" ]; then
 	for t in 'refuses to overwrite' 'SIGINT' 'SIGTERM' 'command killed' 'disk full' \
-		'two cgroups: trace-cmd and our reader agree' 'no root' '--pelt'; do
+		'two cgroups: trace-cmd and our reader agree' 'no root' 'the kernel PELT updates'; do
 		test_skip "record: $t" "$reason"
 	done
 	test_done
@@ -143,10 +143,21 @@ else
 	test_skip 'record: two cgroups: trace-cmd and our reader agree' "no writable cgroup v1 cpu hierarchy"
 fi
 
-test_expect_success 'record: --pelt says it is not available and records without it' '
-	cfsreplay record --pelt -o pelt.dat --duration 0.3 2>err &&
-	grep -q -- "--pelt is not available" err && trace-cmd report pelt.dat >/dev/null 2>&1
-'
+if [ -r /sys/kernel/btf/vmlinux ]; then
+	test_expect_success 'record: the kernel PELT updates beside the trace, read by validate' '
+		cfsreplay record -o pelt.dat --duration 0.5 -- sh -c "timeout 0.3 sh -c \"while :; do :; done\"" 2>err &&
+		grep -q "wrote .pelt.pelt.jsonl.gz.: [1-9][0-9]* kernel PELT updates, 0 lost" err &&
+		cfsreplay validate --pelt pelt.pelt.jsonl.gz pelt.dat >v.out &&
+		grep -q "^task updates compared: [1-9]" v.out &&
+		rm pelt.dat &&
+		{ cfsreplay record -o pelt.dat --duration 0.1 2>err; test $? -eq 2; } &&
+		grep -q "pelt.pelt.jsonl.gz. exists; use -f" err &&
+		cfsreplay record --no-pelt -o pelt.dat --duration 0.1 2>err &&
+		! grep -q "PELT updates" err
+	'
+else
+	test_skip "record: the kernel PELT updates" "no kernel BTF (/sys/kernel/btf/vmlinux)"
+fi
 
 if id nobody >/dev/null 2>&1; then
 	test_expect_success 'record: no root is a clear error' '

@@ -15,7 +15,7 @@ refused() {
 
 test_expect_success 'record --help prints the usage' '
 	cfsreplay record --help >out && grep -q "^usage: cfsreplay record" out &&
-	grep -q -- "--truth\[=MS\]" out && grep -q -- "--pelt" out
+	grep -q -- "--truth\[=MS\]" out && grep -q -- "--no-pelt" out
 '
 test_expect_success 'record: bad --duration' 'refused --duration 0 "duration takes seconds" &&
 	refused --duration abc "duration takes seconds" && refused --duration -1 "duration takes seconds"'
