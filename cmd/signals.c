@@ -89,8 +89,11 @@ static void on_update(void *data, const struct cfsr_replay_update *u)
 {
 	struct signals *s = data;
 	const struct cfsr_task *t = u->task;
-	const struct cfsr_sched_avg *a = &t->avg;
+	const struct cfsr_sched_avg *a;
 
+	if (!t)
+		return;
+	a = &t->avg;
 	if (s->pids.nr && !cfsr_pidset_has(&s->pids, t->pid))
 		return;
 	if (s->cpu >= 0 && u->cpu != s->cpu)
@@ -237,12 +240,14 @@ int cmd_signals(int argc, const char **argv)
 	prof = cfsr_profile_choose(t->info.kernel_release, kernel, t->path);
 	if (!prof)
 		goto out;
-	r = cfsr_replay_new(t->info.nr_cpus > 0 ? t->info.nr_cpus : 1, prof->pelt);
+	r = cfsr_replay_new(t->info.nr_cpus > 0 ? t->info.nr_cpus : 1, prof, t->info.hz);
 	if (!r) {
 		cfsr_error("signals: out of memory");
 		goto out;
 	}
 	cfsr_replay_set_hook(r, on_update, &s);
+	if (feed)
+		cfsr_replay_expect_clock(r);
 	if (!s.jsonl)
 		puts(CSV_HEADER);
 	if (replay(t, feed, r) < 0)

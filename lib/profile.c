@@ -14,15 +14,15 @@
  * callers can refuse them clearly.
  */
 static const struct cfsr_profile profiles[] = {
-	{ "v3.8-v4.0 legacy PELT", 30800, 40099, NULL, false, false, false },
-	{ "v4.1-v4.14", 40100, 41499, NULL, false, false, false },
-	{ "v4.15-v5.6", 41500, 50699, NULL, false, false, false },
-	{ "v5.7-v6.5", 50700, 60599, NULL, false, false, false },
-	{ "v6.6-v6.11 EEVDF", 60600, 61199, NULL, true, false, false },
+	{ "v3.8-v4.0 legacy PELT", 30800, 40099, NULL, false, false, false, false, 0, false },
+	{ "v4.1-v4.14", 40100, 41499, NULL, false, false, false, false, 0, false },
+	{ "v4.15-v5.6", 41500, 50699, NULL, false, false, false, false, 0, false },
+	{ "v5.7-v6.5", 50700, 60599, NULL, false, false, false, false, 0, false },
+	{ "v6.6-v6.11 EEVDF", 60600, 61199, NULL, true, false, false, true, 750000, false },
 	{ "v6.12-v6.15 EEVDF, delayed dequeue", 61200, 61599, &cfsr_pelt_params_v6_12, true, true,
-	  true },
+	  true, true, 700000, true },
 	{ "v6.16-v6.18 EEVDF, delayed dequeue", 61600, 61899, &cfsr_pelt_params_modern, true, true,
-	  true },
+	  true, true, 700000, true },
 };
 
 int cfsr_profile_version(const char *release)

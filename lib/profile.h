@@ -21,7 +21,13 @@
  * @last: last kernel version covered, same encoding
  * @pelt: PELT arithmetic parameters
  * @eevdf: EEVDF pick (v6.6+) rather than classic CFS
- * @delay_dequeue: DELAY_DEQUEUE (v6.12+)
+ * @delay_dequeue: DELAY_DEQUEUE (v6.12+): a task that blocks while not
+ *                 eligible stays queued until picked or woken
+ * @delay_zero: DELAY_ZERO (v6.12+): a delayed task leaves, or is requeued,
+ *              with its positive lag dropped
+ * @place_lag: PLACE_LAG (v6.6+): an enqueued entity keeps its lag
+ * @base_slice_ns: normalized sysctl_sched_base_slice; the kernel multiplies
+ *                 it by 1 + ilog2(min(CPUs, 8)) (tunable_scaling = log)
  * @implemented: the engine models this profile fully; others are refused
  */
 struct cfsr_profile {
@@ -31,6 +37,9 @@ struct cfsr_profile {
 	const struct cfsr_pelt_params *pelt;
 	bool eevdf;
 	bool delay_dequeue;
+	bool delay_zero;
+	bool place_lag;
+	unsigned int base_slice_ns;
 	bool implemented;
 };
 

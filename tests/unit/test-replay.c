@@ -23,6 +23,12 @@
 #define P (&cfsr_pelt_params_modern)
 #define W0 1048576 /* nice 0 */
 
+/* The v6.16-v6.18 model: EEVDF with delayed dequeue. */
+static const struct cfsr_profile *prof(void)
+{
+	return cfsr_profile_for("6.18");
+}
+
 static struct cfsr_event ev_switch(uint64_t ts, int cpu, int prev, long state, bool preempt,
 				   int next)
 {
@@ -95,7 +101,7 @@ static void assert_avg_equal(const struct cfsr_sched_avg *a, const struct cfsr_s
  */
 static void test_runtime_chain(void **state)
 {
-	struct cfsr_replay *r = cfsr_replay_new(2, P);
+	struct cfsr_replay *r = cfsr_replay_new(2, prof(), 250);
 	struct cfsr_sched_avg want = { 0 };
 	const uint64_t c0 = 1000000000000ull, t0 = 5000000000ull;
 	struct cfsr_task *t;
@@ -134,7 +140,7 @@ static void test_runtime_chain(void **state)
 /* update_curr() from a wakeup's preemption check updates no signal. */
 static void test_runtime_in_wakeup(void **state)
 {
-	struct cfsr_replay *r = cfsr_replay_new(1, P);
+	struct cfsr_replay *r = cfsr_replay_new(1, prof(), 250);
 	const uint64_t c0 = 2000000000000ull, t0 = 9000000000ull;
 	struct cfsr_task *t;
 	uint64_t lut;
@@ -162,7 +168,7 @@ static void test_runtime_in_wakeup(void **state)
  */
 static void test_recovered_switch(void **state)
 {
-	struct cfsr_replay *r = cfsr_replay_new(2, P);
+	struct cfsr_replay *r = cfsr_replay_new(2, prof(), 250);
 	const uint64_t c0 = 3000000000000ull, t0 = 1000000000ull;
 	struct cfsr_sched_avg want;
 	struct cfsr_task *t;
@@ -189,7 +195,7 @@ static void test_recovered_switch(void **state)
 /* A task that leaves unseen is aged as blocked until its next wakeup. */
 static void test_unseen_switch_out(void **state)
 {
-	struct cfsr_replay *r = cfsr_replay_new(1, P);
+	struct cfsr_replay *r = cfsr_replay_new(1, prof(), 250);
 	const uint64_t c0 = 4000000000000ull, t0 = 2000000000ull;
 	struct cfsr_sched_avg want;
 	struct cfsr_task *t;
@@ -222,7 +228,7 @@ static void test_unseen_switch_out(void **state)
 /* A pid used again by a new task starts afresh, and many tasks fit. */
 static void test_pid_reuse_and_growth(void **state)
 {
-	struct cfsr_replay *r = cfsr_replay_new(1, P);
+	struct cfsr_replay *r = cfsr_replay_new(1, prof(), 250);
 	struct cfsr_event e;
 	struct cfsr_task *t;
 	int pid;
@@ -253,7 +259,7 @@ static void test_pid_reuse_and_growth(void **state)
  */
 static void test_switch_grows_table(void **state)
 {
-	struct cfsr_replay *r = cfsr_replay_new(1, P);
+	struct cfsr_replay *r = cfsr_replay_new(1, prof(), 250);
 	int pid;
 
 	(void)state;
