@@ -247,6 +247,7 @@ static void on_se_record(struct validate *v, const struct cfsr_pelt_rec *rec)
 		compare_avg(k, &m, rec, t->pid);
 	}
 	take_kernel_avg(&t->avg, rec);
+	t->est_at_record = t->est_updates;
 	t->avg_known = true;
 	if (rec->exec_start > 0 && t->state == CFSR_TS_RUNNING) {
 		t->exec_start = (uint64_t)rec->exec_start;

@@ -40,6 +40,8 @@ struct pending_runtime {
 	uint64_t now;
 	uint64_t ts;
 	bool exact;
+	/* the clock the reported run time started from */
+	uint64_t exec_from;
 };
 
 struct cfsr_replay {
@@ -177,6 +179,16 @@ static struct replay_rq *rq_of(struct cfsr_replay *r, int cpu)
 }
 
 /*
+ * The kernel's rq clock moves only at update_rq_clock(), which every path
+ * that updates PELT calls first; the path then runs for microseconds.  A
+ * clock reading (the rq clock a kernel record reports) is therefore the
+ * clock of the events that follow it within one such path, not a point on
+ * a line to extrapolate along: for this long after a reading, the model
+ * holds its value.
+ */
+#define READING_HOLD_NS 20000
+
+/*
  * The rq's clock_task at trace time @ts, from its anchor.  Steal time since
  * the anchor is not seen, so a value away from its anchor is an estimate.
  */
@@ -192,6 +204,8 @@ static uint64_t clock_at(struct cfsr_replay *r, struct replay_rq *rq, uint64_t t
 		return rq->anchor_clock;
 	}
 	r->stats.estimated_updates++;
+	if (!rq->anchor_exact && ts >= rq->anchor_ts && ts - rq->anchor_ts < READING_HOLD_NS)
+		return rq->anchor_clock;
 	if (ts < rq->anchor_ts)
 		return rq->anchor_clock - (rq->anchor_ts - ts);
 	return rq->anchor_clock + (ts - rq->anchor_ts);
@@ -220,9 +234,14 @@ static void anchor(struct replay_rq *rq, uint64_t ts, uint64_t clock, bool exact
 	rq->anchor_pid = pid;
 }
 
+static void correct_chain(struct cfsr_replay *r, int cpu, uint64_t ts, uint64_t clock);
+
 void cfsr_replay_clock_sample(struct cfsr_replay *r, int cpu, uint64_t ts, uint64_t clock_task)
 {
 	struct replay_rq *rq = rq_of(r, cpu);
+
+	if (rq)
+		correct_chain(r, cpu, ts, clock_task);
 
 	/*
 	 * A value from a run-time chain is exact: keep it, also across idle,
@@ -563,6 +582,7 @@ static void notify(struct cfsr_replay *r, struct cfsr_task *t, uint64_t ts,
 	struct cfsr_replay_update u = { ts, t->cpu, t, NULL, why, exact };
 
 	t->updates++;
+	t->est_updates += !exact;
 	r->stats.updates++;
 	if (r->hook)
 		r->hook(r->hook_data, &u);
@@ -665,6 +685,7 @@ static void update_task_with(struct cfsr_replay *r, struct cfsr_task *t, uint64_
 	}
 	if (!t->avg_known && !t->avg.last_update_time)
 		start_unknown(&t->avg, se_now, &t->warm_until);
+	t->set_next_est = false;
 	cfsr_pelt_update_se(r->params, se_now, &t->avg, t->load_weight, on_rq, runnable, running);
 	notify(r, t, ts, why, exact);
 	cfs_update_task(r, t, now, ts, exact);
@@ -932,7 +953,12 @@ static void set_next(struct cfsr_replay *r, struct cfsr_task *t, int cpu, uint64
 	set_cpu(r, t, cpu);
 	if (t->state == CFSR_TS_RUNNING)
 		set_state(r, t, CFSR_TS_QUEUED);
+	cfsr_replay_task_settle(r, t, now);
+	t->pre_set_next = t->avg;
 	update_task(r, t, now, ts, CFSR_UPD_SET_NEXT, exact);
+	/* an estimated switch clock can be corrected by a reading (correct_chain()) */
+	t->set_next_est = !exact && t->fair;
+	t->set_next_clock = now;
 	set_state(r, t, CFSR_TS_RUNNING);
 	t->ue_sampled = false;
 	/*
@@ -1096,11 +1122,20 @@ static int on_runtime(struct cfsr_replay *r, const struct cfsr_event *ev)
 
 	if (!t)
 		return -1;
-	if (!t->fair)
-		return 0;
 	rq = rq_of(r, t->cpu >= 0 && t->state == CFSR_TS_RUNNING ? t->cpu : ev->cpu);
 	if (!rq)
 		return 0;
+	if (!t->fair) {
+		/*
+		 * update_curr_rt()/update_curr_dl() report run time the same
+		 * way: the rq clock chain continues through RT and DL tasks.
+		 */
+		if (t->exec_known && t->state == CFSR_TS_RUNNING && rq->curr == t->pid) {
+			t->exec_start += ev->runtime.runtime;
+			anchor(rq, ev->ts, t->exec_start, true, t->pid);
+		}
+		return 0;
+	}
 	if (t->exec_known && t->state == CFSR_TS_RUNNING) {
 		now = t->exec_start + ev->runtime.runtime;
 		exact = true;
@@ -1126,6 +1161,7 @@ static int on_runtime(struct cfsr_replay *r, const struct cfsr_event *ev)
 		p->now = now;
 		p->ts = ev->ts;
 		p->exact = exact;
+		p->exec_from = now - ev->runtime.runtime;
 	}
 	t->exec_start = now;
 	t->exec_known = t->exec_known || exact;
@@ -1311,6 +1347,41 @@ static void on_lost(struct cfsr_replay *r, const struct cfsr_event *ev)
 	for (i = 0; i < r->nr_tasks; i++)
 		if (r->tasks[i].cpu == ev->cpu)
 			r->tasks[i].exec_known = false;
+}
+
+/*
+ * A reading right after a run-time report of the CPU, whose clock the
+ * model estimated (a switch into the task was missing), is the clock of
+ * that report: update_curr() and the PELT updates after it in one path
+ * use the same rq clock.  The task's run-time chain is moved onto it, and
+ * the update of the missing switch (set_next_entity(), the run time
+ * before) is made again at its corrected clock.
+ * Differs: the cfs_rq updates made at the estimated switch clock stay.
+ */
+static void correct_chain(struct cfsr_replay *r, int cpu, uint64_t ts, uint64_t clock)
+{
+	struct pending_runtime *p = &r->pending[cpu];
+	struct cfsr_task *t;
+	uint64_t at;
+
+	if (!p->set || p->exact || ts < p->ts || ts - p->ts >= READING_HOLD_NS)
+		return;
+	t = cfsr_replay_task(r, p->pid);
+	if (!t || !t->fair || t->state != CFSR_TS_RUNNING || t->cpu != cpu ||
+	    t->updates != p->updates || clock < p->exec_from)
+		return;
+	if (t->set_next_est) {
+		at = t->set_next_clock + clock - p->now;
+		t->avg = t->pre_set_next;
+		if (at >= t->avg.last_update_time)
+			cfsr_pelt_update_se(r->params, at, &t->avg, t->load_weight, true, 1, false);
+		t->set_next_est = false;
+	}
+	p->now = clock;
+	p->exact = true;
+	t->exec_start = clock;
+	t->exec_known = true;
+	anchor(&r->rqs[cpu], p->ts, clock, true, t->pid);
 }
 
 /*

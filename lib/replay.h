@@ -137,6 +137,11 @@ struct cfsr_cfs_rq {
  * @slice: se->slice
  * @rel_deadline: @deadline is relative (dequeued by a migration)
  * @exiting: the task exited: its last dequeue is special (never delayed)
+ * @set_next_est: its last update was a switch into it at an estimated clock
+ * @set_next_clock: that clock
+ * @pre_set_next: its signal before that update
+ * @est_updates: updates made on an estimated clock
+ * @est_at_record: for the caller: @est_updates when it last compared
  */
 struct cfsr_task {
 	int pid;
@@ -163,6 +168,11 @@ struct cfsr_task {
 	uint64_t slice;
 	bool rel_deadline;
 	bool exiting;
+	bool set_next_est;
+	uint64_t set_next_clock;
+	struct cfsr_sched_avg pre_set_next;
+	uint64_t est_updates;
+	uint64_t est_at_record;
 	char comm[CFSR_COMM_LEN];
 };
 
