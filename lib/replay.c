@@ -42,6 +42,10 @@ struct pending_runtime {
 	bool exact;
 	/* the clock the reported run time started from */
 	uint64_t exec_from;
+	/* it follows a report of the same task, with no event between */
+	bool pick;
+	/* the task of the CPU's last event if that was a run-time report, else 0 */
+	int last_runtime_pid;
 };
 
 struct cfsr_replay {
@@ -1152,9 +1156,14 @@ static int on_runtime(struct cfsr_replay *r, const struct cfsr_event *ev)
 		set_state(r, t, CFSR_TS_RUNNING);
 	}
 	advance_vruntime(r, t, ev->runtime.runtime);
-	if (ev->cpu >= 0 && ev->cpu < r->nr_cpus) {
+	/*
+	 * A report emitted on another CPU comes from a read of the task's
+	 * CPU time (task_sched_runtime(): update_curr() only, no PELT update).
+	 */
+	if (ev->cpu >= 0 && ev->cpu < r->nr_cpus && ev->cpu == t->cpu) {
 		struct pending_runtime *p = &r->pending[ev->cpu];
 
+		p->pick = p->last_runtime_pid == t->pid;
 		p->set = true;
 		p->pid = t->pid;
 		p->updates = t->updates;
@@ -1163,6 +1172,8 @@ static int on_runtime(struct cfsr_replay *r, const struct cfsr_event *ev)
 		p->exact = exact;
 		p->exec_from = now - ev->runtime.runtime;
 	}
+	if (ev->cpu >= 0 && ev->cpu < r->nr_cpus)
+		r->pending[ev->cpu].last_runtime_pid = t->pid;
 	t->exec_start = now;
 	t->exec_known = t->exec_known || exact;
 	if (clock_ok(r, (int)(rq - r->rqs)) || exact)
@@ -1404,6 +1415,14 @@ static void settle_runtime(struct cfsr_replay *r, const struct cfsr_event *ev)
 	if ((ev->kind == CFSR_EV_WAKEUP || ev->kind == CFSR_EV_WAKEUP_NEW) &&
 	    ev->wake.target_cpu == t->cpu && ev->wake.pid != t->pid)
 		return;
+	/*
+	 * A report right after another of the same task came from the pick
+	 * of the __schedule() the first one's tick asked for: update_curr()
+	 * in pick_task_fair(), with a PELT update only if a switch follows
+	 * (put_prev_entity()); when the pick keeps the task, none.
+	 */
+	if (p->pick && !(ev->kind == CFSR_EV_SWITCH && ev->sw.prev_pid == t->pid))
+		return;
 	/* a sleep: dequeue_task_fair() samples util_est before dequeue_entity() updates */
 	if (ev->kind == CFSR_EV_SWITCH && ev->sw.prev_pid == t->pid && !ev->sw.preempt &&
 	    ev->sw.prev_state)
@@ -1469,6 +1488,8 @@ int cfsr_replay_event(struct cfsr_replay *r, const struct cfsr_event *ev)
 	settle_runtime(r, ev);
 	observe_current(r, ev);
 	observe_idle(r, ev);
+	if (ev->cpu >= 0 && ev->cpu < r->nr_cpus && ev->kind != CFSR_EV_STAT_RUNTIME)
+		r->pending[ev->cpu].last_runtime_pid = 0;
 	switch (ev->kind) {
 	case CFSR_EV_SWITCH:
 		ret = on_switch(r, ev);
