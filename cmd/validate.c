@@ -100,8 +100,6 @@ struct validate {
 	uint64_t delayed_model;
 	uint64_t regrouped;
 	uint64_t root_with_groups;
-	uint64_t util_est_compared;
-	uint64_t util_est_exact;
 	uint64_t cfs_no_crossing;
 	/* per model cfs_rq (by index): last_update_time of its last kernel record + 1 */
 	uint64_t *klut;
@@ -244,7 +242,16 @@ static void on_se_record(struct validate *v, const struct cfsr_pelt_rec *rec)
 					    &m, t->load_weight, on_rq, runnable, running);
 		else if (m.last_update_time > (uint64_t)rec->avg.last_update_time)
 			k->model_ahead++;
-		compare_avg(k, &m, rec, t->pid);
+		if (!compare_avg(k, &m, rec, t->pid) && getenv("CFSR_DBG"))
+			fprintf(stderr,
+				"MIS task est=%d ts=%ld pid=%d rq_cpu=%ld k_onrq=%ld k_del=%ld m_state=%d lut m=%lu k=%lu (mlut0=%lu) ls %lu/%lu rs %lu/%lu us %u/%u la %lu/%lu ua %lu/%lu\n",
+				t->est_updates != t->est_at_record, (long)rec->ts, t->pid,
+				(long)rec->rq_cpu, (long)rec->on_rq, (long)rec->sched_delayed,
+				t->state, m.last_update_time, (uint64_t)rec->avg.last_update_time,
+				t->avg.last_update_time, m.load_sum, rec->avg.load_sum,
+				m.runnable_sum, rec->avg.runnable_sum, m.util_sum,
+				rec->avg.util_sum, m.load_avg, rec->avg.load_avg, m.util_avg,
+				rec->avg.util_avg);
 	}
 	take_kernel_avg(&t->avg, rec);
 	t->est_at_record = t->est_updates;
@@ -295,11 +302,6 @@ static int on_cfs_record(struct validate *v, const struct cfsr_pelt_rec *rec)
 		return 0;
 	}
 	*klut = (uint64_t)rec->avg.last_update_time + 1;
-	if (root && (rec->avg_fields & CFSR_AVG_UTIL_EST)) {
-		v->util_est_compared++;
-		v->util_est_exact += (cfs->avg.util_est & ~UTIL_AVG_UNCHANGED) ==
-				     (rec->avg.util_est & ~UTIL_AVG_UNCHANGED);
-	}
 	if (root && cfs->group_children) {
 		v->root_with_groups++;
 		take_kernel_avg(&cfs->avg, rec);
@@ -322,6 +324,20 @@ static int on_cfs_record(struct validate *v, const struct cfsr_pelt_rec *rec)
 		rec->removed_runnable_avg > 0 ? (uint64_t)rec->removed_runnable_avg : 0;
 	cfs->avg_known = true;
 	return 0;
+}
+
+static void dbg_hook(void *data, const struct cfsr_replay_update *u)
+{
+	const char *e = getenv("CFSR_DBG_PID");
+	(void)data;
+	if (!e || !u->task || atoi(e) != u->task->pid)
+		return;
+	fprintf(stderr,
+		"UPD ts=%lu cpu=%d why=%d exact=%d state=%d lut=%lu pc=%u ls=%lu rs=%lu us=%u la=%lu ra=%lu ua=%lu\n",
+		u->ts, u->cpu, u->why, u->clock_exact, u->task->state,
+		u->task->avg.last_update_time, u->task->avg.period_contrib, u->task->avg.load_sum,
+		u->task->avg.runnable_sum, u->task->avg.util_sum, u->task->avg.load_avg,
+		u->task->avg.runnable_avg, u->task->avg.util_avg);
 }
 
 static void print_kind(const struct kind_stats *k, const char *name)
@@ -384,11 +400,6 @@ static void print_report(const struct validate *v, const char *trace, const char
 	printf("cfs_rq records without a period crossed (attach, detach, propagation): %" PRIu64
 	       "\n",
 	       v->cfs_no_crossing);
-	printf("root util_est:    %" PRIu64 " compared, %" PRIu64 " exact (%.2f %%)\n",
-	       v->util_est_compared, v->util_est_exact,
-	       v->util_est_compared ?
-		       100.0 * (double)v->util_est_exact / (double)v->util_est_compared :
-		       0.0);
 	for (i = 0; i < K_NR; i++)
 		print_kind(&v->k[i], kind_names[i]);
 }
@@ -739,6 +750,7 @@ int cmd_validate(int argc, const char **argv)
 		goto out;
 	}
 	cfsr_replay_expect_clock(v->replay);
+	cfsr_replay_set_hook(v->replay, dbg_hook, NULL);
 	if (assign_groups(v, pelt) < 0 || run(v, t, pr) < 0)
 		goto out;
 	print_report(v, t->path, pelt);
