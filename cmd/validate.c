@@ -242,16 +242,7 @@ static void on_se_record(struct validate *v, const struct cfsr_pelt_rec *rec)
 					    &m, t->load_weight, on_rq, runnable, running);
 		else if (m.last_update_time > (uint64_t)rec->avg.last_update_time)
 			k->model_ahead++;
-		if (!compare_avg(k, &m, rec, t->pid) && getenv("CFSR_DBG"))
-			fprintf(stderr,
-				"MIS task est=%d ts=%ld pid=%d rq_cpu=%ld k_onrq=%ld k_del=%ld m_state=%d lut m=%lu k=%lu (mlut0=%lu) ls %lu/%lu rs %lu/%lu us %u/%u la %lu/%lu ua %lu/%lu\n",
-				t->est_updates != t->est_at_record, (long)rec->ts, t->pid,
-				(long)rec->rq_cpu, (long)rec->on_rq, (long)rec->sched_delayed,
-				t->state, m.last_update_time, (uint64_t)rec->avg.last_update_time,
-				t->avg.last_update_time, m.load_sum, rec->avg.load_sum,
-				m.runnable_sum, rec->avg.runnable_sum, m.util_sum,
-				rec->avg.util_sum, m.load_avg, rec->avg.load_avg, m.util_avg,
-				rec->avg.util_avg);
+		compare_avg(k, &m, rec, t->pid);
 	}
 	take_kernel_avg(&t->avg, rec);
 	t->est_at_record = t->est_updates;
@@ -324,20 +315,6 @@ static int on_cfs_record(struct validate *v, const struct cfsr_pelt_rec *rec)
 		rec->removed_runnable_avg > 0 ? (uint64_t)rec->removed_runnable_avg : 0;
 	cfs->avg_known = true;
 	return 0;
-}
-
-static void dbg_hook(void *data, const struct cfsr_replay_update *u)
-{
-	const char *e = getenv("CFSR_DBG_PID");
-	(void)data;
-	if (!e || !u->task || atoi(e) != u->task->pid)
-		return;
-	fprintf(stderr,
-		"UPD ts=%lu cpu=%d why=%d exact=%d state=%d lut=%lu pc=%u ls=%lu rs=%lu us=%u la=%lu ra=%lu ua=%lu\n",
-		u->ts, u->cpu, u->why, u->clock_exact, u->task->state,
-		u->task->avg.last_update_time, u->task->avg.period_contrib, u->task->avg.load_sum,
-		u->task->avg.runnable_sum, u->task->avg.util_sum, u->task->avg.load_avg,
-		u->task->avg.runnable_avg, u->task->avg.util_avg);
 }
 
 static void print_kind(const struct kind_stats *k, const char *name)
@@ -750,7 +727,6 @@ int cmd_validate(int argc, const char **argv)
 		goto out;
 	}
 	cfsr_replay_expect_clock(v->replay);
-	cfsr_replay_set_hook(v->replay, dbg_hook, NULL);
 	if (assign_groups(v, pelt) < 0 || run(v, t, pr) < 0)
 		goto out;
 	print_report(v, t->path, pelt);
