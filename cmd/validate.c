@@ -397,6 +397,10 @@ struct snap_stats {
 struct snapshots {
 	struct snap_stats sleeping;
 	struct snap_stats all;
+	struct snap_stats root;
+	struct snap_stats group;
+	uint64_t cfs_not_compared;
+	uint64_t root_with_groups;
 	uint64_t snaps;
 	uint64_t not_compared;
 	uint64_t warming;
@@ -448,11 +452,48 @@ static void snap_task(struct snapshots *sn, struct cfsr_replay *r, const struct 
 	}
 }
 
+/*
+ * A cfs_rq row: its values are as of its last update, which the kernel does
+ * not export; compared with the model's as of its own last update.  A root
+ * with group entities is counted, not compared.
+ */
+static void snap_cfs_rq(struct snapshots *sn, struct cfsr_replay *r,
+			const struct cfsr_truth_cfs_rq *k)
+{
+	const struct cfsr_cfs_rq *cfs;
+	struct snap_stats *st;
+	bool root;
+
+	if (!k->path || k->cpu < 0 || k->cpu > INT32_MAX ||
+	    (k->avg_fields & CFSR_AVG_AVERAGES) != CFSR_AVG_AVERAGES) {
+		sn->cfs_not_compared++;
+		return;
+	}
+	cfs = cfsr_replay_cfs_rq(r, k->path, (int)k->cpu);
+	root = !strcmp(k->path, "/");
+	if (!cfs || cfsr_cfs_rq_warming(cfs, cfs->avg.last_update_time) ||
+	    !cfs->avg.last_update_time) {
+		sn->cfs_not_compared++;
+		return;
+	}
+	if (root && cfs->group_children) {
+		sn->root_with_groups++;
+		return;
+	}
+	st = root ? &sn->root : &sn->group;
+	st->rows++;
+	snap_compare(st, S_LOAD, cfs->avg.load_avg, k->avg.load_avg);
+	snap_compare(st, S_RUNNABLE, cfs->avg.runnable_avg, k->avg.runnable_avg);
+	snap_compare(st, S_UTIL, cfs->avg.util_avg, k->avg.util_avg);
+	if (root)
+		snap_compare(st, S_UTIL_EST, cfs->avg.util_est, k->avg.util_est);
+}
+
 static void print_snap_class(const char *title, const struct snap_stats *st)
 {
 	int i;
 
-	printf("\n%s: %" PRIu64 " task rows\n", title, st->rows);
+	printf("\n%s: %" PRIu64 " rows\n", title, st->rows);
 	printf("%-14s %9s %9s %9s %11s %9s %9s\n", "signal", "compared", "exact %", "±2 %",
 	       "mean |err|", "p99", "max");
 	for (i = 0; i < S_NR; i++) {
@@ -497,6 +538,8 @@ static int run_snapshots(struct snapshots *sn, struct cfsr_replay *r, struct cfs
 		}
 		if (it.kind == CFSR_TRUTH_TASK && snap_mid >= 0)
 			snap_task(sn, r, &it.task);
+		else if (it.kind == CFSR_TRUTH_CFS_RQ && snap_mid >= 0)
+			snap_cfs_rq(sn, r, &it.cfs_rq);
 		else if (it.kind == CFSR_TRUTH_CPU && it.cpu.cpu >= 0 && it.cpu.clock_task >= 0 &&
 			 snap_mid >= 0)
 			cfsr_replay_clock_sample(r, (int)it.cpu.cpu, (uint64_t)snap_mid,
@@ -507,28 +550,44 @@ static int run_snapshots(struct snapshots *sn, struct cfsr_replay *r, struct cfs
 }
 
 /*
- * The task group of every task, from its first record: which cfs_rq a task
- * is queued on is a fact of the kernel's structure (autogroups are made by
- * setsid(), which no trace event shows), not a PELT value.
+ * The task group of a task in a record or a snapshot row: which cfs_rq a
+ * task is queued on is a fact of the kernel's structure (autogroups are
+ * made by setsid(), which no trace event shows), not a PELT value.  A task
+ * in a non-root cpu cgroup is scheduled there, else in its autogroup.
  */
-static int assign_groups(struct validate *v, const char *pelt)
+static const char *item_group(const struct cfsr_truth_item *it, int *tid)
+{
+	const struct cfsr_truth_task *k = &it->task;
+
+	if (it->kind == CFSR_TRUTH_PELT && it->pelt.type == CFSR_PELT_SE) {
+		*tid = it->pelt.tid > 0 && it->pelt.tid <= INT32_MAX ? (int)it->pelt.tid : -1;
+		return it->pelt.parent_tg;
+	}
+	if (it->kind != CFSR_TRUTH_TASK || k->tid <= 0 || k->tid > INT32_MAX)
+		return NULL;
+	*tid = (int)k->tid;
+	if (k->cgroup_cpu && strcmp(k->cgroup_cpu, "/"))
+		return k->cgroup_cpu;
+	return k->autogroup ? k->autogroup : "/";
+}
+
+/* Put every task in the group of its first record or snapshot row in @path. */
+static int assign_groups(struct cfsr_replay *r, const char *path)
 {
 	struct cfsr_pidset seen = CFSR_PIDSET_INIT;
-	struct cfsr_truth_reader *pr = cfsr_truth_open(pelt);
+	struct cfsr_truth_reader *pr = cfsr_truth_open(path);
 	struct cfsr_truth_item item;
-	int ret = -1, have;
+	const char *group;
+	int ret = -1, have, tid = -1;
 
 	if (!pr)
 		return -1;
 	while ((have = cfsr_truth_next(pr, &item)) > 0) {
-		const struct cfsr_pelt_rec *rec = &item.pelt;
-
-		if (item.kind != CFSR_TRUTH_PELT || rec->type != CFSR_PELT_SE || rec->tid <= 0 ||
-		    rec->tid > INT32_MAX || !rec->parent_tg ||
-		    cfsr_pidset_has(&seen, (int)rec->tid))
+		group = item_group(&item, &tid);
+		if (!group || tid <= 0 || cfsr_pidset_has(&seen, tid))
 			continue;
-		if (cfsr_pidset_add(&seen, (int)rec->tid) < 0 ||
-		    cfsr_replay_task_set_group(v->replay, (int)rec->tid, rec->parent_tg) < 0)
+		if (cfsr_pidset_add(&seen, tid) < 0 ||
+		    cfsr_replay_task_set_group(r, tid, group) < 0)
 			goto out;
 	}
 	if (have == 0)
@@ -619,18 +678,24 @@ static int validate_truth(const char *truth, const char *trace, double max_error
 		goto out;
 	}
 	cfsr_replay_expect_clock(r);
-	if (run_snapshots(sn, r, t, tr) < 0)
+	if (assign_groups(r, truth) < 0 || run_snapshots(sn, r, t, tr) < 0)
 		goto out;
 	printf("trace:            %s\n", t->path);
 	printf("kernel snapshots: %s (%" PRIu64 " snapshots)\n", truth, sn->snaps);
-	printf("model:            task entities, kernel %s; a prediction: only the\n"
-	       "                  snapshots' per-CPU clocks feed it\n",
+	printf("model:            tasks and cfs_rqs (no group entities), kernel %s; a\n"
+	       "                  prediction: only the snapshots' per-CPU clocks and each\n"
+	       "                  task's group feed it\n",
 	       prof->name);
 	printf("not compared:     %" PRIu64 " rows of tasks the model does not know or not fair, "
 	       "%" PRIu64 " rows of tasks still warming up\n",
 	       sn->not_compared, sn->warming);
 	print_snap_class("tasks sleeping at the snapshot", &sn->sleeping);
 	print_snap_class("all tasks", &sn->all);
+	printf("\ncfs_rqs not compared: %" PRIu64 " rows of cfs_rqs the model does not have or "
+	       "still warming up, %" PRIu64 " rows of roots with group entities\n",
+	       sn->cfs_not_compared, sn->root_with_groups);
+	print_snap_class("root cfs_rqs", &sn->root);
+	print_snap_class("group cfs_rqs", &sn->group);
 	status = CFSR_EXIT_OK;
 	exact = sn->sleeping.f[S_UTIL].n ? 100.0 * (double)sn->sleeping.f[S_UTIL].exact /
 						   (double)sn->sleeping.f[S_UTIL].n :
@@ -727,7 +792,7 @@ int cmd_validate(int argc, const char **argv)
 		goto out;
 	}
 	cfsr_replay_expect_clock(v->replay);
-	if (assign_groups(v, pelt) < 0 || run(v, t, pr) < 0)
+	if (assign_groups(v->replay, pelt) < 0 || run(v, t, pr) < 0)
 		goto out;
 	print_report(v, t->path, pelt);
 	status = CFSR_EXIT_OK;

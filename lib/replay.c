@@ -1321,7 +1321,12 @@ static int on_fork(struct cfsr_replay *r, const struct cfsr_event *ev)
 	if (!child)
 		return -1;
 	task_set_prio(r, child, prio);
-	child->group = group;
+	/* a group the caller gave (the kernel's structure) stands */
+	if (!child->group_given) {
+		task_account(r, child, -1);
+		child->group = group;
+		task_account(r, child, 1);
+	}
 	memcpy(child->comm, ev->fork.child_comm, sizeof(child->comm));
 	return 0;
 }
@@ -1336,6 +1341,7 @@ int cfsr_replay_task_set_group(struct cfsr_replay *r, int pid, const char *path)
 	t = task_get(r, pid);
 	if (!t)
 		return cfsr_error("replay: out of memory");
+	t->group_given = true;
 	if (t->group == g)
 		return 0;
 	task_account(r, t, -1);

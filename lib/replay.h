@@ -131,6 +131,8 @@ struct cfsr_cfs_rq {
  * @enq_ts: trace time of the last wakeup
  * @updates: PELT updates applied
  * @group: index of its task group (0: the root group)
+ * @group_given: @group was set by cfsr_replay_task_set_group(), not
+ *               inherited at fork
  * @vruntime: se->vruntime, advanced by calc_delta_fair() of each run time
  * @deadline: se->deadline
  * @vlag: se->vlag, the lag saved at its last dequeue
@@ -162,6 +164,7 @@ struct cfsr_task {
 	uint64_t enq_ts;
 	uint64_t updates;
 	int group;
+	bool group_given;
 	uint64_t vruntime;
 	uint64_t deadline;
 	int64_t vlag;
