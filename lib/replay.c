@@ -533,13 +533,36 @@ static void set_state(struct cfsr_replay *r, struct cfsr_task *t, enum cfsr_task
 	task_account(r, t, 1);
 }
 
-static void set_cpu(struct cfsr_replay *r, struct cfsr_task *t, int cpu)
+/* Move a task between CPUs as a migration event says (the caller does the PELT side). */
+static void move_cpu(struct cfsr_replay *r, struct cfsr_task *t, int cpu)
 {
 	if (t->cpu == cpu)
 		return;
 	task_account(r, t, -1);
 	t->cpu = cpu;
 	task_account(r, t, 1);
+}
+
+static void remove_task(struct cfsr_replay *r, struct cfsr_task *t, uint64_t ts);
+
+/*
+ * A task found on another CPU than the model had it, with no migration in
+ * the trace: the kernel migrated it (set_task_cpu() always does so but at
+ * fork).  As migrate_task_rq_fair(): its signal is removed from the old
+ * cfs_rq and attached to the new one at its next update; its
+ * last_update_time, in the old CPU's clock, is not aged in the new one's.
+ */
+static void set_cpu(struct cfsr_replay *r, struct cfsr_task *t, int cpu)
+{
+	if (t->cpu == cpu)
+		return;
+	if (t->fair && t->cpu >= 0 && t->avg.last_update_time) {
+		remove_task(r, t, 0);
+		t->avg.last_update_time = 0;
+		t->migrated = true;
+		r->stats.unseen_migrations++;
+	}
+	move_cpu(r, t, cpu);
 }
 
 static void task_set_prio(struct cfsr_replay *r, struct cfsr_task *t, int prio)
@@ -682,8 +705,8 @@ static void update_task_with(struct cfsr_replay *r, struct cfsr_task *t, uint64_
 
 	if (!clock_ok(r, t->cpu))
 		return;
-	if (t->avg_known && !t->avg.last_update_time) {
-		/* not attached yet (its CPU had no clock then): DO_ATTACH */
+	if ((t->avg_known || t->migrated) && !t->avg.last_update_time) {
+		/* not attached yet (new, moved, or its CPU had no clock then): DO_ATTACH */
 		attach_task(r, t, now, ts, exact);
 		return;
 	}
@@ -713,7 +736,7 @@ void cfsr_replay_task_settle(struct cfsr_replay *r, struct cfsr_task *t, uint64_
 	if (!t->enq_pending)
 		return;
 	t->enq_pending = false;
-	if (!clock_ok(r, t->cpu) || (t->avg_known && !t->avg.last_update_time))
+	if (!clock_ok(r, t->cpu) || ((t->avg_known || t->migrated) && !t->avg.last_update_time))
 		return;
 	at = t->enq_clock < now ? t->enq_clock : now;
 	if (at < t->avg.last_update_time)
@@ -1265,7 +1288,7 @@ static int on_migrate(struct cfsr_replay *r, const struct cfsr_event *ev)
 	if (!t)
 		return -1;
 	if (!src || !dst || !t->fair) {
-		set_cpu(r, t, ev->migrate.dest_cpu);
+		move_cpu(r, t, ev->migrate.dest_cpu);
 		return 0;
 	}
 	now = clock_at(r, src, ev->ts, &exact);
@@ -1304,7 +1327,7 @@ static int on_migrate(struct cfsr_replay *r, const struct cfsr_event *ev)
 	remove_task(r, t, ev->ts);
 	if (src->curr == 0 && t->avg.last_update_time)
 		cfsr_pelt_update_blocked_se(r->params, now, &t->avg, t->load_weight);
-	set_cpu(r, t, ev->migrate.dest_cpu);
+	move_cpu(r, t, ev->migrate.dest_cpu);
 	t->migrated = true;
 	return 0;
 }

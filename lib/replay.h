@@ -236,6 +236,7 @@ typedef void (*cfsr_replay_hook)(void *data, const struct cfsr_replay_update *u)
  * @delayed_woken: delayed tasks requeued by a wakeup
  * @eligibility_unknown: sleeps of root-group tasks on a root cfs_rq with
  *                       group entities, taken as eligible
+ * @unseen_migrations: tasks found on another CPU with no migration event
  */
 struct cfsr_replay_stats {
 	uint64_t events;
@@ -250,6 +251,7 @@ struct cfsr_replay_stats {
 	uint64_t delayed_picked;
 	uint64_t delayed_woken;
 	uint64_t eligibility_unknown;
+	uint64_t unseen_migrations;
 };
 
 struct cfsr_replay;
