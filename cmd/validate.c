@@ -367,9 +367,11 @@ static void print_report(const struct validate *v, const char *trace, const char
 	       v->state_differs, v->delayed, v->delayed_model, v->regrouped);
 	printf("replay:           %" PRIu64 " events, %" PRIu64 " task and %" PRIu64
 	       " cfs_rq updates, %" PRIu64 " recovered switches in, %" PRIu64
-	       " unseen switches out, %" PRIu64 " on an estimated clock, %" PRIu64 " unanchored\n",
+	       " unseen switches out, %" PRIu64 " unseen migrations, %" PRIu64
+	       " on an estimated clock, %" PRIu64 " unanchored\n",
 	       rs->events, rs->updates, rs->cfs_updates, rs->recovered_switches,
-	       rs->unseen_switch_outs, rs->estimated_updates, rs->unanchored_updates);
+	       rs->unseen_switch_outs, rs->unseen_migrations, rs->estimated_updates,
+	       rs->unanchored_updates);
 	printf("delayed dequeue:  %" PRIu64 " sleeps delayed, %" PRIu64
 	       " completed by a pick, %" PRIu64 " requeued by a wakeup, %" PRIu64
 	       " sleeps with eligibility unknown\n",
