@@ -27,7 +27,7 @@ static const char *const signals_usage[] = {
 	"",
 	"Replay TRACE and print one row per model update of a PELT signal.",
 	"",
-	"    --pid PID          only this task (repeatable)",
+	"    --pid PID          only this task's rows, no cfs_rq rows (repeatable)",
 	"    --cpu N            only updates on this CPU's run queue",
 	"    --entity KIND      task, cfs_rq or all (default all)",
 	"    --format FMT       csv (default) or jsonl",
@@ -36,8 +36,8 @@ static const char *const signals_usage[] = {
 	"    --kernel VERSION   model this kernel release instead of the trace's own",
 	"    -h, --help         show this help",
 	"",
-	"The model covers task entities; cfs_rq signals are not modelled yet, so",
-	"--entity cfs_rq is refused and --entity all gives task rows.",
+	"cfs_rq rows are those of the root and of each task group on each CPU",
+	"(path \"/\" for the root); --pid selects those tasks' rows only.",
 	"",
 	"Exit status: 0 success, 2 error.",
 	NULL,
@@ -51,25 +51,12 @@ struct signals {
 	struct cfsr_pidset pids;
 	int cpu;
 	bool jsonl;
+	bool tasks;
+	bool cfs_rqs;
 	uint64_t rows;
 };
 
-/* comm as a JSON string body: escape what JSON requires */
-static void json_comm(const char *s)
-{
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			printf("\\%c", c);
-		else if (c < 0x20)
-			printf("\\u%04x", c);
-		else
-			putchar(c);
-	}
-}
-
-/* comm in CSV: quoted when it holds a comma, quote or line break */
+/* A string in CSV: quoted when it holds a comma, quote or line break. */
 static void csv_comm(const char *s)
 {
 	if (!strpbrk(s, ",\"\r\n")) {
@@ -85,38 +72,78 @@ static void csv_comm(const char *s)
 	putchar('"');
 }
 
-static void on_update(void *data, const struct cfsr_replay_update *u)
+/* A string as a JSON string body: escape what JSON requires. */
+static void json_str(const char *s)
 {
-	struct signals *s = data;
-	const struct cfsr_task *t = u->task;
-	const struct cfsr_sched_avg *a = &t->avg;
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
 
-	if (s->pids.nr && !cfsr_pidset_has(&s->pids, t->pid))
-		return;
-	if (s->cpu >= 0 && u->cpu != s->cpu)
-		return;
-	s->rows++;
+		if (c == '"' || c == '\\')
+			printf("\\%c", c);
+		else if (c < 0x20)
+			printf("\\u%04x", c);
+		else
+			putchar(c);
+	}
+}
+
+static void print_row(const struct signals *s, const struct cfsr_replay_update *u, int pid,
+		      const char *path, const char *comm, uint64_t load_weight,
+		      const struct cfsr_sched_avg *a)
+{
+	const char *entity = u->task ? "task" : "cfs_rq";
+
 	if (s->jsonl) {
-		printf("{\"ts_ns\":%" PRIu64
-		       ",\"cpu\":%d,\"entity\":\"task\",\"pid\":%d,\"path\":\"\","
-		       "\"comm\":\"",
-		       u->ts, u->cpu, t->pid);
-		json_comm(t->comm);
+		printf("{\"ts_ns\":%" PRIu64 ",\"cpu\":%d,\"entity\":\"%s\",", u->ts, u->cpu,
+		       entity);
+		if (pid >= 0)
+			printf("\"pid\":%d,\"path\":\"", pid);
+		else
+			printf("\"pid\":null,\"path\":\"");
+		json_str(path);
+		printf("\",\"comm\":\"");
+		json_str(comm);
 		printf("\",\"load_weight\":%" PRIu64 ",\"load_sum\":%" PRIu64
 		       ",\"runnable_sum\":%" PRIu64 ",\"util_sum\":%u,\"period_contrib\":%u"
 		       ",\"load_avg\":%" PRIu64 ",\"runnable_avg\":%" PRIu64
 		       ",\"util_avg\":%" PRIu64 ",\"util_est\":%u,\"last_update_time\":%" PRIu64
 		       "}\n",
-		       t->load_weight, a->load_sum, a->runnable_sum, a->util_sum, a->period_contrib,
+		       load_weight, a->load_sum, a->runnable_sum, a->util_sum, a->period_contrib,
 		       a->load_avg, a->runnable_avg, a->util_avg, a->util_est, a->last_update_time);
 		return;
 	}
-	printf("%" PRIu64 ",%d,task,%d,,", u->ts, u->cpu, t->pid);
-	csv_comm(t->comm);
+	printf("%" PRIu64 ",%d,%s,", u->ts, u->cpu, entity);
+	if (pid >= 0)
+		printf("%d", pid);
+	putchar(',');
+	csv_comm(path);
+	putchar(',');
+	csv_comm(comm);
 	printf(",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%u,%u,%" PRIu64 ",%" PRIu64 ",%" PRIu64
 	       ",%u,%" PRIu64 "\n",
-	       t->load_weight, a->load_sum, a->runnable_sum, a->util_sum, a->period_contrib,
+	       load_weight, a->load_sum, a->runnable_sum, a->util_sum, a->period_contrib,
 	       a->load_avg, a->runnable_avg, a->util_avg, a->util_est, a->last_update_time);
+}
+
+static void on_update(void *data, const struct cfsr_replay_update *u)
+{
+	struct signals *s = data;
+	const struct cfsr_task *t = u->task;
+	const struct cfsr_cfs_rq *q = u->cfs_rq;
+
+	if (s->cpu >= 0 && u->cpu != s->cpu)
+		return;
+	if (t) {
+		if (!s->tasks || (s->pids.nr && !cfsr_pidset_has(&s->pids, t->pid)))
+			return;
+		s->rows++;
+		print_row(s, u, t->pid, "", t->comm, t->load_weight, &t->avg);
+		return;
+	}
+	if (!q || !s->cfs_rqs || s->pids.nr)
+		return;
+	s->rows++;
+	print_row(s, u, -1, q->path, "", q->load_weight, &q->avg);
 }
 
 static int replay(struct cfsr_trace *t, struct cfsr_clock_feed *feed, struct cfsr_replay *r)
@@ -159,7 +186,7 @@ int cmd_signals(int argc, const char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct signals s = { .pids = CFSR_PIDSET_INIT, .cpu = -1 };
+	struct signals s = { .pids = CFSR_PIDSET_INIT, .cpu = -1, .tasks = true, .cfs_rqs = true };
 	struct cfsr_clock_feed *feed = NULL;
 	struct cfsr_replay *r = NULL;
 	struct cfsr_trace *t = NULL;
@@ -187,15 +214,14 @@ int cmd_signals(int argc, const char **argv)
 				goto out;
 			break;
 		case 'e':
-			if (!strcmp(optarg, "cfs_rq")) {
-				cfsr_error("signals: cfs_rq signals are not modelled yet");
-				goto out;
-			}
-			if (strcmp(optarg, "task") && strcmp(optarg, "all")) {
+			if (strcmp(optarg, "task") && strcmp(optarg, "cfs_rq") &&
+			    strcmp(optarg, "all")) {
 				cfsr_error("signals: --entity takes task, cfs_rq or all, not '%s'",
 					   optarg);
 				goto out;
 			}
+			s.tasks = strcmp(optarg, "cfs_rq") != 0;
+			s.cfs_rqs = strcmp(optarg, "task") != 0;
 			break;
 		case 'f':
 			if (strcmp(optarg, "csv") && strcmp(optarg, "jsonl")) {
@@ -237,12 +263,14 @@ int cmd_signals(int argc, const char **argv)
 	prof = cfsr_profile_choose(t->info.kernel_release, kernel, t->path);
 	if (!prof)
 		goto out;
-	r = cfsr_replay_new(t->info.nr_cpus > 0 ? t->info.nr_cpus : 1, prof->pelt);
+	r = cfsr_replay_new(t->info.nr_cpus > 0 ? t->info.nr_cpus : 1, prof, t->info.hz);
 	if (!r) {
 		cfsr_error("signals: out of memory");
 		goto out;
 	}
 	cfsr_replay_set_hook(r, on_update, &s);
+	if (feed)
+		cfsr_replay_expect_clock(r);
 	if (!s.jsonl)
 		puts(CSV_HEADER);
 	if (replay(t, feed, r) < 0)

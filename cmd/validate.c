@@ -18,10 +18,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "cmds.h"
 #include "error.h"
 #include "formats.h"
 #include "profile.h"
+#include "pidset.h"
 #include "progress.h"
 #include "replay.h"
 #include "truthfile.h"
@@ -72,19 +74,37 @@ struct worst {
 	const char *field;
 };
 
+/* The entity kinds compared in lock-step. */
+enum { K_TASK, K_ROOT, K_GROUP, K_NR };
+
+static const char *const kind_names[K_NR] = { "task", "root cfs_rq", "group cfs_rq" };
+
+/* Comparisons of one entity kind. */
+struct kind_stats {
+	struct field_stats f[F_NR];
+	uint64_t compared;
+	uint64_t all_exact;
+	uint64_t model_ahead;
+	uint64_t first;
+	struct worst worst[5];
+};
+
 struct validate {
 	const struct cfsr_profile *profile;
 	struct cfsr_replay *replay;
-	struct field_stats f[F_NR];
+	struct kind_stats k[K_NR];
 	uint64_t records;
-	uint64_t compared;
-	uint64_t all_exact;
 	uint64_t no_task;
 	uint64_t not_fair;
-	uint64_t model_ahead;
 	uint64_t state_differs;
 	uint64_t delayed;
-	struct worst worst[5];
+	uint64_t delayed_model;
+	uint64_t regrouped;
+	uint64_t root_with_groups;
+	uint64_t cfs_no_crossing;
+	/* per model cfs_rq (by index): last_update_time of its last kernel record + 1 */
+	uint64_t *klut;
+	size_t klut_alloc;
 };
 
 static void hist_add(struct field_stats *s, uint64_t err)
@@ -113,7 +133,7 @@ static uint64_t hist_p99(const struct field_stats *s)
 	return 0;
 }
 
-static void note_worst(struct validate *v, uint64_t err, uint64_t ts, int pid, const char *field)
+static void note_worst(struct kind_stats *v, uint64_t err, uint64_t ts, int pid, const char *field)
 {
 	int i, m = 0;
 
@@ -128,7 +148,7 @@ static void note_worst(struct validate *v, uint64_t err, uint64_t ts, int pid, c
 	}
 }
 
-static void compare(struct validate *v, int field, uint64_t model, uint64_t kernel, uint64_t ts,
+static void compare(struct kind_stats *v, int field, uint64_t model, uint64_t kernel, uint64_t ts,
 		    int pid)
 {
 	struct field_stats *s = &v->f[field];
@@ -145,12 +165,54 @@ static void compare(struct validate *v, int field, uint64_t model, uint64_t kern
 		note_worst(v, err, ts, pid, field_names[field]);
 }
 
+/*
+ * Compare @m, the model's signal advanced to the kernel's update, with the
+ * kernel's, field by field.  Return: all fields are equal.
+ */
+static bool compare_avg(struct kind_stats *k, const struct cfsr_sched_avg *m,
+			const struct cfsr_pelt_rec *rec, int id)
+{
+	uint64_t ts = (uint64_t)rec->ts;
+
+	k->compared++;
+	compare(k, F_LUT, m->last_update_time, rec->avg.last_update_time, ts, id);
+	compare(k, F_PC, m->period_contrib, rec->avg.period_contrib, ts, id);
+	compare(k, F_LOAD_SUM, m->load_sum, rec->avg.load_sum, ts, id);
+	compare(k, F_RUNNABLE_SUM, m->runnable_sum, rec->avg.runnable_sum, ts, id);
+	compare(k, F_UTIL_SUM, m->util_sum, rec->avg.util_sum, ts, id);
+	compare(k, F_LOAD, m->load_avg, rec->avg.load_avg, ts, id);
+	compare(k, F_RUNNABLE, m->runnable_avg, rec->avg.runnable_avg, ts, id);
+	compare(k, F_UTIL, m->util_avg, rec->avg.util_avg, ts, id);
+	if (m->last_update_time == rec->avg.last_update_time && m->load_sum == rec->avg.load_sum &&
+	    m->runnable_sum == rec->avg.runnable_sum && m->util_sum == rec->avg.util_sum &&
+	    m->load_avg == rec->avg.load_avg && m->runnable_avg == rec->avg.runnable_avg &&
+	    m->util_avg == rec->avg.util_avg && m->period_contrib == rec->avg.period_contrib) {
+		k->all_exact++;
+		return true;
+	}
+	return false;
+}
+
+/* Lock-step: the model continues from the kernel's values. */
+static void take_kernel_avg(struct cfsr_sched_avg *a, const struct cfsr_pelt_rec *rec)
+{
+	a->last_update_time = rec->avg.last_update_time;
+	a->load_sum = rec->avg.load_sum;
+	a->runnable_sum = rec->avg.runnable_sum;
+	a->util_sum = rec->avg.util_sum;
+	a->period_contrib = rec->avg.period_contrib;
+	a->load_avg = rec->avg.load_avg;
+	a->runnable_avg = rec->avg.runnable_avg;
+	a->util_avg = rec->avg.util_avg;
+}
+
 static void on_se_record(struct validate *v, const struct cfsr_pelt_rec *rec)
 {
 	struct cfsr_task *t = cfsr_replay_task(v->replay, (int)rec->tid);
+	struct kind_stats *k = &v->k[K_TASK];
 	struct cfsr_sched_avg m;
 	uint64_t runnable;
-	bool on_rq, running, exact;
+	bool on_rq, running;
 
 	if (!t) {
 		v->no_task++;
@@ -160,49 +222,133 @@ static void on_se_record(struct validate *v, const struct cfsr_pelt_rec *rec)
 		v->not_fair++;
 		return;
 	}
+	/* the task's group is a fact of the kernel's structure, not a PELT value */
+	if (rec->parent_tg && cfsr_replay_task_set_group(v->replay, t->pid, rec->parent_tg) == 1)
+		v->regrouped++;
 	if (rec->sched_delayed > 0)
 		v->delayed++;
 	cfsr_replay_task_settle(v->replay, t, (uint64_t)rec->avg.last_update_time);
 	cfsr_task_inputs(t, &on_rq, &runnable, &running);
 	if ((int64_t)on_rq != rec->on_rq)
 		v->state_differs++;
-	m = t->avg;
-	if (m.last_update_time < (uint64_t)rec->avg.last_update_time)
-		cfsr_pelt_update_se(v->profile->pelt, (uint64_t)rec->avg.last_update_time, &m,
-				    t->load_weight, on_rq, runnable, running);
-	else if (m.last_update_time > (uint64_t)rec->avg.last_update_time)
-		v->model_ahead++;
-	v->compared++;
-	compare(v, F_LUT, m.last_update_time, rec->avg.last_update_time, (uint64_t)rec->ts, t->pid);
-	compare(v, F_PC, m.period_contrib, rec->avg.period_contrib, (uint64_t)rec->ts, t->pid);
-	compare(v, F_LOAD_SUM, m.load_sum, rec->avg.load_sum, (uint64_t)rec->ts, t->pid);
-	compare(v, F_RUNNABLE_SUM, m.runnable_sum, rec->avg.runnable_sum, (uint64_t)rec->ts,
-		t->pid);
-	compare(v, F_UTIL_SUM, m.util_sum, rec->avg.util_sum, (uint64_t)rec->ts, t->pid);
-	compare(v, F_LOAD, m.load_avg, rec->avg.load_avg, (uint64_t)rec->ts, t->pid);
-	compare(v, F_RUNNABLE, m.runnable_avg, rec->avg.runnable_avg, (uint64_t)rec->ts, t->pid);
-	compare(v, F_UTIL, m.util_avg, rec->avg.util_avg, (uint64_t)rec->ts, t->pid);
-	exact = m.last_update_time == rec->avg.last_update_time &&
-		m.load_sum == rec->avg.load_sum && m.runnable_sum == rec->avg.runnable_sum &&
-		m.util_sum == rec->avg.util_sum && m.load_avg == rec->avg.load_avg &&
-		m.runnable_avg == rec->avg.runnable_avg && m.util_avg == rec->avg.util_avg &&
-		m.period_contrib == rec->avg.period_contrib;
-	v->all_exact += exact;
-
-	/* lock-step: continue from the kernel's values */
-	t->avg.last_update_time = rec->avg.last_update_time;
-	t->avg.load_sum = rec->avg.load_sum;
-	t->avg.runnable_sum = rec->avg.runnable_sum;
-	t->avg.util_sum = rec->avg.util_sum;
-	t->avg.period_contrib = rec->avg.period_contrib;
-	t->avg.load_avg = rec->avg.load_avg;
-	t->avg.runnable_avg = rec->avg.runnable_avg;
-	t->avg.util_avg = rec->avg.util_avg;
+	if ((rec->sched_delayed > 0) != (t->state == CFSR_TS_DELAYED))
+		v->delayed_model++;
+	if (!t->avg_known) {
+		/* its first record: the kernel's state before it is not known */
+		k->first++;
+	} else {
+		m = t->avg;
+		if (m.last_update_time < (uint64_t)rec->avg.last_update_time)
+			cfsr_pelt_update_se(v->profile->pelt, (uint64_t)rec->avg.last_update_time,
+					    &m, t->load_weight, on_rq, runnable, running);
+		else if (m.last_update_time > (uint64_t)rec->avg.last_update_time)
+			k->model_ahead++;
+		compare_avg(k, &m, rec, t->pid);
+	}
+	take_kernel_avg(&t->avg, rec);
+	t->est_at_record = t->est_updates;
 	t->avg_known = true;
 	if (rec->exec_start > 0 && t->state == CFSR_TS_RUNNING) {
 		t->exec_start = (uint64_t)rec->exec_start;
 		t->exec_known = true;
 	}
+}
+
+/*
+ * A record of a cfs_rq.  Only the root cfs_rqs of CPUs that never ran a
+ * task of another group, and group cfs_rqs (whose children are tasks), are
+ * modelled; a root with group entities is counted, not compared.
+ */
+static int on_cfs_record(struct validate *v, const struct cfsr_pelt_rec *rec)
+{
+	struct cfsr_cfs_rq *cfs;
+	struct kind_stats *k;
+	struct cfsr_sched_avg m;
+	bool root;
+
+	uint64_t *klut;
+	size_t idx;
+
+	if (!rec->tg || rec->rq_cpu < 0)
+		return 0;
+	root = rec->level == 0 || !strcmp(rec->tg, "/");
+	cfs = cfsr_replay_cfs_rq(v->replay, rec->tg, (int)rec->rq_cpu);
+	if (!cfs) {
+		v->no_task++;
+		return 0;
+	}
+	idx = (size_t)(cfs - cfsr_replay_cfs_rq(v->replay, "/", 0));
+	if (CFSR_ALLOC_GROW(v->klut, idx + 1, v->klut_alloc) < 0)
+		return cfsr_error("validate: out of memory");
+	klut = &v->klut[idx];
+	/*
+	 * pelt_cfs_tp also fires at an attach, a detach or a propagation,
+	 * without a period crossed since the cfs_rq's last record (its
+	 * unrecorded updates never cross one, so both sit in one period).
+	 * Those records come before the trace event that makes the model
+	 * attach or detach (sched_wakeup follows the enqueue): they are
+	 * counted, neither compared nor taken.
+	 */
+	if (*klut && ((*klut - 1) >> 20) == ((uint64_t)rec->avg.last_update_time >> 20)) {
+		v->cfs_no_crossing++;
+		return 0;
+	}
+	*klut = (uint64_t)rec->avg.last_update_time + 1;
+	if (root && cfs->group_children) {
+		v->root_with_groups++;
+		take_kernel_avg(&cfs->avg, rec);
+		return 0;
+	}
+	k = &v->k[root ? K_ROOT : K_GROUP];
+	if (!cfs->avg_known) {
+		k->first++;
+	} else {
+		cfsr_replay_cfs_rq_settle(v->replay, cfs, (uint64_t)rec->avg.last_update_time, &m);
+		if (cfs->avg.last_update_time > (uint64_t)rec->avg.last_update_time)
+			k->model_ahead++;
+		compare_avg(k, &m, rec, (int)rec->rq_cpu);
+	}
+	take_kernel_avg(&cfs->avg, rec);
+	cfs->removed.nr = rec->removed_nr > 0 ? (unsigned int)rec->removed_nr : 0;
+	cfs->removed.load_avg = rec->removed_load_avg > 0 ? (uint64_t)rec->removed_load_avg : 0;
+	cfs->removed.util_avg = rec->removed_util_avg > 0 ? (uint64_t)rec->removed_util_avg : 0;
+	cfs->removed.runnable_avg =
+		rec->removed_runnable_avg > 0 ? (uint64_t)rec->removed_runnable_avg : 0;
+	cfs->avg_known = true;
+	return 0;
+}
+
+static void print_kind(const struct kind_stats *k, const char *name)
+{
+	int i;
+
+	printf("\n%s updates compared: %" PRIu64 ", all fields exact: %" PRIu64 " (%.2f %%)\n",
+	       name, k->compared, k->all_exact,
+	       k->compared ? 100.0 * (double)k->all_exact / (double)k->compared : 0.0);
+	printf("  not compared: %" PRIu64 " first records (the state before them precedes the "
+	       "trace); model ahead of the kernel: %" PRIu64 "\n",
+	       k->first, k->model_ahead);
+	if (!k->compared)
+		return;
+	printf("%-16s %9s %9s %9s %11s %9s %12s\n", "field", "compared", "exact %", "±2 %",
+	       "mean |err|", "p99", "max");
+	for (i = 0; i < F_NR; i++) {
+		const struct field_stats *s = &k->f[i];
+
+		if (!s->n)
+			continue;
+		printf("%-16s %9" PRIu64 " %9.2f %9.2f %11.1f %9" PRIu64 " %12" PRIu64 "\n",
+		       field_names[i], s->n, 100.0 * (double)s->exact / (double)s->n,
+		       100.0 * (double)s->within2 / (double)s->n, s->sum_abs / (double)s->n,
+		       hist_p99(s), s->max_abs);
+	}
+	printf("worst averages:\n");
+	for (i = 0; i < 5; i++)
+		if (k->worst[i].err)
+			printf("  %-13s off by %6" PRIu64 " at %" PRIu64 ".%09" PRIu64 " %s %d\n",
+			       k->worst[i].field, k->worst[i].err, k->worst[i].ts / 1000000000,
+			       k->worst[i].ts % 1000000000, name[0] == 't' ? "pid" : "cpu",
+			       k->worst[i].pid);
 }
 
 static void print_report(const struct validate *v, const char *trace, const char *pelt)
@@ -212,39 +358,30 @@ static void print_report(const struct validate *v, const char *trace, const char
 
 	printf("trace:            %s\n", trace);
 	printf("kernel records:   %s (%" PRIu64 " records)\n", pelt, v->records);
-	printf("model:            task entities, kernel %s\n", v->profile->name);
-	printf("task updates compared: %" PRIu64 ", all fields exact: %" PRIu64 " (%.2f %%)\n",
-	       v->compared, v->all_exact,
-	       v->compared ? 100.0 * (double)v->all_exact / (double)v->compared : 0.0);
-	printf("not compared:     %" PRIu64 " of tasks the trace never named, %" PRIu64
-	       " of non-fair tasks\n",
-	       v->no_task, v->not_fair);
-	printf("model ahead of the kernel: %" PRIu64 "; on_rq differs: %" PRIu64
-	       "; kernel task delayed (not modelled): %" PRIu64 "\n",
-	       v->model_ahead, v->state_differs, v->delayed);
-	printf("replay:           %" PRIu64 " events, %" PRIu64 " updates, %" PRIu64
-	       " recovered switches in, %" PRIu64 " unseen switches out, %" PRIu64
-	       " on an estimated clock, %" PRIu64 " unanchored\n\n",
-	       rs->events, rs->updates, rs->recovered_switches, rs->unseen_switch_outs,
-	       rs->estimated_updates, rs->unanchored_updates);
-	printf("%-16s %9s %9s %9s %11s %9s %12s\n", "field", "compared", "exact %", "±2 %",
-	       "mean |err|", "p99", "max");
-	for (i = 0; i < F_NR; i++) {
-		const struct field_stats *s = &v->f[i];
-
-		if (!s->n)
-			continue;
-		printf("%-16s %9" PRIu64 " %9.2f %9.2f %11.1f %9" PRIu64 " %12" PRIu64 "\n",
-		       field_names[i], s->n, 100.0 * (double)s->exact / (double)s->n,
-		       100.0 * (double)s->within2 / (double)s->n, s->sum_abs / (double)s->n,
-		       hist_p99(s), s->max_abs);
-	}
-	printf("\nworst averages:\n");
-	for (i = 0; i < 5; i++)
-		if (v->worst[i].err)
-			printf("  %-13s off by %6" PRIu64 " at %" PRIu64 ".%09" PRIu64 " pid %d\n",
-			       v->worst[i].field, v->worst[i].err, v->worst[i].ts / 1000000000,
-			       v->worst[i].ts % 1000000000, v->worst[i].pid);
+	printf("model:            tasks and cfs_rqs (no group entities), kernel %s\n",
+	       v->profile->name);
+	printf("not compared:     %" PRIu64 " of entities the trace never named, %" PRIu64
+	       " of non-fair tasks, %" PRIu64 " of root cfs_rqs with group entities\n",
+	       v->no_task, v->not_fair, v->root_with_groups);
+	printf("tasks:            on_rq differs: %" PRIu64 "; kernel task delayed: %" PRIu64
+	       "; delayed state differs: %" PRIu64 "; moved to the record's group: %" PRIu64 "\n",
+	       v->state_differs, v->delayed, v->delayed_model, v->regrouped);
+	printf("replay:           %" PRIu64 " events, %" PRIu64 " task and %" PRIu64
+	       " cfs_rq updates, %" PRIu64 " recovered switches in, %" PRIu64
+	       " unseen switches out, %" PRIu64 " unseen migrations, %" PRIu64
+	       " on an estimated clock, %" PRIu64 " unanchored\n",
+	       rs->events, rs->updates, rs->cfs_updates, rs->recovered_switches,
+	       rs->unseen_switch_outs, rs->unseen_migrations, rs->estimated_updates,
+	       rs->unanchored_updates);
+	printf("delayed dequeue:  %" PRIu64 " sleeps delayed, %" PRIu64
+	       " completed by a pick, %" PRIu64 " requeued by a wakeup, %" PRIu64
+	       " sleeps with eligibility unknown\n",
+	       rs->delayed, rs->delayed_picked, rs->delayed_woken, rs->eligibility_unknown);
+	printf("cfs_rq records without a period crossed (attach, detach, propagation): %" PRIu64
+	       "\n",
+	       v->cfs_no_crossing);
+	for (i = 0; i < K_NR; i++)
+		print_kind(&v->k[i], kind_names[i]);
 }
 
 /* ---- snapshot mode ------------------------------------------------------------ */
@@ -263,6 +400,10 @@ struct snap_stats {
 struct snapshots {
 	struct snap_stats sleeping;
 	struct snap_stats all;
+	struct snap_stats root;
+	struct snap_stats group;
+	uint64_t cfs_not_compared;
+	uint64_t root_with_groups;
 	uint64_t snaps;
 	uint64_t not_compared;
 	uint64_t warming;
@@ -314,11 +455,48 @@ static void snap_task(struct snapshots *sn, struct cfsr_replay *r, const struct 
 	}
 }
 
+/*
+ * A cfs_rq row: its values are as of its last update, which the kernel does
+ * not export; compared with the model's as of its own last update.  A root
+ * with group entities is counted, not compared.
+ */
+static void snap_cfs_rq(struct snapshots *sn, struct cfsr_replay *r,
+			const struct cfsr_truth_cfs_rq *k)
+{
+	const struct cfsr_cfs_rq *cfs;
+	struct snap_stats *st;
+	bool root;
+
+	if (!k->path || k->cpu < 0 || k->cpu > INT32_MAX ||
+	    (k->avg_fields & CFSR_AVG_AVERAGES) != CFSR_AVG_AVERAGES) {
+		sn->cfs_not_compared++;
+		return;
+	}
+	cfs = cfsr_replay_cfs_rq(r, k->path, (int)k->cpu);
+	root = !strcmp(k->path, "/");
+	if (!cfs || cfsr_cfs_rq_warming(cfs, cfs->avg.last_update_time) ||
+	    !cfs->avg.last_update_time) {
+		sn->cfs_not_compared++;
+		return;
+	}
+	if (root && cfs->group_children) {
+		sn->root_with_groups++;
+		return;
+	}
+	st = root ? &sn->root : &sn->group;
+	st->rows++;
+	snap_compare(st, S_LOAD, cfs->avg.load_avg, k->avg.load_avg);
+	snap_compare(st, S_RUNNABLE, cfs->avg.runnable_avg, k->avg.runnable_avg);
+	snap_compare(st, S_UTIL, cfs->avg.util_avg, k->avg.util_avg);
+	if (root)
+		snap_compare(st, S_UTIL_EST, cfs->avg.util_est, k->avg.util_est);
+}
+
 static void print_snap_class(const char *title, const struct snap_stats *st)
 {
 	int i;
 
-	printf("\n%s: %" PRIu64 " task rows\n", title, st->rows);
+	printf("\n%s: %" PRIu64 " rows\n", title, st->rows);
 	printf("%-14s %9s %9s %9s %11s %9s %9s\n", "signal", "compared", "exact %", "±2 %",
 	       "mean |err|", "p99", "max");
 	for (i = 0; i < S_NR; i++) {
@@ -363,6 +541,8 @@ static int run_snapshots(struct snapshots *sn, struct cfsr_replay *r, struct cfs
 		}
 		if (it.kind == CFSR_TRUTH_TASK && snap_mid >= 0)
 			snap_task(sn, r, &it.task);
+		else if (it.kind == CFSR_TRUTH_CFS_RQ && snap_mid >= 0)
+			snap_cfs_rq(sn, r, &it.cfs_rq);
 		else if (it.kind == CFSR_TRUTH_CPU && it.cpu.cpu >= 0 && it.cpu.clock_task >= 0 &&
 			 snap_mid >= 0)
 			cfsr_replay_clock_sample(r, (int)it.cpu.cpu, (uint64_t)snap_mid,
@@ -370,6 +550,55 @@ static int run_snapshots(struct snapshots *sn, struct cfsr_replay *r, struct cfs
 	}
 	cfsr_progress_done(&progress);
 	return have_it;
+}
+
+/*
+ * The task group of a task in a record or a snapshot row: which cfs_rq a
+ * task is queued on is a fact of the kernel's structure (autogroups are
+ * made by setsid(), which no trace event shows), not a PELT value.  A task
+ * in a non-root cpu cgroup is scheduled there, else in its autogroup.
+ */
+static const char *item_group(const struct cfsr_truth_item *it, int *tid)
+{
+	const struct cfsr_truth_task *k = &it->task;
+
+	if (it->kind == CFSR_TRUTH_PELT && it->pelt.type == CFSR_PELT_SE) {
+		*tid = it->pelt.tid > 0 && it->pelt.tid <= INT32_MAX ? (int)it->pelt.tid : -1;
+		return it->pelt.parent_tg;
+	}
+	if (it->kind != CFSR_TRUTH_TASK || k->tid <= 0 || k->tid > INT32_MAX)
+		return NULL;
+	*tid = (int)k->tid;
+	if (k->cgroup_cpu && strcmp(k->cgroup_cpu, "/"))
+		return k->cgroup_cpu;
+	return k->autogroup ? k->autogroup : "/";
+}
+
+/* Put every task in the group of its first record or snapshot row in @path. */
+static int assign_groups(struct cfsr_replay *r, const char *path)
+{
+	struct cfsr_pidset seen = CFSR_PIDSET_INIT;
+	struct cfsr_truth_reader *pr = cfsr_truth_open(path);
+	struct cfsr_truth_item item;
+	const char *group;
+	int ret = -1, have, tid = -1;
+
+	if (!pr)
+		return -1;
+	while ((have = cfsr_truth_next(pr, &item)) > 0) {
+		group = item_group(&item, &tid);
+		if (!group || tid <= 0 || cfsr_pidset_has(&seen, tid))
+			continue;
+		if (cfsr_pidset_add(&seen, tid) < 0 ||
+		    cfsr_replay_task_set_group(r, tid, group) < 0)
+			goto out;
+	}
+	if (have == 0)
+		ret = 0;
+out:
+	cfsr_pidset_release(&seen);
+	cfsr_truth_close(pr);
+	return ret;
 }
 
 /* Merge the trace and the kernel records by time and replay. */
@@ -408,6 +637,8 @@ static int run(struct validate *v, struct cfsr_trace *t, struct cfsr_truth_reade
 						   item.pelt.clock_task));
 		if (item.pelt.type == CFSR_PELT_SE)
 			on_se_record(v, &item.pelt);
+		else if (item.pelt.type == CFSR_PELT_CFS && on_cfs_record(v, &item.pelt) < 0)
+			return -1;
 		do {
 			have_rec = cfsr_truth_next(pr, &item);
 		} while (have_rec > 0 &&
@@ -444,23 +675,30 @@ static int validate_truth(const char *truth, const char *trace, double max_error
 	if (!prof)
 		goto out;
 	sn = calloc(1, sizeof(*sn));
-	r = cfsr_replay_new(t->info.nr_cpus > 0 ? t->info.nr_cpus : 1, prof->pelt);
+	r = cfsr_replay_new(t->info.nr_cpus > 0 ? t->info.nr_cpus : 1, prof, t->info.hz);
 	if (!sn || !r) {
 		cfsr_error("validate: out of memory");
 		goto out;
 	}
-	if (run_snapshots(sn, r, t, tr) < 0)
+	cfsr_replay_expect_clock(r);
+	if (assign_groups(r, truth) < 0 || run_snapshots(sn, r, t, tr) < 0)
 		goto out;
 	printf("trace:            %s\n", t->path);
 	printf("kernel snapshots: %s (%" PRIu64 " snapshots)\n", truth, sn->snaps);
-	printf("model:            task entities, kernel %s; a prediction: only the\n"
-	       "                  snapshots' per-CPU clocks feed it\n",
+	printf("model:            tasks and cfs_rqs (no group entities), kernel %s; a\n"
+	       "                  prediction: only the snapshots' per-CPU clocks and each\n"
+	       "                  task's group feed it\n",
 	       prof->name);
 	printf("not compared:     %" PRIu64 " rows of tasks the model does not know or not fair, "
 	       "%" PRIu64 " rows of tasks still warming up\n",
 	       sn->not_compared, sn->warming);
 	print_snap_class("tasks sleeping at the snapshot", &sn->sleeping);
 	print_snap_class("all tasks", &sn->all);
+	printf("\ncfs_rqs not compared: %" PRIu64 " rows of cfs_rqs the model does not have or "
+	       "still warming up, %" PRIu64 " rows of roots with group entities\n",
+	       sn->cfs_not_compared, sn->root_with_groups);
+	print_snap_class("root cfs_rqs", &sn->root);
+	print_snap_class("group cfs_rqs", &sn->group);
 	status = CFSR_EXIT_OK;
 	exact = sn->sleeping.f[S_UTIL].n ? 100.0 * (double)sn->sleeping.f[S_UTIL].exact /
 						   (double)sn->sleeping.f[S_UTIL].n :
@@ -554,21 +792,26 @@ int cmd_validate(int argc, const char **argv)
 	if (!prof)
 		goto out;
 	v->profile = prof;
-	v->replay = cfsr_replay_new(t->info.nr_cpus > 0 ? t->info.nr_cpus : 1, prof->pelt);
+	v->replay = cfsr_replay_new(t->info.nr_cpus > 0 ? t->info.nr_cpus : 1, prof, t->info.hz);
 	if (!v->replay) {
 		cfsr_error("validate: out of memory");
 		goto out;
 	}
-	if (run(v, t, pr) < 0)
+	cfsr_replay_expect_clock(v->replay);
+	if (assign_groups(v->replay, pelt) < 0 || run(v, t, pr) < 0)
 		goto out;
 	print_report(v, t->path, pelt);
 	status = CFSR_EXIT_OK;
-	if (max_error >= 0 && v->compared &&
-	    100.0 * (double)(v->compared - v->all_exact) / (double)v->compared > max_error)
+	if (max_error >= 0 && v->k[K_TASK].compared &&
+	    100.0 * (double)(v->k[K_TASK].compared - v->k[K_TASK].all_exact) /
+			    (double)v->k[K_TASK].compared >
+		    max_error)
 		status = CFSR_EXIT_DIVERGED;
 out:
-	if (v)
+	if (v) {
 		cfsr_replay_free(v->replay);
+		free(v->klut);
+	}
 	free(v);
 	cfsr_truth_close(pr);
 	cfsr_trace_close(t);

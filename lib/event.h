@@ -19,6 +19,8 @@
 #define CFSR_TASK_RUNNING 0x0000
 #define CFSR_TASK_INTERRUPTIBLE 0x0001
 #define CFSR_TASK_UNINTERRUPTIBLE 0x0002
+/* sched_switch prev_state of an exiting task: EXIT_DEAD (X) or EXIT_ZOMBIE (Z) */
+#define CFSR_TASK_DEAD_BITS 0x0030
 
 #define CFSR_EVENT_KINDS                          \
 	X(CFSR_EV_SWITCH, "switch")               \

@@ -14,19 +14,23 @@
  * docs/PROFILES.md); stable backports are noted in the traits where the
  * sublevel that carries them is not pinned.
  */
-#define LEGACY(name, first, last, params, traits)                                              \
-	{                                                                                      \
-		name, first, last, NULL, false, false, false, CFSR_ARITH_LEGACY, params, NULL, \
-			traits                                                                 \
+#define LEGACY(nm, from, to, params, what)                                         \
+	{                                                                          \
+		.name = nm, .first = from, .last = to, .arith = CFSR_ARITH_LEGACY, \
+		.legacy = params, .traits = what                                   \
 	}
-#define V4(name, first, last, params, traits)                                                     \
-	{                                                                                         \
-		name, first, last, NULL, false, false, false, CFSR_ARITH_V4, NULL, params, traits \
+#define V4(nm, from, to, params, what)                                                       \
+	{                                                                                    \
+		.name = nm, .first = from, .last = to, .arith = CFSR_ARITH_V4, .v4 = params, \
+		.traits = what                                                               \
 	}
-#define RUNNABLE(name, first, last, params, eevdf, delay, implemented, traits)                   \
-	{                                                                                        \
-		name, first, last, params, eevdf, delay, implemented, CFSR_ARITH_RUNNABLE, NULL, \
-			NULL, traits                                                             \
+/* EEVDF profiles have PLACE_LAG; delayed-dequeue ones DELAY_ZERO too */
+#define RUNNABLE(nm, from, to, params, is_eevdf, delay, slice_ns, impl, what)                 \
+	{                                                                                     \
+		.name = nm, .first = from, .last = to, .pelt = params, .eevdf = is_eevdf,     \
+		.delay_dequeue = delay, .delay_zero = delay, .place_lag = is_eevdf,           \
+		.base_slice_ns = slice_ns, .implemented = impl, .arith = CFSR_ARITH_RUNNABLE, \
+		.traits = what                                                                \
 	}
 
 static const struct cfsr_profile profiles[] = {
@@ -54,27 +58,28 @@ static const struct cfsr_profile profiles[] = {
 	   "util_est from v4.17; clock_pelt from v5.1; stable 4.19.116+ floors "
 	   "scale_load_down() at 2"),
 	RUNNABLE("v5.7-v5.16 CFS, runnable_avg", 50700, 51699, &cfsr_pelt_params_v5_7, false, false,
-		 false,
+		 0, false,
 		 "runnable_avg replaces runnable_load_avg; get_pelt_divider(); "
 		 "5.15.y/5.16.y later carry the v5.17/v5.18 subtraction bounds "
 		 "(sublevel not pinned: mainline arithmetic used)"),
-	RUNNABLE("v5.17 CFS, runnable_avg", 51700, 51799, &cfsr_pelt_params_v5_17, false, false,
+	RUNNABLE("v5.17 CFS, runnable_avg", 51700, 51799, &cfsr_pelt_params_v5_17, false, false, 0,
 		 false, "_sum >= _avg * PELT_MIN_DIVIDER after subtractions"),
 	RUNNABLE("v5.18-v6.1 CFS, runnable_avg", 51800, 60199, &cfsr_pelt_params_v5_18, false,
-		 false, false, "attach_entity_load_avg() keeps load_sum >= 1"),
+		 false, 0, false, "attach_entity_load_avg() keeps load_sum >= 1"),
 	RUNNABLE("v6.2-v6.5 CFS, runnable_avg", 60200, 60599, &cfsr_pelt_params_v6_2, false, false,
-		 false, "util_est_update() keeps the EWMA when util < runnable"),
-	RUNNABLE("v6.6-v6.7 EEVDF", 60600, 60799, &cfsr_pelt_params_v6_2, true, false, false,
+		 0, false, "util_est_update() keeps the EWMA when util < runnable"),
+	RUNNABLE("v6.6-v6.7 EEVDF", 60600, 60799, &cfsr_pelt_params_v6_2, true, false, 750000,
+		 false,
 		 "EEVDF pick and lag placement; PELT as v6.5; tg->load_avg rate limit from v6.7"),
-	RUNNABLE("v6.8-v6.9 EEVDF", 60800, 60999, &cfsr_pelt_params_v6_8, true, false, false,
-		 "util_est in one u32 (11137d384996)"),
-	RUNNABLE("v6.10-v6.11 EEVDF", 61000, 61199, &cfsr_pelt_params_v6_10, true, false, false,
-		 "post_init_entity_util_avg() scales by se_weight()"),
+	RUNNABLE("v6.8-v6.9 EEVDF", 60800, 60999, &cfsr_pelt_params_v6_8, true, false, 750000,
+		 false, "util_est in one u32 (11137d384996)"),
+	RUNNABLE("v6.10-v6.11 EEVDF", 61000, 61199, &cfsr_pelt_params_v6_10, true, false, 750000,
+		 false, "post_init_entity_util_avg() scales by se_weight()"),
 	RUNNABLE("v6.12-v6.15 EEVDF, delayed dequeue", 61200, 61599, &cfsr_pelt_params_v6_12, true,
-		 true, true,
+		 true, 700000, true,
 		 "DELAY_DEQUEUE; delayed tasks not runnable for PELT; util_est capacity check"),
 	RUNNABLE("v6.16-v6.18 EEVDF, delayed dequeue", 61600, 61899, &cfsr_pelt_params_modern, true,
-		 true, true, "util_est without the capacity check (f2d650618bc7)"),
+		 true, 700000, true, "util_est without the capacity check (f2d650618bc7)"),
 };
 
 size_t cfsr_profile_count(void)

@@ -36,7 +36,13 @@ enum cfsr_profile_arith {
  * @pelt: PELT parameters of the runnable_avg model (CFSR_ARITH_RUNNABLE),
  *        else NULL
  * @eevdf: EEVDF pick (v6.6+) rather than classic CFS
- * @delay_dequeue: DELAY_DEQUEUE (v6.12+)
+ * @delay_dequeue: DELAY_DEQUEUE (v6.12+): a task that blocks while not
+ *                 eligible stays queued until picked or woken
+ * @delay_zero: DELAY_ZERO (v6.12+): a delayed task leaves, or is requeued,
+ *              with its positive lag dropped
+ * @place_lag: PLACE_LAG (v6.6+): an enqueued entity keeps its lag
+ * @base_slice_ns: normalized sysctl_sched_base_slice; the kernel multiplies
+ *                 it by 1 + ilog2(min(CPUs, 8)) (tunable_scaling = log)
  * @implemented: the engine models this profile fully; others are refused
  * @arith: which PELT arithmetic applies
  * @legacy: parameters of the legacy arithmetic (CFSR_ARITH_LEGACY), else NULL
@@ -50,6 +56,9 @@ struct cfsr_profile {
 	const struct cfsr_pelt_params *pelt;
 	bool eevdf;
 	bool delay_dequeue;
+	bool delay_zero;
+	bool place_lag;
+	unsigned int base_slice_ns;
 	bool implemented;
 	enum cfsr_profile_arith arith;
 	const struct cfsr_legacy_params *legacy;

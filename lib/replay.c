@@ -40,11 +40,33 @@ struct pending_runtime {
 	uint64_t now;
 	uint64_t ts;
 	bool exact;
+	/* the clock the reported run time started from */
+	uint64_t exec_from;
+	/* it follows a report of the same task, with no event between */
+	bool pick;
+	/* the task of the CPU's last event if that was a run-time report, else 0 */
+	int last_runtime_pid;
 };
 
 struct cfsr_replay {
 	const struct cfsr_pelt_params *params;
+	const struct cfsr_profile *profile;
+	/* TICK_NSEC and sysctl_sched_base_slice */
+	uint64_t tick_nsec;
+	uint64_t base_slice;
+	/* clock readings will come: no update on a CPU until its first */
+	bool expect_clock;
 	int nr_cpus;
+	/* cfs_rqs: the roots at 0..nr_cpus-1, then group ones */
+	struct cfsr_cfs_rq *cfs;
+	size_t nr_cfs;
+	size_t cfs_alloc;
+	/* group paths (index = group), and per group and CPU a cfs index + 1 */
+	char **groups;
+	size_t nr_groups;
+	size_t groups_alloc;
+	size_t *cfs_of;
+	size_t cfs_of_alloc;
 	struct replay_rq *rqs;
 	/* per emitting CPU */
 	struct pending_runtime *pending;
@@ -101,13 +123,8 @@ struct cfsr_task *cfsr_replay_task(struct cfsr_replay *r, int pid)
 	return NULL;
 }
 
-static void task_set_prio(struct cfsr_task *t, int prio)
-{
-	t->prio = prio;
-	t->fair = prio >= 100 && prio < 140;
-	if (t->fair)
-		t->load_weight = cfsr_prio_to_load_weight(prio);
-}
+static void task_account(struct cfsr_replay *r, const struct cfsr_task *t, int sign);
+static int group_get(struct cfsr_replay *r, const char *path);
 
 /* Find or create the task @pid (memory grows with tasks, not events). */
 static struct cfsr_task *task_get(struct cfsr_replay *r, int pid)
@@ -126,7 +143,9 @@ static struct cfsr_task *task_get(struct cfsr_replay *r, int pid)
 	t->pid = pid;
 	t->cpu = -1;
 	t->state = CFSR_TS_UNKNOWN;
-	task_set_prio(t, 120);
+	t->prio = 120;
+	t->fair = true;
+	t->load_weight = cfsr_prio_to_load_weight(120);
 	s = map_slot(pid, r->map_alloc);
 	while (r->map[s])
 		s = (s + 1) & (r->map_alloc - 1);
@@ -141,10 +160,14 @@ static struct cfsr_task *task_reset(struct cfsr_replay *r, int pid)
 
 	if (!t)
 		return NULL;
+	task_account(r, t, -1);
 	memset(&t->avg, 0, sizeof(t->avg));
 	t->enq_pending = false;
 	t->cpu = -1;
 	t->state = CFSR_TS_UNKNOWN;
+	t->vlag = 0;
+	t->rel_deadline = false;
+	t->exiting = false;
 	t->exec_known = false;
 	t->avg_known = false;
 	t->migrated = false;
@@ -158,6 +181,16 @@ static struct replay_rq *rq_of(struct cfsr_replay *r, int cpu)
 {
 	return cpu >= 0 && cpu < r->nr_cpus ? &r->rqs[cpu] : NULL;
 }
+
+/*
+ * The kernel's rq clock moves only at update_rq_clock(), which every path
+ * that updates PELT calls first; the path then runs for microseconds.  A
+ * clock reading (the rq clock a kernel record reports) is therefore the
+ * clock of the events that follow it within one such path, not a point on
+ * a line to extrapolate along: for this long after a reading, the model
+ * holds its value.
+ */
+#define READING_HOLD_NS 20000
 
 /*
  * The rq's clock_task at trace time @ts, from its anchor.  Steal time since
@@ -175,9 +208,25 @@ static uint64_t clock_at(struct cfsr_replay *r, struct replay_rq *rq, uint64_t t
 		return rq->anchor_clock;
 	}
 	r->stats.estimated_updates++;
+	if (!rq->anchor_exact && ts >= rq->anchor_ts && ts - rq->anchor_ts < READING_HOLD_NS)
+		return rq->anchor_clock;
 	if (ts < rq->anchor_ts)
 		return rq->anchor_clock - (rq->anchor_ts - ts);
 	return rq->anchor_clock + (ts - rq->anchor_ts);
+}
+
+/*
+ * The CPU's clock can be used: it has an anchor, or no readings will come
+ * (cfsr_replay_expect_clock() not called) and the trace clock stands in.
+ */
+static bool clock_ok(const struct cfsr_replay *r, int cpu)
+{
+	return cpu >= 0 && cpu < r->nr_cpus && (!r->expect_clock || r->rqs[cpu].anchored);
+}
+
+void cfsr_replay_expect_clock(struct cfsr_replay *r)
+{
+	r->expect_clock = true;
 }
 
 static void anchor(struct replay_rq *rq, uint64_t ts, uint64_t clock, bool exact, int pid)
@@ -189,9 +238,14 @@ static void anchor(struct replay_rq *rq, uint64_t ts, uint64_t clock, bool exact
 	rq->anchor_pid = pid;
 }
 
+static void correct_chain(struct cfsr_replay *r, int cpu, uint64_t ts, uint64_t clock);
+
 void cfsr_replay_clock_sample(struct cfsr_replay *r, int cpu, uint64_t ts, uint64_t clock_task)
 {
 	struct replay_rq *rq = rq_of(r, cpu);
+
+	if (rq)
+		correct_chain(r, cpu, ts, clock_task);
 
 	/*
 	 * A value from a run-time chain is exact: keep it, also across idle,
@@ -202,6 +256,325 @@ void cfsr_replay_clock_sample(struct cfsr_replay *r, int cpu, uint64_t ts, uint6
 	if (!rq || (rq->anchored && rq->anchor_exact))
 		return;
 	anchor(rq, ts, clock_task, false, -1);
+}
+
+/* ---- task groups and cfs_rqs ---------------------------------------------------------- */
+
+/* The index of group @path, created with a cfs_rq on every CPU; -1 on failure. */
+static int group_get(struct cfsr_replay *r, const char *path)
+{
+	size_t i, c, nr;
+	char *name;
+
+	for (i = 0; i < r->nr_groups; i++)
+		if (!strcmp(r->groups[i], path))
+			return (int)i;
+	if (r->nr_groups >= 65536)
+		return -1;
+	nr = (r->nr_groups + 1) * (size_t)r->nr_cpus;
+	if (CFSR_ALLOC_GROW(r->groups, r->nr_groups + 1, r->groups_alloc) < 0 ||
+	    CFSR_ALLOC_GROW(r->cfs, nr, r->cfs_alloc) < 0)
+		return -1;
+	name = strdup(path);
+	if (!name)
+		return -1;
+	r->groups[r->nr_groups] = name;
+	for (c = 0; c < (size_t)r->nr_cpus; c++) {
+		struct cfsr_cfs_rq *cfs = &r->cfs[r->nr_cfs + c];
+
+		memset(cfs, 0, sizeof(*cfs));
+		cfs->path = name;
+		cfs->cpu = (int)c;
+	}
+	r->nr_cfs = nr;
+	return (int)r->nr_groups++;
+}
+
+static struct cfsr_cfs_rq *cfs_of(struct cfsr_replay *r, int group, int cpu)
+{
+	if (cpu < 0 || cpu >= r->nr_cpus || group < 0 || (size_t)group >= r->nr_groups)
+		return NULL;
+	return &r->cfs[(size_t)group * (size_t)r->nr_cpus + (size_t)cpu];
+}
+
+/* The cfs_rq a task is queued on, or was last. */
+static struct cfsr_cfs_rq *task_cfs(struct cfsr_replay *r, const struct cfsr_task *t)
+{
+	return cfs_of(r, t->group, t->cpu);
+}
+
+struct cfsr_cfs_rq *cfsr_replay_cfs_rq(struct cfsr_replay *r, const char *path, int cpu)
+{
+	size_t g;
+
+	for (g = 0; g < r->nr_groups; g++)
+		if (!strcmp(r->groups[g], path))
+			return cfs_of(r, (int)g, cpu);
+	return NULL;
+}
+
+size_t cfsr_replay_nr_cfs_rqs(const struct cfsr_replay *r)
+{
+	return r->nr_cfs;
+}
+
+const struct cfsr_cfs_rq *cfsr_replay_cfs_rq_at(const struct cfsr_replay *r, size_t i)
+{
+	return i < r->nr_cfs ? &r->cfs[i] : NULL;
+}
+
+static bool state_on_rq(enum cfsr_task_state s)
+{
+	return s == CFSR_TS_QUEUED || s == CFSR_TS_RUNNING || s == CFSR_TS_DELAYED;
+}
+
+/* ---- EEVDF ---------------------------------------------------------------------------- */
+
+/*
+ * Mirrors __calc_delta() in kernel/sched/fair.c, v5.7-v6.18, for
+ * calc_delta_fair(): delta * NICE_0_LOAD / weight with the task's inverse
+ * weight (sched_prio_to_wmult[]), normalised to 32 bits before the
+ * 64x32 multiply-shift.
+ */
+static uint64_t calc_delta_fair(uint64_t delta, const struct cfsr_task *t)
+{
+	uint64_t fact = cfsr_scale_load_down(NICE_0_LOAD);
+	unsigned int shift = 32;
+	uint32_t fact_hi;
+
+	if (t->load_weight == NICE_0_LOAD)
+		return delta;
+	fact *= cfsr_prio_to_wmult(t->prio);
+	fact_hi = (uint32_t)(fact >> 32);
+	while (fact_hi) {
+		fact >>= 1;
+		fact_hi >>= 1;
+		shift--;
+	}
+	return cfsr_mul_u64_u32_shr(delta, (uint32_t)fact, shift);
+}
+
+static uint64_t eevdf_weight(const struct cfsr_task *t)
+{
+	return cfsr_scale_load_down(t->load_weight);
+}
+
+/*
+ * Mirrors avg_vruntime_add()/avg_vruntime_sub() (kernel/sched/fair.c,
+ * v6.6-v6.18): the running entity is kept out of the sums.  On an empty
+ * cfs_rq the base moves to the entity, as min_vruntime would.
+ */
+static void avg_vruntime_account(struct cfsr_cfs_rq *cfs, const struct cfsr_task *t, int sign)
+{
+	uint64_t w = eevdf_weight(t);
+	int64_t key;
+
+	if (sign > 0 && !cfs->avg_load) {
+		cfs->zero_vruntime = t->vruntime;
+		cfs->avg_vruntime = 0;
+	}
+	key = (int64_t)(t->vruntime - cfs->zero_vruntime);
+	if (sign > 0) {
+		cfs->avg_vruntime += key * (int64_t)w;
+		cfs->avg_load += w;
+	} else {
+		cfs->avg_vruntime -= key * (int64_t)w;
+		cfs->avg_load -= w;
+	}
+}
+
+static struct cfsr_task *cfs_curr(struct cfsr_replay *r, const struct cfsr_cfs_rq *cfs)
+{
+	struct cfsr_task *c = cfs->curr > 0 ? cfsr_replay_task(r, cfs->curr) : NULL;
+
+	return c && c->state == CFSR_TS_RUNNING && c->fair ? c : NULL;
+}
+
+/* The sums with the running task added, as avg_vruntime() and vruntime_eligible() do. */
+static void cfs_vsums(struct cfsr_replay *r, struct cfsr_cfs_rq *cfs, int64_t *avg, int64_t *load)
+{
+	struct cfsr_task *c = cfs_curr(r, cfs);
+
+	*avg = cfs->avg_vruntime;
+	*load = (int64_t)cfs->avg_load;
+	if (c && task_cfs(r, c) == cfs) {
+		*avg += (int64_t)(c->vruntime - cfs->zero_vruntime) * (int64_t)eevdf_weight(c);
+		*load += (int64_t)eevdf_weight(c);
+	}
+}
+
+/*
+ * Mirrors avg_vruntime() in kernel/sched/fair.c, v6.6-v6.18: the weighted
+ * mean vruntime of the queued entities, rounded toward minus infinity.
+ */
+static uint64_t avg_vruntime(struct cfsr_replay *r, struct cfsr_cfs_rq *cfs)
+{
+	int64_t avg, load;
+
+	cfs_vsums(r, cfs, &avg, &load);
+	if (load) {
+		if (avg < 0)
+			avg -= load - 1;
+		avg /= load;
+	}
+	return cfs->zero_vruntime + (uint64_t)avg;
+}
+
+/*
+ * Mirrors vruntime_eligible() in kernel/sched/fair.c, v6.8-v6.18: an
+ * entity is eligible when its vruntime is at most the weighted mean,
+ * compared cross-multiplied.
+ */
+static bool eligible(struct cfsr_replay *r, struct cfsr_cfs_rq *cfs, uint64_t vruntime)
+{
+	int64_t avg, load;
+
+	cfs_vsums(r, cfs, &avg, &load);
+	return avg >= (int64_t)(vruntime - cfs->zero_vruntime) * load;
+}
+
+/*
+ * Mirrors update_entity_lag() in kernel/sched/fair.c, v6.6-v6.18: the lag
+ * V - v of a queued entity, clamped to the service of max(2 slices, a tick).
+ */
+static void update_entity_lag(struct cfsr_replay *r, struct cfsr_cfs_rq *cfs, struct cfsr_task *t)
+{
+	uint64_t span = 2 * t->slice > r->tick_nsec ? 2 * t->slice : r->tick_nsec;
+	int64_t limit = (int64_t)calc_delta_fair(span, t);
+	int64_t vlag = (int64_t)(avg_vruntime(r, cfs) - t->vruntime);
+
+	t->vlag = vlag < -limit ? -limit : vlag > limit ? limit : vlag;
+}
+
+/*
+ * Mirrors place_entity() in kernel/sched/fair.c, v6.13-v6.18 (called with
+ * the entity not yet queued): vruntime = V - lag, the saved lag inflated by
+ * (W + w) / W so that it survives the entity's own effect on V (PLACE_LAG);
+ * deadline one virtual slice later, half a slice for a new task
+ * (PLACE_DEADLINE_INITIAL), or the saved relative deadline after a
+ * migration (PLACE_REL_DEADLINE).
+ */
+static void place_entity(struct cfsr_replay *r, struct cfsr_cfs_rq *cfs, struct cfsr_task *t,
+			 bool initial)
+{
+	uint64_t vruntime = avg_vruntime(r, cfs), vslice;
+	int64_t lag = 0, avg, load;
+
+	t->slice = r->base_slice;
+	vslice = calc_delta_fair(t->slice, t);
+	if (r->profile->place_lag && cfs->nr_queued && t->vlag) {
+		cfs_vsums(r, cfs, &avg, &load);
+		lag = t->vlag * (load + (int64_t)eevdf_weight(t));
+		if (!load)
+			load = 1;
+		lag /= load;
+	}
+	t->vruntime = vruntime - (uint64_t)lag;
+	if (t->rel_deadline) {
+		t->deadline += t->vruntime;
+		t->rel_deadline = false;
+		return;
+	}
+	if (initial)
+		vslice /= 2;
+	t->deadline = t->vruntime + vslice;
+}
+
+/* ---- accounting: every change of a task's state, CPU, group or weight ------------------- */
+
+/*
+ * Add (@sign 1) or remove (-1) a task's part in its cfs_rq: account_entity_
+ * enqueue/dequeue() (load.weight, nr_queued), the runnable counts of its
+ * cfs_rq and the root (h_nr_runnable), cfs_rq->curr, and the EEVDF sums
+ * (__enqueue_entity()/__dequeue_entity(), the running task excluded).
+ */
+static void task_account(struct cfsr_replay *r, const struct cfsr_task *t, int sign)
+{
+	struct cfsr_cfs_rq *cfs = task_cfs(r, t), *root;
+	unsigned int one = sign > 0 ? 1u : (unsigned int)-1;
+
+	if (!cfs || !t->fair || !state_on_rq(t->state))
+		return;
+	root = cfs_of(r, 0, t->cpu);
+	cfs->load_weight += sign > 0 ? t->load_weight : (uint64_t)0 - t->load_weight;
+	cfs->nr_queued += one;
+	if (cfs != root) {
+		root->nr_group_tasks += one;
+		root->group_children = true;
+	}
+	if (t->state == CFSR_TS_DELAYED) {
+		cfs->nr_delayed += one;
+	} else {
+		cfs->h_nr_runnable += one;
+		if (cfs != root)
+			root->h_nr_runnable += one;
+	}
+	if (t->state == CFSR_TS_RUNNING) {
+		if (sign > 0) {
+			cfs->curr = t->pid;
+			root->curr = t->pid;
+		} else {
+			if (cfs->curr == t->pid)
+				cfs->curr = 0;
+			if (root->curr == t->pid)
+				root->curr = 0;
+		}
+		return;
+	}
+	avg_vruntime_account(cfs, t, sign);
+}
+
+static void set_state(struct cfsr_replay *r, struct cfsr_task *t, enum cfsr_task_state state)
+{
+	if (t->state == state)
+		return;
+	task_account(r, t, -1);
+	t->state = state;
+	task_account(r, t, 1);
+}
+
+/* Move a task between CPUs as a migration event says (the caller does the PELT side). */
+static void move_cpu(struct cfsr_replay *r, struct cfsr_task *t, int cpu)
+{
+	if (t->cpu == cpu)
+		return;
+	task_account(r, t, -1);
+	t->cpu = cpu;
+	task_account(r, t, 1);
+}
+
+static void remove_task(struct cfsr_replay *r, struct cfsr_task *t, uint64_t ts);
+
+/*
+ * A task found on another CPU than the model had it, with no migration in
+ * the trace: the kernel migrated it (set_task_cpu() always does so but at
+ * fork).  As migrate_task_rq_fair(): its signal is removed from the old
+ * cfs_rq and attached to the new one at its next update; its
+ * last_update_time, in the old CPU's clock, is not aged in the new one's.
+ */
+static void set_cpu(struct cfsr_replay *r, struct cfsr_task *t, int cpu)
+{
+	if (t->cpu == cpu)
+		return;
+	if (t->fair && t->cpu >= 0 && t->avg.last_update_time) {
+		remove_task(r, t, 0);
+		t->avg.last_update_time = 0;
+		t->migrated = true;
+		r->stats.unseen_migrations++;
+	}
+	move_cpu(r, t, cpu);
+}
+
+static void task_set_prio(struct cfsr_replay *r, struct cfsr_task *t, int prio)
+{
+	if (t->prio == prio)
+		return;
+	task_account(r, t, -1);
+	t->prio = prio;
+	t->fair = prio >= 100 && prio < 140;
+	if (t->fair)
+		t->load_weight = cfsr_prio_to_load_weight(prio);
+	task_account(r, t, 1);
 }
 
 /* ---- PELT updates ------------------------------------------------------------------ */
@@ -218,30 +591,133 @@ bool cfsr_task_warming(const struct cfsr_task *t, uint64_t now)
 	return !t->avg_known && now < t->warm_until;
 }
 
+bool cfsr_cfs_rq_warming(const struct cfsr_cfs_rq *cfs, uint64_t now)
+{
+	return !cfs->avg_known && now < cfs->warm_until;
+}
+
 void cfsr_task_inputs(const struct cfsr_task *t, bool *on_rq, uint64_t *runnable, bool *running)
 {
-	*on_rq = t->state == CFSR_TS_QUEUED || t->state == CFSR_TS_RUNNING;
-	*runnable = *on_rq;
+	*on_rq = state_on_rq(t->state);
+	*runnable = t->state == CFSR_TS_QUEUED || t->state == CFSR_TS_RUNNING;
 	*running = t->state == CFSR_TS_RUNNING;
 }
 
 static void notify(struct cfsr_replay *r, struct cfsr_task *t, uint64_t ts,
 		   enum cfsr_update_why why, bool exact)
 {
-	struct cfsr_replay_update u = { ts, t->cpu, t, why, exact };
+	struct cfsr_replay_update u = { ts, t->cpu, t, NULL, why, exact };
 
 	t->updates++;
+	t->est_updates += !exact;
 	r->stats.updates++;
 	if (r->hook)
 		r->hook(r->hook_data, &u);
 }
 
+/* Start a signal whose past is unknown from zero at @now, on the 1024 ns grid (the policy). */
+static void start_unknown(struct cfsr_sched_avg *sa, uint64_t now, uint64_t *warm_until)
+{
+	sa->last_update_time = now & ~1023ull;
+	sa->period_contrib = (uint32_t)((now >> 10) % 1024);
+	*warm_until = now + WARMUP_PERIODS * 1048576ull;
+}
+
+/*
+ * The cfs_rq's inputs: scale_load_down(load.weight), the runnable count
+ * (h_nr_runnable, v6.14+), and whether an entity runs on it.
+ */
+static void cfs_age(const struct cfsr_replay *r, const struct cfsr_cfs_rq *cfs,
+		    struct cfsr_sched_avg *sa, struct cfsr_pelt_removed *removed, uint64_t now)
+{
+	int64_t prop;
+
+	cfsr_pelt_update_cfs_rq_load_avg(r->params, now, sa, removed, cfs->load_weight,
+					 cfs->h_nr_runnable, cfs->curr > 0, &prop);
+}
+
+void cfsr_replay_cfs_rq_settle(const struct cfsr_replay *r, const struct cfsr_cfs_rq *cfs,
+			       uint64_t now, struct cfsr_sched_avg *out)
+{
+	struct cfsr_pelt_removed removed = cfs->removed;
+
+	*out = cfs->avg;
+	if (now < out->last_update_time)
+		now = out->last_update_time;
+	cfs_age(r, cfs, out, &removed, now);
+}
+
+/*
+ * Mirrors update_cfs_rq_load_avg() as update_load_avg() calls it
+ * (kernel/sched/fair.c, v6.12-v6.18): removed load first, then the cfs_rq
+ * aged with its inputs up to @now.
+ * Differs: an estimated clock behind the cfs_rq's last update holds at
+ * that update (the kernel's clock never goes back).
+ */
+static void cfs_update(struct cfsr_replay *r, struct cfsr_cfs_rq *cfs, uint64_t now, uint64_t ts,
+		       bool exact)
+{
+	struct cfsr_replay_update u = { ts, cfs->cpu, NULL, cfs, CFSR_UPD_CFS_RQ, exact };
+
+	/* on a CPU with no clock anchor yet, @now is the trace clock: wait for one */
+	if (!clock_ok(r, cfs->cpu))
+		return;
+	if (!cfs->avg.last_update_time && !cfs->avg_known)
+		start_unknown(&cfs->avg, now, &cfs->warm_until);
+	if (now < cfs->avg.last_update_time)
+		now = cfs->avg.last_update_time;
+	cfs_age(r, cfs, &cfs->avg, &cfs->removed, now);
+	cfs->updates++;
+	r->stats.cfs_updates++;
+	if (r->hook)
+		r->hook(r->hook_data, &u);
+}
+
+/*
+ * The cfs_rqs an update_load_avg() of a task's entity reaches: its own,
+ * and the root's (through the group entities, for a task in a group).
+ */
+static void cfs_update_task(struct cfsr_replay *r, const struct cfsr_task *t, uint64_t now,
+			    uint64_t ts, bool exact)
+{
+	struct cfsr_cfs_rq *cfs = task_cfs(r, t);
+
+	if (!cfs || !t->fair)
+		return;
+	cfs_update(r, cfs, now, ts, exact);
+	if (t->group)
+		cfs_update(r, cfs_of(r, 0, t->cpu), now, ts, exact);
+}
+
+static void attach_task(struct cfsr_replay *r, struct cfsr_task *t, uint64_t now, uint64_t ts,
+			bool exact);
+
 /*
  * Mirrors update_load_avg() on a task entity (kernel/sched/fair.c,
- * v6.12-v6.18) for the entity's own signal: __update_load_avg_se() with the
- * task's current inputs.
- * Differs: the cfs_rq the task is queued on is not updated (not modelled).
+ * v6.12-v6.18): __update_load_avg_se() with the inputs given, then the
+ * cfs_rq's update.
  */
+static void update_task_with(struct cfsr_replay *r, struct cfsr_task *t, uint64_t now, uint64_t ts,
+			     enum cfsr_update_why why, bool exact, bool on_rq, uint64_t runnable,
+			     bool running)
+{
+	uint64_t se_now = now < t->avg.last_update_time ? t->avg.last_update_time : now;
+
+	if (!clock_ok(r, t->cpu))
+		return;
+	if ((t->avg_known || t->migrated) && !t->avg.last_update_time) {
+		/* not attached yet (new, moved, or its CPU had no clock then): DO_ATTACH */
+		attach_task(r, t, now, ts, exact);
+		return;
+	}
+	if (!t->avg_known && !t->avg.last_update_time)
+		start_unknown(&t->avg, se_now, &t->warm_until);
+	t->set_next_est = false;
+	cfsr_pelt_update_se(r->params, se_now, &t->avg, t->load_weight, on_rq, runnable, running);
+	notify(r, t, ts, why, exact);
+	cfs_update_task(r, t, now, ts, exact);
+}
+
 static void update_task(struct cfsr_replay *r, struct cfsr_task *t, uint64_t now, uint64_t ts,
 			enum cfsr_update_why why, bool exact);
 
@@ -251,18 +727,24 @@ static void update_task(struct cfsr_replay *r, struct cfsr_task *t, uint64_t now
  * which follows the kernel's rq clock update by an unknown delay, so it is
  * applied late, bounded by the task's next update (it cannot be later than
  * the switch into the task, whose clock the run-time chain gives exactly).
+ * The cfs_rq was updated at the wakeup.
  */
 void cfsr_replay_task_settle(struct cfsr_replay *r, struct cfsr_task *t, uint64_t now)
 {
-	enum cfsr_task_state state = t->state;
+	uint64_t at;
 
 	if (!t->enq_pending)
 		return;
 	t->enq_pending = false;
-	t->state = CFSR_TS_SLEEPING;
-	update_task(r, t, t->enq_clock < now ? t->enq_clock : now, t->enq_ts, CFSR_UPD_ENQUEUE,
-		    false);
-	t->state = state;
+	if (!clock_ok(r, t->cpu) || ((t->avg_known || t->migrated) && !t->avg.last_update_time))
+		return;
+	at = t->enq_clock < now ? t->enq_clock : now;
+	if (at < t->avg.last_update_time)
+		at = t->avg.last_update_time;
+	if (!t->avg_known && !t->avg.last_update_time)
+		start_unknown(&t->avg, at, &t->warm_until);
+	cfsr_pelt_update_se(r->params, at, &t->avg, t->load_weight, false, 0, false);
+	notify(r, t, t->enq_ts, CFSR_UPD_ENQUEUE, false);
 }
 
 static void update_task(struct cfsr_replay *r, struct cfsr_task *t, uint64_t now, uint64_t ts,
@@ -274,43 +756,45 @@ static void update_task(struct cfsr_replay *r, struct cfsr_task *t, uint64_t now
 	if (!t->fair)
 		return;
 	cfsr_replay_task_settle(r, t, now);
-	/*
-	 * An estimated clock can fall behind the signal's last update; the
-	 * kernel's clock does not go back (it would take now as the new
-	 * last_update_time, off the 1024 ns grid), so hold at the last update.
-	 */
-	if (now < t->avg.last_update_time)
-		now = t->avg.last_update_time;
-	if (!t->avg_known && !t->avg.last_update_time) {
-		/* existed before the trace: start from zero at now (the policy) */
-		t->avg.last_update_time = now & ~1023ull;
-		t->avg.period_contrib = (uint32_t)((now >> 10) % 1024);
-		t->warm_until = now + WARMUP_PERIODS * 1048576ull;
-	}
 	cfsr_task_inputs(t, &on_rq, &runnable, &running);
-	cfsr_pelt_update_se(r->params, now, &t->avg, t->load_weight, on_rq, runnable, running);
-	notify(r, t, ts, why, exact);
+	update_task_with(r, t, now, ts, why, exact, on_rq, runnable, running);
 }
 
 /*
- * Mirrors attach_entity_load_avg() (kernel/sched/fair.c, v5.18-v6.18) for
- * the entity: its window takes the cfs_rq's last_update_time and
- * period_contrib, and its sums are rebuilt from its averages.
- * Differs: the cfs_rq is not modelled; its window is taken as the kernel
- * keeps it, on the absolute grid (last_update_time = @now rounded down to
- * 1024 ns, period_contrib = units into the current 1024-unit period), which
- * holds for a cfs_rq updated at @now.
+ * Mirrors attach_entity_load_avg() (kernel/sched/fair.c, v5.18-v6.18) as
+ * update_load_avg(DO_ATTACH) does it: the cfs_rq is updated to @now, then
+ * the entity takes its window (last_update_time, period_contrib), its sums
+ * are rebuilt from its averages, and the cfs_rq gains them.
  */
 static void attach_task(struct cfsr_replay *r, struct cfsr_task *t, uint64_t now, uint64_t ts,
 			bool exact)
 {
-	struct cfsr_sched_avg cfs = { 0 };
+	struct cfsr_cfs_rq *cfs = task_cfs(r, t);
 
-	cfs.last_update_time = now & ~1023ull;
-	cfs.period_contrib = (uint32_t)((now >> 10) % 1024);
-	cfsr_pelt_attach_se(r->params, &cfs, &t->avg, t->load_weight);
+	if (!cfs || !clock_ok(r, t->cpu))
+		return;
+	cfs_update_task(r, t, now, ts, exact);
+	cfsr_pelt_attach_se(r->params, &cfs->avg, &t->avg, t->load_weight);
 	t->migrated = false;
 	notify(r, t, ts, CFSR_UPD_ENQUEUE, exact);
+}
+
+/*
+ * Mirrors remove_entity_load_avg() (kernel/sched/fair.c, v5.7-v6.18): the
+ * entity is synced to its cfs_rq's last update (sync_entity_load_avg())
+ * and its averages queued in the cfs_rq's removed load.
+ */
+static void remove_task(struct cfsr_replay *r, struct cfsr_task *t, uint64_t ts)
+{
+	struct cfsr_cfs_rq *cfs = task_cfs(r, t);
+
+	if (!cfs || !t->fair || !t->avg.last_update_time)
+		return;
+	if (cfs->avg.last_update_time > t->avg.last_update_time)
+		cfsr_pelt_update_blocked_se(r->params, cfs->avg.last_update_time, &t->avg,
+					    t->load_weight);
+	cfsr_pelt_remove_se(&cfs->removed, &t->avg);
+	notify(r, t, ts, CFSR_UPD_REMOVE, false);
 }
 
 /*
@@ -328,6 +812,25 @@ static void sample_util_est(struct cfsr_replay *r, struct cfsr_task *t)
 	t->ue_sampled = true;
 }
 
+/*
+ * Mirrors util_est_enqueue()/util_est_dequeue() (kernel/sched/fair.c,
+ * v6.8-v6.18): the root cfs_rq of the task's CPU sums the estimates of its
+ * queued, runnable tasks (a delayed task's was taken out at its sleep).
+ */
+static void root_util_est(struct cfsr_replay *r, const struct cfsr_task *t, int sign)
+{
+	struct cfsr_cfs_rq *root = cfs_of(r, 0, t->cpu);
+
+	if (!root || !t->fair)
+		return;
+	if (sign > 0)
+		root->avg.util_est =
+			cfsr_pelt_util_est_enqueue(r->params, root->avg.util_est, t->avg.util_est);
+	else
+		root->avg.util_est =
+			cfsr_pelt_util_est_dequeue(r->params, root->avg.util_est, t->avg.util_est);
+}
+
 /* ---- event handlers ------------------------------------------------------------------ */
 
 /* The clock of a __schedule() on @rq: the one its run-time event reported. */
@@ -341,19 +844,195 @@ static uint64_t schedule_clock(struct cfsr_replay *r, struct replay_rq *rq, int 
 	return clock_at(r, rq, ts, exact);
 }
 
+/*
+ * Mirrors requeue_delayed_entity() (kernel/sched/fair.c, v6.12-v6.18), the
+ * ttwu_runnable() wakeup of a delayed task: with DELAY_ZERO its lag is
+ * recomputed and, if positive, dropped and the task placed afresh at V;
+ * then update_load_avg() with the delayed inputs (load 1, runnable 0),
+ * clear_delayed(), and util_est_enqueue() (enqueue_task_fair()).
+ */
+static void requeue_delayed(struct cfsr_replay *r, struct cfsr_task *t, uint64_t now, uint64_t ts,
+			    bool exact)
+{
+	struct cfsr_cfs_rq *cfs = task_cfs(r, t);
+
+	if (cfs && r->profile->delay_zero) {
+		update_entity_lag(r, cfs, t);
+		if (t->vlag > 0) {
+			task_account(r, t, -1);
+			t->vlag = 0;
+			place_entity(r, cfs, t, false);
+			task_account(r, t, 1);
+		}
+	}
+	update_task_with(r, t, now, ts, CFSR_UPD_REQUEUE, exact, true, 0, false);
+	set_state(r, t, CFSR_TS_QUEUED);
+	root_util_est(r, t, 1);
+	r->stats.delayed_woken++;
+}
+
+/*
+ * Mirrors dequeue_entities(DEQUEUE_SLEEP | DEQUEUE_DELAYED) from
+ * pick_next_entity() (kernel/sched/fair.c, v6.12-v6.18): update_load_avg()
+ * with the delayed inputs, the lag saved (positive lag dropped with
+ * DELAY_ZERO, finish_delayed_dequeue_entity()), the task dequeued.  No
+ * trace event marks it; util_est is not touched.
+ */
+static void finish_delayed(struct cfsr_replay *r, struct cfsr_task *t, uint64_t now, uint64_t ts,
+			   bool exact)
+{
+	struct cfsr_cfs_rq *cfs = task_cfs(r, t);
+
+	update_task_with(r, t, now, ts, CFSR_UPD_DELAYED_DEQUEUE, exact, true, 0, false);
+	if (cfs)
+		update_entity_lag(r, cfs, t);
+	if (r->profile->delay_zero && t->vlag > 0)
+		t->vlag = 0;
+	set_state(r, t, CFSR_TS_SLEEPING);
+	r->stats.delayed_picked++;
+}
+
+/*
+ * Mirrors pick_eevdf() (kernel/sched/fair.c, v6.12-v6.18) on one cfs_rq:
+ * the eligible queued entity with the earliest deadline (the only one, if
+ * just one is queued).  Ties go to the earlier pid (the kernel's go to the
+ * earlier insertion).
+ * Differs: RUN_TO_PARITY is not modelled (the pick comes after a switch,
+ * where it did not keep the previous task); PICK_BUDDY is not (the next
+ * buddy is set only by paths the model does not see).
+ */
+static struct cfsr_task *pick_eevdf(struct cfsr_replay *r, struct cfsr_cfs_rq *cfs)
+{
+	struct cfsr_task *best = NULL, *only = NULL;
+	size_t i;
+
+	for (i = 0; i < r->nr_tasks; i++) {
+		struct cfsr_task *t = &r->tasks[i];
+
+		if (!t->fair || !state_on_rq(t->state) || task_cfs(r, t) != cfs)
+			continue;
+		only = t;
+		if (cfs->nr_queued > 1 && !eligible(r, cfs, t->vruntime))
+			continue;
+		if (!best || (int64_t)(t->deadline - best->deadline) < 0)
+			best = t;
+	}
+	return cfs->nr_queued == 1 ? only : best;
+}
+
+/*
+ * The fair pick of a __schedule() on @cpu, as far as it completes delayed
+ * dequeues: pick_task_fair() restarts while the entity it picks is
+ * delayed.  The CPU going idle means every delayed task on it was picked;
+ * otherwise the picks inside the chosen task's cfs_rq are replayed.
+ * Differs: the picks among group entities at the root are not modelled.
+ */
+static void pick_delayed(struct cfsr_replay *r, int cpu, const struct cfsr_task *next, uint64_t now,
+			 uint64_t ts, bool exact)
+{
+	struct cfsr_cfs_rq *cfs;
+	struct cfsr_task *t;
+	size_t g, i;
+
+	if (!r->profile->delay_dequeue)
+		return;
+	for (g = 0; g < r->nr_groups; g++) {
+		cfs = cfs_of(r, (int)g, cpu);
+		if (!cfs->nr_delayed)
+			continue;
+		if (!next) {
+			for (i = 0; i < r->nr_tasks && cfs->nr_delayed; i++) {
+				t = &r->tasks[i];
+				if (t->state == CFSR_TS_DELAYED && task_cfs(r, t) == cfs)
+					finish_delayed(r, t, now, ts, exact);
+			}
+			continue;
+		}
+		if (task_cfs(r, next) != cfs)
+			continue;
+		while (cfs->nr_delayed) {
+			t = pick_eevdf(r, cfs);
+			if (!t || t->state != CFSR_TS_DELAYED)
+				break;
+			finish_delayed(r, t, now, ts, exact);
+		}
+	}
+}
+
 /* Mirrors set_next_entity(): update with the waiting inputs, then run. */
 static void set_next(struct cfsr_replay *r, struct cfsr_task *t, int cpu, uint64_t now, uint64_t ts,
 		     bool exact)
 {
-	if (t->state != CFSR_TS_QUEUED && t->state != CFSR_TS_RUNNING)
-		t->state = CFSR_TS_QUEUED;
-	t->cpu = cpu;
+	if (t->state == CFSR_TS_DELAYED) {
+		/* the model missed the wakeup that requeued it */
+		set_cpu(r, t, cpu);
+		requeue_delayed(r, t, now, ts, exact);
+	}
+	if (t->state != CFSR_TS_QUEUED && t->state != CFSR_TS_RUNNING) {
+		set_cpu(r, t, cpu);
+		if (t->fair && task_cfs(r, t)) {
+			if (t->state != CFSR_TS_LEFT)
+				place_entity(r, task_cfs(r, t), t, false);
+			root_util_est(r, t, 1);
+		}
+		set_state(r, t, CFSR_TS_QUEUED);
+	}
+	set_cpu(r, t, cpu);
+	if (t->state == CFSR_TS_RUNNING)
+		set_state(r, t, CFSR_TS_QUEUED);
+	cfsr_replay_task_settle(r, t, now);
+	t->pre_set_next = t->avg;
 	update_task(r, t, now, ts, CFSR_UPD_SET_NEXT, exact);
-	t->state = CFSR_TS_RUNNING;
+	/* an estimated switch clock can be corrected by a reading (correct_chain()) */
+	t->set_next_est = !exact && t->fair;
+	t->set_next_clock = now;
+	set_state(r, t, CFSR_TS_RUNNING);
 	t->ue_sampled = false;
-	/* the run-time chain starts here; its values are as exact as @now */
+	/*
+	 * The run-time chain starts here; its values are as exact as @now,
+	 * and mean nothing on a CPU whose clock has no anchor yet.
+	 */
 	t->exec_start = now;
-	t->exec_known = true;
+	t->exec_known = clock_ok(r, cpu);
+}
+
+/* A task the model had running left its CPU unseen. */
+static void left_unseen(struct cfsr_replay *r, struct cfsr_task *t)
+{
+	set_state(r, t, CFSR_TS_LEFT);
+	t->exec_known = false;
+	r->stats.unseen_switch_outs++;
+}
+
+/*
+ * dequeue_entity() of a task that blocks (kernel/sched/fair.c,
+ * v6.12-v6.18): its update was made by the caller (with the running
+ * inputs); if DELAY_DEQUEUE applies and the task is not eligible it stays
+ * queued, delayed (set_delayed()); otherwise its lag is saved and it
+ * leaves.  util_est_dequeue() ran before, in either case.  An exiting task
+ * (DEQUEUE_SPECIAL) is never delayed.
+ */
+static void block_task(struct cfsr_replay *r, struct cfsr_task *t, bool special)
+{
+	struct cfsr_cfs_rq *cfs = task_cfs(r, t);
+
+	if (!t->fair || !cfs || !state_on_rq(t->state)) {
+		set_state(r, t, CFSR_TS_SLEEPING);
+		return;
+	}
+	root_util_est(r, t, -1);
+	if (r->profile->delay_dequeue && !special) {
+		if (!t->group && cfs->nr_group_tasks) {
+			/* eligibility among group entities is not known: taken as eligible */
+			r->stats.eligibility_unknown++;
+		} else if (!eligible(r, cfs, t->vruntime)) {
+			set_state(r, t, CFSR_TS_DELAYED);
+			r->stats.delayed++;
+			return;
+		}
+	}
+	update_entity_lag(r, cfs, t);
+	set_state(r, t, CFSR_TS_SLEEPING);
 }
 
 static int on_switch(struct cfsr_replay *r, const struct cfsr_event *ev)
@@ -361,7 +1040,7 @@ static int on_switch(struct cfsr_replay *r, const struct cfsr_event *ev)
 	struct replay_rq *rq = rq_of(r, ev->cpu);
 	struct cfsr_task *prev = NULL, *next = NULL;
 	uint64_t now;
-	bool exact;
+	bool exact, sleep;
 
 	if (!rq)
 		return 0;
@@ -384,36 +1063,48 @@ static int on_switch(struct cfsr_replay *r, const struct cfsr_event *ev)
 		 */
 		struct cfsr_task *gone = cfsr_replay_task(r, rq->curr);
 
-		if (gone && gone->state == CFSR_TS_RUNNING) {
-			gone->state = CFSR_TS_LEFT;
-			gone->exec_known = false;
-		}
-		r->stats.unseen_switch_outs++;
+		if (gone && gone->state == CFSR_TS_RUNNING)
+			left_unseen(r, gone);
+		else
+			r->stats.unseen_switch_outs++;
 	}
 	if (prev) {
-		task_set_prio(prev, ev->sw.prev_prio);
+		sleep = !ev->sw.preempt && ev->sw.prev_state;
+		task_set_prio(r, prev, ev->sw.prev_prio);
 		memcpy(prev->comm, ev->sw.prev_comm, sizeof(prev->comm));
-		prev->cpu = ev->cpu;
-		if (prev->state != CFSR_TS_RUNNING)
-			prev->state = CFSR_TS_RUNNING;
-		if (!ev->sw.preempt && ev->sw.prev_state)
+		set_cpu(r, prev, ev->cpu);
+		if (prev->state != CFSR_TS_RUNNING) {
+			if (prev->state == CFSR_TS_DELAYED)
+				root_util_est(r, prev, 1);
+			set_state(r, prev, CFSR_TS_RUNNING);
+		}
+		if (sleep)
 			sample_util_est(r, prev);
 		/* put_prev_entity() for a preempted task, dequeue_entity() for a sleeper */
-		update_task(r, prev, now, ev->ts,
-			    ev->sw.preempt || !ev->sw.prev_state ? CFSR_UPD_PUT_PREV :
-								   CFSR_UPD_DEQUEUE,
+		update_task(r, prev, now, ev->ts, sleep ? CFSR_UPD_DEQUEUE : CFSR_UPD_PUT_PREV,
 			    exact);
-		prev->state =
-			ev->sw.preempt || !ev->sw.prev_state ? CFSR_TS_QUEUED : CFSR_TS_SLEEPING;
+		if (sleep)
+			block_task(r, prev,
+				   prev->exiting || (ev->sw.prev_state & (CFSR_TASK_DEAD_BITS)));
+		else
+			set_state(r, prev, CFSR_TS_QUEUED);
 	}
+	if (!next || next->fair)
+		pick_delayed(r, ev->cpu, next, now, ev->ts, exact);
 	if (next) {
-		task_set_prio(next, ev->sw.next_prio);
+		task_set_prio(r, next, ev->sw.next_prio);
 		memcpy(next->comm, ev->sw.next_comm, sizeof(next->comm));
 		set_next(r, next, ev->cpu, now, ev->ts, exact);
 	}
+	if (prev && prev->exiting) {
+		/* task_dead_fair() after the switch */
+		remove_task(r, prev, ev->ts);
+		prev->exiting = false;
+	}
 	rq->curr = ev->sw.next_pid;
 	/* the chain continues from the switch's clock */
-	anchor(rq, ev->ts, now, exact, ev->sw.next_pid);
+	if (clock_ok(r, ev->cpu))
+		anchor(rq, ev->ts, now, exact, ev->sw.next_pid);
 	return 0;
 }
 
@@ -426,14 +1117,27 @@ static void recover_switch(struct cfsr_replay *r, struct replay_rq *rq, struct c
 {
 	struct cfsr_task *old = rq->curr > 0 ? cfsr_replay_task(r, rq->curr) : NULL;
 
-	if (old && old != t && old->state == CFSR_TS_RUNNING) {
-		old->state = CFSR_TS_LEFT;
-		old->exec_known = false;
-		r->stats.unseen_switch_outs++;
-	}
+	if (old && old != t && old->state == CFSR_TS_RUNNING)
+		left_unseen(r, old);
 	set_next(r, t, cpu, now > runtime ? now - runtime : 0, ts, exact);
 	rq->curr = t->pid;
 	r->stats.recovered_switches++;
+}
+
+/*
+ * Mirrors update_curr()'s EEVDF part (kernel/sched/fair.c, v6.12-v6.18):
+ * vruntime += calc_delta_fair(delta_exec); a deadline reached is renewed
+ * one virtual slice later (update_deadline()).
+ */
+static void advance_vruntime(struct cfsr_replay *r, struct cfsr_task *t, uint64_t delta_exec)
+{
+	task_account(r, t, -1);
+	t->vruntime += calc_delta_fair(delta_exec, t);
+	if ((int64_t)(t->vruntime - t->deadline) >= 0) {
+		t->slice = r->base_slice;
+		t->deadline = t->vruntime + calc_delta_fair(t->slice, t);
+	}
+	task_account(r, t, 1);
 }
 
 static int on_runtime(struct cfsr_replay *r, const struct cfsr_event *ev)
@@ -445,11 +1149,20 @@ static int on_runtime(struct cfsr_replay *r, const struct cfsr_event *ev)
 
 	if (!t)
 		return -1;
-	if (!t->fair)
-		return 0;
 	rq = rq_of(r, t->cpu >= 0 && t->state == CFSR_TS_RUNNING ? t->cpu : ev->cpu);
 	if (!rq)
 		return 0;
+	if (!t->fair) {
+		/*
+		 * update_curr_rt()/update_curr_dl() report run time the same
+		 * way: the rq clock chain continues through RT and DL tasks.
+		 */
+		if (t->exec_known && t->state == CFSR_TS_RUNNING && rq->curr == t->pid) {
+			t->exec_start += ev->runtime.runtime;
+			anchor(rq, ev->ts, t->exec_start, true, t->pid);
+		}
+		return 0;
+	}
 	if (t->exec_known && t->state == CFSR_TS_RUNNING) {
 		now = t->exec_start + ev->runtime.runtime;
 		exact = true;
@@ -459,28 +1172,42 @@ static int on_runtime(struct cfsr_replay *r, const struct cfsr_event *ev)
 	if (rq->curr != t->pid && ev->pid == t->pid)
 		recover_switch(r, rq, t, (int)(rq - r->rqs), now, ev->runtime.runtime, ev->ts,
 			       exact);
-	if (t->state != CFSR_TS_RUNNING)
-		t->state = CFSR_TS_RUNNING;
-	t->cpu = (int)(rq - r->rqs);
-	if (ev->cpu >= 0 && ev->cpu < r->nr_cpus) {
+	set_cpu(r, t, (int)(rq - r->rqs));
+	if (t->state != CFSR_TS_RUNNING) {
+		if (t->state == CFSR_TS_DELAYED || !state_on_rq(t->state))
+			root_util_est(r, t, 1);
+		set_state(r, t, CFSR_TS_RUNNING);
+	}
+	advance_vruntime(r, t, ev->runtime.runtime);
+	/*
+	 * A report emitted on another CPU comes from a read of the task's
+	 * CPU time (task_sched_runtime(): update_curr() only, no PELT update).
+	 */
+	if (ev->cpu >= 0 && ev->cpu < r->nr_cpus && ev->cpu == t->cpu) {
 		struct pending_runtime *p = &r->pending[ev->cpu];
 
+		p->pick = p->last_runtime_pid == t->pid;
 		p->set = true;
 		p->pid = t->pid;
 		p->updates = t->updates;
 		p->now = now;
 		p->ts = ev->ts;
 		p->exact = exact;
+		p->exec_from = now - ev->runtime.runtime;
 	}
+	if (ev->cpu >= 0 && ev->cpu < r->nr_cpus)
+		r->pending[ev->cpu].last_runtime_pid = t->pid;
 	t->exec_start = now;
 	t->exec_known = t->exec_known || exact;
-	anchor(rq, ev->ts, now, exact, t->pid);
+	if (clock_ok(r, (int)(rq - r->rqs)) || exact)
+		anchor(rq, ev->ts, now, exact, t->pid);
 	return 0;
 }
 
 static int on_wakeup(struct cfsr_replay *r, const struct cfsr_event *ev, bool new_task)
 {
 	struct cfsr_task *t = new_task ? task_reset(r, ev->wake.pid) : task_get(r, ev->wake.pid);
+	struct cfsr_cfs_rq *cfs;
 	struct replay_rq *rq;
 	int cpu = ev->wake.target_cpu >= 0 ? ev->wake.target_cpu : ev->cpu;
 	uint64_t now;
@@ -488,8 +1215,19 @@ static int on_wakeup(struct cfsr_replay *r, const struct cfsr_event *ev, bool ne
 
 	if (!t)
 		return -1;
-	task_set_prio(t, ev->wake.prio);
+	task_set_prio(r, t, ev->wake.prio);
 	memcpy(t->comm, ev->wake.comm, sizeof(t->comm));
+	if (!new_task && t->state == CFSR_TS_DELAYED) {
+		/* ttwu_runnable(): requeued where it is, never migrated */
+		rq = rq_of(r, t->cpu);
+		if (rq && t->fair) {
+			now = clock_at(r, rq, ev->ts, &exact);
+			requeue_delayed(r, t, now, ev->ts, exact);
+		} else {
+			set_state(r, t, CFSR_TS_QUEUED);
+		}
+		return 0;
+	}
 	/* ttwu_runnable(): still queued, nothing to enqueue */
 	if (!new_task && (t->state == CFSR_TS_QUEUED || t->state == CFSR_TS_RUNNING))
 		return 0;
@@ -497,35 +1235,45 @@ static int on_wakeup(struct cfsr_replay *r, const struct cfsr_event *ev, bool ne
 	if (!rq)
 		return 0;
 	now = clock_at(r, rq, ev->ts, &exact);
-	if (new_task) {
-		/*
-		 * Mirrors init_entity_runnable_average() and the attach of
-		 * wake_up_new_task().  Differs: post_init_entity_util_avg()
-		 * needs the cfs_rq's utilization, not modelled; util starts at 0.
-		 */
-		cfsr_pelt_init_se(r->params, &t->avg, t->load_weight, true);
-		t->avg_known = true;
-		t->cpu = cpu;
-		t->state = CFSR_TS_QUEUED;
-		if (t->fair)
-			attach_task(r, t, now, ev->ts, exact);
+	set_cpu(r, t, cpu);
+	cfs = task_cfs(r, t);
+	if (!t->fair || !cfs) {
+		set_state(r, t, CFSR_TS_QUEUED);
 		return 0;
 	}
-	t->cpu = cpu;
+	if (new_task) {
+		/*
+		 * Mirrors init_entity_runnable_average(),
+		 * post_init_entity_util_avg() against the task's own cfs_rq
+		 * as it stands (not aged), and the attach of wake_up_new_task().
+		 */
+		cfsr_pelt_init_se(r->params, &t->avg, t->load_weight, true);
+		cfsr_pelt_post_init_se(r->params, &t->avg, t->load_weight, SCHED_CAPACITY_SCALE,
+				       &cfs->avg);
+		t->avg_known = true;
+		attach_task(r, t, now, ev->ts, exact);
+		t->vlag = 0;
+		place_entity(r, cfs, t, true);
+		set_state(r, t, CFSR_TS_QUEUED);
+		root_util_est(r, t, 1);
+		return 0;
+	}
+	root_util_est(r, t, 1);
 	if (t->migrated) {
-		t->state = CFSR_TS_QUEUED;
-		if (t->fair)
-			attach_task(r, t, now, ev->ts, exact);
+		attach_task(r, t, now, ev->ts, exact);
+		place_entity(r, cfs, t, false);
+		set_state(r, t, CFSR_TS_QUEUED);
 		return 0;
 	}
 	/* enqueue_entity(): age the sleep (inputs 0), then queue; see cfsr_replay_task_settle() */
-	t->state = CFSR_TS_QUEUED;
 	t->enq_ts = ev->ts;
 	rq->woken++;
-	if (t->fair) {
-		t->enq_pending = true;
-		t->enq_clock = now;
-	}
+	t->enq_pending = true;
+	t->enq_clock = now;
+	cfs_update_task(r, t, now, ev->ts, exact);
+	if (t->state != CFSR_TS_LEFT)
+		place_entity(r, cfs, t, false);
+	set_state(r, t, CFSR_TS_QUEUED);
 	return 0;
 }
 
@@ -540,27 +1288,46 @@ static int on_migrate(struct cfsr_replay *r, const struct cfsr_event *ev)
 	if (!t)
 		return -1;
 	if (!src || !dst || !t->fair) {
-		t->cpu = ev->migrate.dest_cpu;
+		move_cpu(r, t, ev->migrate.dest_cpu);
 		return 0;
 	}
 	now = clock_at(r, src, ev->ts, &exact);
 	cfsr_replay_task_settle(r, t, now);
-	if (t->state == CFSR_TS_QUEUED) {
-		/* load balance: dequeue with DO_DETACH, then attach on the destination */
+	if (t->state == CFSR_TS_QUEUED || t->state == CFSR_TS_DELAYED) {
+		/*
+		 * Load balance: dequeue_entity() with DO_DETACH (a delayed task
+		 * keeps its delayed inputs and stays delayed), the lag and a
+		 * relative deadline saved; then the attach and place_entity()
+		 * on the destination.  util_est moves with a runnable task.
+		 */
+		struct cfsr_cfs_rq *cfs = task_cfs(r, t);
+
 		update_task(r, t, now, ev->ts, CFSR_UPD_DETACH, exact);
+		cfsr_pelt_detach_se(r->params, &cfs->avg, &t->avg, t->load_weight);
+		update_entity_lag(r, cfs, t);
+		t->deadline -= t->vruntime;
+		t->rel_deadline = true;
+		if (t->state == CFSR_TS_QUEUED)
+			root_util_est(r, t, -1);
+		task_account(r, t, -1);
 		t->cpu = ev->migrate.dest_cpu;
 		now = clock_at(r, dst, ev->ts, &exact);
 		attach_task(r, t, now, ev->ts, exact);
+		place_entity(r, task_cfs(r, t), t, false);
+		task_account(r, t, 1);
+		if (t->state == CFSR_TS_QUEUED)
+			root_util_est(r, t, 1);
 		return 0;
 	}
 	/*
-	 * Wakeup migration: remove_entity_load_avg() ages the blocked entity.
-	 * Differs: the kernel ages it to the source cfs_rq's last update, not
-	 * modelled; the source clock now is used.
+	 * Wakeup migration, migrate_task_rq_fair(): remove_entity_load_avg()
+	 * on the source, then migrate_se_pelt_lag(), which ages the entity
+	 * further to the source's idle clock if the source CPU is idle.
 	 */
-	if (t->avg.last_update_time)
+	remove_task(r, t, ev->ts);
+	if (src->curr == 0 && t->avg.last_update_time)
 		cfsr_pelt_update_blocked_se(r->params, now, &t->avg, t->load_weight);
-	t->cpu = ev->migrate.dest_cpu;
+	move_cpu(r, t, ev->migrate.dest_cpu);
 	t->migrated = true;
 	return 0;
 }
@@ -569,15 +1336,41 @@ static int on_fork(struct cfsr_replay *r, const struct cfsr_event *ev)
 {
 	const struct cfsr_task *parent = cfsr_replay_task(r, ev->fork.parent_pid);
 	int prio = parent ? parent->prio : 120;
+	int group = parent ? parent->group : 0;
 	struct cfsr_task *child;
 
 	/* task_reset() can move the table: parent is not used past here */
 	child = task_reset(r, ev->fork.child_pid);
 	if (!child)
 		return -1;
-	task_set_prio(child, prio);
+	task_set_prio(r, child, prio);
+	/* a group the caller gave (the kernel's structure) stands */
+	if (!child->group_given) {
+		task_account(r, child, -1);
+		child->group = group;
+		task_account(r, child, 1);
+	}
 	memcpy(child->comm, ev->fork.child_comm, sizeof(child->comm));
 	return 0;
+}
+
+int cfsr_replay_task_set_group(struct cfsr_replay *r, int pid, const char *path)
+{
+	struct cfsr_task *t;
+	int g = group_get(r, path);
+
+	if (g < 0)
+		return cfsr_error("replay: out of memory");
+	t = task_get(r, pid);
+	if (!t)
+		return cfsr_error("replay: out of memory");
+	t->group_given = true;
+	if (t->group == g)
+		return 0;
+	task_account(r, t, -1);
+	t->group = g;
+	task_account(r, t, 1);
+	return 1;
 }
 
 static void on_lost(struct cfsr_replay *r, const struct cfsr_event *ev)
@@ -594,6 +1387,41 @@ static void on_lost(struct cfsr_replay *r, const struct cfsr_event *ev)
 	for (i = 0; i < r->nr_tasks; i++)
 		if (r->tasks[i].cpu == ev->cpu)
 			r->tasks[i].exec_known = false;
+}
+
+/*
+ * A reading right after a run-time report of the CPU, whose clock the
+ * model estimated (a switch into the task was missing), is the clock of
+ * that report: update_curr() and the PELT updates after it in one path
+ * use the same rq clock.  The task's run-time chain is moved onto it, and
+ * the update of the missing switch (set_next_entity(), the run time
+ * before) is made again at its corrected clock.
+ * Differs: the cfs_rq updates made at the estimated switch clock stay.
+ */
+static void correct_chain(struct cfsr_replay *r, int cpu, uint64_t ts, uint64_t clock)
+{
+	struct pending_runtime *p = &r->pending[cpu];
+	struct cfsr_task *t;
+	uint64_t at;
+
+	if (!p->set || p->exact || ts < p->ts || ts - p->ts >= READING_HOLD_NS)
+		return;
+	t = cfsr_replay_task(r, p->pid);
+	if (!t || !t->fair || t->state != CFSR_TS_RUNNING || t->cpu != cpu ||
+	    t->updates != p->updates || clock < p->exec_from)
+		return;
+	if (t->set_next_est) {
+		at = t->set_next_clock + clock - p->now;
+		t->avg = t->pre_set_next;
+		if (at >= t->avg.last_update_time)
+			cfsr_pelt_update_se(r->params, at, &t->avg, t->load_weight, true, 1, false);
+		t->set_next_est = false;
+	}
+	p->now = clock;
+	p->exact = true;
+	t->exec_start = clock;
+	t->exec_known = true;
+	anchor(&r->rqs[cpu], p->ts, clock, true, t->pid);
 }
 
 /*
@@ -615,6 +1443,14 @@ static void settle_runtime(struct cfsr_replay *r, const struct cfsr_event *ev)
 		return;
 	if ((ev->kind == CFSR_EV_WAKEUP || ev->kind == CFSR_EV_WAKEUP_NEW) &&
 	    ev->wake.target_cpu == t->cpu && ev->wake.pid != t->pid)
+		return;
+	/*
+	 * A report right after another of the same task came from the pick
+	 * of the __schedule() the first one's tick asked for: update_curr()
+	 * in pick_task_fair(), with a PELT update only if a switch follows
+	 * (put_prev_entity()); when the pick keeps the task, none.
+	 */
+	if (p->pick && !(ev->kind == CFSR_EV_SWITCH && ev->sw.prev_pid == t->pid))
 		return;
 	/* a sleep: dequeue_task_fair() samples util_est before dequeue_entity() updates */
 	if (ev->kind == CFSR_EV_SWITCH && ev->sw.prev_pid == t->pid && !ev->sw.preempt &&
@@ -638,11 +1474,8 @@ static void observe_current(struct cfsr_replay *r, const struct cfsr_event *ev)
 	if (!rq || ev->pid < 0 || rq->curr == ev->pid || ev->kind == CFSR_EV_LOST)
 		return;
 	old = rq->curr > 0 ? cfsr_replay_task(r, rq->curr) : NULL;
-	if (old && old->state == CFSR_TS_RUNNING) {
-		old->state = CFSR_TS_LEFT;
-		old->exec_known = false;
-		r->stats.unseen_switch_outs++;
-	}
+	if (old && old->state == CFSR_TS_RUNNING)
+		left_unseen(r, old);
 	rq->curr = ev->pid == 0 ? 0 : -1;
 }
 
@@ -671,9 +1504,7 @@ static void observe_idle(struct cfsr_replay *r, const struct cfsr_event *ev)
 				rq->woken++;
 			continue;
 		}
-		t->state = CFSR_TS_LEFT;
-		t->exec_known = false;
-		r->stats.unseen_switch_outs++;
+		left_unseen(r, t);
 	}
 }
 
@@ -686,6 +1517,8 @@ int cfsr_replay_event(struct cfsr_replay *r, const struct cfsr_event *ev)
 	settle_runtime(r, ev);
 	observe_current(r, ev);
 	observe_idle(r, ev);
+	if (ev->cpu >= 0 && ev->cpu < r->nr_cpus && ev->kind != CFSR_EV_STAT_RUNTIME)
+		r->pending[ev->cpu].last_runtime_pid = 0;
 	switch (ev->kind) {
 	case CFSR_EV_SWITCH:
 		ret = on_switch(r, ev);
@@ -707,14 +1540,16 @@ int cfsr_replay_event(struct cfsr_replay *r, const struct cfsr_event *ev)
 		break;
 	case CFSR_EV_EXIT:
 		t = cfsr_replay_task(r, ev->exit.pid);
-		if (t)
+		if (t) {
 			t->exec_known = false;
+			t->exiting = true;
+		}
 		break;
 	case CFSR_EV_PI_SETPRIO:
 		t = task_get(r, ev->pi.pid);
 		if (!t)
 			return -1;
-		task_set_prio(t, ev->pi.newprio);
+		task_set_prio(r, t, ev->pi.newprio);
 		break;
 	case CFSR_EV_LOST:
 		on_lost(r, ev);
@@ -727,39 +1562,52 @@ int cfsr_replay_event(struct cfsr_replay *r, const struct cfsr_event *ev)
 	return 0;
 }
 
-struct cfsr_replay *cfsr_replay_new(int nr_cpus, const struct cfsr_pelt_params *params)
+struct cfsr_replay *cfsr_replay_new(int nr_cpus, const struct cfsr_profile *profile, int hz)
 {
 	struct cfsr_replay *r;
+	unsigned int factor;
 	int i;
 
-	if (nr_cpus <= 0 || nr_cpus > 65536)
+	if (nr_cpus <= 0 || nr_cpus > 65536 || !profile || !profile->pelt)
 		return NULL;
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		return NULL;
 	r->rqs = calloc((size_t)nr_cpus, sizeof(*r->rqs));
 	r->pending = calloc((size_t)nr_cpus, sizeof(*r->pending));
-	if (!r->rqs || !r->pending) {
-		free(r->rqs);
-		free(r->pending);
-		free(r);
+	r->nr_cpus = nr_cpus;
+	if (!r->rqs || !r->pending || group_get(r, "/") != 0) {
+		cfsr_replay_free(r);
 		return NULL;
 	}
 	for (i = 0; i < nr_cpus; i++)
 		r->rqs[i].curr = -1;
-	r->nr_cpus = nr_cpus;
-	r->params = params;
+	r->params = profile->pelt;
+	r->profile = profile;
+	r->tick_nsec = 1000000000ull / (uint64_t)(hz > 0 ? hz : 250);
+	/* sched_update_scaling(): factor 1 + ilog2(min(CPUs, 8)) */
+	for (factor = 1, i = nr_cpus < 8 ? nr_cpus : 8; i > 1; i >>= 1)
+		factor++;
+	r->base_slice = (uint64_t)profile->base_slice_ns * factor;
 	return r;
 }
 
 void cfsr_replay_free(struct cfsr_replay *r)
 {
+	size_t i;
+
 	if (!r)
 		return;
+
 	free(r->rqs);
 	free(r->pending);
 	free(r->tasks);
 	free(r->map);
+	for (i = 0; i < r->nr_groups; i++)
+		free(r->groups[i]);
+	free(r->groups);
+	free(r->cfs_of);
+	free(r->cfs);
 	free(r);
 }
 

@@ -14,18 +14,35 @@
  * Elsewhere it is extrapolated from the last anchor (a chained value, or a
  * clock reading given with cfsr_replay_clock_sample()) by the trace clock.
  *
- * This version models task entities only; cgroups, autogroups and the
- * cfs_rq signals are not modelled yet, nor is EEVDF eligibility (so no
- * delayed dequeue: a task that blocks is dequeued at once).
+ * Each CPU has a root cfs_rq, and a cfs_rq per task group whose tasks ran
+ * there (struct cfsr_cfs_rq, named by the group's path; tasks are in the
+ * root group unless cfsr_replay_task_set_group() says otherwise, and forks
+ * inherit their parent's group).  A cfs_rq's signal is updated with the
+ * task updates made on it, with the kernel's inputs (the weight of its
+ * queued tasks, delayed ones included, its runnable count, whether a task
+ * runs), and holds the removed load of tasks that left it unseen.  Group
+ * entities are not modelled: a root cfs_rq whose CPU runs tasks of other
+ * groups has group entities as children, whose weights (group shares) the
+ * model does not know; it is flagged (@nr_group_tasks).
+ *
+ * EEVDF is modelled per cfs_rq as far as DELAY_DEQUEUE needs it: each task's
+ * vruntime (advanced by its reported run time), deadline and lag, the
+ * cfs_rq's weighted average vruntime, eligibility.  A task that blocks while
+ * not eligible stays queued (CFSR_TS_DELAYED) until a pick on its CPU
+ * chooses it or it is woken (which never migrates it).  Eligibility inside
+ * a root cfs_rq that holds group entities is unknown; such tasks are taken
+ * as eligible and counted.
  */
 #ifndef CFSR_REPLAY_H
 #define CFSR_REPLAY_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "event.h"
 #include "pelt.h"
+#include "profile.h"
 
 enum cfsr_task_state {
 	CFSR_TS_UNKNOWN,
@@ -38,6 +55,55 @@ enum cfsr_task_state {
 	 * blocked meanwhile.
 	 */
 	CFSR_TS_LEFT,
+	/* DELAY_DEQUEUE: blocked but still queued, not runnable (sched_delayed) */
+	CFSR_TS_DELAYED,
+};
+
+/**
+ * struct cfsr_cfs_rq - a cfs_rq of one task group on one CPU
+ * @path: the group's path, "/" for the root (owned by the engine)
+ * @cpu: its CPU
+ * @avg: its PELT signal; util_est is kept on the root only, as the kernel
+ * @removed: load of tasks that left without the cfs_rq being updated
+ * @load_weight: cfs_rq->load.weight: sum of its queued tasks' weights
+ *               (delayed ones included); group entities are not counted
+ * @nr_queued: tasks queued on it, delayed ones included
+ * @h_nr_runnable: runnable tasks (not delayed) below it; for the root, on
+ *                 the whole CPU
+ * @nr_delayed: delayed tasks on it
+ * @nr_group_tasks: root only: queued tasks of other groups on the CPU; when
+ *                  non-zero the root has group entities, whose weights the
+ *                  model does not have
+ * @group_children: root only: @nr_group_tasks was non-zero once, so group
+ *                  entities took part in its signal
+ * @curr: pid of the task running on it (below it, for the root), 0 if none
+ * @avg_known: its signal has a known origin (set by a reading); otherwise it
+ *             starts at zero at its first update and warms up like a task
+ * @warm_until: clock until which its unknown past still shows
+ * @zero_vruntime: base of @avg_vruntime
+ * @avg_vruntime: sum of weight * (vruntime - @zero_vruntime) over its queued
+ *                tasks but the running one (cfs_rq->avg_vruntime)
+ * @avg_load: sum of their weights, scaled down (cfs_rq->avg_load)
+ * @updates: PELT updates applied
+ */
+struct cfsr_cfs_rq {
+	const char *path;
+	int cpu;
+	struct cfsr_sched_avg avg;
+	struct cfsr_pelt_removed removed;
+	uint64_t load_weight;
+	unsigned int nr_queued;
+	unsigned int h_nr_runnable;
+	unsigned int nr_delayed;
+	unsigned int nr_group_tasks;
+	bool group_children;
+	int curr;
+	bool avg_known;
+	uint64_t warm_until;
+	uint64_t zero_vruntime;
+	int64_t avg_vruntime;
+	uint64_t avg_load;
+	uint64_t updates;
 };
 
 /**
@@ -64,6 +130,20 @@ enum cfsr_task_state {
  * @enq_clock: estimated clock of the enqueue
  * @enq_ts: trace time of the last wakeup
  * @updates: PELT updates applied
+ * @group: index of its task group (0: the root group)
+ * @group_given: @group was set by cfsr_replay_task_set_group(), not
+ *               inherited at fork
+ * @vruntime: se->vruntime, advanced by calc_delta_fair() of each run time
+ * @deadline: se->deadline
+ * @vlag: se->vlag, the lag saved at its last dequeue
+ * @slice: se->slice
+ * @rel_deadline: @deadline is relative (dequeued by a migration)
+ * @exiting: the task exited: its last dequeue is special (never delayed)
+ * @set_next_est: its last update was a switch into it at an estimated clock
+ * @set_next_clock: that clock
+ * @pre_set_next: its signal before that update
+ * @est_updates: updates made on an estimated clock
+ * @est_at_record: for the caller: @est_updates when it last compared
  */
 struct cfsr_task {
 	int pid;
@@ -83,6 +163,19 @@ struct cfsr_task {
 	uint64_t enq_clock;
 	uint64_t enq_ts;
 	uint64_t updates;
+	int group;
+	bool group_given;
+	uint64_t vruntime;
+	uint64_t deadline;
+	int64_t vlag;
+	uint64_t slice;
+	bool rel_deadline;
+	bool exiting;
+	bool set_next_est;
+	uint64_t set_next_clock;
+	struct cfsr_sched_avg pre_set_next;
+	uint64_t est_updates;
+	uint64_t est_at_record;
 	char comm[CFSR_COMM_LEN];
 };
 
@@ -95,13 +188,23 @@ enum cfsr_update_why {
 	CFSR_UPD_ENQUEUE,
 	CFSR_UPD_NEW,
 	CFSR_UPD_DETACH,
+	/* a delayed task requeued by its wakeup */
+	CFSR_UPD_REQUEUE,
+	/* a delayed dequeue completed by a pick */
+	CFSR_UPD_DELAYED_DEQUEUE,
+	/* a task's signal synced to its cfs_rq as it leaves unseen (migration, exit) */
+	CFSR_UPD_REMOVE,
+	/* a cfs_rq's own update (@cfs_rq set, @task NULL) */
+	CFSR_UPD_CFS_RQ,
 };
 
 /**
- * struct cfsr_replay_update - one model update of a task's signal
+ * struct cfsr_replay_update - one model update of a task's or a cfs_rq's signal
  * @ts: trace time of the event that caused it
  * @cpu: run queue
- * @task: the task, after the update (borrowed until the next event)
+ * @task: the task, after the update, or NULL for a cfs_rq update
+ *        (borrowed until the next event)
+ * @cfs_rq: the cfs_rq, after the update, for a cfs_rq update; else NULL
  * @why: the kernel path it mirrors
  * @clock_exact: the PELT clock came from a run-time chain, not an estimate
  */
@@ -109,6 +212,7 @@ struct cfsr_replay_update {
 	uint64_t ts;
 	int cpu;
 	const struct cfsr_task *task;
+	const struct cfsr_cfs_rq *cfs_rq;
 	enum cfsr_update_why why;
 	bool clock_exact;
 };
@@ -126,6 +230,13 @@ typedef void (*cfsr_replay_hook)(void *data, const struct cfsr_replay_update *u)
  * @unanchored_updates: updates whose clock was extrapolated with no anchor
  * @estimated_updates: updates on an extrapolated clock
  * @lost_notices: lost-events notices seen (state after them is degraded)
+ * @cfs_updates: cfs_rq PELT updates
+ * @delayed: sleeps that the model kept queued (DELAY_DEQUEUE)
+ * @delayed_picked: delayed dequeues completed by a pick
+ * @delayed_woken: delayed tasks requeued by a wakeup
+ * @eligibility_unknown: sleeps of root-group tasks on a root cfs_rq with
+ *                       group entities, taken as eligible
+ * @unseen_migrations: tasks found on another CPU with no migration event
  */
 struct cfsr_replay_stats {
 	uint64_t events;
@@ -135,6 +246,12 @@ struct cfsr_replay_stats {
 	uint64_t unanchored_updates;
 	uint64_t estimated_updates;
 	uint64_t lost_notices;
+	uint64_t cfs_updates;
+	uint64_t delayed;
+	uint64_t delayed_picked;
+	uint64_t delayed_woken;
+	uint64_t eligibility_unknown;
+	uint64_t unseen_migrations;
 };
 
 struct cfsr_replay;
@@ -142,11 +259,14 @@ struct cfsr_replay;
 /**
  * cfsr_replay_new() - an engine for @nr_cpus CPUs
  * @nr_cpus: CPUs of the traced machine
- * @params: the kernel's PELT behaviour (a profile's parameters)
+ * @profile: the kernel's behaviour (an implemented profile: PELT parameters
+ *           and scheduler features)
+ * @hz: the traced kernel's HZ (TICK_NSEC bounds a task's lag); 0 if unknown,
+ *      then 250 is assumed
  *
  * Return: an owned engine, to be released with cfsr_replay_free(), or NULL.
  */
-struct cfsr_replay *cfsr_replay_new(int nr_cpus, const struct cfsr_pelt_params *params);
+struct cfsr_replay *cfsr_replay_new(int nr_cpus, const struct cfsr_profile *profile, int hz);
 
 void cfsr_replay_free(struct cfsr_replay *r);
 
@@ -169,6 +289,16 @@ int cfsr_replay_event(struct cfsr_replay *r, const struct cfsr_event *ev);
  * task has run yet).
  */
 void cfsr_replay_clock_sample(struct cfsr_replay *r, int cpu, uint64_t ts, uint64_t clock_task);
+
+/**
+ * cfsr_replay_expect_clock() - clock readings will be given
+ *
+ * Without readings, a CPU's clock is the trace clock until a run-time
+ * chain anchors it.  With readings expected, nothing is updated on a CPU
+ * before its first reading, so that no signal starts on the trace clock
+ * and continues on the kernel's.
+ */
+void cfsr_replay_expect_clock(struct cfsr_replay *r);
 
 /*
  * The task with @pid, or NULL.  Borrowed until the next event: a new task
@@ -200,5 +330,45 @@ bool cfsr_task_warming(const struct cfsr_task *t, uint64_t now);
 void cfsr_task_inputs(const struct cfsr_task *t, bool *on_rq, uint64_t *runnable, bool *running);
 
 const struct cfsr_replay_stats *cfsr_replay_stats(const struct cfsr_replay *r);
+
+/**
+ * cfsr_replay_task_set_group() - put a task in a task group
+ * @r: the engine
+ * @pid: the task (created if unknown)
+ * @path: the group's path: "/" for the root, "/autogroup-N", a cgroup path
+ *
+ * The task's part in the cfs_rqs moves with it; its signal does not (the
+ * kernel's sched_move_task() detaches and attaches it, which is not
+ * modelled: the engine's callers name groups the trace does not show).
+ * Return: 1 if the task changed group, 0 if not, -1 on allocation failure
+ * (after cfsr_error()).
+ */
+int cfsr_replay_task_set_group(struct cfsr_replay *r, int pid, const char *path);
+
+/**
+ * cfsr_replay_cfs_rq() - the cfs_rq of group @path on @cpu
+ *
+ * Return: the cfs_rq (borrowed until the next event or group change), or
+ * NULL if the model has none.
+ */
+struct cfsr_cfs_rq *cfsr_replay_cfs_rq(struct cfsr_replay *r, const char *path, int cpu);
+
+/**
+ * cfsr_replay_cfs_rq_settle() - a cfs_rq's signal as its update at @now gives it
+ * @r: the engine
+ * @cfs: the cfs_rq
+ * @now: a PELT clock at or after its last update
+ * @out: set to its signal: removed load applied, aged to @now with its
+ *       current inputs (the cfs_rq itself is not changed)
+ */
+void cfsr_replay_cfs_rq_settle(const struct cfsr_replay *r, const struct cfsr_cfs_rq *cfs,
+			       uint64_t now, struct cfsr_sched_avg *out);
+
+/* The cfs_rq's signal still depends on its unknown past. */
+bool cfsr_cfs_rq_warming(const struct cfsr_cfs_rq *cfs, uint64_t now);
+
+/* Number of cfs_rqs, and the cfs_rq at @i (borrowed until the next event). */
+size_t cfsr_replay_nr_cfs_rqs(const struct cfsr_replay *r);
+const struct cfsr_cfs_rq *cfsr_replay_cfs_rq_at(const struct cfsr_replay *r, size_t i);
 
 #endif /* CFSR_REPLAY_H */

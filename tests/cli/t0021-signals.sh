@@ -22,12 +22,16 @@ assert rows, \"no rows\"
 for r in rows:
     assert len(r) == 16 and None not in r, r
     assert int(r[\"last_update_time\"]) % 1024 == 0, r
-    assert r[\"entity\"] == \"task\"
-    assert 0 <= int(r[\"util_avg\"]) <= 1024 and int(r[\"period_contrib\"]) < 1024, r
+    assert int(r[\"period_contrib\"]) < 1024, r
+    if r[\"entity\"] == \"task\":
+        assert r[\"pid\"] and r[\"path\"] == \"\" and 0 <= int(r[\"util_avg\"]) <= 1024, r
+    else:
+        assert r[\"entity\"] == \"cfs_rq\" and r[\"pid\"] == \"\" and r[\"comm\"] == \"\", r
+        assert r[\"path\"].startswith(\"/\"), r
 '
 "
 test_expect_success '--pid keeps one task, in time order; jsonl has the same keys' "
-	pid=\$(cfsreplay signals '$TRACES/cgroups.dat' | awk -F, 'NR > 1 { print \$4 }' | sort | uniq -c | sort -rn | awk 'NR==1{print \$2}') &&
+	pid=\$(cfsreplay signals --entity task '$TRACES/cgroups.dat' | awk -F, 'NR > 1 { print \$4 }' | sort | uniq -c | sort -rn | awk 'NR==1{print \$2}') &&
 	test -n \"\$pid\" &&
 	cfsreplay signals --format jsonl --pid \$pid '$TRACES/cgroups.dat' >out.jsonl &&
 	python3 -c '
@@ -45,9 +49,31 @@ for line in open(\"out.jsonl\"):
 assert n > 10, n
 ' \$pid
 "
-test_expect_success '--entity cfs_rq is refused while not modelled' "
-	cfsreplay signals --entity cfs_rq '$TRACES/periodic.dat' >out 2>err; test \$? -eq 2 &&
-	grep -q 'not modelled' err && test ! -s out
+test_expect_success '--entity splits the rows of one replay: task rows and cfs_rq rows' "
+	cfsreplay signals '$TRACES/periodic.dat' >all.csv &&
+	cfsreplay signals --entity task '$TRACES/periodic.dat' >task.csv &&
+	cfsreplay signals --entity cfs_rq '$TRACES/periodic.dat' >cfs.csv &&
+	test \"\$(tail -n +2 task.csv | cut -d, -f3 | sort -u)\" = task &&
+	test \"\$(tail -n +2 cfs.csv | cut -d, -f3 | sort -u)\" = cfs_rq &&
+	grep ',task,' all.csv >a && tail -n +2 task.csv >b && diff -u a b &&
+	test \$(grep -c ',cfs_rq,' all.csv) -eq \$(( \$(wc -l <cfs.csv) - 1 )) &&
+	test \$(grep -c ',cfs_rq,,/,,' cfs.csv) -gt 100
+"
+test_expect_success 'cfs_rq rows: on the 1024 ns grid, period_contrib its place in the period' "
+	cfsreplay signals --entity cfs_rq --format jsonl '$TRACES/periodic.dat' >cfs.jsonl &&
+	python3 -c '
+import json
+n = 0
+for line in open(\"cfs.jsonl\"):
+    o = json.loads(line)
+    assert o[\"pid\"] is None and o[\"comm\"] == \"\", o
+    # a cfs_rq's window sits on its clock's grid, as in the kernel records
+    lut = o[\"last_update_time\"]
+    assert lut % 1024 == 0 and o[\"period_contrib\"] == (lut >> 10) % 1024, o
+    if o[\"path\"] == \"/\":
+        n += 1
+assert n > 100, n
+'
 "
 test_expect_success '--kernel picks the model; unimplemented releases are refused' "
 	cfsreplay signals --kernel 6.12 '$TRACES/periodic.dat' >a.csv &&
@@ -64,9 +90,9 @@ test_expect_success 'bad --format and --cpu values are usage errors' "
 if [ -f "$SHARED_TRACES/periodic-bpf/pelt.jsonl.gz" ]; then
 	test_expect_success '--clock takes clock readings from pelt.jsonl and truth.jsonl' "
 		cfsreplay signals --clock '$SHARED_TRACES/periodic-bpf/pelt.jsonl.gz' \
-			'$SHARED_TRACES/periodic-bpf/trace.dat' | tail -1 | grep -q ',task,' &&
+			'$SHARED_TRACES/periodic-bpf/trace.dat' | grep -q ',task,' &&
 		cfsreplay signals --clock '$SHARED_TRACES/periodic-bpf/truth.jsonl' \
-			'$SHARED_TRACES/periodic-bpf/trace.dat' | tail -1 | grep -q ',task,'
+			'$SHARED_TRACES/periodic-bpf/trace.dat' | grep -q ',task,'
 	"
 else
 	test_skip '--clock on the recorded runs' "no $SHARED_TRACES"

@@ -23,6 +23,12 @@
 #define P (&cfsr_pelt_params_modern)
 #define W0 1048576 /* nice 0 */
 
+/* The v6.16-v6.18 model: EEVDF with delayed dequeue. */
+static const struct cfsr_profile *prof(void)
+{
+	return cfsr_profile_for("6.18");
+}
+
 static struct cfsr_event ev_switch(uint64_t ts, int cpu, int prev, long state, bool preempt,
 				   int next)
 {
@@ -95,7 +101,7 @@ static void assert_avg_equal(const struct cfsr_sched_avg *a, const struct cfsr_s
  */
 static void test_runtime_chain(void **state)
 {
-	struct cfsr_replay *r = cfsr_replay_new(2, P);
+	struct cfsr_replay *r = cfsr_replay_new(2, prof(), 250);
 	struct cfsr_sched_avg want = { 0 };
 	const uint64_t c0 = 1000000000000ull, t0 = 5000000000ull;
 	struct cfsr_task *t;
@@ -134,7 +140,7 @@ static void test_runtime_chain(void **state)
 /* update_curr() from a wakeup's preemption check updates no signal. */
 static void test_runtime_in_wakeup(void **state)
 {
-	struct cfsr_replay *r = cfsr_replay_new(1, P);
+	struct cfsr_replay *r = cfsr_replay_new(1, prof(), 250);
 	const uint64_t c0 = 2000000000000ull, t0 = 9000000000ull;
 	struct cfsr_task *t;
 	uint64_t lut;
@@ -162,7 +168,7 @@ static void test_runtime_in_wakeup(void **state)
  */
 static void test_recovered_switch(void **state)
 {
-	struct cfsr_replay *r = cfsr_replay_new(2, P);
+	struct cfsr_replay *r = cfsr_replay_new(2, prof(), 250);
 	const uint64_t c0 = 3000000000000ull, t0 = 1000000000ull;
 	struct cfsr_sched_avg want;
 	struct cfsr_task *t;
@@ -189,7 +195,7 @@ static void test_recovered_switch(void **state)
 /* A task that leaves unseen is aged as blocked until its next wakeup. */
 static void test_unseen_switch_out(void **state)
 {
-	struct cfsr_replay *r = cfsr_replay_new(1, P);
+	struct cfsr_replay *r = cfsr_replay_new(1, prof(), 250);
 	const uint64_t c0 = 4000000000000ull, t0 = 2000000000ull;
 	struct cfsr_sched_avg want;
 	struct cfsr_task *t;
@@ -222,7 +228,7 @@ static void test_unseen_switch_out(void **state)
 /* A pid used again by a new task starts afresh, and many tasks fit. */
 static void test_pid_reuse_and_growth(void **state)
 {
-	struct cfsr_replay *r = cfsr_replay_new(1, P);
+	struct cfsr_replay *r = cfsr_replay_new(1, prof(), 250);
 	struct cfsr_event e;
 	struct cfsr_task *t;
 	int pid;
@@ -253,7 +259,7 @@ static void test_pid_reuse_and_growth(void **state)
  */
 static void test_switch_grows_table(void **state)
 {
-	struct cfsr_replay *r = cfsr_replay_new(1, P);
+	struct cfsr_replay *r = cfsr_replay_new(1, prof(), 250);
 	int pid;
 
 	(void)state;
@@ -266,6 +272,201 @@ static void test_switch_grows_table(void **state)
 	cfsr_replay_free(r);
 }
 
+static struct cfsr_event ev_migrate(uint64_t ts, int cpu, int ctx, int pid, int from, int to)
+{
+	struct cfsr_event e;
+
+	memset(&e, 0, sizeof(e));
+	e.ts = ts;
+	e.cpu = cpu;
+	e.pid = ctx;
+	e.kind = CFSR_EV_MIGRATE;
+	e.migrate.pid = pid;
+	e.migrate.prio = 120;
+	e.migrate.orig_cpu = from;
+	e.migrate.dest_cpu = to;
+	return e;
+}
+
+/* A known signal, last updated at @lut, for a task whose past the test sets. */
+static void set_known_avg(struct cfsr_task *t, uint64_t lut, uint64_t v)
+{
+	t->avg.last_update_time = lut & ~1023ull;
+	t->avg.period_contrib = (uint32_t)((t->avg.last_update_time >> 10) % 1024);
+	t->avg.util_avg = t->avg.runnable_avg = t->avg.load_avg = v;
+	t->avg.util_sum = (uint32_t)(v * 47000);
+	t->avg.runnable_sum = v * 47000;
+	t->avg.load_sum = v * 47000 / 1024;
+	t->avg_known = true;
+}
+
+/*
+ * Two nice-0 tasks, 50 (A) and 51 (B), on CPU0 (base slice 0.7 ms, a 4 ms
+ * tick).  Both wake onto the empty cfs_rq at vruntime 0.  A runs 2 ms (its
+ * deadline 0.7 ms passed: renewed at 2.7 ms), B 0.5 ms, A 0.1 ms more: A's
+ * vruntime 2.1 ms against B's 0.5 ms, mean 1.3 ms, so A blocks not
+ * eligible and stays queued, delayed, B running.  A's signal is set known
+ * at its wakeup; *want gets it then.
+ */
+static void run_until_delayed(struct cfsr_replay *r, uint64_t c0, uint64_t t0,
+			      struct cfsr_sched_avg *want)
+{
+	cfsr_replay_clock_sample(r, 0, t0, c0);
+	feed(r, ev_switch(t0, 0, 0, 0, false, 0));
+	feed(r, ev_wakeup(t0 + 100000, 0, 0, 50, 0));
+	set_known_avg(cfsr_replay_task(r, 50), c0 - 5000000, 300);
+	*want = cfsr_replay_task(r, 50)->avg;
+	feed(r, ev_wakeup(t0 + 200000, 0, 0, 51, 0));
+	feed(r, ev_switch(t0 + 300000, 0, 0, 0, false, 50));
+	feed(r, ev_runtime(t0 + 2300000, 0, 50, 50, 2000000));
+	feed(r, ev_switch(t0 + 2300100, 0, 50, 0, true, 51));
+	feed(r, ev_runtime(t0 + 2800100, 0, 51, 51, 500000));
+	feed(r, ev_switch(t0 + 2800200, 0, 51, 0, true, 50));
+	feed(r, ev_runtime(t0 + 2900200, 0, 50, 50, 100000));
+	feed(r, ev_switch(t0 + 2900300, 0, 50, 1, false, 51));
+}
+
+/*
+ * After run_until_delayed(): B runs 1 ms (1.5 ms, mean with A 1.8 ms:
+ * eligible) and blocks normally with lag 1.8 - 1.5 = 0.3 ms; the CPU goes
+ * idle, so the pick completes A's dequeue (lag 0: alone, it is at the
+ * mean).  A's signal: enqueue (zeros), waiting, running, waiting, running,
+ * then delayed (load only) until the pick.
+ */
+static void test_delayed_dequeue(void **state)
+{
+	struct cfsr_replay *r = cfsr_replay_new(1, prof(), 250);
+	const uint64_t c0 = 5000000000000ull, t0 = 3000000000ull;
+	const struct cfsr_cfs_rq *root;
+	struct cfsr_sched_avg want;
+	struct cfsr_task *a, *b;
+
+	(void)state;
+	run_until_delayed(r, c0, t0, &want);
+	a = cfsr_replay_task(r, 50);
+	b = cfsr_replay_task(r, 51);
+	assert_int_equal(a->vruntime, 2100000);
+	assert_int_equal(a->deadline, 2700000);
+	assert_int_equal(b->vruntime, 500000);
+	root = cfsr_replay_cfs_rq(r, "/", 0);
+	assert_non_null(root);
+	assert_int_equal(a->state, CFSR_TS_DELAYED);
+	assert_int_equal(root->nr_queued, 2);
+	assert_int_equal(root->h_nr_runnable, 1);
+	assert_int_equal(root->load_weight, 2 * W0);
+	assert_int_equal(cfsr_replay_stats(r)->delayed, 1);
+
+	feed(r, ev_runtime(t0 + 3900300, 0, 51, 51, 1000000));
+	feed(r, ev_switch(t0 + 3900400, 0, 51, 1, false, 0));
+	assert_int_equal(b->state, CFSR_TS_SLEEPING);
+	assert_int_equal(b->vlag, 300000);
+	assert_int_equal(a->state, CFSR_TS_SLEEPING);
+	assert_int_equal(a->vlag, 0);
+	assert_int_equal(root->nr_queued, 0);
+	assert_int_equal(root->load_weight, 0);
+	assert_int_equal(cfsr_replay_stats(r)->delayed_picked, 1);
+
+	cfsr_pelt_update_se(P, c0 + 100000, &want, W0, false, 0, false);
+	cfsr_pelt_update_se(P, c0 + 300000, &want, W0, true, 1, false);
+	cfsr_pelt_update_se(P, c0 + 2300000, &want, W0, true, 1, true);
+	cfsr_pelt_update_se(P, c0 + 2800000, &want, W0, true, 1, false);
+	cfsr_pelt_update_se(P, c0 + 2900000, &want, W0, true, 1, true);
+	cfsr_pelt_update_se(P, c0 + 3900000, &want, W0, true, 0, false);
+	assert_avg_equal(&a->avg, &want);
+	cfsr_replay_free(r);
+}
+
+/*
+ * A delayed task woken: ttwu_runnable() requeues it where it is, even when
+ * the wakeup names another CPU, with one update on the delayed inputs.  Its
+ * lag (mean 1.3 ms - 2.1 ms) is negative, so DELAY_ZERO does not place it
+ * again.
+ */
+static void test_delayed_requeue(void **state)
+{
+	struct cfsr_replay *r = cfsr_replay_new(2, prof(), 250);
+	const uint64_t c0 = 5000000000000ull, t0 = 3000000000ull;
+	struct cfsr_sched_avg want;
+	struct cfsr_task *a;
+
+	(void)state;
+	run_until_delayed(r, c0, t0, &want);
+	a = cfsr_replay_task(r, 50);
+	assert_int_equal(a->state, CFSR_TS_DELAYED);
+	want = a->avg;
+
+	feed(r, ev_wakeup(t0 + 3000000, 0, 51, 50, 1));
+	assert_int_equal(a->state, CFSR_TS_QUEUED);
+	assert_int_equal(a->cpu, 0);
+	assert_int_equal(a->vruntime, 2100000);
+	assert_int_equal(cfsr_replay_stats(r)->delayed_woken, 1);
+	assert_int_equal(cfsr_replay_cfs_rq(r, "/", 0)->h_nr_runnable, 2);
+	/* the switch's clock, c0 + 2.9 ms, then the trace clock to the wakeup */
+	cfsr_pelt_update_se(P, c0 + 2999700, &want, W0, true, 0, false);
+	assert_avg_equal(&a->avg, &want);
+	cfsr_replay_free(r);
+}
+
+/*
+ * The root cfs_rq of a CPU with one task: it starts, unknown, at zero on
+ * the grid at its first update (the wakeup), is aged with the queued
+ * weight and runnable count, then also running; a wakeup migration queues
+ * the task's signal, synced to the cfs_rq's last update, in its removed
+ * load; the destination's cfs_rq gives the task its window at the attach.
+ */
+static void test_root_cfs_rq(void **state)
+{
+	struct cfsr_replay *r = cfsr_replay_new(2, prof(), 250);
+	const uint64_t c0 = 6000000000000ull, c1 = 7000000000000ull, t0 = 4000000000ull;
+	struct cfsr_sched_avg want = { 0 }, task;
+	const struct cfsr_cfs_rq *root0, *root1;
+	struct cfsr_task *t;
+	uint64_t now;
+
+	(void)state;
+	cfsr_replay_clock_sample(r, 0, t0, c0);
+	cfsr_replay_clock_sample(r, 1, t0, c1);
+	feed(r, ev_switch(t0, 0, 0, 0, false, 0));
+	feed(r, ev_switch(t0, 1, 0, 0, false, 0));
+	feed(r, ev_wakeup(t0 + 100000, 0, 0, 60, 0));
+	set_known_avg(cfsr_replay_task(r, 60), c0 - 2000000, 200);
+	feed(r, ev_switch(t0 + 300000, 0, 0, 0, false, 60));
+	feed(r, ev_runtime(t0 + 3300000, 0, 60, 60, 3000000));
+	feed(r, ev_switch(t0 + 3300100, 0, 60, 1, false, 0));
+
+	now = c0 + 100000;
+	want.last_update_time = now & ~1023ull;
+	want.period_contrib = (uint32_t)((now >> 10) % 1024);
+	cfsr_pelt_update_cfs_rq(P, c0 + 300000, &want, W0, 1, false);
+	cfsr_pelt_update_cfs_rq(P, c0 + 3300000, &want, W0, 1, true);
+	root0 = cfsr_replay_cfs_rq(r, "/", 0);
+	assert_avg_equal(&root0->avg, &want);
+	assert_int_equal(root0->load_weight, 0);
+	assert_int_equal(root0->curr, 0);
+
+	/* woken onto CPU1: removed from CPU0, synced to its cfs_rq's last update */
+	t = cfsr_replay_task(r, 60);
+	task = t->avg;
+	cfsr_pelt_update_blocked_se(P, root0->avg.last_update_time, &task, W0);
+	feed(r, ev_migrate(t0 + 10000000, 1, 0, 60, 0, 1));
+	assert_int_equal(root0->removed.nr, 1);
+	assert_int_equal(root0->removed.load_avg, task.load_avg);
+	assert_int_equal(root0->removed.util_avg, task.util_avg);
+	assert_int_equal(root0->removed.runnable_avg, task.runnable_avg);
+
+	feed(r, ev_wakeup(t0 + 10000100, 1, 0, 60, 1));
+	t = cfsr_replay_task(r, 60);
+	root1 = cfsr_replay_cfs_rq(r, "/", 1);
+	assert_int_equal(t->cpu, 1);
+	assert_int_equal(t->avg.last_update_time, (c1 + 10000100) & ~1023ull);
+	assert_int_equal(t->avg.last_update_time, root1->avg.last_update_time);
+	assert_int_equal(t->avg.period_contrib, root1->avg.period_contrib);
+	assert_int_equal(root1->avg.load_avg, t->avg.load_avg);
+	assert_int_equal(root1->avg.util_avg, t->avg.util_avg);
+	assert_int_equal(root1->load_weight, W0);
+	cfsr_replay_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -275,6 +476,9 @@ int main(void)
 		cmocka_unit_test(test_unseen_switch_out),
 		cmocka_unit_test(test_pid_reuse_and_growth),
 		cmocka_unit_test(test_switch_grows_table),
+		cmocka_unit_test(test_delayed_dequeue),
+		cmocka_unit_test(test_delayed_requeue),
+		cmocka_unit_test(test_root_cfs_rq),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
