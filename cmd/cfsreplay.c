@@ -28,7 +28,9 @@ struct cmd_struct {
 /* The only list of commands, sorted by name. */
 static const struct cmd_struct commands[] = {
 	{ "help", cmd_help, 0, "show help for cfsreplay or one of its commands" },
-	{ "info", cmd_info, CMD_DEFAULT, "describe a trace: format, kernel, clock, CPUs, events" },
+	{ "info", cmd_info, 0, "describe a trace: format, kernel, clock, CPUs, events" },
+	{ "report", cmd_report, CMD_DEFAULT,
+	  "idle CPUs while tasks wait, and placements against the kernel's rule" },
 	{ "signals", cmd_signals, 0, "the model's PELT signals, one row per update" },
 	{ "validate", cmd_validate, 0, "compare the model with the kernel's own PELT updates" },
 };

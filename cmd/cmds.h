@@ -12,6 +12,7 @@
 
 int cmd_help(int argc, const char **argv);
 int cmd_info(int argc, const char **argv);
+int cmd_report(int argc, const char **argv);
 int cmd_signals(int argc, const char **argv);
 int cmd_validate(int argc, const char **argv);
 
