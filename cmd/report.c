@@ -247,9 +247,8 @@ static void text_iww(struct report *r, const struct report_opts *o)
 	for (i = 0; i < n; i++) {
 		printf("    ");
 		print_ts(eps[i].start);
-		printf(" %10.3f %4d %4d  %-14s ",
-		       (double)(eps[i].end - eps[i].start) / 1e6, eps[i].idle_cpu, eps[i].busy_cpu,
-		       episode_class(&eps[i]));
+		printf(" %10.3f %4d %4d  %-14s ", (double)(eps[i].end - eps[i].start) / 1e6,
+		       eps[i].idle_cpu, eps[i].busy_cpu, episode_class(&eps[i]));
 		print_tasks(r, &eps[i], eps[i].open ? 30 : 41);
 		printf("%s\n", eps[i].open ? " (open at end)" : "");
 	}
@@ -269,11 +268,14 @@ static void text_place(struct report *r)
 		printf("  %-10s %8" PRIu64 " %9" PRIu64 " %13" PRIu64 "\n",
 		       cfsr_place_kind_name((enum cfsr_place_kind)k), pt->n[k][CFSR_AGREES],
 		       pt->n[k][CFSR_DIVERGES], pt->n[k][CFSR_CANNOT_JUDGE]);
-	printf("  reasons:\n");
-	for (k = 0; k < CFSR_NR_REASONS; k++)
-		if (pt->reasons[k])
-			printf("    %8" PRIu64 "  %s\n", pt->reasons[k],
-			       cfsr_place_reason_text((enum cfsr_place_reason)k));
+	printf("  %-12s%6s %6s %6s\n", "reasons", "wakeup", "fork", "migr.");
+	for (k = 0; k < CFSR_NR_REASONS; k++) {
+		if (!pt->reasons[0][k] && !pt->reasons[1][k] && !pt->reasons[2][k])
+			continue;
+		printf("  %18" PRIu64 " %6" PRIu64 " %6" PRIu64 "  %s\n", pt->reasons[0][k],
+		       pt->reasons[1][k], pt->reasons[2][k],
+		       cfsr_place_reason_text((enum cfsr_place_reason)k));
+	}
 	n = cfsr_place_top(r->pl, &d);
 	if (!n)
 		return;
@@ -282,8 +284,8 @@ static void text_place(struct report *r)
 	for (i = 0; i < n; i++) {
 		printf("    ");
 		print_ts(d[i].ts);
-		printf(" %-6s %.16s:%d %d->%d idle %d:", cfsr_place_kind_name(d[i].kind),
-		       d[i].comm, d[i].pid, d[i].from_cpu, d[i].to_cpu, d[i].preferred_cpu);
+		printf(" %-6s %.16s:%d %d->%d idle %d:", cfsr_place_kind_name(d[i].kind), d[i].comm,
+		       d[i].pid, d[i].from_cpu, d[i].to_cpu, d[i].preferred_cpu);
 		for (k = 0; k < d[i].nr_cpus; k++)
 			printf(" %d:%s/%d/%" PRIu64, d[i].cpus[k].cpu,
 			       cfsr_cpu_state_name((enum cfsr_cpu_state)d[i].cpus[k].state),
@@ -467,9 +469,13 @@ static json_object *json_place(struct report *r)
 		json_object_object_add(counts, cfsr_place_kind_name((enum cfsr_place_kind)k), kc);
 	}
 	json_object_object_add(o, "counts", counts);
-	for (k = 0; k < CFSR_NR_REASONS; k++)
-		json_object_object_add(reasons, cfsr_place_reason_id((enum cfsr_place_reason)k),
-				       u64(pt->reasons[k]));
+	for (k = 0; k < CFSR_PLACE_NR_KINDS; k++) {
+		kc = json_object_new_object();
+		for (v = 0; v < CFSR_NR_REASONS; v++)
+			json_object_object_add(kc, cfsr_place_reason_id((enum cfsr_place_reason)v),
+					       u64(pt->reasons[k][v]));
+		json_object_object_add(reasons, cfsr_place_kind_name((enum cfsr_place_kind)k), kc);
+	}
 	json_object_object_add(o, "reasons", reasons);
 	n = cfsr_place_top(r->pl, &d);
 	for (i = 0; i < n; i++) {
@@ -518,9 +524,9 @@ static int print_json(struct report *r, const struct report_opts *op)
 	json_object_object_add(o, "command", json_object_new_string("report"));
 	json_object_object_add(tr, "file", json_object_new_string(r->t->path));
 	json_object_object_add(tr, "reader", json_object_new_string(in->reader));
-	json_object_object_add(tr, "kernel_release", in->kernel_release ?
-							     json_object_new_string(in->kernel_release) :
-							     NULL);
+	json_object_object_add(tr, "kernel_release",
+			       in->kernel_release ? json_object_new_string(in->kernel_release) :
+						    NULL);
 	json_object_object_add(tr, "model", json_object_new_string(r->prof->name));
 	json_object_object_add(tr, "nr_cpus", json_object_new_int(in->nr_cpus));
 	json_object_object_add(tr, "clock", in->clock ? json_object_new_string(in->clock) : NULL);
@@ -541,9 +547,9 @@ static int print_json(struct report *r, const struct report_opts *op)
 		cs = cfsr_iww_cpu(r->iw, i);
 		c = json_object_new_object();
 		json_object_object_add(c, "cpu", json_object_new_int(i));
-		json_object_object_add(c, "busy_ns",
-				       u64(cs->state_ns[CFSR_CPU_BUSY] +
-					   cs->state_ns[CFSR_CPU_OVERLOADED]));
+		json_object_object_add(
+			c, "busy_ns",
+			u64(cs->state_ns[CFSR_CPU_BUSY] + cs->state_ns[CFSR_CPU_OVERLOADED]));
 		json_object_object_add(c, "idle_ns", u64(cs->state_ns[CFSR_CPU_IDLE]));
 		json_object_object_add(c, "overloaded_ns", u64(cs->state_ns[CFSR_CPU_OVERLOADED]));
 		json_object_object_add(c, "pending_ns", u64(cs->state_ns[CFSR_CPU_PENDING]));
@@ -554,7 +560,8 @@ static int print_json(struct report *r, const struct report_opts *op)
 	json_object_object_add(o, "cpus", cpus);
 	json_object_object_add(o, "idle_while_waiting", json_iww(r));
 	json_object_object_add(o, "placement", json_place(r));
-	s = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
+	s = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
+						      JSON_C_TO_STRING_NOSLASHESCAPE);
 	if (!s)
 		ret = -1;
 	else
@@ -566,10 +573,14 @@ static int print_json(struct report *r, const struct report_opts *op)
 int cmd_report(int argc, const char **argv)
 {
 	static const struct option options[] = {
-		{ "json", no_argument, NULL, 'j' },	  { "top", required_argument, NULL, 'n' },
-		{ "cpu", required_argument, NULL, 'c' },  { "pid", required_argument, NULL, 'p' },
-		{ "time", required_argument, NULL, 't' }, { "kernel", required_argument, NULL, 'k' },
-		{ "help", no_argument, NULL, 'h' },	  { NULL, 0, NULL, 0 },
+		{ "json", no_argument, NULL, 'j' },
+		{ "top", required_argument, NULL, 'n' },
+		{ "cpu", required_argument, NULL, 'c' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "time", required_argument, NULL, 't' },
+		{ "kernel", required_argument, NULL, 'k' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
 	};
 	struct report_opts o = { .top = 10, .cpu = -1, .pid = -1, .end = UINT64_MAX };
 	struct cfsr_iww_params ip;

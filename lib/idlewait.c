@@ -155,11 +155,10 @@ static int set_mask(struct cfsr_iww *iw, struct iw_task *t, enum cfsr_affinity a
  * unbound ones "kworker/uN:M").  A task whose affinity the trace does not
  * show changing and whose name has this form is taken as bound to CPU N.
  */
-static int kthread_cpu(const char *comm)
+int cfsr_kthread_cpu(const char *comm)
 {
-	static const char *const names[] = { "ksoftirqd/", "migration/", "cpuhp/",
-					     "kworker/",   "rcuc/",	     "idle_inject/",
-					     "watchdog/" };
+	static const char *const names[] = { "ksoftirqd/", "migration/",   "cpuhp/",   "kworker/",
+					     "rcuc/",	   "idle_inject/", "watchdog/" };
 	size_t i, len;
 	long cpu;
 	char *end;
@@ -187,7 +186,7 @@ static int set_comm(struct cfsr_iww *iw, struct iw_task *t, const char *comm)
 	t->comm[CFSR_COMM_LEN - 1] = '\0';
 	if (t->aff != CFSR_AFF_ASSUMED)
 		return 0;
-	cpu = kthread_cpu(t->comm);
+	cpu = cfsr_kthread_cpu(t->comm);
 	if (cpu < 0 || cpu >= iw->p.nr_cpus)
 		return 0;
 	mask = calloc((size_t)iw->nr_words, sizeof(*mask));
@@ -771,8 +770,7 @@ int cfsr_iww_top(struct cfsr_iww *iw, const struct cfsr_iww_episode **eps)
 	return iw->nr_top;
 }
 
-enum cfsr_cpu_state cfsr_iww_cpu_now(const struct cfsr_iww *iw, int cpu, int *curr,
-				     int *nr_waiting)
+enum cfsr_cpu_state cfsr_iww_cpu_now(const struct cfsr_iww *iw, int cpu, int *curr, int *nr_waiting)
 {
 	if (!valid_cpu(iw, cpu)) {
 		*curr = -1;

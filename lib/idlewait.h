@@ -222,6 +222,12 @@ enum cfsr_affinity cfsr_iww_affinity(const struct cfsr_iww *iw, int pid);
 /* The task's last known command name, or "" (borrowed until the next event). */
 const char *cfsr_iww_comm(const struct cfsr_iww *iw, int pid);
 
+/*
+ * The CPU a per-CPU kernel thread is bound to, from its name ("ksoftirqd/1",
+ * "kworker/0:2"), or -1 for any other name.
+ */
+int cfsr_kthread_cpu(const char *comm);
+
 /* Short names of states and affinity sources, for output. */
 const char *cfsr_cpu_state_name(enum cfsr_cpu_state s);
 const char *cfsr_affinity_name(enum cfsr_affinity a);

@@ -102,7 +102,7 @@ static void keep(struct cfsr_place *pl, const struct cfsr_place_decision *d)
 static void judge_wake(const struct cfsr_place *pl, const struct cfsr_iww *iw,
 		       struct cfsr_place_decision *d, int prio, int prev, int waker, bool fork)
 {
-	int c, st, nr, nr_to = 0, idle = -1, min_nr = -1;
+	int c, st, nr, nr_to = 0, idle = -1, min_nr = -1, kcpu = cfsr_kthread_cpu(d->comm);
 	bool unknown_aff = false;
 	enum cfsr_allowed a;
 
@@ -120,6 +120,9 @@ static void judge_wake(const struct cfsr_place *pl, const struct cfsr_iww *iw,
 		if (c == d->to_cpu)
 			nr_to = nr;
 		a = cfsr_iww_allowed(iw, d->pid, c);
+		/* a task first named by this event: its name may bind it */
+		if (kcpu >= 0 && cfsr_iww_affinity(iw, d->pid) == CFSR_AFF_ASSUMED)
+			a = c == kcpu ? CFSR_ALLOWED_YES : CFSR_ALLOWED_NO;
 		if (a == CFSR_ALLOWED_NO)
 			continue;
 		if (st == CFSR_CPU_IDLE) {
@@ -224,7 +227,7 @@ static void record(struct cfsr_place *pl, const struct cfsr_iww *iw, const struc
 	if (!wanted(pl, d))
 		return;
 	pl->tot.n[d->kind][d->verdict]++;
-	pl->tot.reasons[d->reason]++;
+	pl->tot.reasons[d->kind][d->reason]++;
 	if (d->verdict != CFSR_DIVERGES)
 		return;
 	fill_cpus(pl, iw, cl, d);
@@ -236,8 +239,8 @@ static bool valid_cpu(const struct cfsr_place *pl, int cpu)
 	return cpu >= 0 && cpu < pl->nr_cpus;
 }
 
-int cfsr_place_event(struct cfsr_place *pl, const struct cfsr_event *ev,
-		     const struct cfsr_iww *iw, const struct cfsr_cpuload *cl)
+int cfsr_place_event(struct cfsr_place *pl, const struct cfsr_event *ev, const struct cfsr_iww *iw,
+		     const struct cfsr_cpuload *cl)
 {
 	struct cfsr_place_decision d;
 	struct pl_task *t;
@@ -256,7 +259,8 @@ int cfsr_place_event(struct cfsr_place *pl, const struct cfsr_event *ev,
 		return 0;
 	case CFSR_EV_WAKEUP:
 	case CFSR_EV_WAKEUP_NEW:
-		if (ev->wake.pid <= 0 || ev->wake.success == 0 || !valid_cpu(pl, ev->wake.target_cpu))
+		if (ev->wake.pid <= 0 || ev->wake.success == 0 ||
+		    !valid_cpu(pl, ev->wake.target_cpu))
 			return 0;
 		/* still running or queued (ttwu_runnable()): nothing was placed */
 		cfsr_iww_task_where(iw, ev->wake.pid, &run_cpu, &wait_cpu);

@@ -41,19 +41,29 @@ enum cfsr_verdict {
 	CFSR_NR_VERDICTS,
 };
 
-#define CFSR_PLACE_REASONS                                                                      \
-	X(CFSR_R_IDLE_CHOSEN, "idle-chosen", "an idle CPU was chosen")                                         \
-	X(CFSR_R_NO_IDLE_TARGET, "no-idle-target", "no idle CPU allowed; target is the previous or waker CPU")   \
-	X(CFSR_R_FEWEST_TASKS, "fewest-tasks", "no idle CPU allowed; target has the fewest runnable tasks")    \
-	X(CFSR_R_PULL_FROM_BUSIER, "pull-from-busier", "a waiting task moved to a CPU with fewer runnable tasks")  \
-	X(CFSR_R_IDLE_SKIPPED, "idle-skipped", "a busy CPU was chosen while an allowed CPU was idle")           \
-	X(CFSR_R_NOT_FAIR, "not-fair", "not a fair-class task")                                             \
-	X(CFSR_R_STATE_UNKNOWN, "state-unknown", "a CPU's state is unknown (before its first switch, or lost)") \
-	X(CFSR_R_AFFINITY_UNKNOWN, "affinity-unknown", "an idle CPU exists but the task's affinity is unknown")    \
-	X(CFSR_R_OTHER_TARGET, "other-target", "no idle CPU; target is neither previous nor waker CPU")        \
-	X(CFSR_R_LOAD_RULE, "load-rule", "no idle CPU; the rule compares cfs_rq load, not modelled yet")   \
-	X(CFSR_R_NOT_WAITING, "not-waiting", "task not waiting: affinity change or active balance")           \
-	X(CFSR_R_LOAD_BALANCE, "load-balance", "moved toward equal or more tasks: a load rule, not modelled yet")
+#define CFSR_PLACE_REASONS                                                \
+	X(CFSR_R_IDLE_CHOSEN, "idle-chosen", "an idle CPU was chosen")    \
+	X(CFSR_R_NO_IDLE_TARGET, "no-idle-target",                        \
+	  "no idle CPU allowed; target is the previous or waker CPU")     \
+	X(CFSR_R_FEWEST_TASKS, "fewest-tasks",                            \
+	  "no idle CPU allowed; target has the fewest runnable tasks")    \
+	X(CFSR_R_PULL_FROM_BUSIER, "pull-from-busier",                    \
+	  "a waiting task moved to a CPU with fewer runnable tasks")      \
+	X(CFSR_R_IDLE_SKIPPED, "idle-skipped",                            \
+	  "a busy CPU was chosen while an allowed CPU was idle")          \
+	X(CFSR_R_NOT_FAIR, "not-fair", "not a fair-class task")           \
+	X(CFSR_R_STATE_UNKNOWN, "state-unknown",                          \
+	  "a CPU's state is unknown (before its first switch, or lost)")  \
+	X(CFSR_R_AFFINITY_UNKNOWN, "affinity-unknown",                    \
+	  "an idle CPU exists but the task's affinity is unknown")        \
+	X(CFSR_R_OTHER_TARGET, "other-target",                            \
+	  "no idle CPU; target is neither previous nor waker CPU")        \
+	X(CFSR_R_LOAD_RULE, "load-rule",                                  \
+	  "no idle CPU; the rule compares cfs_rq load, not modelled yet") \
+	X(CFSR_R_NOT_WAITING, "not-waiting",                              \
+	  "task not waiting: affinity change or active balance")          \
+	X(CFSR_R_LOAD_BALANCE, "load-balance",                            \
+	  "moved toward equal or more tasks: a load rule, not modelled yet")
 
 enum cfsr_place_reason {
 #define X(r, id, text) r,
@@ -107,11 +117,11 @@ struct cfsr_place_decision {
 /**
  * struct cfsr_place_totals - counts within the window and filters
  * @n: decisions per kind and verdict
- * @reasons: decisions per reason
+ * @reasons: decisions per kind and reason
  */
 struct cfsr_place_totals {
 	uint64_t n[CFSR_PLACE_NR_KINDS][CFSR_NR_VERDICTS];
-	uint64_t reasons[CFSR_NR_REASONS];
+	uint64_t reasons[CFSR_PLACE_NR_KINDS][CFSR_NR_REASONS];
 };
 
 struct cfsr_place;
@@ -136,8 +146,8 @@ void cfsr_place_free(struct cfsr_place *pl);
  * @cl: loads, not yet updated by @ev
  * Return: 0, or -1 after cfsr_error().
  */
-int cfsr_place_event(struct cfsr_place *pl, const struct cfsr_event *ev,
-		     const struct cfsr_iww *iw, const struct cfsr_cpuload *cl);
+int cfsr_place_event(struct cfsr_place *pl, const struct cfsr_event *ev, const struct cfsr_iww *iw,
+		     const struct cfsr_cpuload *cl);
 
 const struct cfsr_place_totals *cfsr_place_totals(const struct cfsr_place *pl);
 

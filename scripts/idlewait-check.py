@@ -5,7 +5,9 @@
 An independent implementation, for tests, of the definitions in
 docs/COMPARATORS.md: it shares no code with cfsreplay and reads the events
 through the reference tool.  It prints one JSON object with wall_ns, cpu_ns
-and allowed_cpu_ns (and the episode count and longest episode).
+and allowed_cpu_ns (and the episode count and longest episode), and for
+wake-ups and forks how many went to an idle CPU ("idle-chosen") or to a
+busy one while another allowed CPU was idle ("idle-skipped").
 
 CPU states: unknown before the CPU's first sched_switch; idle when it runs
 pid 0 and nothing waits on it; overloaded when it runs a task and at least
@@ -122,6 +124,7 @@ def main():
     tot = {"wall_ns": 0, "cpu_ns": 0, "allowed_cpu_ns": 0}
     episodes, longest, ep_start, ep_end = 0, 0, None, None
     pending_lost = []
+    place = {k: {"idle-chosen": 0, "idle-skipped": 0} for k in ("wakeup", "fork")}
 
     def account(ts):
         nonlocal now, episodes, longest, ep_start, ep_end
@@ -188,6 +191,14 @@ def main():
             pid, target = int(f.group(2)), int(f.group(5))
             if pid > 0 and f.group(4) != "0" and target < ncpu:
                 st.comm(pid, f.group(1))
+                kind = "fork" if name == "sched_wakeup_new" else "wakeup"
+                placed = pid not in st.running and pid not in st.wait_cpu
+                if placed and start <= ts < end and int(f.group(3)) >= 100 and -1 not in st.curr:
+                    idle, _ = st.states()
+                    if target in idle:
+                        place[kind]["idle-chosen"] += 1
+                    elif any(st.allowed(pid, c) for c in idle):
+                        place[kind]["idle-skipped"] += 1
                 if pid not in st.running:
                     st.wait(pid, target)
         elif name == "sched_migrate_task":
@@ -219,6 +230,7 @@ def main():
     if ep_start is not None:
         longest = max(longest, ep_end - ep_start)
     tot["longest_ns"] = longest
+    tot["placement"] = place
     json.dump(tot, sys.stdout)
     print()
 

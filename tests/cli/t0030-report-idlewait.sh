@@ -4,7 +4,9 @@
 # report: the idle-while-waiting totals (wall_ns, cpu_ns, allowed_cpu_ns)
 # against scripts/idlewait-check.py, an independent computation over
 # `trace-cmd report -N -t` output, within 1 ms; on the bundled traces, on
-# the recorded runs beside the checkout, and with a --time window.
+# the recorded runs beside the checkout, and with a --time window.  The
+# wake-ups and forks placed on an idle CPU, or on a busy one while an
+# allowed CPU idled, must match the script's counts exactly.
 . "$(dirname "$0")/lib.sh"
 
 CHECK=$SRC_DIR/scripts/idlewait-check.py
@@ -25,6 +27,12 @@ for k in ("wall_ns", "cpu_ns", "allowed_cpu_ns"):
     d = abs(got[k] - want[k])
     print("# %s %s: tool %d, script %d, difference %d ns" % (sys.argv[1], k, got[k], want[k], d))
     assert d <= 1000000, k
+place = json.load(open("got.json"))["placement"]["reasons"]
+for kind in ("wakeup", "fork"):
+    for r in ("idle-chosen", "idle-skipped"):
+        print("# %s %s %s: tool %d, script %d" % (sys.argv[1], kind, r, place[kind][r],
+                                                 want["placement"][kind][r]))
+        assert place[kind][r] == want["placement"][kind][r], (kind, r)
 assert got["cpu_ns"] >= got["allowed_cpu_ns"]
 assert got["cpu_ns"] == got["allowed_cpu_ns"] + got["unknown_affinity_cpu_ns"] + got["affinity_bound_cpu_ns"]
 ' "$(basename "$(dirname "$1")")/$(basename "$1")"

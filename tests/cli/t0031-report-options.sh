@@ -36,10 +36,12 @@ assert w[\"wall_ns\"] == w[\"long_ns\"] + w[\"transient_ns\"]
 assert len(w[\"top\"]) == 10 and w[\"top\"][0][\"duration_ns\"] == w[\"longest_ns\"]
 p = d[\"placement\"]
 assert set(p[\"counts\"]) == {\"wakeup\", \"fork\", \"migration\"}
-assert set(p[\"reasons\"]) == {\"idle-chosen\", \"no-idle-target\", \"fewest-tasks\", \"pull-from-busier\",
+assert set(p[\"reasons\"]) == {\"wakeup\", \"fork\", \"migration\"}
+assert set(p[\"reasons\"][\"fork\"]) == {\"idle-chosen\", \"no-idle-target\", \"fewest-tasks\", \"pull-from-busier\",
     \"idle-skipped\", \"not-fair\", \"state-unknown\", \"affinity-unknown\", \"other-target\", \"load-rule\",
     \"not-waiting\", \"load-balance\"}
-assert sum(p[\"reasons\"].values()) == sum(sum(v.values()) for v in p[\"counts\"].values())
+for k in p[\"counts\"]:
+    assert sum(p[\"reasons\"][k].values()) == sum(p[\"counts\"][k].values())
 for x in p[\"top\"]:
     assert x[\"reason\"] == \"idle-skipped\" and x[\"preferred_cpu\"] != x[\"to_cpu\"]
     assert [c[\"state\"] for c in x[\"cpus\"] if c[\"cpu\"] == x[\"preferred_cpu\"]] == [\"idle\"]
