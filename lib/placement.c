@@ -245,6 +245,7 @@ int cfsr_place_event(struct cfsr_place *pl, const struct cfsr_event *ev, const s
 	struct cfsr_place_decision d;
 	struct pl_task *t;
 	int prio, run_cpu, wait_cpu;
+	bool waking;
 
 	switch (ev->kind) {
 	case CFSR_EV_WAKING:
@@ -259,18 +260,19 @@ int cfsr_place_event(struct cfsr_place *pl, const struct cfsr_event *ev, const s
 		return 0;
 	case CFSR_EV_WAKEUP:
 	case CFSR_EV_WAKEUP_NEW:
-		if (ev->wake.pid <= 0 || ev->wake.success == 0 ||
-		    !valid_cpu(pl, ev->wake.target_cpu))
+		if (ev->wake.pid <= 0)
+			return 0;
+		t = pl_task_get(pl, ev->wake.pid);
+		if (!t)
+			return -1;
+		waking = t->waking;
+		t->waking = false;
+		if (ev->wake.success == 0 || !valid_cpu(pl, ev->wake.target_cpu))
 			return 0;
 		/* still running or queued (ttwu_runnable()): nothing was placed */
 		cfsr_iww_task_where(iw, ev->wake.pid, &run_cpu, &wait_cpu);
-		if (run_cpu >= 0 || wait_cpu >= 0) {
-			t = pl_task_get(pl, ev->wake.pid);
-			if (!t)
-				return -1;
-			t->waking = false;
+		if (run_cpu >= 0 || wait_cpu >= 0)
 			return 0;
-		}
 		memset(&d, 0, sizeof(d));
 		d.ts = ev->ts;
 		d.pid = ev->wake.pid;
@@ -284,14 +286,10 @@ int cfsr_place_event(struct cfsr_place *pl, const struct cfsr_event *ev, const s
 			d.from_cpu = ev->cpu;
 			judge_wake(pl, iw, &d, prio, -1, -1, true);
 		} else {
-			t = pl_task_get(pl, ev->wake.pid);
-			if (!t)
-				return -1;
 			d.kind = CFSR_PLACE_WAKEUP;
-			d.from_cpu = t->waking ? t->prev_cpu : -1;
-			judge_wake(pl, iw, &d, prio, d.from_cpu, t->waking ? t->waker_cpu : ev->cpu,
+			d.from_cpu = waking ? t->prev_cpu : -1;
+			judge_wake(pl, iw, &d, prio, d.from_cpu, waking ? t->waker_cpu : ev->cpu,
 				   false);
-			t->waking = false;
 		}
 		record(pl, iw, cl, &d);
 		return 0;

@@ -221,7 +221,8 @@ def main():
             pid = int(re.search(r"pid: 0x([0-9a-f]+)", body).group(1), 16) or int(m.group(2))
             st.mask[pid] = None
         elif name == "print":
-            text = body.split("tracing_mark_write: ", 1)[-1]
+            # "tracing_mark_write: TEXT", or "0xIP: TEXT" when kallsyms cannot name the ip
+            text = re.sub(r"^(tracing_mark_write|0x[0-9a-f]+): ", "", body)
             a = re.match(r"cfsr-affinity pid=(\d+) cpus=([0-9,-]+)(\s|$)", text)
             if a:
                 st.mask[int(a.group(1))] = cpulist(a.group(2))
