@@ -2,9 +2,12 @@
 /*
  * Interim per-CPU load from the replay engine's task table (see
  * cpuload.h).  Each task's counted contribution (CPU, load_avg) is kept;
- * after every event the contributions of the tasks the event names, and of
- * every task the engine updated, are refreshed, and the per-CPU sums
- * follow.  The sums are integrated over time for the averages.
+ * after every event, once the engine has finished with it, the
+ * contributions are refreshed for the tasks the event names, every task the
+ * engine updated, and every task counted on a CPU (the engine may change a
+ * task's state without an event naming it, e.g. a queued task found to have
+ * left its CPU); the per-CPU sums follow.  Runnable tasks are few, so this
+ * costs little.  The sums are integrated over time for the averages.
  */
 #include <stdlib.h>
 
@@ -13,6 +16,12 @@
 #include "error.h"
 #include "pidmap.h"
 #include "replay.h"
+
+struct cl_list {
+	int *pids;
+	size_t nr;
+	size_t alloc;
+};
 
 struct cl_task {
 	int pid;
@@ -36,6 +45,12 @@ struct cfsr_cpuload {
 	size_t nr_tasks;
 	size_t alloc_tasks;
 	struct cfsr_pidmap map;
+	/* per CPU, the pids counted on it */
+	struct cl_list *counted;
+	/* pids the engine updated during the current event */
+	int *touched;
+	size_t nr_touched;
+	size_t alloc_touched;
 	int failed;
 };
 
@@ -59,6 +74,29 @@ static struct cl_task *cl_task_get(struct cfsr_cpuload *cl, int pid)
 	return t;
 }
 
+static int list_move(struct cfsr_cpuload *cl, int pid, int from, int to)
+{
+	struct cl_list *l;
+	size_t i;
+
+	if (from >= 0) {
+		l = &cl->counted[from];
+		for (i = 0; i < l->nr; i++) {
+			if (l->pids[i] == pid) {
+				l->pids[i] = l->pids[--l->nr];
+				break;
+			}
+		}
+	}
+	if (to < 0)
+		return 0;
+	l = &cl->counted[to];
+	if (CFSR_ALLOC_GROW(l->pids, l->nr + 1, l->alloc) < 0)
+		return cfsr_error("out of memory for the per-CPU load");
+	l->pids[l->nr++] = pid;
+	return 0;
+}
+
 /* Bring the contribution of @pid in line with the engine's task. */
 static void refresh(struct cfsr_cpuload *cl, int pid)
 {
@@ -76,6 +114,10 @@ static void refresh(struct cfsr_cpuload *cl, int pid)
 		cl->failed = -1;
 		return;
 	}
+	if (t->cpu != cpu && list_move(cl, pid, t->cpu, cpu) < 0) {
+		cl->failed = -1;
+		return;
+	}
 	if (t->cpu >= 0)
 		cl->sum[t->cpu] -= t->load;
 	t->cpu = cpu;
@@ -86,7 +128,13 @@ static void refresh(struct cfsr_cpuload *cl, int pid)
 
 static void on_update(void *data, const struct cfsr_replay_update *u)
 {
-	refresh(data, u->task->pid);
+	struct cfsr_cpuload *cl = data;
+
+	if (CFSR_ALLOC_GROW(cl->touched, cl->nr_touched + 1, cl->alloc_touched) < 0) {
+		cl->failed = cfsr_error("out of memory for the per-CPU load");
+		return;
+	}
+	cl->touched[cl->nr_touched++] = u->task->pid;
 }
 
 struct cfsr_cpuload *cfsr_cpuload_new(int nr_cpus, const struct cfsr_profile *prof,
@@ -101,7 +149,8 @@ struct cfsr_cpuload *cfsr_cpuload_new(int nr_cpus, const struct cfsr_profile *pr
 	cl->win_end = win_end;
 	cl->sum = calloc((size_t)nr_cpus, sizeof(*cl->sum));
 	cl->area = calloc((size_t)nr_cpus, sizeof(*cl->area));
-	if (!cl->sum || !cl->area)
+	cl->counted = calloc((size_t)nr_cpus, sizeof(*cl->counted));
+	if (!cl->sum || !cl->area || !cl->counted)
 		goto oom;
 	cl->r = cfsr_replay_new(nr_cpus, prof->pelt);
 	if (!cl->r) {
@@ -118,11 +167,18 @@ oom:
 
 void cfsr_cpuload_free(struct cfsr_cpuload *cl)
 {
+	int c;
+
 	if (!cl)
 		return;
 	cfsr_replay_free(cl->r);
 	free(cl->sum);
 	free(cl->area);
+	if (cl->counted)
+		for (c = 0; c < cl->nr_cpus; c++)
+			free(cl->counted[c].pids);
+	free(cl->counted);
+	free(cl->touched);
 	free(cl->tasks);
 	cfsr_pidmap_release(&cl->map);
 	free(cl);
@@ -132,6 +188,7 @@ int cfsr_cpuload_event(struct cfsr_cpuload *cl, const struct cfsr_event *ev)
 {
 	uint64_t from, to;
 	int pids[4], n, i, c;
+	size_t k;
 
 	if (!cl->started) {
 		cl->started = true;
@@ -146,8 +203,15 @@ int cfsr_cpuload_event(struct cfsr_cpuload *cl, const struct cfsr_event *ev)
 				cl->area[c] += (unsigned __int128)cl->sum[c] * (to - from);
 		cl->now = ev->ts;
 	}
+	cl->nr_touched = 0;
 	if (cfsr_replay_event(cl->r, ev) < 0)
 		return -1;
+	/* backwards: a task that leaves a list takes the last one's place */
+	for (c = 0; c < cl->nr_cpus; c++)
+		for (k = cl->counted[c].nr; k-- > 0;)
+			refresh(cl, cl->counted[c].pids[k]);
+	for (k = 0; k < cl->nr_touched; k++)
+		refresh(cl, cl->touched[k]);
 	n = cfsr_event_pids(ev, pids);
 	for (i = 0; i < n; i++)
 		refresh(cl, pids[i]);
