@@ -30,13 +30,20 @@ d = json.load(open(\"got.json\"))[\"idle_while_waiting\"]
 assert d[\"wall_ns\"] > 10**7 and d[\"episodes\"] > 10, d
 '
 "
-for t in periodic nice cgroups periodic-bpf cgroups-bpf; do
-	if [ -f "$SHARED_TRACES/$t/trace.dat" ]; then
+# every recorded run beside the checkout; the large ones (bench: 2.4 million
+# events, minutes of Python) only when asked for
+if [ -d "$SHARED_TRACES" ]; then
+	for f in "$SHARED_TRACES"/*/trace.dat; do
+		t=$(basename "$(dirname "$f")")
+		if [ "$(stat -c %s "$f")" -gt 8000000 ] && [ -z "${CFSR_TEST_LARGE:-}" ]; then
+			test_skip "totals on $t/trace.dat" "large trace; set CFSR_TEST_LARGE=1 to check it"
+			continue
+		fi
 		test_expect_success "totals on $t/trace.dat match the independent script" "
-			agrees_with_script '$SHARED_TRACES/$t/trace.dat'
+			agrees_with_script '$f'
 		"
-	else
-		test_skip "totals on $t/trace.dat" "no $SHARED_TRACES/$t/trace.dat"
-	fi
-done
+	done
+else
+	test_skip 'totals on the recorded runs' "no $SHARED_TRACES"
+fi
 test_done

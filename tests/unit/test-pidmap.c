@@ -34,7 +34,8 @@ static void test_against_array(void **state)
 
 	(void)state;
 	for (i = 0; i < 5000; i++) {
-		pids[i] = (int)(((unsigned int)i * 2654435761u) % 4194304u) + (i & 1 ? 0 : -5000000);
+		pids[i] =
+			(int)(((unsigned int)i * 2654435761u) % 4194304u) + (i & 1 ? 0 : -5000000);
 		assert_int_equal(cfsr_pidmap_put(&map, pids[i], (size_t)i), 0);
 	}
 	for (i = 0; i < 5000; i++)
