@@ -30,6 +30,33 @@ d = json.load(open(\"got.json\"))[\"idle_while_waiting\"]
 assert d[\"wall_ns\"] > 10**7 and d[\"episodes\"] > 10, d
 '
 "
+test_expect_success 'the text rendering of a trace gives the same totals' "
+	trace-cmd report -N -t '$TRACES/cgroups.dat' >t.txt 2>/dev/null &&
+	cfsreplay report --json '$TRACES/cgroups.dat' >a.json &&
+	cfsreplay report --kernel 6.18 --json t.txt >b.json &&
+	python3 -c '
+import json
+a, b = (json.load(open(f))[\"idle_while_waiting\"] for f in (\"a.json\", \"b.json\"))
+for k in (\"wall_ns\", \"cpu_ns\", \"allowed_cpu_ns\", \"affinity_changes\", \"episodes\"):
+    assert a[k] == b[k], (k, a[k], b[k])
+'
+"
+if [ -f "$SHARED_TRACES/periodic/trace.dat" ]; then
+	test_expect_success 'setaffinity calls are read from text too (periodic/trace.dat)' "
+		trace-cmd report -N -t '$SHARED_TRACES/periodic/trace.dat' >t.txt 2>/dev/null &&
+		calls=\$(grep -c ' sys_enter_sched_setaffinity: ' t.txt) && test \$calls -gt 0 &&
+		cfsreplay report --json '$SHARED_TRACES/periodic/trace.dat' >a.json &&
+		cfsreplay report --kernel 6.18 --json t.txt >b.json &&
+		python3 -c '
+import json, sys
+a, b = (json.load(open(f))[\"idle_while_waiting\"] for f in (\"a.json\", \"b.json\"))
+assert a[\"affinity_changes\"] == b[\"affinity_changes\"] == int(sys.argv[1])
+assert a[\"unknown_affinity_cpu_ns\"] == b[\"unknown_affinity_cpu_ns\"] > 0
+' \$calls
+	"
+else
+	test_skip 'setaffinity calls from text' "no $SHARED_TRACES/periodic/trace.dat"
+fi
 # every recorded run beside the checkout; the large ones (bench: 2.4 million
 # events, minutes of Python) only when asked for
 if [ -d "$SHARED_TRACES" ]; then
