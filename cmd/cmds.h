@@ -14,6 +14,7 @@ int cmd_compare(int argc, const char **argv);
 int cmd_help(int argc, const char **argv);
 int cmd_info(int argc, const char **argv);
 int cmd_record(int argc, const char **argv);
+int cmd_report(int argc, const char **argv);
 int cmd_signals(int argc, const char **argv);
 int cmd_validate(int argc, const char **argv);
 

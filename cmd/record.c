@@ -101,22 +101,6 @@ static void pelt_free(void *priv)
 	p->cap = NULL;
 }
 
-/* FILE.dat -> FILE.pelt.jsonl.gz, anything else -> FILE.pelt.jsonl.gz */
-static char *pelt_path_of(const char *output)
-{
-	size_t n = strlen(output);
-	char *path;
-
-	if (n > 4 && !strcmp(output + n - 4, ".dat"))
-		n -= 4;
-	path = malloc(n + sizeof(".pelt.jsonl.gz"));
-	if (path) {
-		memcpy(path, output, n);
-		strcpy(path + n, ".pelt.jsonl.gz");
-	}
-	return path;
-}
-
 static int parse_uint(const char *opt, const char *arg, unsigned long max, unsigned long *out)
 {
 	char *end;
@@ -235,7 +219,7 @@ int cmd_record(int argc, const char **argv)
 	if (optind < argc)
 		o.argv = (char *const *)argv + optind;
 	if (pelt) {
-		pb.path = pelt_path_of(o.output);
+		pb.path = cfsr_record_pelt_path(o.output);
 		if (!pb.path) {
 			cfsr_error("record: out of memory");
 			return CFSR_EXIT_ERROR;

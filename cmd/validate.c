@@ -17,12 +17,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "alloc.h"
 #include "cmds.h"
 #include "error.h"
 #include "formats.h"
 #include "profile.h"
+#include "record.h"
 #include "pidset.h"
 #include "progress.h"
 #include "replay.h"
@@ -713,6 +715,8 @@ out:
 	return status;
 }
 
+static int validate_pelt(const char *pelt, const char *path, double max_error, const char *kernel);
+
 int cmd_validate(int argc, const char **argv)
 {
 	static const struct option options[] = {
@@ -723,13 +727,10 @@ int cmd_validate(int argc, const char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct cfsr_truth_reader *pr = NULL;
 	const char *pelt = NULL, *truth = NULL, *kernel = NULL;
-	const struct cfsr_profile *prof;
-	struct cfsr_trace *t = NULL;
-	struct validate *v = NULL;
+	char *beside = NULL;
 	double max_error = -1;
-	int c, status = CFSR_EXIT_ERROR;
+	int c, status;
 	char *end;
 
 	optind = 1;
@@ -768,12 +769,37 @@ int cmd_validate(int argc, const char **argv)
 			"validate needs one TRACE, and at most one of --pelt FILE or --truth FILE; see 'cfsreplay validate --help'");
 		return CFSR_EXIT_ERROR;
 	}
-	/* a trace from 'cfsreplay record' carries its own snapshots */
-	if (!pelt && !truth)
-		truth = argv[optind];
+	/*
+	 * A trace from 'cfsreplay record': the kernel's PELT updates beside it
+	 * (lock-step), else the snapshots it carries.
+	 */
+	if (!pelt && !truth) {
+		beside = cfsr_record_pelt_path(argv[optind]);
+		if (!beside) {
+			cfsr_error("validate: out of memory");
+			return CFSR_EXIT_ERROR;
+		}
+		if (access(beside, R_OK) == 0)
+			pelt = beside;
+		else
+			truth = argv[optind];
+	}
 	if (truth)
 		return validate_truth(truth, argv[optind], max_error, kernel);
-	t = cfsr_trace_open(argv[optind]);
+	status = validate_pelt(pelt, argv[optind], max_error, kernel);
+	free(beside);
+	return status;
+}
+
+static int validate_pelt(const char *pelt, const char *path, double max_error, const char *kernel)
+{
+	struct cfsr_truth_reader *pr = NULL;
+	const struct cfsr_profile *prof;
+	struct cfsr_trace *t = NULL;
+	struct validate *v = NULL;
+	int status = CFSR_EXIT_ERROR;
+
+	t = cfsr_trace_open(path);
 	if (!t)
 		goto out;
 	pr = cfsr_truth_open(pelt);

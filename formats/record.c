@@ -1193,3 +1193,18 @@ out:
 	json_object_put(r.notes);
 	return ret;
 }
+
+char *cfsr_record_pelt_path(const char *trace)
+{
+	size_t n = strlen(trace);
+	char *path;
+
+	if (n > 4 && !strcmp(trace + n - 4, ".dat"))
+		n -= 4;
+	path = malloc(n + sizeof(".pelt.jsonl.gz"));
+	if (path) {
+		memcpy(path, trace, n);
+		strcpy(path + n, ".pelt.jsonl.gz");
+	}
+	return path;
+}

@@ -120,4 +120,14 @@ int cfsr_record_run(const struct cfsr_record_opts *o, struct cfsr_record_result 
  */
 int cfsr_record_marker(struct cfsr_record *rec, const char *text);
 
+/**
+ * cfsr_record_pelt_path() - where the kernel PELT capture of a trace goes
+ * @trace: the trace.dat's path
+ *
+ * "x.dat" gives "x.pelt.jsonl.gz"; a name without ".dat" gets
+ * ".pelt.jsonl.gz" appended.  validate looks there for a trace's capture.
+ * Return: a malloc()ed path, or NULL when out of memory.
+ */
+char *cfsr_record_pelt_path(const char *trace);
+
 #endif /* CFSR_RECORD_H */

@@ -707,6 +707,27 @@ static int decode_print(struct tx_reader *r, char *payload, struct cfsr_event *e
 	return 0;
 }
 
+/*
+ * The syscall event prints "pid: 0x00000000, len: 0x00000080, user_mask_ptr: 0x...":
+ * only the target thread is of use (the mask is in user memory).
+ */
+static int decode_affinity(struct tx_reader *r, char *payload, struct cfsr_event *ev)
+{
+	const char *p = strstr(payload, "pid: ");
+	char *end;
+	long v;
+
+	(void)r;
+	if (!p)
+		return -1;
+	errno = 0;
+	v = strtol(p + 5, &end, 16);
+	if (errno || end == p + 5 || v < 0 || v > INT32_MAX)
+		return -1;
+	ev->affinity.pid = (int)v;
+	return 0;
+}
+
 /* ftrace shows print events as "tracing_mark_write: TEXT", without the name */
 static int decode_mark(struct tx_reader *r, char *payload, struct cfsr_event *ev)
 {
@@ -731,6 +752,7 @@ static const struct tx_handler handlers[] = {
 	{ "sched", "sched_wakeup", CFSR_EV_WAKEUP, decode_wake },
 	{ "sched", "sched_wakeup_new", CFSR_EV_WAKEUP_NEW, decode_wake },
 	{ "sched", "sched_waking", CFSR_EV_WAKING, decode_wake },
+	{ "syscalls", "sys_enter_sched_setaffinity", CFSR_EV_SETAFFINITY, decode_affinity },
 };
 
 static const struct tx_handler mark_handler = { "ftrace", "print", CFSR_EV_MARKER, decode_mark };

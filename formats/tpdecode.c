@@ -261,6 +261,12 @@ static int decode_pi(struct td_decoder *r, const struct td_type *ty, const struc
 	return 0;
 }
 
+static int decode_affinity(struct td_decoder *r, const struct td_type *ty,
+			   const struct tep_record *rec, struct cfsr_event *ev)
+{
+	return field_int(r, rec, ty->f[0], &ev->affinity.pid);
+}
+
 static int decode_cgroup(struct td_decoder *r, const struct td_type *ty,
 			 const struct tep_record *rec, struct cfsr_event *ev)
 {
@@ -361,6 +367,11 @@ static const struct td_handler handlers[] = {
 	  CFSR_EV_WAKING,
 	  { "comm", "pid", "prio", "?success", "?target_cpu" },
 	  decode_wake },
+	{ "syscalls",
+	  "sys_enter_sched_setaffinity",
+	  CFSR_EV_SETAFFINITY,
+	  { "pid" },
+	  decode_affinity },
 };
 
 static const struct td_handler *find_handler(const char *system, const char *name)

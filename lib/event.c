@@ -68,6 +68,9 @@ int cfsr_event_pids(const struct cfsr_event *ev, int pids[4])
 	case CFSR_EV_CGROUP_ATTACH:
 		n = add_pid(pids, n, ev->cgroup.pid);
 		break;
+	case CFSR_EV_SETAFFINITY:
+		n = add_pid(pids, n, ev->affinity.pid);
+		break;
 	default:
 		break;
 	}

@@ -38,6 +38,7 @@
 	X(CFSR_EV_CGROUP_MKDIR, "cgroup_mkdir")   \
 	X(CFSR_EV_CGROUP_RMDIR, "cgroup_rmdir")   \
 	X(CFSR_EV_MARKER, "marker")               \
+	X(CFSR_EV_SETAFFINITY, "setaffinity")     \
 	X(CFSR_EV_LOST, "lost")
 
 enum cfsr_event_kind {
@@ -141,6 +142,15 @@ struct cfsr_event {
 			int pid;
 			const char *path;
 		} cgroup;
+		/*
+		 * CFSR_EV_SETAFFINITY: entry of the sched_setaffinity() system
+		 * call.  The new mask lives in user memory and is not in the
+		 * trace: only the fact that @pid's affinity may have changed.
+		 */
+		struct {
+			/* target thread as passed: 0 means the caller (@pid above) */
+			int pid;
+		} affinity;
 		/* CFSR_EV_MARKER */
 		struct {
 			const char *text;

@@ -39,6 +39,36 @@ for k in sorted(d["events"], key=lambda s: s.encode()):
 '
 }
 
+# agrees_with_script TRACE [START_NS END_NS]: report --json's idle-while-waiting
+# totals equal those of scripts/idlewait-check.py (an independent computation
+# over trace-cmd report output) within 1 ms, and its idle-chosen and
+# idle-skipped counts of wake-ups and forks exactly
+agrees_with_script() {
+	if [ -n "$2" ]; then
+		python3 "$SRC_DIR/scripts/idlewait-check.py" "$1" --start "$2" --end "$3" >want.json &&
+		cfsreplay report --json --time "$(python3 -c "print('%d.%09d,%d.%09d' % (divmod($2, 10**9) + divmod($3, 10**9)))")" "$1" >got.json
+	else
+		python3 "$SRC_DIR/scripts/idlewait-check.py" "$1" >want.json && cfsreplay report --json "$1" >got.json
+	fi &&
+	python3 -c '
+import json, sys
+want = json.load(open("want.json"))
+got = json.load(open("got.json"))["idle_while_waiting"]
+for k in ("wall_ns", "cpu_ns", "allowed_cpu_ns"):
+    d = abs(got[k] - want[k])
+    print("# %s %s: tool %d, script %d, difference %d ns" % (sys.argv[1], k, got[k], want[k], d))
+    assert d <= 1000000, k
+place = json.load(open("got.json"))["placement"]["reasons"]
+for kind in ("wakeup", "fork"):
+    for r in ("idle-chosen", "idle-skipped"):
+        print("# %s %s %s: tool %d, script %d" % (sys.argv[1], kind, r, place[kind][r],
+                                                 want["placement"][kind][r]))
+        assert place[kind][r] == want["placement"][kind][r], (kind, r)
+assert got["cpu_ns"] >= got["allowed_cpu_ns"]
+assert got["cpu_ns"] == got["allowed_cpu_ns"] + got["unknown_affinity_cpu_ns"] + got["affinity_bound_cpu_ns"]
+' "$(basename "$(dirname "$1")")/$(basename "$1")"
+}
+
 test_expect_success() {
 	local title=$1 body=$2 out
 	test_count=$((test_count + 1))

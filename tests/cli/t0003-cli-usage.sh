@@ -30,8 +30,12 @@ test_expect_success 'unknown option: exit 2' '
 test_expect_success 'info without a trace: exit 2' '
 	cfsreplay info >out 2>err; test $? -eq 2 && grep -q "info needs one TRACE" err
 '
-test_expect_success 'a trace path alone runs the default command' "
-	cfsreplay '$TRACES/periodic.dat' >a && cfsreplay info '$TRACES/periodic.dat' >b && diff -u b a
+test_expect_success 'a trace path alone runs the default command, report' "
+	cfsreplay '$TRACES/periodic.dat' >a && cfsreplay report '$TRACES/periodic.dat' >b &&
+	diff -u b a && grep -q '^idle while waiting' a
+"
+test_expect_success 'info stays reachable by name' "
+	cfsreplay info '$TRACES/periodic.dat' >a && grep -q '^reader:' a
 "
 test_expect_success 'no progress output when stderr is not a terminal' "
 	cfsreplay info '$TRACES/cgroups.dat' >out 2>err && test ! -s err

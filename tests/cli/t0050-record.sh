@@ -120,7 +120,7 @@ if [ -n "$CG" ] && [ -w "$CG/cpu.shares" ]; then
 		wait
 	EOF
 	test_expect_success 'record: two cgroups: trace-cmd and our reader agree' '
-		cfsreplay record --truth=100 -o cg.dat -- sh two-groups.sh 2>err &&
+		cfsreplay record --no-pelt --truth=100 -o cg.dat -- sh two-groups.sh 2>err &&
 		"$SRC_DIR/scripts/trace-counts.sh" cg.dat >counts.trace-cmd 2>tc.err &&
 		counts_of cg.dat >counts.ours && diff -u counts.trace-cmd counts.ours &&
 		trace-cmd report cg.dat >report 2>/dev/null &&
@@ -149,6 +149,8 @@ if [ -r /sys/kernel/btf/vmlinux ]; then
 		grep -q "wrote .pelt.pelt.jsonl.gz.: [1-9][0-9]* kernel PELT updates, 0 lost" err &&
 		cfsreplay validate --pelt pelt.pelt.jsonl.gz pelt.dat >v.out &&
 		grep -q "^task updates compared: [1-9]" v.out &&
+		cfsreplay validate pelt.dat >v2.out &&
+		grep -q "^kernel records: *pelt.pelt.jsonl.gz" v2.out &&
 		rm pelt.dat &&
 		{ cfsreplay record -o pelt.dat --duration 0.1 2>err; test $? -eq 2; } &&
 		grep -q "pelt.pelt.jsonl.gz. exists; use -f" err &&

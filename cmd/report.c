@@ -1,0 +1,679 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * cfsreplay report [options] TRACE: the default command.
+ *
+ * One pass over the trace feeds three consumers in lib/: the placement
+ * audit (which judges an event against the state before it), the
+ * idle-while-waiting comparator and the per-CPU load (the replay engine,
+ * reached only through lib/cpuload.h).  The report is a summary that fits
+ * a 100-column terminal, or with --json one object in the documented
+ * schema (docs/cfsreplay-output.5.txt).
+ */
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "cmds.h"
+#include "cpuload.h"
+#include "error.h"
+#include "formats.h"
+#include "idlewait.h"
+#include "placement.h"
+#include "profile.h"
+#include "progress.h"
+
+#define REPORT_FORMAT_VERSION 1
+#define DEFAULT_HZ 250
+
+static const char *const report_usage[] = {
+	"usage: cfsreplay report [--json] [--top N] [--cpu CPU] [--pid PID]",
+	"                        [--time START,END] [--kernel RELEASE] TRACE",
+	"   or: cfsreplay TRACE",
+	"",
+	"Summarise where the kernel left CPUs idle while tasks waited, and how its",
+	"placements compare with the profile's placement rule: trace summary,",
+	"per-CPU observed busy time and interim load, idle-while-waiting totals and",
+	"episodes, placement agreement and the largest divergences.",
+	"",
+	"    --json              print one JSON object (see docs/cfsreplay-output.5.txt)",
+	"    --top N             episodes and divergences listed (default 10)",
+	"    --cpu CPU           per-CPU rows, episodes and decisions involving CPU",
+	"    --pid PID           episodes and decisions involving task PID",
+	"    --time START,END    count only trace times in [START, END), in seconds",
+	"                        as trace-cmd prints them; either may be empty",
+	"    --kernel RELEASE    model profile for RELEASE instead of the trace's",
+	"    -h, --help          show this help",
+	"",
+	"Exit status: 0 success, 2 error (unreadable or invalid trace, usage).",
+	NULL,
+};
+
+struct report_opts {
+	bool json;
+	int top;
+	int cpu;
+	int pid;
+	uint64_t start;
+	uint64_t end;
+	const char *kernel;
+};
+
+struct report {
+	struct cfsr_trace *t;
+	const struct cfsr_profile *prof;
+	struct cfsr_iww *iw;
+	struct cfsr_cpuload *cl;
+	struct cfsr_place *pl;
+	uint64_t balance_ns;
+	bool hz_assumed;
+	uint64_t events;
+	uint64_t sched_events;
+};
+
+static void print_usage(void)
+{
+	const char *const *u;
+
+	for (u = report_usage; *u; u++)
+		puts(*u);
+}
+
+/* "SECONDS[.FRACTION]" into ns, exactly; empty means @dflt. */
+static int parse_seconds(const char *s, size_t len, uint64_t dflt, uint64_t *ns)
+{
+	uint64_t sec = 0, frac = 0, scale = 100000000;
+	size_t i = 0;
+
+	if (!len) {
+		*ns = dflt;
+		return 0;
+	}
+	for (; i < len && s[i] >= '0' && s[i] <= '9'; i++) {
+		if (sec > (UINT64_MAX / 1000000000 - 9) / 10)
+			return -1;
+		sec = sec * 10 + (uint64_t)(s[i] - '0');
+	}
+	if (i < len && s[i] == '.') {
+		for (i++; i < len && s[i] >= '0' && s[i] <= '9'; i++) {
+			frac += (uint64_t)(s[i] - '0') * scale;
+			scale /= 10;
+		}
+	}
+	if (i != len || (i == 1 && s[0] == '.'))
+		return -1;
+	*ns = sec * 1000000000 + frac;
+	return 0;
+}
+
+static int parse_time(const char *arg, struct report_opts *o)
+{
+	const char *comma = strchr(arg, ',');
+
+	if (!comma || parse_seconds(arg, (size_t)(comma - arg), 0, &o->start) < 0 ||
+	    parse_seconds(comma + 1, strlen(comma + 1), UINT64_MAX, &o->end) < 0 ||
+	    o->end <= o->start)
+		return cfsr_error("report: bad --time '%s': want START,END in seconds, START < END",
+				  arg);
+	return 0;
+}
+
+static int parse_int(const char *opt, const char *arg, int min, int *val)
+{
+	char *end;
+	long v = strtol(arg, &end, 10);
+
+	if (!*arg || *end || v < min || v > 1 << 22)
+		return cfsr_error("report: bad %s '%s'", opt, arg);
+	*val = (int)v;
+	return 0;
+}
+
+/*
+ * The idle CPU's balance interval on a single-level domain spanning every
+ * CPU.  Mirrors sd_init() (balance_interval = sd_weight ms) and
+ * get_sd_balance_interval() for an idle CPU (no busy_factor) in
+ * kernel/sched/topology.c and fair.c, v6.12-v6.18: msecs_to_jiffies(),
+ * at least one jiffy.  Differs: the real topology may have more levels.
+ */
+static uint64_t balance_interval_ns(int nr_cpus, int hz)
+{
+	uint64_t jiffies = ((uint64_t)nr_cpus * (uint64_t)hz + 999) / 1000;
+
+	if (!jiffies)
+		jiffies = 1;
+	return jiffies * 1000000000 / (uint64_t)hz;
+}
+
+static int run(struct report *r)
+{
+	struct cfsr_progress progress;
+	struct cfsr_event ev;
+	int ret;
+
+	cfsr_progress_init(&progress, r->t->path);
+	while ((ret = cfsr_trace_next(r->t, &ev)) > 0) {
+		r->events++;
+		if (cfsr_event_kind_is_sched(ev.kind))
+			r->sched_events++;
+		if (cfsr_place_event(r->pl, &ev, r->iw, r->cl) < 0 ||
+		    cfsr_iww_event(r->iw, &ev) < 0 || cfsr_cpuload_event(r->cl, &ev) < 0) {
+			ret = -1;
+			break;
+		}
+		cfsr_progress_update(&progress, r->t->stats.records, ev.ts - r->t->stats.first_ts);
+	}
+	cfsr_progress_done(&progress);
+	cfsr_iww_finish(r->iw);
+	return ret;
+}
+
+/* ---- text ---------------------------------------------------------------- */
+
+static void print_ts(uint64_t ts)
+{
+	printf("%" PRIu64 ".%06" PRIu64, ts / 1000000000, ts % 1000000000 / 1000);
+}
+
+static void print_ms(uint64_t ns)
+{
+	printf("%10.3f ms", (double)ns / 1e6);
+}
+
+/* The episode's waiting tasks, in at most @width columns. */
+static void print_tasks(const struct report *r, const struct cfsr_iww_episode *ep, int width)
+{
+	char item[64];
+	int k, len, used = 0;
+
+	for (k = 0; k < ep->nr_pids; k++) {
+		const char *comm = cfsr_iww_comm(r->iw, ep->pids[k]);
+		enum cfsr_affinity a = cfsr_iww_affinity(r->iw, ep->pids[k]);
+
+		len = snprintf(item, sizeof(item), "%s%s:%d%s", k ? " " : "", comm[0] ? comm : "?",
+			       ep->pids[k],
+			       a == CFSR_AFF_ASSUMED ? "" :
+			       a == CFSR_AFF_CHANGED ? "(aff?)" :
+						       "(pinned)");
+		if (used + len > width - 8) {
+			printf(" +%d", ep->nr_pids - k);
+			return;
+		}
+		fputs(item, stdout);
+		used += len;
+	}
+}
+
+static const char *episode_class(const struct cfsr_iww_episode *ep)
+{
+	if (ep->allowed_cpu_ns)
+		return "allowed";
+	return ep->unknown_affinity_cpu_ns ? "aff-unknown" : "affinity-bound";
+}
+
+static void text_iww(struct report *r, const struct report_opts *o)
+{
+	const struct cfsr_iww_totals *tt = cfsr_iww_totals(r->iw);
+	const struct cfsr_iww_episode *eps;
+	int i, n;
+
+	printf("\nidle while waiting (CPU idle while another has tasks waiting)\n");
+	printf("  balance interval %.3f ms%s\n", (double)r->balance_ns / 1e6,
+	       r->hz_assumed ? " (HZ not in the trace: 250 assumed)" : "");
+	printf("  wall            ");
+	print_ms(tt->wall_ns);
+	printf("   some CPU idle while another is overloaded\n  cpu             ");
+	print_ms(tt->cpu_ns);
+	printf("   integral of min(#idle, #overloaded)\n  allowed         ");
+	print_ms(tt->allowed_cpu_ns);
+	printf("   ... a waiting task may run on the idle CPU\n  affinity-bound  ");
+	print_ms(tt->affinity_bound_cpu_ns);
+	printf("   ... affinity forbids it (not a kernel fault)\n  affinity unknown");
+	print_ms(tt->unknown_affinity_cpu_ns);
+	printf("   ... the task's mask changed, the trace lacks it\n");
+	printf("  episodes        %" PRIu64 ": %" PRIu64 " long (%.3f ms), %" PRIu64
+	       " transient (%.3f ms); longest %.3f ms\n",
+	       tt->episodes, tt->long_episodes, (double)tt->long_ns / 1e6, tt->transient_episodes,
+	       (double)tt->transient_ns / 1e6, (double)tt->longest_ns / 1e6);
+	n = cfsr_iww_top(r->iw, &eps);
+	if (!n)
+		return;
+	printf("  longest episodes%s:\n", o->cpu >= 0 || o->pid >= 0 ? " (filtered)" : "");
+	printf("    %-12s %10s %4s %4s  %-14s %s\n", "start", "ms", "idle", "over", "class",
+	       "waiting tasks");
+	for (i = 0; i < n; i++) {
+		printf("    ");
+		print_ts(eps[i].start);
+		printf(" %10.3f %4d %4d  %-14s ", (double)(eps[i].end - eps[i].start) / 1e6,
+		       eps[i].idle_cpu, eps[i].busy_cpu, episode_class(&eps[i]));
+		print_tasks(r, &eps[i], eps[i].open ? 30 : 41);
+		printf("%s\n", eps[i].open ? " (open at end)" : "");
+	}
+}
+
+static void text_place(struct report *r)
+{
+	const struct cfsr_place_totals *pt = cfsr_place_totals(r->pl);
+	const struct cfsr_place_decision *d;
+	int k, i, n;
+
+	printf("\nplacement (rule of model %s;\n"
+	       "           prefers an idle CPU in the LLC; all CPUs taken as one LLC)\n",
+	       r->prof->name);
+	printf("  %-10s %8s %9s %13s\n", "", "agrees", "diverges", "cannot judge");
+	for (k = 0; k < CFSR_PLACE_NR_KINDS; k++)
+		printf("  %-10s %8" PRIu64 " %9" PRIu64 " %13" PRIu64 "\n",
+		       cfsr_place_kind_name((enum cfsr_place_kind)k), pt->n[k][CFSR_AGREES],
+		       pt->n[k][CFSR_DIVERGES], pt->n[k][CFSR_CANNOT_JUDGE]);
+	printf("  %-12s%6s %6s %6s\n", "reasons", "wakeup", "fork", "migr.");
+	for (k = 0; k < CFSR_NR_REASONS; k++) {
+		if (!pt->reasons[0][k] && !pt->reasons[1][k] && !pt->reasons[2][k])
+			continue;
+		printf("  %18" PRIu64 " %6" PRIu64 " %6" PRIu64 "  %s\n", pt->reasons[0][k],
+		       pt->reasons[1][k], pt->reasons[2][k],
+		       cfsr_place_reason_text((enum cfsr_place_reason)k));
+	}
+	n = cfsr_place_top(r->pl, &d);
+	if (!n)
+		return;
+	printf("  largest divergences (time, kind, task, from->to CPU, idle CPU preferred;\n"
+	       "  then per CPU: state/nr_running/interim load):\n");
+	for (i = 0; i < n; i++) {
+		printf("    ");
+		print_ts(d[i].ts);
+		printf(" %-6s %.16s:%d %d->%d idle %d:", cfsr_place_kind_name(d[i].kind), d[i].comm,
+		       d[i].pid, d[i].from_cpu, d[i].to_cpu, d[i].preferred_cpu);
+		for (k = 0; k < d[i].nr_cpus; k++)
+			printf(" %d:%s/%d/%" PRIu64, d[i].cpus[k].cpu,
+			       cfsr_cpu_state_name((enum cfsr_cpu_state)d[i].cpus[k].state),
+			       d[i].cpus[k].nr_running, d[i].cpus[k].load);
+		printf("\n");
+	}
+}
+
+static void text_notes(const struct report *r)
+{
+	const struct cfsr_iww_totals *tt = cfsr_iww_totals(r->iw);
+
+	printf("\nnotes\n");
+	printf("  - load is interim: the sum of the queued tasks' modelled load_avg (no cfs_rq\n"
+	       "    signals yet: blocked load and groups are missing)\n");
+	if (tt->lost_notices)
+		printf("  - %" PRIu64 " lost-event notices: states after them are degraded\n",
+		       tt->lost_notices);
+	if (tt->known_from)
+		printf("  - CPU states known from ");
+	else
+		printf("  - some CPU never switched: its state stays unknown\n");
+	if (tt->known_from) {
+		print_ts(tt->known_from);
+		printf(" (first switch on every CPU)\n");
+	}
+	printf("  - %" PRIu64 " tasks ran without being seen to wait (runnable when the trace\n"
+	       "    began, or their wakeup is missing)\n",
+	       tt->unseen_waiters);
+	if (tt->unseen_switch_outs)
+		printf("  - %" PRIu64 " switches out of a task never switched in: switches are\n"
+		       "    missing; an idle CPU with a woken task counts as pending meanwhile\n",
+		       tt->unseen_switch_outs);
+	if (tt->affinity_changes)
+		printf("  - %" PRIu64 " sched_setaffinity() calls; %" PRIu64
+		       " masks given by cfsr-affinity markers\n",
+		       tt->affinity_changes, tt->affinity_markers);
+	else
+		printf("  - no affinity change in the trace: tasks are taken as allowed on every\n"
+		       "    CPU, per-CPU kthreads (name/N) on theirs\n");
+}
+
+static void print_text(struct report *r, const struct report_opts *o)
+{
+	const struct cfsr_trace_info *in = &r->t->info;
+	const struct cfsr_iww_totals *tt = cfsr_iww_totals(r->iw);
+	const struct cfsr_iww_cpu *cs;
+	int c;
+
+	printf("trace    %s\n", r->t->path);
+	printf("         %s%s%s, kernel %s, %d CPUs, clock %s\n", in->reader,
+	       in->compression ? " " : "", in->compression ? in->compression : "",
+	       in->kernel_release ? in->kernel_release : "unknown", in->nr_cpus,
+	       in->clock ? in->clock : "unknown");
+	printf("model    %s\n", r->prof->name);
+	printf("span     ");
+	print_ts(tt->first_ts);
+	printf(" .. ");
+	print_ts(tt->last_ts);
+	printf(" (%.3f s), %" PRIu64 " events, %" PRIu64 " lost notices\n",
+	       (double)(tt->last_ts - tt->first_ts) / 1e9, r->events, tt->lost_notices);
+	if (o->start || o->end != UINT64_MAX) {
+		printf("window   ");
+		print_ts(o->start);
+		printf(" .. ");
+		if (o->end == UINT64_MAX)
+			printf("end");
+		else
+			print_ts(o->end);
+		printf("\n");
+	}
+	printf("\nper CPU, observed ms     %10s %10s %10s %10s %10s  %s\n", "busy", "idle",
+	       "overloaded", "pending", "unknown", "interim load");
+	for (c = 0; c < in->nr_cpus; c++) {
+		if (o->cpu >= 0 && c != o->cpu)
+			continue;
+		cs = cfsr_iww_cpu(r->iw, c);
+		printf("  CPU %-18d %10.3f %10.3f %10.3f %10.3f %10.3f  %12" PRIu64 "\n", c,
+		       (double)(cs->state_ns[CFSR_CPU_BUSY] + cs->state_ns[CFSR_CPU_OVERLOADED]) /
+			       1e6,
+		       (double)cs->state_ns[CFSR_CPU_IDLE] / 1e6,
+		       (double)cs->state_ns[CFSR_CPU_OVERLOADED] / 1e6,
+		       (double)cs->state_ns[CFSR_CPU_PENDING] / 1e6,
+		       (double)cs->state_ns[CFSR_CPU_UNKNOWN] / 1e6, cfsr_cpuload_mean(r->cl, c));
+	}
+	text_iww(r, o);
+	text_place(r);
+	text_notes(r);
+}
+
+/* ---- JSON ---------------------------------------------------------------- */
+
+static json_object *u64(uint64_t v)
+{
+	return json_object_new_int64((int64_t)v);
+}
+
+static json_object *int_or_null(int v)
+{
+	return v < 0 ? NULL : json_object_new_int(v);
+}
+
+static json_object *json_iww(struct report *r)
+{
+	const struct cfsr_iww_totals *tt = cfsr_iww_totals(r->iw);
+	const struct cfsr_iww_episode *eps;
+	json_object *o = json_object_new_object(), *top = json_object_new_array(), *e, *tasks, *tk;
+	int i, k, n;
+
+	json_object_object_add(o, "wall_ns", u64(tt->wall_ns));
+	json_object_object_add(o, "cpu_ns", u64(tt->cpu_ns));
+	json_object_object_add(o, "allowed_cpu_ns", u64(tt->allowed_cpu_ns));
+	json_object_object_add(o, "unknown_affinity_cpu_ns", u64(tt->unknown_affinity_cpu_ns));
+	json_object_object_add(o, "affinity_bound_cpu_ns", u64(tt->affinity_bound_cpu_ns));
+	json_object_object_add(o, "balance_interval_ns", u64(r->balance_ns));
+	json_object_object_add(o, "hz_assumed", json_object_new_boolean(r->hz_assumed));
+	json_object_object_add(o, "episodes", u64(tt->episodes));
+	json_object_object_add(o, "long_episodes", u64(tt->long_episodes));
+	json_object_object_add(o, "long_ns", u64(tt->long_ns));
+	json_object_object_add(o, "long_cpu_ns", u64(tt->long_cpu_ns));
+	json_object_object_add(o, "transient_episodes", u64(tt->transient_episodes));
+	json_object_object_add(o, "transient_ns", u64(tt->transient_ns));
+	json_object_object_add(o, "transient_cpu_ns", u64(tt->transient_cpu_ns));
+	json_object_object_add(o, "longest_ns", u64(tt->longest_ns));
+	json_object_object_add(o, "known_from_ns", tt->known_from ? u64(tt->known_from) : NULL);
+	json_object_object_add(o, "unseen_waiters", u64(tt->unseen_waiters));
+	json_object_object_add(o, "unseen_switch_outs", u64(tt->unseen_switch_outs));
+	json_object_object_add(o, "lost_notices", u64(tt->lost_notices));
+	json_object_object_add(o, "affinity_changes", u64(tt->affinity_changes));
+	json_object_object_add(o, "affinity_markers", u64(tt->affinity_markers));
+	json_object_object_add(o, "bad_affinity_markers", u64(tt->bad_markers));
+	n = cfsr_iww_top(r->iw, &eps);
+	for (i = 0; i < n; i++) {
+		e = json_object_new_object();
+		json_object_object_add(e, "start_ns", u64(eps[i].start));
+		json_object_object_add(e, "end_ns", u64(eps[i].end));
+		json_object_object_add(e, "duration_ns", u64(eps[i].end - eps[i].start));
+		json_object_object_add(e, "cpu_ns", u64(eps[i].cpu_ns));
+		json_object_object_add(e, "allowed_cpu_ns", u64(eps[i].allowed_cpu_ns));
+		json_object_object_add(e, "unknown_affinity_cpu_ns",
+				       u64(eps[i].unknown_affinity_cpu_ns));
+		json_object_object_add(e, "class", json_object_new_string(episode_class(&eps[i])));
+		json_object_object_add(e, "idle_cpu", int_or_null(eps[i].idle_cpu));
+		json_object_object_add(e, "overloaded_cpu", int_or_null(eps[i].busy_cpu));
+		json_object_object_add(e, "open", json_object_new_boolean(eps[i].open));
+		tasks = json_object_new_array();
+		for (k = 0; k < eps[i].nr_pids; k++) {
+			tk = json_object_new_object();
+			json_object_object_add(tk, "pid", json_object_new_int(eps[i].pids[k]));
+			json_object_object_add(
+				tk, "comm",
+				json_object_new_string(cfsr_iww_comm(r->iw, eps[i].pids[k])));
+			json_object_object_add(tk, "affinity",
+					       json_object_new_string(cfsr_affinity_name(
+						       cfsr_iww_affinity(r->iw, eps[i].pids[k]))));
+			json_object_array_add(tasks, tk);
+		}
+		json_object_object_add(e, "waiting", tasks);
+		json_object_array_add(top, e);
+	}
+	json_object_object_add(o, "top", top);
+	return o;
+}
+
+static json_object *json_place(struct report *r)
+{
+	const struct cfsr_place_totals *pt = cfsr_place_totals(r->pl);
+	const struct cfsr_place_decision *d;
+	json_object *o = json_object_new_object(), *counts = json_object_new_object();
+	json_object *reasons = json_object_new_object(), *top = json_object_new_array();
+	json_object *kc, *e, *cpus, *c;
+	int k, v, i, n;
+
+	json_object_object_add(o, "rule", json_object_new_string(r->prof->name));
+	json_object_object_add(o, "llc", json_object_new_string("all-cpus-assumed"));
+	for (k = 0; k < CFSR_PLACE_NR_KINDS; k++) {
+		kc = json_object_new_object();
+		for (v = 0; v < CFSR_NR_VERDICTS; v++)
+			json_object_object_add(kc, cfsr_verdict_name((enum cfsr_verdict)v),
+					       u64(pt->n[k][v]));
+		json_object_object_add(counts, cfsr_place_kind_name((enum cfsr_place_kind)k), kc);
+	}
+	json_object_object_add(o, "counts", counts);
+	for (k = 0; k < CFSR_PLACE_NR_KINDS; k++) {
+		kc = json_object_new_object();
+		for (v = 0; v < CFSR_NR_REASONS; v++)
+			json_object_object_add(kc, cfsr_place_reason_id((enum cfsr_place_reason)v),
+					       u64(pt->reasons[k][v]));
+		json_object_object_add(reasons, cfsr_place_kind_name((enum cfsr_place_kind)k), kc);
+	}
+	json_object_object_add(o, "reasons", reasons);
+	n = cfsr_place_top(r->pl, &d);
+	for (i = 0; i < n; i++) {
+		e = json_object_new_object();
+		json_object_object_add(e, "ts_ns", u64(d[i].ts));
+		json_object_object_add(e, "kind",
+				       json_object_new_string(cfsr_place_kind_name(d[i].kind)));
+		json_object_object_add(e, "pid", json_object_new_int(d[i].pid));
+		json_object_object_add(e, "comm", json_object_new_string(d[i].comm));
+		json_object_object_add(e, "from_cpu", int_or_null(d[i].from_cpu));
+		json_object_object_add(e, "to_cpu", json_object_new_int(d[i].to_cpu));
+		json_object_object_add(e, "preferred_cpu", int_or_null(d[i].preferred_cpu));
+		json_object_object_add(e, "size", json_object_new_int(d[i].size));
+		json_object_object_add(e, "reason",
+				       json_object_new_string(cfsr_place_reason_id(d[i].reason)));
+		cpus = json_object_new_array();
+		for (k = 0; k < d[i].nr_cpus; k++) {
+			c = json_object_new_object();
+			json_object_object_add(c, "cpu", json_object_new_int(d[i].cpus[k].cpu));
+			json_object_object_add(c, "state",
+					       json_object_new_string(cfsr_cpu_state_name(
+						       (enum cfsr_cpu_state)d[i].cpus[k].state)));
+			json_object_object_add(c, "nr_running",
+					       json_object_new_int(d[i].cpus[k].nr_running));
+			json_object_object_add(c, "interim_load", u64(d[i].cpus[k].load));
+			json_object_array_add(cpus, c);
+		}
+		json_object_object_add(e, "cpus", cpus);
+		json_object_array_add(top, e);
+	}
+	json_object_object_add(o, "top", top);
+	return o;
+}
+
+static int print_json(struct report *r, const struct report_opts *op)
+{
+	const struct cfsr_trace_info *in = &r->t->info;
+	const struct cfsr_iww_totals *tt = cfsr_iww_totals(r->iw);
+	json_object *o = json_object_new_object(), *tr = json_object_new_object();
+	json_object *w = json_object_new_object(), *cpus = json_object_new_array(), *c;
+	const struct cfsr_iww_cpu *cs;
+	const char *s;
+	int i, ret = 0;
+
+	json_object_object_add(o, "format_version", json_object_new_int(REPORT_FORMAT_VERSION));
+	json_object_object_add(o, "command", json_object_new_string("report"));
+	json_object_object_add(tr, "file", json_object_new_string(r->t->path));
+	json_object_object_add(tr, "reader", json_object_new_string(in->reader));
+	json_object_object_add(tr, "kernel_release",
+			       in->kernel_release ? json_object_new_string(in->kernel_release) :
+						    NULL);
+	json_object_object_add(tr, "model", json_object_new_string(r->prof->name));
+	json_object_object_add(tr, "nr_cpus", json_object_new_int(in->nr_cpus));
+	json_object_object_add(tr, "clock", in->clock ? json_object_new_string(in->clock) : NULL);
+	json_object_object_add(tr, "first_ts_ns", u64(tt->first_ts));
+	json_object_object_add(tr, "last_ts_ns", u64(tt->last_ts));
+	json_object_object_add(tr, "events", u64(r->events));
+	json_object_object_add(tr, "lost_notices", u64(tt->lost_notices));
+	json_object_object_add(o, "trace", tr);
+	json_object_object_add(w, "start_ns", op->start ? u64(op->start) : NULL);
+	json_object_object_add(w, "end_ns", op->end != UINT64_MAX ? u64(op->end) : NULL);
+	json_object_object_add(w, "cpu", int_or_null(op->cpu));
+	json_object_object_add(w, "pid", int_or_null(op->pid));
+	json_object_object_add(o, "filters", w);
+	json_object_object_add(o, "load_kind", json_object_new_string(CFSR_CPULOAD_KIND));
+	for (i = 0; i < in->nr_cpus; i++) {
+		if (op->cpu >= 0 && i != op->cpu)
+			continue;
+		cs = cfsr_iww_cpu(r->iw, i);
+		c = json_object_new_object();
+		json_object_object_add(c, "cpu", json_object_new_int(i));
+		json_object_object_add(
+			c, "busy_ns",
+			u64(cs->state_ns[CFSR_CPU_BUSY] + cs->state_ns[CFSR_CPU_OVERLOADED]));
+		json_object_object_add(c, "idle_ns", u64(cs->state_ns[CFSR_CPU_IDLE]));
+		json_object_object_add(c, "overloaded_ns", u64(cs->state_ns[CFSR_CPU_OVERLOADED]));
+		json_object_object_add(c, "pending_ns", u64(cs->state_ns[CFSR_CPU_PENDING]));
+		json_object_object_add(c, "unknown_ns", u64(cs->state_ns[CFSR_CPU_UNKNOWN]));
+		json_object_object_add(c, "interim_load_mean", u64(cfsr_cpuload_mean(r->cl, i)));
+		json_object_array_add(cpus, c);
+	}
+	json_object_object_add(o, "cpus", cpus);
+	json_object_object_add(o, "idle_while_waiting", json_iww(r));
+	json_object_object_add(o, "placement", json_place(r));
+	s = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
+						      JSON_C_TO_STRING_NOSLASHESCAPE);
+	if (!s)
+		ret = -1;
+	else
+		puts(s);
+	json_object_put(o);
+	return ret;
+}
+
+int cmd_report(int argc, const char **argv)
+{
+	static const struct option options[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "top", required_argument, NULL, 'n' },
+		{ "cpu", required_argument, NULL, 'c' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "time", required_argument, NULL, 't' },
+		{ "kernel", required_argument, NULL, 'k' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct report_opts o = { .top = 10, .cpu = -1, .pid = -1, .end = UINT64_MAX };
+	struct cfsr_iww_params ip;
+	struct report r = { 0 };
+	int c, hz, status = CFSR_EXIT_ERROR;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, (char *const *)argv, "+h", options, NULL)) != -1) {
+		switch (c) {
+		case 'j':
+			o.json = true;
+			break;
+		case 'n':
+			if (parse_int("--top", optarg, 0, &o.top) < 0)
+				return CFSR_EXIT_ERROR;
+			break;
+		case 'c':
+			if (parse_int("--cpu", optarg, 0, &o.cpu) < 0)
+				return CFSR_EXIT_ERROR;
+			break;
+		case 'p':
+			if (parse_int("--pid", optarg, 1, &o.pid) < 0)
+				return CFSR_EXIT_ERROR;
+			break;
+		case 't':
+			if (parse_time(optarg, &o) < 0)
+				return CFSR_EXIT_ERROR;
+			break;
+		case 'k':
+			o.kernel = optarg;
+			break;
+		case 'h':
+			print_usage();
+			return CFSR_EXIT_OK;
+		default:
+			cfsr_error("report: unknown option '%s'; see 'cfsreplay report --help'",
+				   argv[optind - 1]);
+			return CFSR_EXIT_ERROR;
+		}
+	}
+	if (optind + 1 != argc) {
+		cfsr_error("report needs one TRACE; see 'cfsreplay report --help'");
+		return CFSR_EXIT_ERROR;
+	}
+	r.t = cfsr_trace_open(argv[optind]);
+	if (!r.t)
+		return CFSR_EXIT_ERROR;
+	if (r.t->info.nr_cpus <= 0) {
+		cfsr_error("cannot use '%s': it does not say how many CPUs were traced", r.t->path);
+		goto out;
+	}
+	if (o.cpu >= r.t->info.nr_cpus) {
+		cfsr_error("report: --cpu %d: the trace has %d CPUs", o.cpu, r.t->info.nr_cpus);
+		goto out;
+	}
+	r.prof = cfsr_profile_choose(r.t->info.kernel_release, o.kernel, r.t->path);
+	if (!r.prof)
+		goto out;
+	hz = r.t->info.hz > 0 ? r.t->info.hz : DEFAULT_HZ;
+	r.hz_assumed = r.t->info.hz <= 0;
+	r.balance_ns = balance_interval_ns(r.t->info.nr_cpus, hz);
+	ip = (struct cfsr_iww_params){ .nr_cpus = r.t->info.nr_cpus,
+				       .balance_interval_ns = r.balance_ns,
+				       .top_n = o.top,
+				       .win_start = o.start,
+				       .win_end = o.end,
+				       .filter_cpu = o.cpu,
+				       .filter_pid = o.pid };
+	r.iw = cfsr_iww_new(&ip);
+	r.cl = cfsr_cpuload_new(r.t->info.nr_cpus, r.prof, r.t->info.hz, o.start, o.end);
+	r.pl = cfsr_place_new(r.t->info.nr_cpus, o.top, o.start, o.end, o.cpu, o.pid);
+	if (!r.iw || !r.cl || !r.pl)
+		goto out;
+	if (run(&r) < 0)
+		goto out;
+	if (!r.sched_events) {
+		cfsr_error("cannot use '%s': it holds no scheduler events", r.t->path);
+		goto out;
+	}
+	if (o.json) {
+		if (print_json(&r, &o) < 0) {
+			cfsr_error("report: cannot format JSON output");
+			goto out;
+		}
+	} else {
+		print_text(&r, &o);
+	}
+	status = CFSR_EXIT_OK;
+out:
+	cfsr_place_free(r.pl);
+	cfsr_cpuload_free(r.cl);
+	cfsr_iww_free(r.iw);
+	cfsr_trace_close(r.t);
+	return status;
+}

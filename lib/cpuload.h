@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Per-CPU load as the comparators see it: the one place where they use the
+ * replay engine.
+ *
+ * INTERIM: until the engine models cfs_rq signals, a CPU's load is the sum
+ * of the modelled se.avg.load_avg of the tasks queued or running on it.
+ * This leaves out the blocked load a cfs_rq keeps decaying after its tasks
+ * sleep, group entities and the removed-load bookkeeping, so it is lower
+ * than the kernel's cfs_rq->avg.load_avg whenever tasks have slept
+ * recently.  Output labels it "interim".  When the engine gains per-CPU
+ * cfs_rq signals, cfsr_cpuload_now() returns them and the label goes.
+ */
+#ifndef CFSR_CPULOAD_H
+#define CFSR_CPULOAD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "event.h"
+#include "profile.h"
+
+/* Label of the load this module returns, for output headers and JSON. */
+#define CFSR_CPULOAD_KIND "interim-sum-of-queued-task-load_avg"
+
+struct cfsr_cpuload;
+
+/**
+ * cfsr_cpuload_new() - a replay engine and the per-CPU sums kept from it
+ * @nr_cpus: CPUs of the traced machine
+ * @prof: the kernel model profile
+ * @hz: the traced kernel's HZ, 0 when the trace does not say
+ * @win_start: time averages count from here
+ * @win_end: to here (UINT64_MAX: the end)
+ * Return: owned, released with cfsr_cpuload_free(); NULL after cfsr_error().
+ */
+struct cfsr_cpuload *cfsr_cpuload_new(int nr_cpus, const struct cfsr_profile *prof, int hz,
+				      uint64_t win_start, uint64_t win_end);
+
+void cfsr_cpuload_free(struct cfsr_cpuload *cl);
+
+/**
+ * cfsr_cpuload_event() - replay one event (time order)
+ * Return: 0, or -1 after cfsr_error().
+ */
+int cfsr_cpuload_event(struct cfsr_cpuload *cl, const struct cfsr_event *ev);
+
+/* The CPU's interim load now (before the next event is replayed). */
+uint64_t cfsr_cpuload_now(const struct cfsr_cpuload *cl, int cpu);
+
+/**
+ * cfsr_cpuload_task() - a task's modelled load_avg and whether it is counted
+ * @cpu: set to the CPU it is counted on, -1 when not queued or running
+ * Return: its load_avg (0 for an unknown task).
+ */
+uint64_t cfsr_cpuload_task(const struct cfsr_cpuload *cl, int pid, int *cpu);
+
+/* The time average of the CPU's interim load over the window. */
+uint64_t cfsr_cpuload_mean(const struct cfsr_cpuload *cl, int cpu);
+
+#endif /* CFSR_CPULOAD_H */

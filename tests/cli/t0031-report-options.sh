@@ -1,0 +1,121 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# report: the JSON keys of docs/cfsreplay-output.5.txt, 100 columns of
+# text, --top, --cpu, --pid and --time, placement counts against the event
+# counts of `trace-cmd report` (traces/*.counts), and bad input.
+. "$(dirname "$0")/lib.sh"
+
+test_expect_success 'JSON has every documented key' "
+	cfsreplay report --json '$TRACES/periodic.dat' >r.json &&
+	python3 -c '
+import json
+d = json.load(open(\"r.json\"))
+assert list(d)[0] == \"format_version\" and d[\"format_version\"] == 1
+assert set(d) == {\"format_version\", \"command\", \"trace\", \"filters\", \"load_kind\", \"cpus\",
+                  \"idle_while_waiting\", \"placement\"}, set(d)
+assert d[\"load_kind\"].startswith(\"interim\")
+assert set(d[\"trace\"]) == {\"file\", \"reader\", \"kernel_release\", \"model\", \"nr_cpus\", \"clock\",
+                           \"first_ts_ns\", \"last_ts_ns\", \"events\", \"lost_notices\"}
+assert [c[\"cpu\"] for c in d[\"cpus\"]] == [0, 1]
+for c in d[\"cpus\"]:
+    assert set(c) == {\"cpu\", \"busy_ns\", \"idle_ns\", \"overloaded_ns\", \"pending_ns\", \"unknown_ns\",
+                      \"interim_load_mean\"}
+    span = d[\"trace\"][\"last_ts_ns\"] - d[\"trace\"][\"first_ts_ns\"]
+    # busy includes overloaded: the states partition the span
+    assert c[\"busy_ns\"] + c[\"idle_ns\"] + c[\"pending_ns\"] + c[\"unknown_ns\"] == span, c
+w = d[\"idle_while_waiting\"]
+for k in (\"wall_ns\", \"cpu_ns\", \"allowed_cpu_ns\", \"unknown_affinity_cpu_ns\", \"affinity_bound_cpu_ns\",
+          \"balance_interval_ns\", \"hz_assumed\", \"episodes\", \"long_episodes\", \"long_ns\", \"long_cpu_ns\",
+          \"transient_episodes\", \"transient_ns\", \"transient_cpu_ns\", \"longest_ns\", \"known_from_ns\",
+          \"unseen_waiters\", \"unseen_switch_outs\", \"lost_notices\", \"affinity_changes\",
+          \"affinity_markers\", \"bad_affinity_markers\", \"top\"):
+    assert k in w, k
+assert w[\"episodes\"] == w[\"long_episodes\"] + w[\"transient_episodes\"]
+assert w[\"wall_ns\"] == w[\"long_ns\"] + w[\"transient_ns\"]
+assert len(w[\"top\"]) == 10 and w[\"top\"][0][\"duration_ns\"] == w[\"longest_ns\"]
+p = d[\"placement\"]
+assert set(p[\"counts\"]) == {\"wakeup\", \"fork\", \"migration\"}
+assert set(p[\"reasons\"]) == {\"wakeup\", \"fork\", \"migration\"}
+assert set(p[\"reasons\"][\"fork\"]) == {\"idle-chosen\", \"no-idle-target\", \"fewest-tasks\", \"pull-from-busier\",
+    \"idle-skipped\", \"not-fair\", \"state-unknown\", \"affinity-unknown\", \"other-target\", \"load-rule\",
+    \"not-waiting\", \"load-balance\"}
+for k in p[\"counts\"]:
+    assert sum(p[\"reasons\"][k].values()) == sum(p[\"counts\"][k].values())
+for x in p[\"top\"]:
+    assert x[\"reason\"] == \"idle-skipped\" and x[\"preferred_cpu\"] != x[\"to_cpu\"]
+    assert [c[\"state\"] for c in x[\"cpus\"] if c[\"cpu\"] == x[\"preferred_cpu\"]] == [\"idle\"]
+'
+"
+test_expect_success 'every fork is judged: one decision per sched_wakeup_new' "
+	for t in periodic cgroups v6; do
+		cfsreplay report --json '$TRACES/'\$t.dat >r.json &&
+		want=\$(awk '\$1 == \"sched_wakeup_new\" { print \$2 }' '$TRACES/'\$t.counts) &&
+		got=\$(python3 -c 'import json; print(sum(json.load(open(\"r.json\"))[\"placement\"][\"counts\"][\"fork\"].values()))') &&
+		test \"\$got\" = \"\$want\" || return 1
+	done
+"
+test_expect_success 'wakeups judged never exceed the sched_wakeup events' "
+	cfsreplay report --json '$TRACES/periodic.dat' >r.json &&
+	want=\$(awk '\$1 == \"sched_wakeup\" { print \$2 }' '$TRACES/periodic.counts') &&
+	got=\$(python3 -c 'import json; print(sum(json.load(open(\"r.json\"))[\"placement\"][\"counts\"][\"wakeup\"].values()))') &&
+	test \$got -le \$want && test \$got -gt \$((want / 2))
+"
+test_expect_success 'text fits in 100 columns' "
+	for t in periodic cgroups v6; do
+		cfsreplay '$TRACES/'\$t.dat >out && test \$(wc -l <out) -gt 30 &&
+		! awk 'length > 100' out | grep . || return 1
+	done
+"
+test_expect_success '--top limits both lists; --top 0 lists none' "
+	cfsreplay report --json --top 2 '$TRACES/periodic.dat' >r.json &&
+	python3 -c '
+import json
+d = json.load(open(\"r.json\"))
+assert len(d[\"idle_while_waiting\"][\"top\"]) == 2 and len(d[\"placement\"][\"top\"]) == 2
+' &&
+	cfsreplay report --top 0 '$TRACES/periodic.dat' >out && ! grep -q 'longest episodes' out
+"
+test_expect_success '--pid keeps that task; --cpu keeps that CPU' "
+	cfsreplay report --json --pid 12287 '$TRACES/periodic.dat' >r.json &&
+	python3 -c '
+import json
+d = json.load(open(\"r.json\"))
+assert d[\"filters\"][\"pid\"] == 12287
+assert d[\"idle_while_waiting\"][\"top\"]
+for e in d[\"idle_while_waiting\"][\"top\"]:
+    assert 12287 in [w[\"pid\"] for w in e[\"waiting\"]]
+for x in d[\"placement\"][\"top\"]:
+    assert x[\"pid\"] == 12287
+' &&
+	cfsreplay report --json --cpu 1 '$TRACES/periodic.dat' >r.json &&
+	python3 -c '
+import json
+d = json.load(open(\"r.json\"))
+assert [c[\"cpu\"] for c in d[\"cpus\"]] == [1]
+for x in d[\"placement\"][\"top\"]:
+    assert 1 in (x[\"from_cpu\"], x[\"to_cpu\"])
+'
+"
+test_expect_success '--time counts only the window' "
+	cfsreplay report --json --time 10804.5, '$TRACES/periodic.dat' >r.json &&
+	python3 -c '
+import json
+d = json.load(open(\"r.json\"))
+assert d[\"filters\"][\"start_ns\"] == 10804500000000 and d[\"filters\"][\"end_ns\"] is None
+span = d[\"trace\"][\"last_ts_ns\"] - 10804500000000
+for c in d[\"cpus\"]:
+    assert c[\"busy_ns\"] + c[\"idle_ns\"] + c[\"pending_ns\"] + c[\"unknown_ns\"] == span
+for e in d[\"idle_while_waiting\"][\"top\"]:
+    assert e[\"start_ns\"] >= 10804500000000
+'
+"
+test_expect_success 'bad options and a trace without scheduler events: exit 2' "
+	for opt in '--time 5' '--time 3,2' '--time x,' '--top -1' '--cpu 2' '--pid 0' '--bogus'; do
+		cfsreplay report \$opt '$TRACES/periodic.dat' >out 2>err; test \$? -eq 2 &&
+		test ! -s out && test -s err || return 1
+	done &&
+	cfsreplay report '$TRACES/nosched.dat' >out 2>err; test \$? -eq 2 &&
+	grep -q 'no scheduler events' err && test ! -s out
+"
+test_done
