@@ -130,6 +130,9 @@ static void on_update(void *data, const struct cfsr_replay_update *u)
 {
 	struct cfsr_cpuload *cl = data;
 
+	/* the interim load sums task signals; cfs_rq updates come without a task */
+	if (!u->task)
+		return;
 	if (CFSR_ALLOC_GROW(cl->touched, cl->nr_touched + 1, cl->alloc_touched) < 0) {
 		cl->failed = cfsr_error("out of memory for the per-CPU load");
 		return;
