@@ -56,7 +56,7 @@ static void test_sums(void **state)
 {
 	const struct cfsr_profile *prof = cfsr_profile_for("6.18");
 	struct cfsr_cpuload *cl = cfsr_cpuload_new(2, prof, 250, 0, UINT64_MAX);
-	struct cfsr_replay *r = cfsr_replay_new(2, prof->pelt);
+	struct cfsr_replay *r = cfsr_replay_new(2, prof, 250);
 	struct cfsr_event ev;
 	uint64_t ts = 1000000000, mean0;
 	int cpu, i;
@@ -131,7 +131,7 @@ static void test_bundled_trace(void **state)
 {
 	const struct cfsr_profile *prof = cfsr_profile_for("6.18");
 	struct cfsr_cpuload *cl = cfsr_cpuload_new(2, prof, 250, 0, UINT64_MAX);
-	struct cfsr_replay *r = cfsr_replay_new(2, prof->pelt);
+	struct cfsr_replay *r = cfsr_replay_new(2, prof, 250);
 	const char *dir = getenv("CFSR_SRCDIR");
 	struct cfsr_trace *t;
 	struct cfsr_event ev;
