@@ -75,9 +75,23 @@ struct worst {
 };
 
 /* The entity kinds compared in lock-step. */
-enum { K_TASK, K_ROOT, K_GROUP, K_NR };
+enum { K_TASK, K_GSE, K_ROOT, K_GROUP, K_NR };
 
-static const char *const kind_names[K_NR] = { "task", "root cfs_rq", "group cfs_rq" };
+static const char *const kind_names[K_NR] = { "task", "group entity", "root cfs_rq",
+					      "group cfs_rq" };
+
+/* A value whose agreement is measured within 1 % (group weights, tg->load_avg). */
+struct rel_stats {
+	uint64_t n;
+	uint64_t exact;
+	uint64_t within1;
+	uint64_t max_abs;
+};
+
+enum { R_SE_WEIGHT, R_TG_LOAD_AVG, R_CONTRIB, R_NR };
+
+static const char *const rel_names[R_NR] = { "group entity weight", "tg_load_avg",
+					     "tg_load_avg_contrib" };
 
 /* Comparisons of one entity kind. */
 struct kind_stats {
@@ -100,12 +114,23 @@ struct validate {
 	uint64_t delayed;
 	uint64_t delayed_model;
 	uint64_t regrouped;
-	uint64_t root_with_groups;
 	uint64_t cfs_no_crossing;
+	struct rel_stats rel[R_NR];
 	/* per model cfs_rq (by index): last_update_time of its last kernel record + 1 */
 	uint64_t *klut;
 	size_t klut_alloc;
 };
+
+static void rel_compare(struct rel_stats *s, int64_t model, int64_t kernel)
+{
+	uint64_t err = model > kernel ? (uint64_t)(model - kernel) : (uint64_t)(kernel - model);
+
+	s->n++;
+	s->exact += !err;
+	s->within1 += kernel >= 0 && err * 100 <= (uint64_t)kernel;
+	if (err > s->max_abs)
+		s->max_abs = err;
+}
 
 static void hist_add(struct field_stats *s, uint64_t err)
 {
@@ -255,9 +280,49 @@ static void on_se_record(struct validate *v, const struct cfsr_pelt_rec *rec)
 }
 
 /*
- * A record of a cfs_rq.  Only the root cfs_rqs of CPUs that never ran a
- * task of another group, and group cfs_rqs (whose children are tasks), are
- * modelled; a root with group entities is counted, not compared.
+ * A record of a group entity (pelt_se_tp of a group's se): its weight,
+ * compared within 1 %, and its signal advanced with the model's inputs to
+ * the kernel's update; then the model takes the kernel's values.
+ */
+static void on_gse_record(struct validate *v, const struct cfsr_pelt_rec *rec)
+{
+	struct kind_stats *k = &v->k[K_GSE];
+	struct cfsr_cfs_rq *cfs;
+	struct cfsr_sched_avg m;
+
+	if (!rec->tg || rec->rq_cpu < 0 || rec->weight <= 0) {
+		v->no_task++;
+		return;
+	}
+	cfs = cfsr_replay_cfs_rq(v->replay, rec->tg, (int)rec->rq_cpu);
+	if (!cfs || !cfs->group) {
+		v->no_task++;
+		return;
+	}
+	if (!cfs->se_known) {
+		k->first++;
+	} else {
+		m = cfs->se_avg;
+		if (m.last_update_time < (uint64_t)rec->avg.last_update_time)
+			cfsr_pelt_update_se(v->profile->pelt, (uint64_t)rec->avg.last_update_time,
+					    &m, cfs->se_weight, cfs->se_on_rq, cfs->h_nr_runnable,
+					    cfs->curr > 0);
+		else if (m.last_update_time > (uint64_t)rec->avg.last_update_time)
+			k->model_ahead++;
+		compare_avg(k, &m, rec, (int)rec->rq_cpu);
+		rel_compare(&v->rel[R_SE_WEIGHT], (int64_t)cfs->se_weight, rec->weight);
+	}
+	take_kernel_avg(&cfs->se_avg, rec);
+	cfs->se_known = true;
+	cfsr_replay_group_take(v->replay, cfs, (uint64_t)rec->weight, cfs->tg_load_avg_contrib,
+			       cfsr_replay_tg_load_avg(v->replay, cfs), 0);
+}
+
+/*
+ * A record of a cfs_rq: its signal advanced with the model's inputs (for a
+ * root, its tasks and group entities) to the kernel's update; for a group
+ * cfs_rq also tg_load_avg_contrib and tg_load_avg, within 1 %.  Then the
+ * model takes the kernel's values.
  */
 static int on_cfs_record(struct validate *v, const struct cfsr_pelt_rec *rec)
 {
@@ -294,11 +359,6 @@ static int on_cfs_record(struct validate *v, const struct cfsr_pelt_rec *rec)
 		return 0;
 	}
 	*klut = (uint64_t)rec->avg.last_update_time + 1;
-	if (root && cfs->group_children) {
-		v->root_with_groups++;
-		take_kernel_avg(&cfs->avg, rec);
-		return 0;
-	}
 	k = &v->k[root ? K_ROOT : K_GROUP];
 	if (!cfs->avg_known) {
 		k->first++;
@@ -307,8 +367,18 @@ static int on_cfs_record(struct validate *v, const struct cfsr_pelt_rec *rec)
 		if (cfs->avg.last_update_time > (uint64_t)rec->avg.last_update_time)
 			k->model_ahead++;
 		compare_avg(k, &m, rec, (int)rec->rq_cpu);
+		if (!root && rec->tg_load_avg >= 0 && rec->tg_load_avg_contrib >= 0) {
+			rel_compare(&v->rel[R_TG_LOAD_AVG], cfsr_replay_tg_load_avg(v->replay, cfs),
+				    rec->tg_load_avg);
+			rel_compare(&v->rel[R_CONTRIB], (int64_t)cfs->tg_load_avg_contrib,
+				    rec->tg_load_avg_contrib);
+		}
 	}
 	take_kernel_avg(&cfs->avg, rec);
+	if (!root && rec->tg_load_avg >= 0 && rec->tg_load_avg_contrib >= 0)
+		cfsr_replay_group_take(v->replay, cfs, cfs->se_weight,
+				       (uint64_t)rec->tg_load_avg_contrib, rec->tg_load_avg,
+				       rec->tg_shares > 0 ? (uint64_t)rec->tg_shares : 0);
 	cfs->removed.nr = rec->removed_nr > 0 ? (unsigned int)rec->removed_nr : 0;
 	cfs->removed.load_avg = rec->removed_load_avg > 0 ? (uint64_t)rec->removed_load_avg : 0;
 	cfs->removed.util_avg = rec->removed_util_avg > 0 ? (uint64_t)rec->removed_util_avg : 0;
@@ -358,11 +428,11 @@ static void print_report(const struct validate *v, const char *trace, const char
 
 	printf("trace:            %s\n", trace);
 	printf("kernel records:   %s (%" PRIu64 " records)\n", pelt, v->records);
-	printf("model:            tasks and cfs_rqs (no group entities), kernel %s\n",
+	printf("model:            tasks, group entities and cfs_rqs, kernel %s\n",
 	       v->profile->name);
 	printf("not compared:     %" PRIu64 " of entities the trace never named, %" PRIu64
-	       " of non-fair tasks, %" PRIu64 " of root cfs_rqs with group entities\n",
-	       v->no_task, v->not_fair, v->root_with_groups);
+	       " of non-fair tasks\n",
+	       v->no_task, v->not_fair);
 	printf("tasks:            on_rq differs: %" PRIu64 "; kernel task delayed: %" PRIu64
 	       "; delayed state differs: %" PRIu64 "; moved to the record's group: %" PRIu64 "\n",
 	       v->state_differs, v->delayed, v->delayed_model, v->regrouped);
@@ -382,6 +452,13 @@ static void print_report(const struct validate *v, const char *trace, const char
 	       v->cfs_no_crossing);
 	for (i = 0; i < K_NR; i++)
 		print_kind(&v->k[i], kind_names[i]);
+	printf("\n%-22s %9s %9s %9s %12s\n", "group value", "compared", "exact %", "±1 %",
+	       "max |err|");
+	for (i = 0; i < R_NR; i++)
+		printf("%-22s %9" PRIu64 " %9.2f %9.2f %12" PRIu64 "\n", rel_names[i], v->rel[i].n,
+		       v->rel[i].n ? 100.0 * (double)v->rel[i].exact / (double)v->rel[i].n : 0.0,
+		       v->rel[i].n ? 100.0 * (double)v->rel[i].within1 / (double)v->rel[i].n : 0.0,
+		       v->rel[i].max_abs);
 }
 
 /* ---- snapshot mode ------------------------------------------------------------ */
@@ -637,6 +714,8 @@ static int run(struct validate *v, struct cfsr_trace *t, struct cfsr_truth_reade
 						   item.pelt.clock_task));
 		if (item.pelt.type == CFSR_PELT_SE)
 			on_se_record(v, &item.pelt);
+		else if (item.pelt.type == CFSR_PELT_GSE)
+			on_gse_record(v, &item.pelt);
 		else if (item.pelt.type == CFSR_PELT_CFS && on_cfs_record(v, &item.pelt) < 0)
 			return -1;
 		do {
