@@ -6,25 +6,28 @@
 # last_update_time on the 1024 ns grid).
 . "$(dirname "$0")/lib.sh"
 
-header='ts_ns,cpu,entity,pid,path,comm,load_weight,load_sum,runnable_sum,util_sum,period_contrib,load_avg,runnable_avg,util_avg,util_est,last_update_time'
+header='ts_ns,cpu,entity,pid,path,comm,load_weight,load_sum,runnable_sum,util_sum,period_contrib,load_avg,runnable_avg,util_avg,util_est,last_update_time,tg_load_avg,tg_load_avg_contrib'
 
 test_expect_success 'CSV header exactly as specified' "
 	cfsreplay signals '$TRACES/periodic.dat' >out.csv &&
 	test \"\$(head -1 out.csv)\" = '$header' &&
 	test \$(wc -l <out.csv) -gt 100
 "
-test_expect_success 'every row has 16 columns and a grid-aligned last_update_time' "
+test_expect_success 'every row has 18 columns and a grid-aligned last_update_time' "
 	cfsreplay signals '$TRACES/cgroups.dat' >out.csv &&
 	python3 -c '
 import csv, sys
 rows = list(csv.DictReader(open(\"out.csv\")))
 assert rows, \"no rows\"
 for r in rows:
-    assert len(r) == 16 and None not in r, r
+    assert len(r) == 18 and None not in r, r
     assert int(r[\"last_update_time\"]) % 1024 == 0, r
     assert int(r[\"period_contrib\"]) < 1024, r
     if r[\"entity\"] == \"task\":
         assert r[\"pid\"] and r[\"path\"] == \"\" and 0 <= int(r[\"util_avg\"]) <= 1024, r
+        assert r[\"tg_load_avg\"] == r[\"tg_load_avg_contrib\"] == \"\", r
+    elif r[\"path\"] == \"/\":
+        assert r[\"entity\"] == \"cfs_rq\" and r[\"tg_load_avg\"] == \"\", r
     else:
         assert r[\"entity\"] == \"cfs_rq\" and r[\"pid\"] == \"\" and r[\"comm\"] == \"\", r
         assert r[\"path\"].startswith(\"/\"), r
