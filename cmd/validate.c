@@ -119,6 +119,10 @@ struct validate {
 	/* per model cfs_rq (by index): last_update_time of its last kernel record + 1 */
 	uint64_t *klut;
 	size_t klut_alloc;
+	/* the same for the group entity of each model cfs_rq */
+	uint64_t *gklut;
+	size_t gklut_alloc;
+	uint64_t gse_no_crossing;
 };
 
 static void rel_compare(struct rel_stats *s, int64_t model, int64_t kernel)
@@ -280,24 +284,57 @@ static void on_se_record(struct validate *v, const struct cfsr_pelt_rec *rec)
 }
 
 /*
+ * pelt_cfs_tp and pelt_se_tp also fire at an attach, a detach or a
+ * propagation, without a period crossed since the entity's last record
+ * (its unrecorded updates never cross one, so both sit in one period).
+ * Those records come before the trace event that makes the model attach
+ * or detach (sched_wakeup follows the enqueue): they are counted, neither
+ * compared nor taken.  @luts: per model cfs_rq, the last_update_time of
+ * its last record + 1.  Return: 1 for such a record, 0 otherwise, -1 on
+ * allocation failure.
+ */
+static int no_crossing(struct validate *v, uint64_t **luts, size_t *alloc,
+		       const struct cfsr_cfs_rq *cfs, const struct cfsr_pelt_rec *rec)
+{
+	size_t idx = (size_t)(cfs - cfsr_replay_cfs_rq(v->replay, "/", 0));
+	uint64_t *klut;
+
+	if (CFSR_ALLOC_GROW(*luts, idx + 1, *alloc) < 0)
+		return cfsr_error("validate: out of memory");
+	klut = &(*luts)[idx];
+	if (*klut && ((*klut - 1) >> 20) == ((uint64_t)rec->avg.last_update_time >> 20))
+		return 1;
+	*klut = (uint64_t)rec->avg.last_update_time + 1;
+	return 0;
+}
+
+/*
  * A record of a group entity (pelt_se_tp of a group's se): its weight,
  * compared within 1 %, and its signal advanced with the model's inputs to
  * the kernel's update; then the model takes the kernel's values.
  */
-static void on_gse_record(struct validate *v, const struct cfsr_pelt_rec *rec)
+static int on_gse_record(struct validate *v, const struct cfsr_pelt_rec *rec)
 {
 	struct kind_stats *k = &v->k[K_GSE];
 	struct cfsr_cfs_rq *cfs;
+	int cross;
 	struct cfsr_sched_avg m;
 
 	if (!rec->tg || rec->rq_cpu < 0 || rec->weight <= 0) {
 		v->no_task++;
-		return;
+		return 0;
 	}
 	cfs = cfsr_replay_cfs_rq(v->replay, rec->tg, (int)rec->rq_cpu);
 	if (!cfs || !cfs->group) {
 		v->no_task++;
-		return;
+		return 0;
+	}
+	cross = no_crossing(v, &v->gklut, &v->gklut_alloc, cfs, rec);
+	if (cross < 0)
+		return -1;
+	if (cross) {
+		v->gse_no_crossing++;
+		return 0;
 	}
 	if (!cfs->se_known) {
 		k->first++;
@@ -316,6 +353,7 @@ static void on_gse_record(struct validate *v, const struct cfsr_pelt_rec *rec)
 	cfs->se_known = true;
 	cfsr_replay_group_take(v->replay, cfs, (uint64_t)rec->weight, cfs->tg_load_avg_contrib,
 			       cfsr_replay_tg_load_avg(v->replay, cfs), 0);
+	return 0;
 }
 
 /*
@@ -330,9 +368,7 @@ static int on_cfs_record(struct validate *v, const struct cfsr_pelt_rec *rec)
 	struct kind_stats *k;
 	struct cfsr_sched_avg m;
 	bool root;
-
-	uint64_t *klut;
-	size_t idx;
+	int cross;
 
 	if (!rec->tg || rec->rq_cpu < 0)
 		return 0;
@@ -342,23 +378,13 @@ static int on_cfs_record(struct validate *v, const struct cfsr_pelt_rec *rec)
 		v->no_task++;
 		return 0;
 	}
-	idx = (size_t)(cfs - cfsr_replay_cfs_rq(v->replay, "/", 0));
-	if (CFSR_ALLOC_GROW(v->klut, idx + 1, v->klut_alloc) < 0)
-		return cfsr_error("validate: out of memory");
-	klut = &v->klut[idx];
-	/*
-	 * pelt_cfs_tp also fires at an attach, a detach or a propagation,
-	 * without a period crossed since the cfs_rq's last record (its
-	 * unrecorded updates never cross one, so both sit in one period).
-	 * Those records come before the trace event that makes the model
-	 * attach or detach (sched_wakeup follows the enqueue): they are
-	 * counted, neither compared nor taken.
-	 */
-	if (*klut && ((*klut - 1) >> 20) == ((uint64_t)rec->avg.last_update_time >> 20)) {
+	cross = no_crossing(v, &v->klut, &v->klut_alloc, cfs, rec);
+	if (cross < 0)
+		return -1;
+	if (cross) {
 		v->cfs_no_crossing++;
 		return 0;
 	}
-	*klut = (uint64_t)rec->avg.last_update_time + 1;
 	k = &v->k[root ? K_ROOT : K_GROUP];
 	if (!cfs->avg_known) {
 		k->first++;
@@ -448,8 +474,8 @@ static void print_report(const struct validate *v, const char *trace, const char
 	       " sleeps with eligibility unknown\n",
 	       rs->delayed, rs->delayed_picked, rs->delayed_woken, rs->eligibility_unknown);
 	printf("cfs_rq records without a period crossed (attach, detach, propagation): %" PRIu64
-	       "\n",
-	       v->cfs_no_crossing);
+	       "; group entity records: %" PRIu64 "\n",
+	       v->cfs_no_crossing, v->gse_no_crossing);
 	for (i = 0; i < K_NR; i++)
 		print_kind(&v->k[i], kind_names[i]);
 	printf("\n%-22s %9s %9s %9s %12s\n", "group value", "compared", "exact %", "±1 %",
@@ -714,8 +740,8 @@ static int run(struct validate *v, struct cfsr_trace *t, struct cfsr_truth_reade
 						   item.pelt.clock_task));
 		if (item.pelt.type == CFSR_PELT_SE)
 			on_se_record(v, &item.pelt);
-		else if (item.pelt.type == CFSR_PELT_GSE)
-			on_gse_record(v, &item.pelt);
+		else if (item.pelt.type == CFSR_PELT_GSE && on_gse_record(v, &item.pelt) < 0)
+			return -1;
 		else if (item.pelt.type == CFSR_PELT_CFS && on_cfs_record(v, &item.pelt) < 0)
 			return -1;
 		do {
@@ -764,7 +790,7 @@ static int validate_truth(const char *truth, const char *trace, double max_error
 		goto out;
 	printf("trace:            %s\n", t->path);
 	printf("kernel snapshots: %s (%" PRIu64 " snapshots)\n", truth, sn->snaps);
-	printf("model:            tasks and cfs_rqs (no group entities), kernel %s; a\n"
+	printf("model:            tasks, group entities and cfs_rqs, kernel %s; a\n"
 	       "                  prediction: only the snapshots' per-CPU clocks and each\n"
 	       "                  task's group feed it\n",
 	       prof->name);
@@ -890,6 +916,7 @@ out:
 	if (v) {
 		cfsr_replay_free(v->replay);
 		free(v->klut);
+		free(v->gklut);
 	}
 	free(v);
 	cfsr_truth_close(pr);
