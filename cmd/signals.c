@@ -31,8 +31,9 @@ static const char *const signals_usage[] = {
 	"    --cpu N            only updates on this CPU's run queue",
 	"    --entity KIND      task, cfs_rq, gse or all (default all)",
 	"    --format FMT       csv (default) or jsonl",
-	"    --clock FILE       take the run queues' clock readings from a truth.jsonl",
-	"                       or pelt.jsonl (never their PELT values)",
+	"    --clock FILE       take the run queues' clock readings, and each task's",
+	"                       group, from a truth.jsonl or pelt.jsonl (never their",
+	"                       PELT values)",
 	"    --kernel VERSION   model this kernel release instead of the trace's own",
 	"    -h, --help         show this help",
 	"",
@@ -175,6 +176,12 @@ static void on_update(void *data, const struct cfsr_replay_update *u)
 	print_row(s, u, -1, q->path, "", q->load_weight, &q->avg, q->group ? tg : NULL);
 }
 
+/* cfsr_task_groups() callback: put the task in its group. */
+static int set_group(void *data, int tid, const char *group)
+{
+	return cfsr_replay_task_set_group(data, tid, group) < 0 ? -1 : 0;
+}
+
 static int replay(struct cfsr_trace *t, struct cfsr_clock_feed *feed, struct cfsr_replay *r)
 {
 	struct cfsr_clock_reading rd;
@@ -305,6 +312,9 @@ int cmd_signals(int argc, const char **argv)
 	cfsr_replay_set_hook(r, on_update, &s);
 	if (feed)
 		cfsr_replay_expect_clock(r);
+	/* the file also tells each task's group: structure, not PELT values */
+	if (clock && cfsr_task_groups(clock, set_group, r) < 0)
+		goto out;
 	if (!s.jsonl)
 		puts(CSV_HEADER);
 	if (replay(t, feed, r) < 0)

@@ -19,11 +19,11 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "clockfeed.h"
 #include "cmds.h"
 #include "error.h"
 #include "formats.h"
 #include "profile.h"
-#include "pidset.h"
 #include "progress.h"
 #include "replay.h"
 #include "truthfile.h"
@@ -655,53 +655,16 @@ static int run_snapshots(struct snapshots *sn, struct cfsr_replay *r, struct cfs
 	return have_it;
 }
 
-/*
- * The task group of a task in a record or a snapshot row: which cfs_rq a
- * task is queued on is a fact of the kernel's structure (autogroups are
- * made by setsid(), which no trace event shows), not a PELT value.  A task
- * in a non-root cpu cgroup is scheduled there, else in its autogroup.
- */
-static const char *item_group(const struct cfsr_truth_item *it, int *tid)
+/* cfsr_task_groups() callback: put the task in its group. */
+static int set_group(void *data, int tid, const char *group)
 {
-	const struct cfsr_truth_task *k = &it->task;
-
-	if (it->kind == CFSR_TRUTH_PELT && it->pelt.type == CFSR_PELT_SE) {
-		*tid = it->pelt.tid > 0 && it->pelt.tid <= INT32_MAX ? (int)it->pelt.tid : -1;
-		return it->pelt.parent_tg;
-	}
-	if (it->kind != CFSR_TRUTH_TASK || k->tid <= 0 || k->tid > INT32_MAX)
-		return NULL;
-	*tid = (int)k->tid;
-	if (k->cgroup_cpu && strcmp(k->cgroup_cpu, "/"))
-		return k->cgroup_cpu;
-	return k->autogroup ? k->autogroup : "/";
+	return cfsr_replay_task_set_group(data, tid, group) < 0 ? -1 : 0;
 }
 
 /* Put every task in the group of its first record or snapshot row in @path. */
 static int assign_groups(struct cfsr_replay *r, const char *path)
 {
-	struct cfsr_pidset seen = CFSR_PIDSET_INIT;
-	struct cfsr_truth_reader *pr = cfsr_truth_open(path);
-	struct cfsr_truth_item item;
-	const char *group;
-	int ret = -1, have, tid = -1;
-
-	if (!pr)
-		return -1;
-	while ((have = cfsr_truth_next(pr, &item)) > 0) {
-		group = item_group(&item, &tid);
-		if (!group || tid <= 0 || cfsr_pidset_has(&seen, tid))
-			continue;
-		if (cfsr_pidset_add(&seen, tid) < 0 ||
-		    cfsr_replay_task_set_group(r, tid, group) < 0)
-			goto out;
-	}
-	if (have == 0)
-		ret = 0;
-out:
-	cfsr_pidset_release(&seen);
-	cfsr_truth_close(pr);
-	return ret;
+	return cfsr_task_groups(path, set_group, r);
 }
 
 /* Merge the trace and the kernel records by time and replay. */

@@ -78,6 +78,32 @@ for line in open(\"cfs.jsonl\"):
 assert n > 100, n
 '
 "
+if [ -f "$SHARED_TRACES/periodic-bpf/pelt.jsonl.gz" ]; then
+	# the autogroups of periodic-bpf all have nice 0: shares NICE_0_LOAD, so
+	# calc_group_shares() keeps every group entity weight in [MIN_SHARES, 1048576]
+	test_expect_success '--clock pelt.jsonl: tasks in their groups, gse rows, tg columns' "
+		cfsreplay signals --clock '$SHARED_TRACES/periodic-bpf/pelt.jsonl.gz' \
+			'$SHARED_TRACES/periodic-bpf/trace.dat' >g.csv &&
+		python3 -c '
+import csv
+gse, grq = set(), set()
+for r in csv.DictReader(open(\"g.csv\")):
+    tg = (r[\"tg_load_avg\"], r[\"tg_load_avg_contrib\"])
+    if r[\"entity\"] == \"gse\":
+        assert r[\"path\"].startswith(\"/autogroup-\") and tg == (\"\", \"\"), r
+        assert 2 <= int(r[\"load_weight\"]) <= 1048576, r
+        gse.add(r[\"path\"])
+    elif r[\"entity\"] == \"cfs_rq\" and r[\"path\"] != \"/\":
+        assert int(tg[0]) >= 0 and int(tg[1]) >= 0, r
+        grq.add(r[\"path\"])
+    else:
+        assert tg == (\"\", \"\"), r
+assert gse and gse == grq, (gse, grq)
+'
+	"
+else
+	test_skip 'signals --clock on a recorded run' "no $SHARED_TRACES/*-bpf (a user's clone has none)"
+fi
 test_expect_success '--kernel picks the model; unimplemented releases are refused' "
 	cfsreplay signals --kernel 6.12 '$TRACES/periodic.dat' >a.csv &&
 	cfsreplay signals --kernel 6.18 '$TRACES/periodic.dat' >b.csv &&
