@@ -22,22 +22,24 @@
 #include "replay.h"
 
 static const char *const signals_usage[] = {
-	"usage: cfsreplay signals [--pid PID]... [--cpu N] [--entity task|cfs_rq|all]",
+	"usage: cfsreplay signals [--pid PID]... [--cpu N] [--entity task|cfs_rq|gse|all]",
 	"                         [--format csv|jsonl] [--clock FILE] [--kernel VERSION] TRACE",
 	"",
 	"Replay TRACE and print one row per model update of a PELT signal.",
 	"",
 	"    --pid PID          only this task's rows, no cfs_rq rows (repeatable)",
 	"    --cpu N            only updates on this CPU's run queue",
-	"    --entity KIND      task, cfs_rq or all (default all)",
+	"    --entity KIND      task, cfs_rq, gse or all (default all)",
 	"    --format FMT       csv (default) or jsonl",
-	"    --clock FILE       take the run queues' clock readings from a truth.jsonl",
-	"                       or pelt.jsonl (never their PELT values)",
+	"    --clock FILE       take the run queues' clock readings, and each task's",
+	"                       group, from a truth.jsonl or pelt.jsonl (never their",
+	"                       PELT values)",
 	"    --kernel VERSION   model this kernel release instead of the trace's own",
 	"    -h, --help         show this help",
 	"",
 	"cfs_rq rows are those of the root and of each task group on each CPU",
-	"(path \"/\" for the root); --pid selects those tasks' rows only.",
+	"(path \"/\" for the root), gse rows those of each group's entity on its",
+	"parent (path: the group); --pid selects those tasks' rows only.",
 	"",
 	"Exit status: 0 success, 2 error.",
 	NULL,
@@ -45,7 +47,8 @@ static const char *const signals_usage[] = {
 
 #define CSV_HEADER                                                                   \
 	"ts_ns,cpu,entity,pid,path,comm,load_weight,load_sum,runnable_sum,util_sum," \
-	"period_contrib,load_avg,runnable_avg,util_avg,util_est,last_update_time"
+	"period_contrib,load_avg,runnable_avg,util_avg,util_est,last_update_time,"   \
+	"tg_load_avg,tg_load_avg_contrib"
 
 struct signals {
 	struct cfsr_pidset pids;
@@ -53,7 +56,9 @@ struct signals {
 	bool jsonl;
 	bool tasks;
 	bool cfs_rqs;
+	bool gses;
 	uint64_t rows;
+	const struct cfsr_replay *replay;
 };
 
 /* A string in CSV: quoted when it holds a comma, quote or line break. */
@@ -87,11 +92,15 @@ static void json_str(const char *s)
 	}
 }
 
+/*
+ * One row.  @tg: for a group cfs_rq, its group's tg->load_avg and its
+ * tg_load_avg_contrib; NULL for the other rows (empty columns, null).
+ */
 static void print_row(const struct signals *s, const struct cfsr_replay_update *u, int pid,
 		      const char *path, const char *comm, uint64_t load_weight,
-		      const struct cfsr_sched_avg *a)
+		      const struct cfsr_sched_avg *a, const int64_t *tg)
 {
-	const char *entity = u->task ? "task" : "cfs_rq";
+	const char *entity = u->task ? "task" : u->why == CFSR_UPD_GROUP_SE ? "gse" : "cfs_rq";
 
 	if (s->jsonl) {
 		printf("{\"ts_ns\":%" PRIu64 ",\"cpu\":%d,\"entity\":\"%s\",", u->ts, u->cpu,
@@ -106,10 +115,15 @@ static void print_row(const struct signals *s, const struct cfsr_replay_update *
 		printf("\",\"load_weight\":%" PRIu64 ",\"load_sum\":%" PRIu64
 		       ",\"runnable_sum\":%" PRIu64 ",\"util_sum\":%u,\"period_contrib\":%u"
 		       ",\"load_avg\":%" PRIu64 ",\"runnable_avg\":%" PRIu64
-		       ",\"util_avg\":%" PRIu64 ",\"util_est\":%u,\"last_update_time\":%" PRIu64
-		       "}\n",
+		       ",\"util_avg\":%" PRIu64 ",\"util_est\":%u,\"last_update_time\":%" PRIu64,
 		       load_weight, a->load_sum, a->runnable_sum, a->util_sum, a->period_contrib,
 		       a->load_avg, a->runnable_avg, a->util_avg, a->util_est, a->last_update_time);
+		if (tg)
+			printf(",\"tg_load_avg\":%" PRId64 ",\"tg_load_avg_contrib\":%" PRId64
+			       "}\n",
+			       tg[0], tg[1]);
+		else
+			printf(",\"tg_load_avg\":null,\"tg_load_avg_contrib\":null}\n");
 		return;
 	}
 	printf("%" PRIu64 ",%d,%s,", u->ts, u->cpu, entity);
@@ -120,9 +134,13 @@ static void print_row(const struct signals *s, const struct cfsr_replay_update *
 	putchar(',');
 	csv_comm(comm);
 	printf(",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%u,%u,%" PRIu64 ",%" PRIu64 ",%" PRIu64
-	       ",%u,%" PRIu64 "\n",
+	       ",%u,%" PRIu64,
 	       load_weight, a->load_sum, a->runnable_sum, a->util_sum, a->period_contrib,
 	       a->load_avg, a->runnable_avg, a->util_avg, a->util_est, a->last_update_time);
+	if (tg)
+		printf(",%" PRId64 ",%" PRId64 "\n", tg[0], tg[1]);
+	else
+		fputs(",,\n", stdout);
 }
 
 static void on_update(void *data, const struct cfsr_replay_update *u)
@@ -130,6 +148,7 @@ static void on_update(void *data, const struct cfsr_replay_update *u)
 	struct signals *s = data;
 	const struct cfsr_task *t = u->task;
 	const struct cfsr_cfs_rq *q = u->cfs_rq;
+	int64_t tg[2];
 
 	if (s->cpu >= 0 && u->cpu != s->cpu)
 		return;
@@ -137,13 +156,30 @@ static void on_update(void *data, const struct cfsr_replay_update *u)
 		if (!s->tasks || (s->pids.nr && !cfsr_pidset_has(&s->pids, t->pid)))
 			return;
 		s->rows++;
-		print_row(s, u, t->pid, "", t->comm, t->load_weight, &t->avg);
+		print_row(s, u, t->pid, "", t->comm, t->load_weight, &t->avg, NULL);
 		return;
 	}
-	if (!q || !s->cfs_rqs || s->pids.nr)
+	if (!q || s->pids.nr)
+		return;
+	if (u->why == CFSR_UPD_GROUP_SE) {
+		if (!s->gses)
+			return;
+		s->rows++;
+		print_row(s, u, -1, q->path, "", q->se_weight, &q->se_avg, NULL);
+		return;
+	}
+	if (!s->cfs_rqs)
 		return;
 	s->rows++;
-	print_row(s, u, -1, q->path, "", q->load_weight, &q->avg);
+	tg[0] = cfsr_replay_tg_load_avg(s->replay, q);
+	tg[1] = (int64_t)q->tg_load_avg_contrib;
+	print_row(s, u, -1, q->path, "", q->load_weight, &q->avg, q->group ? tg : NULL);
+}
+
+/* cfsr_task_groups() callback: put the task in its group. */
+static int set_group(void *data, int tid, const char *group)
+{
+	return cfsr_replay_task_set_group(data, tid, group) < 0 ? -1 : 0;
 }
 
 static int replay(struct cfsr_trace *t, struct cfsr_clock_feed *feed, struct cfsr_replay *r)
@@ -186,7 +222,9 @@ int cmd_signals(int argc, const char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct signals s = { .pids = CFSR_PIDSET_INIT, .cpu = -1, .tasks = true, .cfs_rqs = true };
+	struct signals s = {
+		.pids = CFSR_PIDSET_INIT, .cpu = -1, .tasks = true, .cfs_rqs = true, .gses = true
+	};
 	struct cfsr_clock_feed *feed = NULL;
 	struct cfsr_replay *r = NULL;
 	struct cfsr_trace *t = NULL;
@@ -215,13 +253,15 @@ int cmd_signals(int argc, const char **argv)
 			break;
 		case 'e':
 			if (strcmp(optarg, "task") && strcmp(optarg, "cfs_rq") &&
-			    strcmp(optarg, "all")) {
-				cfsr_error("signals: --entity takes task, cfs_rq or all, not '%s'",
-					   optarg);
+			    strcmp(optarg, "gse") && strcmp(optarg, "all")) {
+				cfsr_error(
+					"signals: --entity takes task, cfs_rq, gse or all, not '%s'",
+					optarg);
 				goto out;
 			}
-			s.tasks = strcmp(optarg, "cfs_rq") != 0;
-			s.cfs_rqs = strcmp(optarg, "task") != 0;
+			s.tasks = !strcmp(optarg, "task") || !strcmp(optarg, "all");
+			s.cfs_rqs = !strcmp(optarg, "cfs_rq") || !strcmp(optarg, "all");
+			s.gses = !strcmp(optarg, "gse") || !strcmp(optarg, "all");
 			break;
 		case 'f':
 			if (strcmp(optarg, "csv") && strcmp(optarg, "jsonl")) {
@@ -268,9 +308,13 @@ int cmd_signals(int argc, const char **argv)
 		cfsr_error("signals: out of memory");
 		goto out;
 	}
+	s.replay = r;
 	cfsr_replay_set_hook(r, on_update, &s);
 	if (feed)
 		cfsr_replay_expect_clock(r);
+	/* the file also tells each task's group: structure, not PELT values */
+	if (clock && cfsr_task_groups(clock, set_group, r) < 0)
+		goto out;
 	if (!s.jsonl)
 		puts(CSV_HEADER);
 	if (replay(t, feed, r) < 0)

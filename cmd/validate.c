@@ -20,12 +20,12 @@
 #include <unistd.h>
 
 #include "alloc.h"
+#include "clockfeed.h"
 #include "cmds.h"
 #include "error.h"
 #include "formats.h"
 #include "profile.h"
 #include "record.h"
-#include "pidset.h"
 #include "progress.h"
 #include "replay.h"
 #include "truthfile.h"
@@ -77,9 +77,23 @@ struct worst {
 };
 
 /* The entity kinds compared in lock-step. */
-enum { K_TASK, K_ROOT, K_GROUP, K_NR };
+enum { K_TASK, K_GSE, K_ROOT, K_GROUP, K_NR };
 
-static const char *const kind_names[K_NR] = { "task", "root cfs_rq", "group cfs_rq" };
+static const char *const kind_names[K_NR] = { "task", "group entity", "root cfs_rq",
+					      "group cfs_rq" };
+
+/* A value whose agreement is measured within 1 % (group weights, tg->load_avg). */
+struct rel_stats {
+	uint64_t n;
+	uint64_t exact;
+	uint64_t within1;
+	uint64_t max_abs;
+};
+
+enum { R_SE_WEIGHT, R_TG_LOAD_AVG, R_CONTRIB, R_NR };
+
+static const char *const rel_names[R_NR] = { "group entity weight", "tg_load_avg",
+					     "tg_load_avg_contrib" };
 
 /* Comparisons of one entity kind. */
 struct kind_stats {
@@ -102,12 +116,27 @@ struct validate {
 	uint64_t delayed;
 	uint64_t delayed_model;
 	uint64_t regrouped;
-	uint64_t root_with_groups;
 	uint64_t cfs_no_crossing;
+	struct rel_stats rel[R_NR];
 	/* per model cfs_rq (by index): last_update_time of its last kernel record + 1 */
 	uint64_t *klut;
 	size_t klut_alloc;
+	/* the same for the group entity of each model cfs_rq */
+	uint64_t *gklut;
+	size_t gklut_alloc;
+	uint64_t gse_no_crossing;
 };
+
+static void rel_compare(struct rel_stats *s, int64_t model, int64_t kernel)
+{
+	uint64_t err = model > kernel ? (uint64_t)(model - kernel) : (uint64_t)(kernel - model);
+
+	s->n++;
+	s->exact += !err;
+	s->within1 += kernel >= 0 && err * 100 <= (uint64_t)kernel;
+	if (err > s->max_abs)
+		s->max_abs = err;
+}
 
 static void hist_add(struct field_stats *s, uint64_t err)
 {
@@ -257,9 +286,83 @@ static void on_se_record(struct validate *v, const struct cfsr_pelt_rec *rec)
 }
 
 /*
- * A record of a cfs_rq.  Only the root cfs_rqs of CPUs that never ran a
- * task of another group, and group cfs_rqs (whose children are tasks), are
- * modelled; a root with group entities is counted, not compared.
+ * pelt_cfs_tp and pelt_se_tp also fire at an attach, a detach or a
+ * propagation, without a period crossed since the entity's last record
+ * (its unrecorded updates never cross one, so both sit in one period).
+ * Those records come before the trace event that makes the model attach
+ * or detach (sched_wakeup follows the enqueue): they are counted, neither
+ * compared nor taken.  @luts: per model cfs_rq, the last_update_time of
+ * its last record + 1.  Return: 1 for such a record, 0 otherwise, -1 on
+ * allocation failure.
+ */
+static int no_crossing(struct validate *v, uint64_t **luts, size_t *alloc,
+		       const struct cfsr_cfs_rq *cfs, const struct cfsr_pelt_rec *rec)
+{
+	size_t idx = (size_t)(cfs - cfsr_replay_cfs_rq(v->replay, "/", 0));
+	uint64_t *klut;
+
+	if (CFSR_ALLOC_GROW(*luts, idx + 1, *alloc) < 0)
+		return cfsr_error("validate: out of memory");
+	klut = &(*luts)[idx];
+	if (*klut && ((*klut - 1) >> 20) == ((uint64_t)rec->avg.last_update_time >> 20))
+		return 1;
+	*klut = (uint64_t)rec->avg.last_update_time + 1;
+	return 0;
+}
+
+/*
+ * A record of a group entity (pelt_se_tp of a group's se): its weight,
+ * compared within 1 %, and its signal advanced with the model's inputs to
+ * the kernel's update; then the model takes the kernel's values.
+ */
+static int on_gse_record(struct validate *v, const struct cfsr_pelt_rec *rec)
+{
+	struct kind_stats *k = &v->k[K_GSE];
+	struct cfsr_cfs_rq *cfs;
+	int cross;
+	struct cfsr_sched_avg m;
+
+	if (!rec->tg || rec->rq_cpu < 0 || rec->weight <= 0) {
+		v->no_task++;
+		return 0;
+	}
+	cfs = cfsr_replay_cfs_rq(v->replay, rec->tg, (int)rec->rq_cpu);
+	if (!cfs || !cfs->group) {
+		v->no_task++;
+		return 0;
+	}
+	cross = no_crossing(v, &v->gklut, &v->gklut_alloc, cfs, rec);
+	if (cross < 0)
+		return -1;
+	if (cross) {
+		v->gse_no_crossing++;
+		return 0;
+	}
+	if (!cfs->se_known) {
+		k->first++;
+	} else {
+		m = cfs->se_avg;
+		if (m.last_update_time < (uint64_t)rec->avg.last_update_time)
+			cfsr_pelt_update_se(v->profile->pelt, (uint64_t)rec->avg.last_update_time,
+					    &m, cfs->se_weight, cfs->se_on_rq, cfs->h_nr_runnable,
+					    cfs->curr > 0);
+		else if (m.last_update_time > (uint64_t)rec->avg.last_update_time)
+			k->model_ahead++;
+		compare_avg(k, &m, rec, (int)rec->rq_cpu);
+		rel_compare(&v->rel[R_SE_WEIGHT], (int64_t)cfs->se_weight, rec->weight);
+	}
+	take_kernel_avg(&cfs->se_avg, rec);
+	cfs->se_known = true;
+	cfsr_replay_group_take(v->replay, cfs, (uint64_t)rec->weight, cfs->tg_load_avg_contrib,
+			       cfsr_replay_tg_load_avg(v->replay, cfs), 0);
+	return 0;
+}
+
+/*
+ * A record of a cfs_rq: its signal advanced with the model's inputs (for a
+ * root, its tasks and group entities) to the kernel's update; for a group
+ * cfs_rq also tg_load_avg_contrib and tg_load_avg, within 1 %.  Then the
+ * model takes the kernel's values.
  */
 static int on_cfs_record(struct validate *v, const struct cfsr_pelt_rec *rec)
 {
@@ -267,9 +370,7 @@ static int on_cfs_record(struct validate *v, const struct cfsr_pelt_rec *rec)
 	struct kind_stats *k;
 	struct cfsr_sched_avg m;
 	bool root;
-
-	uint64_t *klut;
-	size_t idx;
+	int cross;
 
 	if (!rec->tg || rec->rq_cpu < 0)
 		return 0;
@@ -279,26 +380,11 @@ static int on_cfs_record(struct validate *v, const struct cfsr_pelt_rec *rec)
 		v->no_task++;
 		return 0;
 	}
-	idx = (size_t)(cfs - cfsr_replay_cfs_rq(v->replay, "/", 0));
-	if (CFSR_ALLOC_GROW(v->klut, idx + 1, v->klut_alloc) < 0)
-		return cfsr_error("validate: out of memory");
-	klut = &v->klut[idx];
-	/*
-	 * pelt_cfs_tp also fires at an attach, a detach or a propagation,
-	 * without a period crossed since the cfs_rq's last record (its
-	 * unrecorded updates never cross one, so both sit in one period).
-	 * Those records come before the trace event that makes the model
-	 * attach or detach (sched_wakeup follows the enqueue): they are
-	 * counted, neither compared nor taken.
-	 */
-	if (*klut && ((*klut - 1) >> 20) == ((uint64_t)rec->avg.last_update_time >> 20)) {
+	cross = no_crossing(v, &v->klut, &v->klut_alloc, cfs, rec);
+	if (cross < 0)
+		return -1;
+	if (cross) {
 		v->cfs_no_crossing++;
-		return 0;
-	}
-	*klut = (uint64_t)rec->avg.last_update_time + 1;
-	if (root && cfs->group_children) {
-		v->root_with_groups++;
-		take_kernel_avg(&cfs->avg, rec);
 		return 0;
 	}
 	k = &v->k[root ? K_ROOT : K_GROUP];
@@ -309,8 +395,18 @@ static int on_cfs_record(struct validate *v, const struct cfsr_pelt_rec *rec)
 		if (cfs->avg.last_update_time > (uint64_t)rec->avg.last_update_time)
 			k->model_ahead++;
 		compare_avg(k, &m, rec, (int)rec->rq_cpu);
+		if (!root && rec->tg_load_avg >= 0 && rec->tg_load_avg_contrib >= 0) {
+			rel_compare(&v->rel[R_TG_LOAD_AVG], cfsr_replay_tg_load_avg(v->replay, cfs),
+				    rec->tg_load_avg);
+			rel_compare(&v->rel[R_CONTRIB], (int64_t)cfs->tg_load_avg_contrib,
+				    rec->tg_load_avg_contrib);
+		}
 	}
 	take_kernel_avg(&cfs->avg, rec);
+	if (!root && rec->tg_load_avg >= 0 && rec->tg_load_avg_contrib >= 0)
+		cfsr_replay_group_take(v->replay, cfs, cfs->se_weight,
+				       (uint64_t)rec->tg_load_avg_contrib, rec->tg_load_avg,
+				       rec->tg_shares > 0 ? (uint64_t)rec->tg_shares : 0);
 	cfs->removed.nr = rec->removed_nr > 0 ? (unsigned int)rec->removed_nr : 0;
 	cfs->removed.load_avg = rec->removed_load_avg > 0 ? (uint64_t)rec->removed_load_avg : 0;
 	cfs->removed.util_avg = rec->removed_util_avg > 0 ? (uint64_t)rec->removed_util_avg : 0;
@@ -360,11 +456,11 @@ static void print_report(const struct validate *v, const char *trace, const char
 
 	printf("trace:            %s\n", trace);
 	printf("kernel records:   %s (%" PRIu64 " records)\n", pelt, v->records);
-	printf("model:            tasks and cfs_rqs (no group entities), kernel %s\n",
+	printf("model:            tasks, group entities and cfs_rqs, kernel %s\n",
 	       v->profile->name);
 	printf("not compared:     %" PRIu64 " of entities the trace never named, %" PRIu64
-	       " of non-fair tasks, %" PRIu64 " of root cfs_rqs with group entities\n",
-	       v->no_task, v->not_fair, v->root_with_groups);
+	       " of non-fair tasks\n",
+	       v->no_task, v->not_fair);
 	printf("tasks:            on_rq differs: %" PRIu64 "; kernel task delayed: %" PRIu64
 	       "; delayed state differs: %" PRIu64 "; moved to the record's group: %" PRIu64 "\n",
 	       v->state_differs, v->delayed, v->delayed_model, v->regrouped);
@@ -380,10 +476,17 @@ static void print_report(const struct validate *v, const char *trace, const char
 	       " sleeps with eligibility unknown\n",
 	       rs->delayed, rs->delayed_picked, rs->delayed_woken, rs->eligibility_unknown);
 	printf("cfs_rq records without a period crossed (attach, detach, propagation): %" PRIu64
-	       "\n",
-	       v->cfs_no_crossing);
+	       "; group entity records: %" PRIu64 "\n",
+	       v->cfs_no_crossing, v->gse_no_crossing);
 	for (i = 0; i < K_NR; i++)
 		print_kind(&v->k[i], kind_names[i]);
+	printf("\n%-22s %9s %9s %9s %12s\n", "group value", "compared", "exact %", "±1 %",
+	       "max |err|");
+	for (i = 0; i < R_NR; i++)
+		printf("%-22s %9" PRIu64 " %9.2f %9.2f %12" PRIu64 "\n", rel_names[i], v->rel[i].n,
+		       v->rel[i].n ? 100.0 * (double)v->rel[i].exact / (double)v->rel[i].n : 0.0,
+		       v->rel[i].n ? 100.0 * (double)v->rel[i].within1 / (double)v->rel[i].n : 0.0,
+		       v->rel[i].max_abs);
 }
 
 /* ---- snapshot mode ------------------------------------------------------------ */
@@ -554,53 +657,16 @@ static int run_snapshots(struct snapshots *sn, struct cfsr_replay *r, struct cfs
 	return have_it;
 }
 
-/*
- * The task group of a task in a record or a snapshot row: which cfs_rq a
- * task is queued on is a fact of the kernel's structure (autogroups are
- * made by setsid(), which no trace event shows), not a PELT value.  A task
- * in a non-root cpu cgroup is scheduled there, else in its autogroup.
- */
-static const char *item_group(const struct cfsr_truth_item *it, int *tid)
+/* cfsr_task_groups() callback: put the task in its group. */
+static int set_group(void *data, int tid, const char *group)
 {
-	const struct cfsr_truth_task *k = &it->task;
-
-	if (it->kind == CFSR_TRUTH_PELT && it->pelt.type == CFSR_PELT_SE) {
-		*tid = it->pelt.tid > 0 && it->pelt.tid <= INT32_MAX ? (int)it->pelt.tid : -1;
-		return it->pelt.parent_tg;
-	}
-	if (it->kind != CFSR_TRUTH_TASK || k->tid <= 0 || k->tid > INT32_MAX)
-		return NULL;
-	*tid = (int)k->tid;
-	if (k->cgroup_cpu && strcmp(k->cgroup_cpu, "/"))
-		return k->cgroup_cpu;
-	return k->autogroup ? k->autogroup : "/";
+	return cfsr_replay_task_set_group(data, tid, group) < 0 ? -1 : 0;
 }
 
 /* Put every task in the group of its first record or snapshot row in @path. */
 static int assign_groups(struct cfsr_replay *r, const char *path)
 {
-	struct cfsr_pidset seen = CFSR_PIDSET_INIT;
-	struct cfsr_truth_reader *pr = cfsr_truth_open(path);
-	struct cfsr_truth_item item;
-	const char *group;
-	int ret = -1, have, tid = -1;
-
-	if (!pr)
-		return -1;
-	while ((have = cfsr_truth_next(pr, &item)) > 0) {
-		group = item_group(&item, &tid);
-		if (!group || tid <= 0 || cfsr_pidset_has(&seen, tid))
-			continue;
-		if (cfsr_pidset_add(&seen, tid) < 0 ||
-		    cfsr_replay_task_set_group(r, tid, group) < 0)
-			goto out;
-	}
-	if (have == 0)
-		ret = 0;
-out:
-	cfsr_pidset_release(&seen);
-	cfsr_truth_close(pr);
-	return ret;
+	return cfsr_task_groups(path, set_group, r);
 }
 
 /* Merge the trace and the kernel records by time and replay. */
@@ -639,6 +705,8 @@ static int run(struct validate *v, struct cfsr_trace *t, struct cfsr_truth_reade
 						   item.pelt.clock_task));
 		if (item.pelt.type == CFSR_PELT_SE)
 			on_se_record(v, &item.pelt);
+		else if (item.pelt.type == CFSR_PELT_GSE && on_gse_record(v, &item.pelt) < 0)
+			return -1;
 		else if (item.pelt.type == CFSR_PELT_CFS && on_cfs_record(v, &item.pelt) < 0)
 			return -1;
 		do {
@@ -687,7 +755,7 @@ static int validate_truth(const char *truth, const char *trace, double max_error
 		goto out;
 	printf("trace:            %s\n", t->path);
 	printf("kernel snapshots: %s (%" PRIu64 " snapshots)\n", truth, sn->snaps);
-	printf("model:            tasks and cfs_rqs (no group entities), kernel %s; a\n"
+	printf("model:            tasks, group entities and cfs_rqs, kernel %s; a\n"
 	       "                  prediction: only the snapshots' per-CPU clocks and each\n"
 	       "                  task's group feed it\n",
 	       prof->name);
@@ -837,6 +905,7 @@ out:
 	if (v) {
 		cfsr_replay_free(v->replay);
 		free(v->klut);
+		free(v->gklut);
 	}
 	free(v);
 	cfsr_truth_close(pr);

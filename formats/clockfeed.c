@@ -6,9 +6,11 @@
  * "truth-end" markers; the reading's time is taken as the middle of the two.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "clockfeed.h"
 #include "error.h"
+#include "pidset.h"
 #include "truthfile.h"
 
 struct cfsr_clock_feed {
@@ -78,4 +80,52 @@ void cfsr_clock_feed_close(struct cfsr_clock_feed *f)
 		return;
 	cfsr_truth_close(f->r);
 	free(f);
+}
+
+/*
+ * The task group of a task in a record or a snapshot row: which cfs_rq a
+ * task is queued on is a fact of the kernel's structure (autogroups are
+ * made by setsid(), which no trace event shows), not a PELT value.  A task
+ * in a non-root cpu cgroup is scheduled there, else in its autogroup.
+ */
+static const char *item_group(const struct cfsr_truth_item *it, int *tid)
+{
+	const struct cfsr_truth_task *k = &it->task;
+
+	if (it->kind == CFSR_TRUTH_PELT && it->pelt.type == CFSR_PELT_SE) {
+		*tid = it->pelt.tid > 0 && it->pelt.tid <= INT32_MAX ? (int)it->pelt.tid : -1;
+		return it->pelt.parent_tg;
+	}
+	if (it->kind != CFSR_TRUTH_TASK || k->tid <= 0 || k->tid > INT32_MAX)
+		return NULL;
+	*tid = (int)k->tid;
+	if (k->cgroup_cpu && strcmp(k->cgroup_cpu, "/"))
+		return k->cgroup_cpu;
+	return k->autogroup ? k->autogroup : "/";
+}
+
+int cfsr_task_groups(const char *path, int (*fn)(void *data, int tid, const char *group),
+		     void *data)
+{
+	struct cfsr_pidset seen = CFSR_PIDSET_INIT;
+	struct cfsr_truth_reader *pr = cfsr_truth_open(path);
+	struct cfsr_truth_item item;
+	const char *group;
+	int ret = -1, have, tid = -1;
+
+	if (!pr)
+		return -1;
+	while ((have = cfsr_truth_next(pr, &item)) > 0) {
+		group = item_group(&item, &tid);
+		if (!group || tid <= 0 || cfsr_pidset_has(&seen, tid))
+			continue;
+		if (cfsr_pidset_add(&seen, tid) < 0 || fn(data, tid, group) < 0)
+			goto out;
+	}
+	if (have == 0)
+		ret = 0;
+out:
+	cfsr_pidset_release(&seen);
+	cfsr_truth_close(pr);
+	return ret;
 }

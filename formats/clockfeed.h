@@ -29,4 +29,21 @@ int cfsr_clock_feed_next(struct cfsr_clock_feed *f, struct cfsr_clock_reading *o
 
 void cfsr_clock_feed_close(struct cfsr_clock_feed *f);
 
+/**
+ * cfsr_task_groups() - the task group of every task a truth file names
+ * @path: a pelt.jsonl[.gz] (each task record's parent_tg) or a
+ *        truth.jsonl[.gz] (each task row's non-root cpu cgroup, else its
+ *        autogroup)
+ * @fn: called once per task, with its group as its first record or row
+ *      gives it; a negative return stops the reading
+ * @data: passed to @fn
+ *
+ * Which cfs_rq a task is queued on is the kernel's structure (autogroups
+ * are made by setsid(), which no trace event shows), not a PELT value.
+ *
+ * Return: 0, or -1 (reported, or @fn's failure).
+ */
+int cfsr_task_groups(const char *path, int (*fn)(void *data, int tid, const char *group),
+		     void *data);
+
 #endif /* CFSR_CLOCKFEED_H */

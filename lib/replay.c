@@ -8,6 +8,7 @@
 
 #include "alloc.h"
 #include "error.h"
+#include "group.h"
 #include "math.h"
 #include "replay.h"
 #include "weight.h"
@@ -48,8 +49,16 @@ struct pending_runtime {
 	int last_runtime_pid;
 };
 
+/* A task group: its parent, tg->load_avg, tg->shares. */
+struct replay_tg {
+	int parent;
+	int64_t load_avg;
+	uint64_t shares;
+};
+
 struct cfsr_replay {
 	const struct cfsr_pelt_params *params;
+	const struct cfsr_group_params *gparams;
 	const struct cfsr_profile *profile;
 	/* TICK_NSEC and sysctl_sched_base_slice */
 	uint64_t tick_nsec;
@@ -65,6 +74,8 @@ struct cfsr_replay {
 	char **groups;
 	size_t nr_groups;
 	size_t groups_alloc;
+	struct replay_tg *tgs;
+	size_t tgs_alloc;
 	size_t *cfs_of;
 	size_t cfs_of_alloc;
 	struct replay_rq *rqs;
@@ -125,6 +136,7 @@ struct cfsr_task *cfsr_replay_task(struct cfsr_replay *r, int pid)
 
 static void task_account(struct cfsr_replay *r, const struct cfsr_task *t, int sign);
 static int group_get(struct cfsr_replay *r, const char *path);
+static void reweight_groups(struct cfsr_replay *r, int group, int cpu);
 
 /* Find or create the task @pid (memory grows with tasks, not events). */
 static struct cfsr_task *task_get(struct cfsr_replay *r, int pid)
@@ -263,7 +275,8 @@ void cfsr_replay_clock_sample(struct cfsr_replay *r, int cpu, uint64_t ts, uint6
 /* The index of group @path, created with a cfs_rq on every CPU; -1 on failure. */
 static int group_get(struct cfsr_replay *r, const char *path)
 {
-	size_t i, c, nr;
+	size_t i, c, nr, len;
+	int parent = -1;
 	char *name;
 
 	for (i = 0; i < r->nr_groups; i++)
@@ -271,20 +284,43 @@ static int group_get(struct cfsr_replay *r, const char *path)
 			return (int)i;
 	if (r->nr_groups >= 65536)
 		return -1;
+	if (r->nr_groups) {
+		/* the parent group: the path without its last component ("/" for "/a") */
+		name = strdup(path);
+		if (!name)
+			return -1;
+		len = strlen(name);
+		while (len > 1 && name[len - 1] == '/')
+			name[--len] = '\0';
+		while (len > 1 && name[len - 1] != '/')
+			len--;
+		name[len > 1 ? len - 1 : 1] = '\0';
+		parent = strcmp(name, path) ? group_get(r, name) : 0;
+		free(name);
+		if (parent < 0)
+			return -1;
+	}
 	nr = (r->nr_groups + 1) * (size_t)r->nr_cpus;
 	if (CFSR_ALLOC_GROW(r->groups, r->nr_groups + 1, r->groups_alloc) < 0 ||
+	    CFSR_ALLOC_GROW(r->tgs, r->nr_groups + 1, r->tgs_alloc) < 0 ||
 	    CFSR_ALLOC_GROW(r->cfs, nr, r->cfs_alloc) < 0)
 		return -1;
 	name = strdup(path);
 	if (!name)
 		return -1;
 	r->groups[r->nr_groups] = name;
+	/* sched_create_group(): shares NICE_0_LOAD; init_tg_cfs_entry(): entity weight NICE_0_LOAD */
+	r->tgs[r->nr_groups].parent = parent;
+	r->tgs[r->nr_groups].load_avg = 0;
+	r->tgs[r->nr_groups].shares = NICE_0_LOAD;
 	for (c = 0; c < (size_t)r->nr_cpus; c++) {
 		struct cfsr_cfs_rq *cfs = &r->cfs[r->nr_cfs + c];
 
 		memset(cfs, 0, sizeof(*cfs));
 		cfs->path = name;
 		cfs->cpu = (int)c;
+		cfs->group = (int)r->nr_groups;
+		cfs->se_weight = NICE_0_LOAD;
 	}
 	r->nr_cfs = nr;
 	return (int)r->nr_groups++;
@@ -490,7 +526,7 @@ static void place_entity(struct cfsr_replay *r, struct cfsr_cfs_rq *cfs, struct 
  */
 static void task_account(struct cfsr_replay *r, const struct cfsr_task *t, int sign)
 {
-	struct cfsr_cfs_rq *cfs = task_cfs(r, t), *root;
+	struct cfsr_cfs_rq *cfs = task_cfs(r, t), *root, *c, *p;
 	unsigned int one = sign > 0 ? 1u : (unsigned int)-1;
 
 	if (!cfs || !t->fair || !state_on_rq(t->state))
@@ -502,26 +538,36 @@ static void task_account(struct cfsr_replay *r, const struct cfsr_task *t, int s
 		root->nr_group_tasks += one;
 		root->group_children = true;
 	}
-	if (t->state == CFSR_TS_DELAYED) {
+	if (t->state == CFSR_TS_DELAYED)
 		cfs->nr_delayed += one;
-	} else {
-		cfs->h_nr_runnable += one;
-		if (cfs != root)
-			root->h_nr_runnable += one;
-	}
-	if (t->state == CFSR_TS_RUNNING) {
-		if (sign > 0) {
-			cfs->curr = t->pid;
-			root->curr = t->pid;
-		} else {
-			if (cfs->curr == t->pid)
-				cfs->curr = 0;
-			if (root->curr == t->pid)
-				root->curr = 0;
+	for (c = cfs;;) {
+		c->h_nr_queued += one;
+		if (t->state != CFSR_TS_DELAYED)
+			c->h_nr_runnable += one;
+		if (t->state == CFSR_TS_RUNNING) {
+			if (sign > 0)
+				c->curr = t->pid;
+			else if (c->curr == t->pid)
+				c->curr = 0;
 		}
-		return;
+		if (!c->group)
+			break;
+		/*
+		 * account_entity_enqueue()/_dequeue() of the group entity: it
+		 * is queued on the parent while any task is queued below
+		 */
+		p = cfs_of(r, r->tgs[c->group].parent, t->cpu);
+		if (sign > 0 && c->h_nr_queued == 1) {
+			c->se_on_rq = true;
+			p->load_weight += c->se_weight;
+		} else if (sign < 0 && !c->h_nr_queued) {
+			c->se_on_rq = false;
+			p->load_weight -= c->se_weight;
+		}
+		c = p;
 	}
-	avg_vruntime_account(cfs, t, sign);
+	if (t->state != CFSR_TS_RUNNING)
+		avg_vruntime_account(cfs, t, sign);
 }
 
 static void set_state(struct cfsr_replay *r, struct cfsr_task *t, enum cfsr_task_state state)
@@ -531,6 +577,7 @@ static void set_state(struct cfsr_replay *r, struct cfsr_task *t, enum cfsr_task
 	task_account(r, t, -1);
 	t->state = state;
 	task_account(r, t, 1);
+	reweight_groups(r, t->group, t->cpu);
 }
 
 /* Move a task between CPUs as a migration event says (the caller does the PELT side). */
@@ -539,8 +586,10 @@ static void move_cpu(struct cfsr_replay *r, struct cfsr_task *t, int cpu)
 	if (t->cpu == cpu)
 		return;
 	task_account(r, t, -1);
+	reweight_groups(r, t->group, t->cpu);
 	t->cpu = cpu;
 	task_account(r, t, 1);
+	reweight_groups(r, t->group, t->cpu);
 }
 
 static void remove_task(struct cfsr_replay *r, struct cfsr_task *t, uint64_t ts);
@@ -654,39 +703,165 @@ void cfsr_replay_cfs_rq_settle(const struct cfsr_replay *r, const struct cfsr_cf
  * Differs: an estimated clock behind the cfs_rq's last update holds at
  * that update (the kernel's clock never goes back).
  */
-static void cfs_update(struct cfsr_replay *r, struct cfsr_cfs_rq *cfs, uint64_t now, uint64_t ts,
-		       bool exact)
+static int cfs_update(struct cfsr_replay *r, struct cfsr_cfs_rq *cfs, uint64_t now, uint64_t ts,
+		      bool exact)
 {
 	struct cfsr_replay_update u = { ts, cfs->cpu, NULL, cfs, CFSR_UPD_CFS_RQ, exact };
+	int64_t prop = 0;
+	int decayed;
 
 	/* on a CPU with no clock anchor yet, @now is the trace clock: wait for one */
 	if (!clock_ok(r, cfs->cpu))
-		return;
+		return 0;
 	if (!cfs->avg.last_update_time && !cfs->avg_known)
 		start_unknown(&cfs->avg, now, &cfs->warm_until);
 	if (now < cfs->avg.last_update_time)
 		now = cfs->avg.last_update_time;
-	cfs_age(r, cfs, &cfs->avg, &cfs->removed, now);
+	decayed = cfsr_pelt_update_cfs_rq_load_avg(r->params, now, &cfs->avg, &cfs->removed,
+						   cfs->load_weight, cfs->h_nr_runnable,
+						   cfs->curr > 0, &prop);
+	if (prop) {
+		/* add_tg_cfs_propagate() of the removed load */
+		cfs->propagate = true;
+		cfs->prop_runnable_sum += prop;
+	}
 	cfs->updates++;
 	r->stats.cfs_updates++;
 	if (r->hook)
 		r->hook(r->hook_data, &u);
+	return decayed;
+}
+
+/* update_tg_load_avg() of a group cfs_rq (the root's tg->load_avg is not kept). */
+static void tg_publish(struct cfsr_replay *r, struct cfsr_cfs_rq *cfs, uint64_t ts)
+{
+	if (!cfs->group)
+		return;
+	cfsr_group_publish_load(r->gparams, &r->tgs[cfs->group].load_avg, &cfs->tg_load_avg_contrib,
+				&cfs->last_update_tg_load_avg, cfs->avg.load_avg, ts);
+}
+
+int64_t cfsr_replay_tg_load_avg(const struct cfsr_replay *r, const struct cfsr_cfs_rq *cfs)
+{
+	return cfs->group > 0 && (size_t)cfs->group < r->nr_groups ? r->tgs[cfs->group].load_avg :
+								     0;
 }
 
 /*
- * The cfs_rqs an update_load_avg() of a task's entity reaches: its own,
- * and the root's (through the group entities, for a task in a group).
+ * Mirrors update_cfs_group() in kernel/sched/fair.c, v6.12-v6.18, with
+ * reweight_entity()'s PELT part: an empty group keeps its entity's weight
+ * (v6.12+); otherwise calc_group_shares() and, when the weight changes,
+ * the entity's load leaves and re-enters the parent (lib/group.c,
+ * lib/pelt.c).  The EEVDF part of a reweight is not modelled.
+ */
+static void update_cfs_group(struct cfsr_replay *r, struct cfsr_cfs_rq *gcfs)
+{
+	const struct replay_tg *tg = &r->tgs[gcfs->group];
+	struct cfsr_cfs_rq *p = cfs_of(r, tg->parent, gcfs->cpu);
+	uint64_t shares;
+
+	if (r->gparams->keep_empty_weight && !gcfs->load_weight)
+		return;
+	shares =
+		cfsr_group_calc_shares(r->params, tg->shares, gcfs->load_weight, gcfs->avg.load_avg,
+				       tg->load_avg, gcfs->tg_load_avg_contrib);
+	if (shares == gcfs->se_weight)
+		return;
+	if (gcfs->se_on_rq)
+		p->load_weight -= gcfs->se_weight;
+	cfsr_pelt_reweight_se(r->params, &p->avg, &gcfs->se_avg, gcfs->se_weight, shares);
+	gcfs->se_weight = shares;
+	if (gcfs->se_on_rq)
+		p->load_weight += shares;
+}
+
+void cfsr_replay_group_take(struct cfsr_replay *r, struct cfsr_cfs_rq *cfs, uint64_t se_weight,
+			    uint64_t contrib, int64_t tg_load_avg, uint64_t shares)
+{
+	struct cfsr_cfs_rq *p;
+
+	if (!cfs->group || (size_t)cfs->group >= r->nr_groups)
+		return;
+	p = cfs_of(r, r->tgs[cfs->group].parent, cfs->cpu);
+	if (cfs->se_on_rq && p)
+		p->load_weight += se_weight - cfs->se_weight;
+	cfs->se_weight = se_weight;
+	cfs->tg_load_avg_contrib = contrib;
+	r->tgs[cfs->group].load_avg = tg_load_avg;
+	if (shares)
+		r->tgs[cfs->group].shares = shares;
+}
+
+/* update_cfs_group() of every group entity above a task's cfs_rq, bottom-up. */
+static void reweight_groups(struct cfsr_replay *r, int group, int cpu)
+{
+	struct cfsr_cfs_rq *c = cfs_of(r, group, cpu);
+
+	for (; c && c->group; c = cfs_of(r, r->tgs[c->group].parent, cpu))
+		update_cfs_group(r, c);
+}
+
+/*
+ * The levels above a group cfs_rq just updated, as the kernel's walks
+ * (enqueue_task_fair(), dequeue_entities(), entity_tick(),
+ * set_next_entity(), put_prev_entity()) take them, v6.12-v6.18: for each
+ * group entity, update_load_avg(parent, se, UPDATE_TG) -- the entity aged
+ * with its weight, its runnable count and whether it runs, the parent's
+ * removed load and ageing, propagate_entity_load_avg() of a pending change
+ * below (lib/group.c), update_tg_load_avg() of the parent if anything
+ * changed -- then update_cfs_group(se).
+ * Differs: a group entity whose past precedes the trace starts from zero
+ * at its first update, as a task's (warming up).
+ */
+static void group_walk(struct cfsr_replay *r, struct cfsr_cfs_rq *gcfs, uint64_t now, uint64_t ts,
+		       bool exact)
+{
+	struct cfsr_replay_update u = { ts, gcfs->cpu, NULL, NULL, CFSR_UPD_GROUP_SE, exact };
+	struct cfsr_cfs_rq *p;
+	uint64_t se_now;
+	int decayed;
+
+	for (; gcfs->group; gcfs = p) {
+		p = cfs_of(r, r->tgs[gcfs->group].parent, gcfs->cpu);
+		se_now = now < gcfs->se_avg.last_update_time ? gcfs->se_avg.last_update_time : now;
+		if (!gcfs->se_avg.last_update_time && !gcfs->se_known)
+			start_unknown(&gcfs->se_avg, se_now, &gcfs->se_warm_until);
+		cfsr_pelt_update_se(r->params, se_now, &gcfs->se_avg, gcfs->se_weight,
+				    gcfs->se_on_rq, gcfs->h_nr_runnable, gcfs->curr > 0);
+		gcfs->se_updates++;
+		decayed = cfs_update(r, p, now, ts, exact);
+		if (gcfs->propagate) {
+			gcfs->propagate = false;
+			p->propagate = true;
+			p->prop_runnable_sum += gcfs->prop_runnable_sum;
+			cfsr_group_propagate(r->params, &p->avg, &gcfs->se_avg, gcfs->se_weight,
+					     &gcfs->avg, gcfs->load_weight,
+					     &gcfs->prop_runnable_sum);
+			decayed = 1;
+		}
+		if (decayed)
+			tg_publish(r, p, ts);
+		update_cfs_group(r, gcfs);
+		u.cfs_rq = gcfs;
+		if (r->hook)
+			r->hook(r->hook_data, &u);
+	}
+}
+
+/*
+ * The cfs_rqs an update_load_avg(UPDATE_TG) of a task's entity reaches:
+ * its own, then the levels above through the group entities.
  */
 static void cfs_update_task(struct cfsr_replay *r, const struct cfsr_task *t, uint64_t now,
 			    uint64_t ts, bool exact)
 {
 	struct cfsr_cfs_rq *cfs = task_cfs(r, t);
 
-	if (!cfs || !t->fair)
+	if (!cfs || !t->fair || !clock_ok(r, t->cpu))
 		return;
-	cfs_update(r, cfs, now, ts, exact);
-	if (t->group)
-		cfs_update(r, cfs_of(r, 0, t->cpu), now, ts, exact);
+	if (cfs_update(r, cfs, now, ts, exact))
+		tg_publish(r, cfs, ts);
+	group_walk(r, cfs, now, ts, exact);
 }
 
 static void attach_task(struct cfsr_replay *r, struct cfsr_task *t, uint64_t now, uint64_t ts,
@@ -773,8 +948,13 @@ static void attach_task(struct cfsr_replay *r, struct cfsr_task *t, uint64_t now
 
 	if (!cfs || !clock_ok(r, t->cpu))
 		return;
-	cfs_update_task(r, t, now, ts, exact);
-	cfsr_pelt_attach_se(r->params, &cfs->avg, &t->avg, t->load_weight);
+	cfs_update(r, cfs, now, ts, exact);
+	/* DO_ATTACH: add_tg_cfs_propagate() of the sums, update_tg_load_avg() */
+	cfs->prop_runnable_sum +=
+		cfsr_pelt_attach_se(r->params, &cfs->avg, &t->avg, t->load_weight);
+	cfs->propagate = true;
+	tg_publish(r, cfs, ts);
+	group_walk(r, cfs, now, ts, exact);
 	t->migrated = false;
 	notify(r, t, ts, CFSR_UPD_ENQUEUE, exact);
 }
@@ -1303,13 +1483,19 @@ static int on_migrate(struct cfsr_replay *r, const struct cfsr_event *ev)
 		struct cfsr_cfs_rq *cfs = task_cfs(r, t);
 
 		update_task(r, t, now, ev->ts, CFSR_UPD_DETACH, exact);
-		cfsr_pelt_detach_se(r->params, &cfs->avg, &t->avg, t->load_weight);
+		cfs->prop_runnable_sum +=
+			cfsr_pelt_detach_se(r->params, &cfs->avg, &t->avg, t->load_weight);
+		cfs->propagate = true;
+		tg_publish(r, cfs, ev->ts);
 		update_entity_lag(r, cfs, t);
 		t->deadline -= t->vruntime;
 		t->rel_deadline = true;
 		if (t->state == CFSR_TS_QUEUED)
 			root_util_est(r, t, -1);
 		task_account(r, t, -1);
+		reweight_groups(r, t->group, t->cpu);
+		if (clock_ok(r, t->cpu))
+			group_walk(r, cfs, now, ev->ts, exact);
 		t->cpu = ev->migrate.dest_cpu;
 		now = clock_at(r, dst, ev->ts, &exact);
 		attach_task(r, t, now, ev->ts, exact);
@@ -1368,8 +1554,10 @@ int cfsr_replay_task_set_group(struct cfsr_replay *r, int pid, const char *path)
 	if (t->group == g)
 		return 0;
 	task_account(r, t, -1);
+	reweight_groups(r, t->group, t->cpu);
 	t->group = g;
 	task_account(r, t, 1);
+	reweight_groups(r, t->group, t->cpu);
 	return 1;
 }
 
@@ -1584,6 +1772,10 @@ struct cfsr_replay *cfsr_replay_new(int nr_cpus, const struct cfsr_profile *prof
 		r->rqs[i].curr = -1;
 	r->params = profile->pelt;
 	r->profile = profile;
+	/* the group behaviour of the profile's newest release */
+	r->gparams = cfsr_group_params_for(profile->last);
+	if (!r->gparams)
+		r->gparams = &cfsr_group_params_modern;
 	r->tick_nsec = 1000000000ull / (uint64_t)(hz > 0 ? hz : 250);
 	/* sched_update_scaling(): factor 1 + ilog2(min(CPUs, 8)) */
 	for (factor = 1, i = nr_cpus < 8 ? nr_cpus : 8; i > 1; i >>= 1)
@@ -1606,6 +1798,7 @@ void cfsr_replay_free(struct cfsr_replay *r)
 	for (i = 0; i < r->nr_groups; i++)
 		free(r->groups[i]);
 	free(r->groups);
+	free(r->tgs);
 	free(r->cfs_of);
 	free(r->cfs);
 	free(r);

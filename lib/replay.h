@@ -20,10 +20,22 @@
  * inherit their parent's group).  A cfs_rq's signal is updated with the
  * task updates made on it, with the kernel's inputs (the weight of its
  * queued tasks, delayed ones included, its runnable count, whether a task
- * runs), and holds the removed load of tasks that left it unseen.  Group
- * entities are not modelled: a root cfs_rq whose CPU runs tasks of other
- * groups has group entities as children, whose weights (group shares) the
- * model does not know; it is flagged (@nr_group_tasks).
+ * runs), and holds the removed load of tasks that left it unseen.
+ *
+ * Each group cfs_rq has a group entity on its parent's cfs_rq of the same
+ * CPU (the parent group is the path without its last component).  At
+ * every update of a task the walk of update_load_avg(UPDATE_TG) and
+ * update_cfs_group() goes up the levels, as the kernel's enqueue, dequeue,
+ * tick, set_next and put_prev walks do: the group cfs_rq publishes its
+ * load into tg->load_avg (1/64, 1 ms), the group entity is aged with its
+ * weight and runnable count, the parent is aged, a pending attach, detach
+ * or removal below is propagated, and the entity gets the weight
+ * calc_group_shares() gives.  The arithmetic is lib/group.c's and
+ * lib/pelt.c's; the state is the engine's.  Group shares are NICE_0_LOAD
+ * (the default cpu.shares and an autogroup of nice 0): shares the trace
+ * does not carry are not known.  Not modelled: the blocked-load walk of
+ * the periodic and idle balance (updates without a trace event), delayed
+ * group entities, cgroup moves of a task's signal.
  *
  * EEVDF is modelled per cfs_rq as far as DELAY_DEQUEUE needs it: each task's
  * vruntime (advanced by its reported run time), deadline and lag, the
@@ -65,15 +77,16 @@ enum cfsr_task_state {
  * @cpu: its CPU
  * @avg: its PELT signal; util_est is kept on the root only, as the kernel
  * @removed: load of tasks that left without the cfs_rq being updated
- * @load_weight: cfs_rq->load.weight: sum of its queued tasks' weights
- *               (delayed ones included); group entities are not counted
+ * @group: index of its task group (0: the root)
+ * @load_weight: cfs_rq->load.weight: sum of the weights of its queued
+ *               tasks (delayed ones included) and queued group entities
  * @nr_queued: tasks queued on it, delayed ones included
  * @h_nr_runnable: runnable tasks (not delayed) below it; for the root, on
  *                 the whole CPU
+ * @h_nr_queued: tasks queued at or below it, delayed ones included
  * @nr_delayed: delayed tasks on it
- * @nr_group_tasks: root only: queued tasks of other groups on the CPU; when
- *                  non-zero the root has group entities, whose weights the
- *                  model does not have
+ * @nr_group_tasks: root only: queued tasks of other groups on the CPU (the
+ *                  root has group entities queued)
  * @group_children: root only: @nr_group_tasks was non-zero once, so group
  *                  entities took part in its signal
  * @curr: pid of the task running on it (below it, for the root), 0 if none
@@ -85,14 +98,26 @@ enum cfsr_task_state {
  *                tasks but the running one (cfs_rq->avg_vruntime)
  * @avg_load: sum of their weights, scaled down (cfs_rq->avg_load)
  * @updates: PELT updates applied
+ * @se_avg: group cfs_rqs: the group entity's PELT signal
+ * @se_weight: its se->load.weight (scaled; NICE_0_LOAD when created)
+ * @se_on_rq: it is queued on the parent cfs_rq (tasks are queued below)
+ * @se_known: its signal has a known origin (set by a reading)
+ * @se_warm_until: clock until which its unknown past still shows
+ * @se_updates: its PELT updates applied
+ * @tg_load_avg_contrib: the load_avg last published into tg->load_avg
+ * @last_update_tg_load_avg: trace time (sched_clock) of that publication
+ * @propagate: a change below waits to be propagated to the group entity
+ * @prop_runnable_sum: the load_sum change to propagate
  */
 struct cfsr_cfs_rq {
 	const char *path;
 	int cpu;
+	int group;
 	struct cfsr_sched_avg avg;
 	struct cfsr_pelt_removed removed;
 	uint64_t load_weight;
 	unsigned int nr_queued;
+	unsigned int h_nr_queued;
 	unsigned int h_nr_runnable;
 	unsigned int nr_delayed;
 	unsigned int nr_group_tasks;
@@ -104,6 +129,16 @@ struct cfsr_cfs_rq {
 	int64_t avg_vruntime;
 	uint64_t avg_load;
 	uint64_t updates;
+	struct cfsr_sched_avg se_avg;
+	uint64_t se_weight;
+	bool se_on_rq;
+	bool se_known;
+	uint64_t se_warm_until;
+	uint64_t se_updates;
+	uint64_t tg_load_avg_contrib;
+	uint64_t last_update_tg_load_avg;
+	bool propagate;
+	int64_t prop_runnable_sum;
 };
 
 /**
@@ -196,6 +231,8 @@ enum cfsr_update_why {
 	CFSR_UPD_REMOVE,
 	/* a cfs_rq's own update (@cfs_rq set, @task NULL) */
 	CFSR_UPD_CFS_RQ,
+	/* the update of a group cfs_rq's group entity (@cfs_rq set, @task NULL) */
+	CFSR_UPD_GROUP_SE,
 };
 
 /**
@@ -363,6 +400,32 @@ struct cfsr_cfs_rq *cfsr_replay_cfs_rq(struct cfsr_replay *r, const char *path, 
  */
 void cfsr_replay_cfs_rq_settle(const struct cfsr_replay *r, const struct cfsr_cfs_rq *cfs,
 			       uint64_t now, struct cfsr_sched_avg *out);
+
+/**
+ * cfsr_replay_tg_load_avg() - tg->load_avg of a cfs_rq's task group
+ * @r: the engine
+ * @cfs: a cfs_rq of the engine
+ *
+ * Return: the sum of the published contributions of the group's cfs_rqs
+ * (0 for the root group, whose tg->load_avg the kernel does not keep).
+ */
+int64_t cfsr_replay_tg_load_avg(const struct cfsr_replay *r, const struct cfsr_cfs_rq *cfs);
+
+/**
+ * cfsr_replay_group_take() - set a group cfs_rq's group state from a reading
+ * @r: the engine
+ * @cfs: a group cfs_rq of the engine (the root is left alone)
+ * @se_weight: its group entity's weight; the parent's load.weight follows
+ *             if the entity is queued
+ * @contrib: its tg_load_avg_contrib
+ * @tg_load_avg: its group's tg->load_avg
+ * @shares: its group's tg->shares (scaled), or 0 to keep the model's
+ *
+ * For lock-step comparison with the kernel's values; the group entity's
+ * signal is the caller's to set (@cfs->se_avg, @cfs->se_known).
+ */
+void cfsr_replay_group_take(struct cfsr_replay *r, struct cfsr_cfs_rq *cfs, uint64_t se_weight,
+			    uint64_t contrib, int64_t tg_load_avg, uint64_t shares);
 
 /* The cfs_rq's signal still depends on its unknown past. */
 bool cfsr_cfs_rq_warming(const struct cfsr_cfs_rq *cfs, uint64_t now);

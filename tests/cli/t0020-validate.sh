@@ -23,6 +23,15 @@ test_expect_success 'a snapshot file is not a PELT record file' "
 	cfsreplay validate --pelt snap.jsonl '$TRACES/periodic.dat' >out 2>err; test \$? -eq 2 &&
 	grep -q 'not a pelt.jsonl' err
 "
+# min_within1 DIR VALUE PCT: at least PCT % of VALUE (group entity weight, tg_load_avg,
+# tg_load_avg_contrib) within 1 % of the kernel's
+min_within1() {
+	cfsreplay validate --pelt "$SHARED_TRACES/$1/pelt.jsonl.gz" "$SHARED_TRACES/$1/trace.dat" >out &&
+	pct=$(awk -v n="$2" 'index($0, n " ") == 1 { print $(NF - 1) }' out) &&
+	echo "# $1: $pct % of $2 within 1 %" &&
+	awk -v p="$pct" -v m="$3" 'BEGIN { exit !(p >= m) }'
+}
+
 if [ -f "$SHARED_TRACES/periodic-bpf/pelt.jsonl.gz" ]; then
 	test_expect_success 'periodic-bpf: task updates exact >= 89 %' 'min_exact periodic-bpf task 89'
 	test_expect_success 'cgroups-bpf: task updates exact >= 95.5 %' 'min_exact cgroups-bpf task 95.5'
@@ -30,6 +39,22 @@ if [ -f "$SHARED_TRACES/periodic-bpf/pelt.jsonl.gz" ]; then
 		'min_exact periodic-bpf "group cfs_rq" 83'
 	test_expect_success 'cgroups-bpf: group cfs_rq updates exact >= 90.5 %' \
 		'min_exact cgroups-bpf "group cfs_rq" 90.5'
+	test_expect_success 'periodic-bpf: group entity updates exact >= 48 %' \
+		'min_exact periodic-bpf "group entity" 48'
+	test_expect_success 'cgroups-bpf: group entity updates exact >= 65.5 %' \
+		'min_exact cgroups-bpf "group entity" 65.5'
+	test_expect_success 'periodic-bpf: root cfs_rq updates exact >= 33 %' \
+		'min_exact periodic-bpf "root cfs_rq" 33'
+	test_expect_success 'cgroups-bpf: root cfs_rq updates exact >= 47 %' \
+		'min_exact cgroups-bpf "root cfs_rq" 47'
+	test_expect_success 'periodic-bpf: group entity weights within 1 % >= 92.5 %' \
+		'min_within1 periodic-bpf "group entity weight" 92.5'
+	test_expect_success 'cgroups-bpf: group entity weights within 1 % >= 98 %' \
+		'min_within1 cgroups-bpf "group entity weight" 98'
+	test_expect_success 'periodic-bpf: tg_load_avg within 1 % >= 61.5 %' \
+		'min_within1 periodic-bpf tg_load_avg 61.5'
+	test_expect_success 'cgroups-bpf: tg_load_avg within 1 % >= 87.5 %' \
+		'min_within1 cgroups-bpf tg_load_avg 87.5'
 	# the kernel's records say when a task is delayed (sched_delayed): the model
 	# must agree on at least 80 % of the records where the kernel's task is delayed
 	test_expect_success 'periodic-bpf: delayed dequeue agrees with the kernel records' "

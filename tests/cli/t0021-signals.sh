@@ -6,25 +6,28 @@
 # last_update_time on the 1024 ns grid).
 . "$(dirname "$0")/lib.sh"
 
-header='ts_ns,cpu,entity,pid,path,comm,load_weight,load_sum,runnable_sum,util_sum,period_contrib,load_avg,runnable_avg,util_avg,util_est,last_update_time'
+header='ts_ns,cpu,entity,pid,path,comm,load_weight,load_sum,runnable_sum,util_sum,period_contrib,load_avg,runnable_avg,util_avg,util_est,last_update_time,tg_load_avg,tg_load_avg_contrib'
 
 test_expect_success 'CSV header exactly as specified' "
 	cfsreplay signals '$TRACES/periodic.dat' >out.csv &&
 	test \"\$(head -1 out.csv)\" = '$header' &&
 	test \$(wc -l <out.csv) -gt 100
 "
-test_expect_success 'every row has 16 columns and a grid-aligned last_update_time' "
+test_expect_success 'every row has 18 columns and a grid-aligned last_update_time' "
 	cfsreplay signals '$TRACES/cgroups.dat' >out.csv &&
 	python3 -c '
 import csv, sys
 rows = list(csv.DictReader(open(\"out.csv\")))
 assert rows, \"no rows\"
 for r in rows:
-    assert len(r) == 16 and None not in r, r
+    assert len(r) == 18 and None not in r, r
     assert int(r[\"last_update_time\"]) % 1024 == 0, r
     assert int(r[\"period_contrib\"]) < 1024, r
     if r[\"entity\"] == \"task\":
         assert r[\"pid\"] and r[\"path\"] == \"\" and 0 <= int(r[\"util_avg\"]) <= 1024, r
+        assert r[\"tg_load_avg\"] == r[\"tg_load_avg_contrib\"] == \"\", r
+    elif r[\"path\"] == \"/\":
+        assert r[\"entity\"] == \"cfs_rq\" and r[\"tg_load_avg\"] == \"\", r
     else:
         assert r[\"entity\"] == \"cfs_rq\" and r[\"pid\"] == \"\" and r[\"comm\"] == \"\", r
         assert r[\"path\"].startswith(\"/\"), r
@@ -75,6 +78,32 @@ for line in open(\"cfs.jsonl\"):
 assert n > 100, n
 '
 "
+if [ -f "$SHARED_TRACES/periodic-bpf/pelt.jsonl.gz" ]; then
+	# the autogroups of periodic-bpf all have nice 0: shares NICE_0_LOAD, so
+	# calc_group_shares() keeps every group entity weight in [MIN_SHARES, 1048576]
+	test_expect_success '--clock pelt.jsonl: tasks in their groups, gse rows, tg columns' "
+		cfsreplay signals --clock '$SHARED_TRACES/periodic-bpf/pelt.jsonl.gz' \
+			'$SHARED_TRACES/periodic-bpf/trace.dat' >g.csv &&
+		python3 -c '
+import csv
+gse, grq = set(), set()
+for r in csv.DictReader(open(\"g.csv\")):
+    tg = (r[\"tg_load_avg\"], r[\"tg_load_avg_contrib\"])
+    if r[\"entity\"] == \"gse\":
+        assert r[\"path\"].startswith(\"/autogroup-\") and tg == (\"\", \"\"), r
+        assert 2 <= int(r[\"load_weight\"]) <= 1048576, r
+        gse.add(r[\"path\"])
+    elif r[\"entity\"] == \"cfs_rq\" and r[\"path\"] != \"/\":
+        assert int(tg[0]) >= 0 and int(tg[1]) >= 0, r
+        grq.add(r[\"path\"])
+    else:
+        assert tg == (\"\", \"\"), r
+assert gse and gse == grq, (gse, grq)
+'
+	"
+else
+	test_skip 'signals --clock on a recorded run' "no $SHARED_TRACES/*-bpf (a user's clone has none)"
+fi
 test_expect_success '--kernel picks the model; unimplemented releases are refused' "
 	cfsreplay signals --kernel 6.12 '$TRACES/periodic.dat' >a.csv &&
 	cfsreplay signals --kernel 6.18 '$TRACES/periodic.dat' >b.csv &&

@@ -467,6 +467,71 @@ static void test_root_cfs_rq(void **state)
 	cfsr_replay_free(r);
 }
 
+/*
+ * Group entities: a task of group "/g" running alone on CPU0 puts the
+ * group's entity on the root cfs_rq with the whole of the group's shares
+ * (calc_group_shares(): tg_weight = tg->load_avg - contrib + load = load
+ * when no other CPU contributes, so shares = tg->shares = NICE_0_LOAD);
+ * a second task on CPU1 splits them by load:
+ * NICE_0_LOAD * load0 / (tg->load_avg - contrib0 + load0), load0 =
+ * max(1024, load_avg0); tg->load_avg is the sum of the published
+ * contributions; the last task leaving takes the entity off the root.
+ */
+static void test_group_entity(void **state)
+{
+	struct cfsr_replay *r = cfsr_replay_new(2, prof(), 250);
+	const uint64_t c0 = 6000000000000ull, c1 = 7000000000000ull, t0 = 4000000000ull;
+	const struct cfsr_cfs_rq *root0, *g0, *g1;
+	uint64_t load0, want;
+
+	(void)state;
+	cfsr_replay_clock_sample(r, 0, t0, c0);
+	cfsr_replay_clock_sample(r, 1, t0, c1);
+	assert_int_equal(cfsr_replay_task_set_group(r, 60, "/g"), 1);
+	assert_int_equal(cfsr_replay_task_set_group(r, 61, "/g"), 1);
+	feed(r, ev_switch(t0, 0, 0, 0, false, 0));
+	feed(r, ev_switch(t0, 1, 0, 0, false, 0));
+	feed(r, ev_wakeup(t0 + 100000, 0, 0, 60, 0));
+	set_known_avg(cfsr_replay_task(r, 60), c0 - 2000000, 600);
+	feed(r, ev_switch(t0 + 300000, 0, 0, 0, false, 60));
+	feed(r, ev_runtime(t0 + 4300000, 0, 60, 60, 4000000));
+
+	root0 = cfsr_replay_cfs_rq(r, "/", 0);
+	g0 = cfsr_replay_cfs_rq(r, "/g", 0);
+	assert_non_null(g0);
+	assert_true(g0->se_on_rq);
+	assert_int_equal(g0->se_weight, W0);
+	assert_int_equal(root0->load_weight, W0);
+	assert_int_equal(cfsr_replay_tg_load_avg(r, g0), (int64_t)g0->tg_load_avg_contrib);
+
+	feed(r, ev_wakeup(t0 + 4400000, 1, 0, 61, 1));
+	feed(r, ev_switch(t0 + 4500000, 1, 0, 0, false, 61));
+	/* an event between two reports of task 60, so that the second is a tick's */
+	feed(r, ev_wakeup(t0 + 8400000, 0, 60, 62, 1));
+	feed(r, ev_runtime(t0 + 8500000, 1, 61, 61, 4000000));
+	feed(r, ev_runtime(t0 + 8500000, 0, 60, 60, 4200000));
+	/* each report's update is applied at the CPU's next event */
+	feed(r, ev_runtime(t0 + 9500000, 1, 61, 61, 1000000));
+	feed(r, ev_runtime(t0 + 9500000, 0, 60, 60, 1000000));
+	g0 = cfsr_replay_cfs_rq(r, "/g", 0);
+	g1 = cfsr_replay_cfs_rq(r, "/g", 1);
+	assert_int_equal(cfsr_replay_tg_load_avg(r, g0),
+			 (int64_t)(g0->tg_load_avg_contrib + g1->tg_load_avg_contrib));
+	load0 = g0->avg.load_avg > 1024 ? g0->avg.load_avg : 1024;
+	want = (uint64_t)W0 * load0 /
+	       ((uint64_t)cfsr_replay_tg_load_avg(r, g0) - g0->tg_load_avg_contrib + load0);
+	assert_true(want < W0);
+	assert_int_equal(g0->se_weight, want);
+
+	/* task 60 sleeps, eligible alone on its cfs_rq: the group entity leaves the root */
+	feed(r, ev_switch(t0 + 9600000, 0, 60, 1, false, 0));
+	root0 = cfsr_replay_cfs_rq(r, "/", 0);
+	g0 = cfsr_replay_cfs_rq(r, "/g", 0);
+	assert_false(g0->se_on_rq);
+	assert_int_equal(root0->load_weight, 0);
+	cfsr_replay_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -479,6 +544,7 @@ int main(void)
 		cmocka_unit_test(test_delayed_dequeue),
 		cmocka_unit_test(test_delayed_requeue),
 		cmocka_unit_test(test_root_cfs_rq),
+		cmocka_unit_test(test_group_entity),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
