@@ -86,7 +86,7 @@ assert m[\"initial_cfs_rqs\"] == cfs > 0, (m[\"initial_cfs_rqs\"], cfs)
 
 test_expect_success 'recorded.dat: validate reads the embedded snapshots' "
 	truth_of '$t' | grep -c '\"kind\":\"snap\"' >n &&
-	cfsreplay validate '$t' >out &&
+	cfsreplay validate --truth '$t' '$t' >out &&
 	grep -q \"^kernel snapshots: .*recorded.dat (\$(cat n) snapshots)\" out &&
 	truth_of '$t' >truth.jsonl && cfsreplay validate --truth truth.jsonl '$t' >out2 &&
 	diff <(sed 1,2d out) <(sed 1,2d out2)
@@ -108,6 +108,21 @@ assert m[\"trace_clock\"] == d[\"trace_clock\"] == \"perf\"
 assert len(m[\"cpus\"]) == m[\"nr_cpus\"] and all(c[\"capacity\"] > 0 for c in m[\"cpus\"])
 ' && cfsreplay info '$t' >out && grep -q '^topology: *cpu0: capacity' out &&
 	grep -q '^initial state: ' out
+"
+
+test_expect_success 'recorded.dat: validate alone runs lock-step with the capture beside it' "
+	cfsreplay validate '$t' >out &&
+	grep -q '^kernel records: .*recorded.pelt.jsonl.gz' out &&
+	zcat '$TRACES/recorded.pelt.jsonl.gz' | grep -c '\"type\":\"se\"' >n &&
+	test \$(cat n) -gt 1000 &&
+	python3 -c '
+import re, sys
+t = open(\"out\").read()
+m = re.search(r\"^task updates compared: (\\d+), all fields exact: (\\d+)\", t, re.M)
+assert m and int(m.group(1)) > 1000, t
+# fidelity floor: fails if the model regresses (measured 72.50 %)
+assert 100 * int(m.group(2)) / int(m.group(1)) >= 70, m.group(0)
+'
 "
 
 test_done
