@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <json-c/json.h>
+
 #include "cmds.h"
 #include "error.h"
 
@@ -90,6 +92,18 @@ int cfsr_command_usage(const char *name)
 	if (!cmd)
 		return -1;
 	return cmd->fn(2, argv);
+}
+
+int cfsr_put_json(struct json_object *o)
+{
+	const char *text = json_object_to_json_string_ext(
+		o,
+		JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE);
+
+	if (text)
+		puts(text);
+	json_object_put(o);
+	return text ? 0 : -1;
 }
 
 static int finish_stdout(int status)

@@ -18,6 +18,15 @@ int cmd_report(int argc, const char **argv);
 int cmd_signals(int argc, const char **argv);
 int cmd_validate(int argc, const char **argv);
 
+struct json_object;
+
+/*
+ * Print @o on stdout in the one JSON layout of every command's --json
+ * (pretty, spaced, slashes unescaped) and release it.  Return 0, or -1
+ * when json-c could not render it.
+ */
+int cfsr_put_json(struct json_object *o);
+
 /* Print the one-line list of commands (help without arguments). */
 void cfsr_list_commands(void);
 

@@ -435,7 +435,6 @@ static json_object *json_task(const struct side *sd, const struct cfsr_task_sum 
 static int print_json(const struct side sd[2], const struct row *rows, size_t n)
 {
 	json_object *o = json_object_new_object(), *traces, *tasks, *nyet;
-	const char *text;
 	size_t i;
 
 	if (!o)
@@ -461,12 +460,7 @@ static int print_json(const struct side sd[2], const struct row *rows, size_t n)
 		json_object_array_add(tasks, x);
 	}
 	json_object_object_add(o, "tasks", tasks);
-	text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
-							 JSON_C_TO_STRING_NOSLASHESCAPE);
-	if (text)
-		puts(text);
-	json_object_put(o);
-	return text ? 0 : -1;
+	return cfsr_put_json(o);
 }
 
 int cmd_compare(int argc, const char **argv)

@@ -273,7 +273,6 @@ static int print_json(const struct cfsr_trace *t, const struct info_summary *s)
 	const struct cfsr_trace_info *in = &t->info;
 	const struct cfsr_trace_stats *st = &t->stats;
 	json_object *o, *lost, *events, *unknown;
-	const char *text;
 	int i;
 
 	o = json_object_new_object();
@@ -329,12 +328,7 @@ static int print_json(const struct cfsr_trace *t, const struct info_summary *s)
 			       in->record_meta ? json_tokener_parse(in->record_meta) : NULL);
 	json_object_object_add(o, "embedded_truth", json_object_new_boolean(in->has_record_truth));
 
-	text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
-							 JSON_C_TO_STRING_NOSLASHESCAPE);
-	if (text)
-		puts(text);
-	json_object_put(o);
-	return text ? 0 : -1;
+	return cfsr_put_json(o);
 }
 
 /* ---- two recordings of one run ------------------------------------------------ */

@@ -517,8 +517,7 @@ static int print_json(struct report *r, const struct report_opts *op)
 	json_object *o = json_object_new_object(), *tr = json_object_new_object();
 	json_object *w = json_object_new_object(), *cpus = json_object_new_array(), *c;
 	const struct cfsr_iww_cpu *cs;
-	const char *s;
-	int i, ret = 0;
+	int i;
 
 	json_object_object_add(o, "format_version", json_object_new_int(REPORT_FORMAT_VERSION));
 	json_object_object_add(o, "command", json_object_new_string("report"));
@@ -560,14 +559,7 @@ static int print_json(struct report *r, const struct report_opts *op)
 	json_object_object_add(o, "cpus", cpus);
 	json_object_object_add(o, "idle_while_waiting", json_iww(r));
 	json_object_object_add(o, "placement", json_place(r));
-	s = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
-						      JSON_C_TO_STRING_NOSLASHESCAPE);
-	if (!s)
-		ret = -1;
-	else
-		puts(s);
-	json_object_put(o);
-	return ret;
+	return cfsr_put_json(o);
 }
 
 int cmd_report(int argc, const char **argv)
