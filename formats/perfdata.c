@@ -56,7 +56,6 @@
 #include "alloc.h"
 #include "error.h"
 #include "formats.h"
-#include "sandbox.h"
 #include "tracedat-local.h"
 
 /* ---- the file format ---------------------------------------------------------- */
@@ -1446,19 +1445,6 @@ static int perfdata_probe(const unsigned char *head, size_t len)
 }
 
 /* Parse the formats into a throw-away handle: run in the sandbox child. */
-static int try_meta_load(void *arg)
-{
-	struct pd_reader *r = arg;
-	struct tep_handle *tep = tep_alloc();
-	int ret;
-
-	if (!tep)
-		return -1;
-	ret = td_meta_load(r->path, r->fd, &r->meta, tep);
-	tep_free(tep);
-	return ret;
-}
-
 static void free_items(struct pd_reader *r)
 {
 	size_t i;
@@ -1569,35 +1555,9 @@ static int perfdata_open(struct cfsr_trace *t, const char *path)
 		goto out_close;
 	}
 
-	tep_set_loglevel(TEP_LOG_NONE);
-	/*
-	 * libtraceevent can crash on corrupt formats: parse them in a child
-	 * first, and here only if the child succeeded.
-	 */
-	switch (cfsr_sandbox_try(try_meta_load, r)) {
-	case 0:
-	case -1: /* no child could be started: go ahead without the net */
-		break;
-	case 2:
-		cfsr_error(
-			"cannot read '%s': file corrupt (its event formats crash the format parser)",
-			path);
+	r->tep = td_meta_open(path, r->fd, &r->meta, "the tracing data");
+	if (!r->tep)
 		goto out_close;
-	default:
-		cfsr_error("cannot read '%s': file truncated or corrupt (event formats)", path);
-		goto out_close;
-	}
-	r->tep = tep_alloc();
-	if (!r->tep) {
-		cfsr_error("cannot open '%s': out of memory", path);
-		goto out_close;
-	}
-	if (td_meta_load(path, r->fd, &r->meta, r->tep) < 0)
-		goto out_close;
-	if (tep_get_events_count(r->tep) <= 0) {
-		cfsr_error("cannot read '%s': no event formats in the tracing data", path);
-		goto out_close;
-	}
 	if (td_decoder_init(&r->dec, r->tep) == 0)
 		t->stats.type_counts =
 			calloc((size_t)r->dec.nr_types + 1, sizeof(*t->stats.type_counts));

@@ -192,6 +192,22 @@ void td_decoder_release(struct td_decoder *d);
 int td_meta_load(const char *path, int fd, const struct td_layout *l, struct tep_handle *tep);
 
 /**
+ * td_meta_open() - the event formats of a file, parsed without risk
+ * @path: the file (for messages)
+ * @fd: open file descriptor of @path
+ * @l: its layout
+ * @where: how messages name the formats' place, e.g. "trace.dat file"
+ *
+ * libtraceevent can crash on corrupt formats: td_meta_load() runs first in
+ * a forked child (cfsr_sandbox_try()), and here only if the child
+ * succeeded (or no child could be started).  A file without any event
+ * format is refused.
+ * Return: a new handle (tep_free() it), or NULL after cfsr_error().
+ */
+struct tep_handle *td_meta_open(const char *path, int fd, const struct td_layout *l,
+				const char *where);
+
+/**
  * td_decompress() - decompress one block of a version 7 file
  * @algo: the file's compression algorithm ("zstd", "zlib")
  * @src: compressed bytes

@@ -14,6 +14,7 @@
 #include <traceevent/event-parse.h>
 
 #include "error.h"
+#include "sandbox.h"
 #include "tracedat-local.h"
 
 /* Metadata larger than this is taken as corrupt. */
@@ -171,4 +172,60 @@ int td_meta_load(const char *path, int fd, const struct td_layout *l, struct tep
 		return cfsr_error("cannot read '%s': file truncated or corrupt (event formats)",
 				  path);
 	return 0;
+}
+
+struct meta_try {
+	const char *path;
+	int fd;
+	const struct td_layout *l;
+};
+
+static int try_meta_load(void *arg)
+{
+	const struct meta_try *m = arg;
+	struct tep_handle *tep = tep_alloc();
+	int ret;
+
+	if (!tep)
+		return -1;
+	ret = td_meta_load(m->path, m->fd, m->l, tep);
+	tep_free(tep);
+	return ret;
+}
+
+struct tep_handle *td_meta_open(const char *path, int fd, const struct td_layout *l,
+				const char *where)
+{
+	struct meta_try m = { path, fd, l };
+	struct tep_handle *tep;
+
+	tep_set_loglevel(TEP_LOG_NONE);
+	switch (cfsr_sandbox_try(try_meta_load, &m)) {
+	case 0:
+	case -1: /* no child could be started: go ahead without the net */
+		break;
+	case 2:
+		cfsr_error(
+			"cannot read '%s': file corrupt (its event formats crash the format parser)",
+			path);
+		return NULL;
+	default:
+		cfsr_error("cannot read '%s': file truncated or corrupt (event formats)", path);
+		return NULL;
+	}
+	tep = tep_alloc();
+	if (!tep) {
+		cfsr_error("cannot open '%s': out of memory", path);
+		return NULL;
+	}
+	if (td_meta_load(path, fd, l, tep) < 0)
+		goto fail;
+	if (tep_get_events_count(tep) <= 0) {
+		cfsr_error("cannot read '%s': no event formats in %s", path, where);
+		goto fail;
+	}
+	return tep;
+fail:
+	tep_free(tep);
+	return NULL;
 }

@@ -36,7 +36,6 @@
 #include "alloc.h"
 #include "error.h"
 #include "formats.h"
-#include "sandbox.h"
 #include "tracedat-local.h"
 
 /*
@@ -411,19 +410,6 @@ static int setup_streams(struct td_reader *r)
 /* ---- open / next / close --------------------------------------------------- */
 
 /* Parse the metadata into a throw-away handle: run in the sandbox child. */
-static int try_meta_load(void *arg)
-{
-	struct td_reader *r = arg;
-	struct tep_handle *tep = tep_alloc();
-	int ret;
-
-	if (!tep)
-		return -1;
-	ret = td_meta_load(r->path, r->fd, &r->layout, tep);
-	tep_free(tep);
-	return ret;
-}
-
 /* The selected clock of a TRACECLOCK option: "[local] global ..." gives "local". */
 static char *parse_clock(const char *opt)
 {
@@ -499,35 +485,9 @@ static int tracedat_open(struct cfsr_trace *t, const char *path)
 		goto out_close;
 	}
 
-	tep_set_loglevel(TEP_LOG_NONE);
-	/*
-	 * libtraceevent can crash on corrupt formats: parse them in a child
-	 * first, and here only if the child succeeded.
-	 */
-	switch (cfsr_sandbox_try(try_meta_load, r)) {
-	case 0:
-	case -1: /* no child could be started: go ahead without the net */
-		break;
-	case 2:
-		cfsr_error(
-			"cannot read '%s': file corrupt (its event formats crash the format parser)",
-			path);
+	r->tep = td_meta_open(path, r->fd, &r->layout, "trace.dat file");
+	if (!r->tep)
 		goto out_close;
-	default:
-		cfsr_error("cannot read '%s': file truncated or corrupt (event formats)", path);
-		goto out_close;
-	}
-	r->tep = tep_alloc();
-	if (!r->tep) {
-		cfsr_error("cannot open '%s': out of memory", path);
-		goto out_close;
-	}
-	if (td_meta_load(path, r->fd, &r->layout, r->tep) < 0)
-		goto out_close;
-	if (tep_get_events_count(r->tep) <= 0) {
-		cfsr_error("cannot read '%s': no event formats in trace.dat file", path);
-		goto out_close;
-	}
 	if (td_decoder_init(&r->dec, r->tep) == 0)
 		t->stats.type_counts =
 			calloc((size_t)r->dec.nr_types + 1, sizeof(*t->stats.type_counts));
