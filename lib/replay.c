@@ -732,7 +732,11 @@ static int cfs_update(struct cfsr_replay *r, struct cfsr_cfs_rq *cfs, uint64_t n
 	return decayed;
 }
 
-/* update_tg_load_avg() of a group cfs_rq (the root's tg->load_avg is not kept). */
+/*
+ * Mirrors update_tg_load_avg() in kernel/sched/fair.c for a group cfs_rq,
+ * v6.12-v6.18 (the 1/64 threshold and, from v6.7, the 1 ms rate limit,
+ * chosen by lib/group.c's params).  The root's tg->load_avg is not kept.
+ */
 static void tg_publish(struct cfsr_replay *r, struct cfsr_cfs_rq *cfs, uint64_t ts)
 {
 	if (!cfs->group)
