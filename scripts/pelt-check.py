@@ -2,15 +2,15 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """Independent checks of a pelt.jsonl(.gz) written by the PELT capture.
 
-Used by tests/cli/t0030-pelt-capture.sh; python3 stdlib only, and nothing
+Used by tests/cli/t0053-pelt-capture.sh; python3 stdlib only, and nothing
 here reuses cfsreplay's own reader.
 
   pelt-check.py lines CAP
       the header's counts equal the lines of each type; kernel_counters.sent
       is at least the number of records; prints the totals
   pelt-check.py keys CAP REFERENCE
-      for every kind of record (type; task or group entity; root, autogroup
-      or cgroup) present in both files, the keys are the same and in the same
+      for every kind of record (type; task, autogroup or cgroup entity; under
+      the root, an autogroup or a cgroup) present in both files, the keys are the same and in the same
       order, apart from the keys CAP adds (clock_idle)
   pelt-check.py align CAP TRACE SYNCLOG
       the markers "pelt-sync N" in TRACE (read with trace-cmd report -t),
@@ -51,7 +51,11 @@ def records(path):
 def kind(r):
     t = r["type"]
     if t in ("se", "ue_se", "gse"):
-        ent = "group" if ("tg" in r or r.get("group")) else "task"
+        # a group entity names its own group by "autogroup" or "cg_id" alone
+        if "tg" in r or r.get("group"):
+            ent = "ag" if "autogroup" in r else "cg"
+        else:
+            ent = "task"
         par = "root" if "parent_root" in r else "ag" if "parent_autogroup" in r else "cg"
         return (t, ent, par)
     if t in ("cfs", "ue_cfs"):

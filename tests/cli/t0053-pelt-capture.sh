@@ -79,7 +79,7 @@ record() {
 # exact DIR PELTFILE: percent of task updates exact in every field
 exact() {
 	cfsreplay validate --pelt "$2" "$TRASH/$1/trace.dat" >"$TRASH/$1/validate.out" &&
-	sed -n 's/.*all fields exact: [0-9]* (\([0-9.]*\) %).*/\1/p' "$TRASH/$1/validate.out"
+	sed -n 's/^task updates .*all fields exact: [0-9]* (\([0-9.]*\) %).*/\1/p' "$TRASH/$1/validate.out"
 }
 
 # shifted FILE NS: FILE with every ts moved by NS
