@@ -340,7 +340,10 @@ static void print_text(struct report *r, const struct report_opts *o)
 	       in->compression ? " " : "", in->compression ? in->compression : "",
 	       in->kernel_release ? in->kernel_release : "unknown", in->nr_cpus,
 	       in->clock ? in->clock : "unknown");
-	printf("model    %s\n", r->prof->name);
+	printf("model    %s%s\n", r->prof->name,
+	       cfsr_profile_what_if(in->kernel_release, r->prof) ?
+		       " (what-if: not the traced kernel's model)" :
+		       "");
 	printf("span     ");
 	print_ts(tt->first_ts);
 	printf(" .. ");
@@ -527,6 +530,9 @@ static int print_json(struct report *r, const struct report_opts *op)
 			       in->kernel_release ? json_object_new_string(in->kernel_release) :
 						    NULL);
 	json_object_object_add(tr, "model", json_object_new_string(r->prof->name));
+	json_object_object_add(
+		tr, "what_if",
+		json_object_new_boolean(cfsr_profile_what_if(in->kernel_release, r->prof)));
 	json_object_object_add(tr, "nr_cpus", json_object_new_int(in->nr_cpus));
 	json_object_object_add(tr, "clock", in->clock ? json_object_new_string(in->clock) : NULL);
 	json_object_object_add(tr, "first_ts_ns", u64(tt->first_ts));

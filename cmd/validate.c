@@ -107,6 +107,7 @@ struct kind_stats {
 
 struct validate {
 	const struct cfsr_profile *profile;
+	bool what_if;
 	struct cfsr_replay *replay;
 	struct kind_stats k[K_NR];
 	uint64_t records;
@@ -456,8 +457,8 @@ static void print_report(const struct validate *v, const char *trace, const char
 
 	printf("trace:            %s\n", trace);
 	printf("kernel records:   %s (%" PRIu64 " records)\n", pelt, v->records);
-	printf("model:            tasks, group entities and cfs_rqs, kernel %s\n",
-	       v->profile->name);
+	printf("model:            tasks, group entities and cfs_rqs, kernel %s%s\n",
+	       v->profile->name, v->what_if ? " (what-if)" : "");
 	printf("not compared:     %" PRIu64 " of entities the trace never named, %" PRIu64
 	       " of non-fair tasks\n",
 	       v->no_task, v->not_fair);
@@ -755,10 +756,10 @@ static int validate_truth(const char *truth, const char *trace, double max_error
 		goto out;
 	printf("trace:            %s\n", t->path);
 	printf("kernel snapshots: %s (%" PRIu64 " snapshots)\n", truth, sn->snaps);
-	printf("model:            tasks, group entities and cfs_rqs, kernel %s; a\n"
+	printf("model:            tasks, group entities and cfs_rqs, kernel %s%s; a\n"
 	       "                  prediction: only the snapshots' per-CPU clocks and each\n"
 	       "                  task's group feed it\n",
-	       prof->name);
+	       prof->name, cfsr_profile_what_if(t->info.kernel_release, prof) ? " (what-if)" : "");
 	printf("not compared:     %" PRIu64 " rows of tasks the model does not know or not fair, "
 	       "%" PRIu64 " rows of tasks still warming up\n",
 	       sn->not_compared, sn->warming);
@@ -886,6 +887,7 @@ static int validate_pelt(const char *pelt, const char *path, double max_error, c
 	if (!prof)
 		goto out;
 	v->profile = prof;
+	v->what_if = cfsr_profile_what_if(t->info.kernel_release, prof);
 	v->replay = cfsr_replay_new(t->info.nr_cpus > 0 ? t->info.nr_cpus : 1, prof, t->info.hz);
 	if (!v->replay) {
 		cfsr_error("validate: out of memory");

@@ -25,12 +25,12 @@
 		.traits = what                                                               \
 	}
 /* EEVDF profiles have PLACE_LAG; delayed-dequeue ones DELAY_ZERO too */
-#define RUNNABLE(nm, from, to, params, is_eevdf, delay, slice_ns, impl, what)                 \
-	{                                                                                     \
-		.name = nm, .first = from, .last = to, .pelt = params, .eevdf = is_eevdf,     \
-		.delay_dequeue = delay, .delay_zero = delay, .place_lag = is_eevdf,           \
-		.base_slice_ns = slice_ns, .implemented = impl, .arith = CFSR_ARITH_RUNNABLE, \
-		.traits = what                                                                \
+#define RUNNABLE(nm, from, to, params, is_eevdf, delay, slice_ns, impl, what)             \
+	{                                                                                 \
+		.name = nm, .first = from, .last = to, .pelt = params, .eevdf = is_eevdf, \
+		.delay_dequeue = delay, .delay_zero = delay, .place_lag = is_eevdf,       \
+		.base_slice_ns = slice_ns, .util_est_late = !delay, .implemented = impl,  \
+		.arith = CFSR_ARITH_RUNNABLE, .traits = what                              \
 	}
 
 static const struct cfsr_profile profiles[] = {
@@ -71,10 +71,11 @@ static const struct cfsr_profile profiles[] = {
 	RUNNABLE("v6.6-v6.7 EEVDF", 60600, 60799, &cfsr_pelt_params_v6_2, true, false, 750000,
 		 false,
 		 "EEVDF pick and lag placement; PELT as v6.5; tg->load_avg rate limit from v6.7"),
-	RUNNABLE("v6.8-v6.9 EEVDF", 60800, 60999, &cfsr_pelt_params_v6_8, true, false, 750000,
-		 false, "util_est in one u32 (11137d384996)"),
+	RUNNABLE("v6.8-v6.9 EEVDF", 60800, 60999, &cfsr_pelt_params_v6_8, true, false, 750000, true,
+		 "util_est in one u32 (11137d384996); a sleeping task leaves at once; "
+		 "util_est sampled after the dequeue's update"),
 	RUNNABLE("v6.10-v6.11 EEVDF", 61000, 61199, &cfsr_pelt_params_v6_10, true, false, 750000,
-		 false, "post_init_entity_util_avg() scales by se_weight()"),
+		 true, "post_init_entity_util_avg() scales by se_weight(); otherwise as v6.8"),
 	RUNNABLE("v6.12-v6.15 EEVDF, delayed dequeue", 61200, 61599, &cfsr_pelt_params_v6_12, true,
 		 true, 700000, true,
 		 "DELAY_DEQUEUE; delayed tasks not runnable for PELT; util_est capacity check"),
@@ -140,7 +141,7 @@ const struct cfsr_profile *cfsr_profile_choose(const char *trace_release, const 
 	}
 	if (!p->implemented) {
 		cfsr_error(
-			"the model for kernel '%s' (%s) is not implemented yet: its PELT arithmetic exists, the engine's update points do not; implemented: v6.12-v6.18 (use --kernel to replay with one of them)",
+			"the model for kernel '%s' (%s) is not implemented yet: its PELT arithmetic exists, the engine's update points do not; implemented: v6.8-v6.18 (use --kernel to replay with one of them)",
 			release, p->name);
 		return NULL;
 	}

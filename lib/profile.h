@@ -43,6 +43,12 @@ enum cfsr_profile_arith {
  * @place_lag: PLACE_LAG (v6.6+): an enqueued entity keeps its lag
  * @base_slice_ns: normalized sysctl_sched_base_slice; the kernel multiplies
  *                 it by 1 + ilog2(min(CPUs, 8)) (tunable_scaling = log)
+ * @util_est_late: a sleeping task's util_est_update() runs at the end of
+ *                 dequeue_task_fair(), on the averages dequeue_entity()
+ *                 has just updated (v4.17-v6.11; inside util_est_dequeue()
+ *                 until v5.11); from v6.12 it runs
+ *                 before dequeue_entities(), on those of the task's
+ *                 previous update
  * @implemented: the engine models this profile fully; others are refused
  * @arith: which PELT arithmetic applies
  * @legacy: parameters of the legacy arithmetic (CFSR_ARITH_LEGACY), else NULL
@@ -59,6 +65,7 @@ struct cfsr_profile {
 	bool delay_zero;
 	bool place_lag;
 	unsigned int base_slice_ns;
+	bool util_est_late;
 	bool implemented;
 	enum cfsr_profile_arith arith;
 	const struct cfsr_legacy_params *legacy;

@@ -183,6 +183,7 @@ static struct cfsr_task *task_reset(struct cfsr_replay *r, int pid)
 	t->exec_known = false;
 	t->avg_known = false;
 	t->migrated = false;
+	t->ue_in_root = false;
 	t->updates = 0;
 	return t;
 }
@@ -207,24 +208,33 @@ static struct replay_rq *rq_of(struct cfsr_replay *r, int cpu)
 /*
  * The rq's clock_task at trace time @ts, from its anchor.  Steal time since
  * the anchor is not seen, so a value away from its anchor is an estimate.
+ * peek_clock() gives the value, clock_at() also counts it in the stats.
  */
-static uint64_t clock_at(struct cfsr_replay *r, struct replay_rq *rq, uint64_t ts, bool *exact)
+static uint64_t peek_clock(const struct replay_rq *rq, uint64_t ts, bool *exact)
 {
 	*exact = false;
-	if (!rq || !rq->anchored) {
-		r->stats.unanchored_updates++;
+	if (!rq || !rq->anchored)
 		return ts;
-	}
 	if (ts == rq->anchor_ts && rq->anchor_exact) {
 		*exact = true;
 		return rq->anchor_clock;
 	}
-	r->stats.estimated_updates++;
 	if (!rq->anchor_exact && ts >= rq->anchor_ts && ts - rq->anchor_ts < READING_HOLD_NS)
 		return rq->anchor_clock;
 	if (ts < rq->anchor_ts)
 		return rq->anchor_clock - (rq->anchor_ts - ts);
 	return rq->anchor_clock + (ts - rq->anchor_ts);
+}
+
+static uint64_t clock_at(struct cfsr_replay *r, struct replay_rq *rq, uint64_t ts, bool *exact)
+{
+	uint64_t clock = peek_clock(rq, ts, exact);
+
+	if (!rq || !rq->anchored)
+		r->stats.unanchored_updates++;
+	else if (!*exact)
+		r->stats.estimated_updates++;
+	return clock;
 }
 
 /*
@@ -696,6 +706,47 @@ void cfsr_replay_cfs_rq_settle(const struct cfsr_replay *r, const struct cfsr_cf
 	cfs_age(r, cfs, out, &removed, now);
 }
 
+bool cfsr_replay_clock_peek(const struct cfsr_replay *r, int cpu, uint64_t ts, uint64_t *clock)
+{
+	bool exact;
+
+	if (!clock_ok(r, cpu))
+		return false;
+	*clock = peek_clock(&r->rqs[cpu], ts, &exact);
+	return true;
+}
+
+bool cfsr_replay_task_avg_at(const struct cfsr_replay *r, const struct cfsr_task *t, uint64_t ts,
+			     struct cfsr_sched_avg *out)
+{
+	uint64_t now, at, runnable;
+	bool on_rq, running;
+
+	if (!t->fair || !t->avg.last_update_time || !cfsr_replay_clock_peek(r, t->cpu, ts, &now))
+		return false;
+	*out = t->avg;
+	/* a pending enqueue first ages the sleep (cfsr_replay_task_settle()) */
+	if (t->enq_pending) {
+		at = t->enq_clock < now ? t->enq_clock : now;
+		if (at > out->last_update_time)
+			cfsr_pelt_update_se(r->params, at, out, t->load_weight, false, 0, false);
+	}
+	cfsr_task_inputs(t, &on_rq, &runnable, &running);
+	if (now > out->last_update_time)
+		cfsr_pelt_update_se(r->params, now, out, t->load_weight, on_rq, runnable, running);
+	return true;
+}
+
+size_t cfsr_replay_nr_tasks(const struct cfsr_replay *r)
+{
+	return r->nr_tasks;
+}
+
+const struct cfsr_task *cfsr_replay_task_at(const struct cfsr_replay *r, size_t i)
+{
+	return i < r->nr_tasks ? &r->tasks[i] : NULL;
+}
+
 /*
  * Mirrors update_cfs_rq_load_avg() as update_load_avg() calls it
  * (kernel/sched/fair.c, v6.12-v6.18): removed load first, then the cfs_rq
@@ -1000,19 +1051,28 @@ static void sample_util_est(struct cfsr_replay *r, struct cfsr_task *t)
  * Mirrors util_est_enqueue()/util_est_dequeue() (kernel/sched/fair.c,
  * v6.8-v6.18): the root cfs_rq of the task's CPU sums the estimates of its
  * queued, runnable tasks (a delayed task's was taken out at its sleep).
+ * dequeue_task_fair() calls util_est_dequeue() before the sleep's
+ * util_est_update() (v6.8-v6.18 alike), and the estimate changes nowhere else, so
+ * what leaves the root is what entered it: the model may have sampled
+ * the sleep already when it takes the task out.
  */
-static void root_util_est(struct cfsr_replay *r, const struct cfsr_task *t, int sign)
+static void root_util_est(struct cfsr_replay *r, struct cfsr_task *t, int sign)
 {
 	struct cfsr_cfs_rq *root = cfs_of(r, 0, t->cpu);
 
 	if (!root || !t->fair)
 		return;
-	if (sign > 0)
+	if (sign > 0) {
 		root->avg.util_est =
 			cfsr_pelt_util_est_enqueue(r->params, root->avg.util_est, t->avg.util_est);
-	else
+		t->ue_root = t->avg.util_est;
+		t->ue_in_root = true;
+	} else {
 		root->avg.util_est =
-			cfsr_pelt_util_est_dequeue(r->params, root->avg.util_est, t->avg.util_est);
+			cfsr_pelt_util_est_dequeue(r->params, root->avg.util_est,
+						   t->ue_in_root ? t->ue_root : t->avg.util_est);
+		t->ue_in_root = false;
+	}
 }
 
 /* ---- event handlers ------------------------------------------------------------------ */
@@ -1262,11 +1322,13 @@ static int on_switch(struct cfsr_replay *r, const struct cfsr_event *ev)
 				root_util_est(r, prev, 1);
 			set_state(r, prev, CFSR_TS_RUNNING);
 		}
-		if (sleep)
+		if (sleep && !r->profile->util_est_late)
 			sample_util_est(r, prev);
 		/* put_prev_entity() for a preempted task, dequeue_entity() for a sleeper */
 		update_task(r, prev, now, ev->ts, sleep ? CFSR_UPD_DEQUEUE : CFSR_UPD_PUT_PREV,
 			    exact);
+		if (sleep && r->profile->util_est_late)
+			sample_util_est(r, prev);
 		if (sleep)
 			block_task(r, prev,
 				   prev->exiting || (ev->sw.prev_state & (CFSR_TASK_DEAD_BITS)));
@@ -1625,6 +1687,7 @@ static void settle_runtime(struct cfsr_replay *r, const struct cfsr_event *ev)
 {
 	struct pending_runtime *p;
 	struct cfsr_task *t;
+	bool sleep;
 
 	if (ev->cpu < 0 || ev->cpu >= r->nr_cpus || !r->pending[ev->cpu].set)
 		return;
@@ -1644,11 +1707,17 @@ static void settle_runtime(struct cfsr_replay *r, const struct cfsr_event *ev)
 	 */
 	if (p->pick && !(ev->kind == CFSR_EV_SWITCH && ev->sw.prev_pid == t->pid))
 		return;
-	/* a sleep: dequeue_task_fair() samples util_est before dequeue_entity() updates */
-	if (ev->kind == CFSR_EV_SWITCH && ev->sw.prev_pid == t->pid && !ev->sw.preempt &&
-	    ev->sw.prev_state)
+	/*
+	 * A sleep: dequeue_task_fair() samples util_est before dequeue_entity()
+	 * updates (v6.12+), or after it (util_est_late, v6.11 and before).
+	 */
+	sleep = ev->kind == CFSR_EV_SWITCH && ev->sw.prev_pid == t->pid && !ev->sw.preempt &&
+		ev->sw.prev_state;
+	if (sleep && !r->profile->util_est_late)
 		sample_util_est(r, t);
 	update_task(r, t, p->now, p->ts, CFSR_UPD_RUNTIME, p->exact);
+	if (sleep && r->profile->util_est_late)
+		sample_util_est(r, t);
 }
 
 /*

@@ -159,6 +159,8 @@ struct cfsr_cfs_rq {
  *              cfsr_task_warming())
  * @migrated: its signal must be attached on its next enqueue
  * @ue_sampled: util_est was sampled for the current sleep
+ * @ue_root: the estimate util_est_enqueue() last added to the root cfs_rq
+ * @ue_in_root: @ue_root is in the root's sum (util_est_dequeue() not yet)
  * @enq_pending: woken, but the enqueue's update (aging the sleep) not yet
  *               applied: it is applied, at the earlier of @enq_clock and
  *               the next update's clock, when the task is next updated
@@ -194,6 +196,8 @@ struct cfsr_task {
 	uint64_t warm_until;
 	bool migrated;
 	bool ue_sampled;
+	uint32_t ue_root;
+	bool ue_in_root;
 	bool enq_pending;
 	uint64_t enq_clock;
 	uint64_t enq_ts;
@@ -429,6 +433,36 @@ void cfsr_replay_group_take(struct cfsr_replay *r, struct cfsr_cfs_rq *cfs, uint
 
 /* The cfs_rq's signal still depends on its unknown past. */
 bool cfsr_cfs_rq_warming(const struct cfsr_cfs_rq *cfs, uint64_t now);
+
+/**
+ * cfsr_replay_clock_peek() - a CPU's PELT clock at trace time @ts, as the model estimates it
+ * @r: the engine
+ * @cpu: the CPU
+ * @ts: trace time, at or after the CPU's last event
+ * @clock: set to the clock
+ *
+ * Return: false if the CPU has no usable clock yet.
+ */
+bool cfsr_replay_clock_peek(const struct cfsr_replay *r, int cpu, uint64_t ts, uint64_t *clock);
+
+/**
+ * cfsr_replay_task_avg_at() - a task's signal as an update at trace time @ts would give it
+ * @r: the engine
+ * @t: a task of the engine
+ * @ts: trace time, at or after the last event
+ * @out: set to the signal: a pending enqueue applied, then aged to the
+ *       CPU's clock at @ts with the task's current inputs (the task itself
+ *       is not changed)
+ *
+ * Return: false if the task is not fair, has no signal yet, or its CPU no
+ * clock.
+ */
+bool cfsr_replay_task_avg_at(const struct cfsr_replay *r, const struct cfsr_task *t, uint64_t ts,
+			     struct cfsr_sched_avg *out);
+
+/* Number of tasks, and the task at @i (borrowed until the next event). */
+size_t cfsr_replay_nr_tasks(const struct cfsr_replay *r);
+const struct cfsr_task *cfsr_replay_task_at(const struct cfsr_replay *r, size_t i);
 
 /* Number of cfs_rqs, and the cfs_rq at @i (borrowed until the next event). */
 size_t cfsr_replay_nr_cfs_rqs(const struct cfsr_replay *r);

@@ -5,6 +5,8 @@
 # gives (ranges from MODEL.md section 6 and docs/PROFILES.md, written out
 # here independently of lib/profile.c); releases whose engine is not
 # implemented are refused with that profile's name and nothing on stdout.
+# v6.8-v6.11 replay: EEVDF without delayed dequeue, labelled what-if on a
+# trace of another kernel.
 . "$(dirname "$0")/lib.sh"
 
 refused() {
@@ -29,14 +31,58 @@ test_expect_success 'v4.3-v5.6 releases name their profile' "
 	refused 4.19.325 'v4.15-v5.6 runnable_load_avg' &&
 	refused 5.4.290 'v4.15-v5.6 runnable_load_avg'
 "
-test_expect_success 'v5.7-v6.11 releases name their profile' "
+test_expect_success 'v5.7-v6.7 releases name their profile' "
 	refused 5.10.236 'v5.7-v5.16 CFS, runnable_avg' &&
 	refused 5.17.15 'v5.17 CFS, runnable_avg' &&
 	refused 6.1.140 'v5.18-v6.1 CFS, runnable_avg' &&
 	refused 6.5.13 'v6.2-v6.5 CFS, runnable_avg' &&
-	refused 6.6.93 'v6.6-v6.7 EEVDF' &&
-	refused 6.8.12 'v6.8-v6.9 EEVDF' &&
-	refused 6.11.11 'v6.10-v6.11 EEVDF'
+	refused 6.6.93 'v6.6-v6.7 EEVDF'
+"
+
+# model KERNEL: the report's model line of recorded.dat (a 6.18 trace)
+model() {
+	cfsreplay report ${1:+--kernel "$1"} "$TRACES/recorded.dat" | sed -n 's/^model *//p'
+}
+test_expect_success 'v6.8-v6.11 replay, labelled what-if on a 6.18 trace' "
+	test \"\$(model 6.8.12)\" = 'v6.8-v6.9 EEVDF (what-if: not the traced kernel'\\''s model)' &&
+	test \"\$(model 6.11.11)\" = 'v6.10-v6.11 EEVDF (what-if: not the traced kernel'\\''s model)' &&
+	test \"\$(model)\" = 'v6.16-v6.18 EEVDF, delayed dequeue' &&
+	test \"\$(model 6.18.3)\" = 'v6.16-v6.18 EEVDF, delayed dequeue' &&
+	cfsreplay report --json --kernel 6.11 '$TRACES/recorded.dat' >r.json &&
+	python3 -c 'import json,sys; t=json.load(open(\"r.json\"))[\"trace\"]; sys.exit(not (t[\"what_if\"] is True and t[\"model\"] == \"v6.10-v6.11 EEVDF\"))' &&
+	cfsreplay report --json '$TRACES/recorded.dat' >r.json &&
+	python3 -c 'import json,sys; sys.exit(json.load(open(\"r.json\"))[\"trace\"][\"what_if\"] is not False)'
+"
+
+# the kernel's own delayed task records in recorded.pelt.jsonl.gz
+kernel_delayed=$(python3 -c '
+import gzip, json, sys
+n = 0
+for line in gzip.open(sys.argv[1], "rt"):
+    r = json.loads(line)
+    if r.get("type") == "se" and r.get("ts", -1) >= 0 and r.get("sched_delayed", 0) > 0:
+        n += 1
+print(n)
+' "$TRACES/recorded.pelt.jsonl.gz")
+echo "# kernel records of delayed tasks in recorded.pelt.jsonl.gz: $kernel_delayed"
+test_expect_success 'v6.11 never keeps a sleeping task queued; v6.18 does' "
+	test \"$kernel_delayed\" -gt 0 &&
+	cfsreplay validate --kernel 6.11 --pelt '$TRACES/recorded.pelt.jsonl.gz' \
+		'$TRACES/recorded.dat' >v611 &&
+	grep -q '^delayed dequeue: *0 sleeps delayed, 0 completed by a pick, 0 requeued' v611 &&
+	grep -q 'kernel v6.10-v6.11 EEVDF (what-if)' v611 &&
+	grep -q 'kernel task delayed: $kernel_delayed; delayed state differs: $kernel_delayed;' v611 &&
+	cfsreplay validate --pelt '$TRACES/recorded.pelt.jsonl.gz' '$TRACES/recorded.dat' >v618 &&
+	n=\$(sed -n 's/^delayed dequeue: *\([0-9]*\) sleeps delayed.*/\1/p' v618) &&
+	test \"\$n\" -gt 0 &&
+	d=\$(sed -n 's/.*delayed state differs: \([0-9]*\);.*/\1/p' v618) &&
+	test \"\$d\" -lt \"$kernel_delayed\"
+"
+test_expect_success 'the two models give different signals of one trace' "
+	cfsreplay signals --kernel 6.11 '$TRACES/recorded.dat' >s611 &&
+	cfsreplay signals '$TRACES/recorded.dat' >s618 &&
+	test \"\$(head -1 s611)\" = \"\$(head -1 s618)\" &&
+	test \$(wc -l <s611) -gt 1000 && ! cmp -s s611 s618
 "
 test_expect_success 'outside v3.8-v6.18 there is no model' "
 	cfsreplay signals --kernel 3.7 '$TRACES/periodic.dat' >out 2>err; test \$? -eq 2 &&

@@ -15,7 +15,7 @@ assert list(d)[0] == \"format_version\" and d[\"format_version\"] == 1
 assert set(d) == {\"format_version\", \"command\", \"trace\", \"filters\", \"load_kind\", \"cpus\",
                   \"idle_while_waiting\", \"placement\"}, set(d)
 assert d[\"load_kind\"].startswith(\"interim\")
-assert set(d[\"trace\"]) == {\"file\", \"reader\", \"kernel_release\", \"model\", \"nr_cpus\", \"clock\",
+assert set(d[\"trace\"]) == {\"file\", \"reader\", \"kernel_release\", \"model\", \"what_if\", \"nr_cpus\", \"clock\",
                            \"first_ts_ns\", \"last_ts_ns\", \"events\", \"lost_notices\"}
 assert [c[\"cpu\"] for c in d[\"cpus\"]] == [0, 1]
 for c in d[\"cpus\"]:

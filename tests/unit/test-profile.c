@@ -51,6 +51,11 @@ static void test_profiles(void **state)
 	p = cfsr_profile_for("6.12.7");
 	assert_true(p->implemented && p->delay_dequeue);
 	assert_true(p->pelt->util_est_capacity_check);
+	p = cfsr_profile_for("6.11.3");
+	assert_true(p->eevdf && !p->delay_dequeue && p->implemented);
+	/* dequeue_task_fair() of v6.11 samples util_est after dequeue_entity() */
+	assert_true(p->util_est_late);
+	assert_false(cfsr_profile_for("6.12.0")->util_est_late);
 	p = cfsr_profile_for("6.6.30");
 	assert_true(p->eevdf && !p->delay_dequeue && !p->implemented);
 	p = cfsr_profile_for("5.15.0");
@@ -82,8 +87,9 @@ static void test_table_contiguous(void **state)
 		assert_true((p->arith == CFSR_ARITH_V4) == (p->v4 != NULL));
 		assert_true((p->arith == CFSR_ARITH_RUNNABLE) == (p->pelt != NULL));
 		assert_non_null(p->traits);
-		/* Implemented means the v6.12+ engine, nothing else. */
-		assert_true(p->implemented == (p->first >= 61200));
+		/* The engine models v6.8 and later, nothing else. */
+		assert_true(p->implemented == (p->first >= 60800));
+		assert_true(p->util_est_late == (p->pelt && p->first < 61200));
 		assert_true(p->eevdf == (p->first >= 60600));
 		assert_true(p->delay_dequeue == (p->first >= 61200));
 	}
@@ -140,8 +146,12 @@ static void test_choose(void **state)
 	assert_non_null(strstr(last_msg, "not implemented yet"));
 	assert_non_null(strstr(last_msg, "v3.13-v4.0 legacy PELT"));
 	assert_non_null(strstr(last_msg, "arithmetic"));
-	assert_null(cfsr_profile_choose("6.18.1", "6.9", "t.dat"));
-	assert_non_null(strstr(last_msg, "v6.8-v6.9 EEVDF"));
+	assert_null(cfsr_profile_choose("6.18.1", "6.7", "t.dat"));
+	assert_non_null(strstr(last_msg, "v6.6-v6.7 EEVDF"));
+	assert_non_null(strstr(last_msg, "implemented: v6.8-v6.18"));
+	p = cfsr_profile_choose("6.18.1", "6.9", "t.dat");
+	assert_non_null(p);
+	assert_string_equal(p->name, "v6.8-v6.9 EEVDF");
 	assert_null(cfsr_profile_choose(NULL, NULL, "t.dat"));
 	assert_non_null(strstr(last_msg, "--kernel"));
 	assert_null(cfsr_profile_choose("2.6.32", NULL, "t.dat"));

@@ -137,6 +137,84 @@ static void test_runtime_chain(void **state)
 	cfsr_replay_free(r);
 }
 
+/*
+ * One sleep of a task whose util_est starts at 0: util_est_update() takes
+ * util_avg as a sample, and whose util_avg that is depends on the kernel.
+ * v6.12+ samples in dequeue_task_fair() before dequeue_entities() updates
+ * the task, v6.11 after dequeue_entity() did.  Task 10 sleeps right after
+ * a run-time report (its update comes from the report), task 11 without
+ * one (from the switch).  The root's util_est loses what entered it.
+ */
+static void util_est_sleep(const char *kernel, bool late)
+{
+	const struct cfsr_profile *p = cfsr_profile_for(kernel);
+	struct cfsr_replay *r = cfsr_replay_new(1, p, 250);
+	const uint64_t c0 = 1000000000000ull, t0 = 5000000000ull;
+	const struct cfsr_cfs_rq *root;
+	struct cfsr_sched_avg before;
+	uint32_t ue0, want;
+	struct cfsr_task *t;
+	int pid;
+
+	assert_non_null(r);
+	cfsr_replay_clock_sample(r, 0, t0, c0);
+	feed(r, ev_switch(t0, 0, 0, 0, false, 0));
+	root = cfsr_replay_cfs_rq(r, "/", 0);
+	assert_non_null(root);
+	for (pid = 10; pid <= 11; pid++) {
+		uint64_t at = t0 + (uint64_t)(pid - 10) * 20000000;
+
+		feed(r, ev_wakeup(at + 100000, 0, 0, pid, 0));
+		t = cfsr_replay_task(r, pid);
+		assert_non_null(t);
+		t->avg.last_update_time = (c0 - 20000000) & ~1023ull;
+		t->avg.util_avg = t->avg.runnable_avg = t->avg.load_avg = 300;
+		t->avg.util_sum = t->avg.runnable_sum = 300 * 47000;
+		t->avg.load_sum = 300 * 47000 / 1024;
+		/* task 10 has no estimate yet; task 11 one above its util_avg */
+		ue0 = pid == 10 ? 0 : 400;
+		t->avg.util_est = ue0;
+		feed(r, ev_switch(at + 150000, 0, 0, 0, false, pid));
+		before = t->avg;
+		if (pid == 10)
+			feed(r, ev_runtime(at + 4150000, 0, pid, pid, 4000000));
+		feed(r, ev_switch(at + 4150500, 0, pid, 1, false, 0));
+		assert_int_equal(t->state, CFSR_TS_SLEEPING);
+		/* it ran 4 ms: the dequeue's update raised util_avg */
+		assert_true(t->avg.util_avg > before.util_avg);
+		want = cfsr_pelt_util_est_update(p->pelt, ue0,
+						 late ? t->avg.util_avg : before.util_avg,
+						 late ? t->avg.runnable_avg : before.runnable_avg,
+						 SCHED_CAPACITY_SCALE, true);
+		/* with no estimate, the sample is util_avg itself */
+		if (!ue0)
+			assert_int_equal(want & ~UTIL_AVG_UNCHANGED,
+					 late ? t->avg.util_avg : before.util_avg);
+		/*
+		 * the sample sets UTIL_AVG_UNCHANGED; an update that changes
+		 * util_avg afterwards clears it (cfs_se_util_change())
+		 */
+		if (!late)
+			want &= ~UTIL_AVG_UNCHANGED;
+		assert_int_equal(t->avg.util_est, want);
+		/* util_est_dequeue() ran before the sample: what entered leaves */
+		assert_int_equal(root->avg.util_est, 0);
+	}
+	cfsr_replay_free(r);
+}
+
+static void test_util_est_sample_v6_18(void **state)
+{
+	(void)state;
+	util_est_sleep("6.18", false);
+}
+
+static void test_util_est_sample_v6_11(void **state)
+{
+	(void)state;
+	util_est_sleep("6.11", true);
+}
+
 /* update_curr() from a wakeup's preemption check updates no signal. */
 static void test_runtime_in_wakeup(void **state)
 {
@@ -536,6 +614,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_runtime_chain),
+		cmocka_unit_test(test_util_est_sample_v6_18),
+		cmocka_unit_test(test_util_est_sample_v6_11),
 		cmocka_unit_test(test_runtime_in_wakeup),
 		cmocka_unit_test(test_recovered_switch),
 		cmocka_unit_test(test_unseen_switch_out),
