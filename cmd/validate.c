@@ -507,6 +507,7 @@ struct snapshots {
 	struct snap_stats sleeping;
 	struct snap_stats all;
 	struct snap_stats root;
+	struct snap_stats root_ue;
 	struct snap_stats group;
 	uint64_t cfs_not_compared;
 	uint64_t root_with_groups;
@@ -584,6 +585,11 @@ static void snap_cfs_rq(struct snapshots *sn, struct cfsr_replay *r,
 	    !cfs->avg.last_update_time) {
 		sn->cfs_not_compared++;
 		return;
+	}
+	if (root) {
+		/* util_est_enqueue() sums every queued task into the root, groups or not */
+		sn->root_ue.rows++;
+		snap_compare(&sn->root_ue, S_UTIL_EST, cfs->avg.util_est, k->avg.util_est);
 	}
 	if (root && cfs->group_children) {
 		sn->root_with_groups++;
@@ -769,6 +775,7 @@ static int validate_truth(const char *truth, const char *trace, double max_error
 	       "still warming up, %" PRIu64 " rows of roots with group entities\n",
 	       sn->cfs_not_compared, sn->root_with_groups);
 	print_snap_class("root cfs_rqs", &sn->root);
+	print_snap_class("root cfs_rqs' util_est, with or without group entities", &sn->root_ue);
 	print_snap_class("group cfs_rqs", &sn->group);
 	status = CFSR_EXIT_OK;
 	exact = sn->sleeping.f[S_UTIL].n ? 100.0 * (double)sn->sleeping.f[S_UTIL].exact /

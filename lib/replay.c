@@ -135,6 +135,7 @@ struct cfsr_task *cfsr_replay_task(struct cfsr_replay *r, int pid)
 }
 
 static void task_account(struct cfsr_replay *r, const struct cfsr_task *t, int sign);
+static void root_util_est(struct cfsr_replay *r, struct cfsr_task *t, int sign);
 static int group_get(struct cfsr_replay *r, const char *path);
 static void reweight_groups(struct cfsr_replay *r, int group, int cpu);
 
@@ -173,6 +174,7 @@ static struct cfsr_task *task_reset(struct cfsr_replay *r, int pid)
 	if (!t)
 		return NULL;
 	task_account(r, t, -1);
+	root_util_est(r, t, -1);
 	memset(&t->avg, 0, sizeof(t->avg));
 	t->enq_pending = false;
 	t->cpu = -1;
@@ -183,7 +185,6 @@ static struct cfsr_task *task_reset(struct cfsr_replay *r, int pid)
 	t->exec_known = false;
 	t->avg_known = false;
 	t->migrated = false;
-	t->ue_in_root = false;
 	t->updates = 0;
 	return t;
 }
@@ -611,12 +612,12 @@ static void remove_task(struct cfsr_replay *r, struct cfsr_task *t, uint64_t ts)
  * cfs_rq and attached to the new one at its next update; its
  * last_update_time, in the old CPU's clock, is not aged in the new one's.
  */
-static void set_cpu(struct cfsr_replay *r, struct cfsr_task *t, int cpu)
+static void set_cpu(struct cfsr_replay *r, struct cfsr_task *t, int cpu, uint64_t ts)
 {
 	if (t->cpu == cpu)
 		return;
 	if (t->fair && t->cpu >= 0 && t->avg.last_update_time) {
-		remove_task(r, t, 0);
+		remove_task(r, t, ts);
 		t->avg.last_update_time = 0;
 		t->migrated = true;
 		r->stats.unseen_migrations++;
@@ -1052,27 +1053,35 @@ static void sample_util_est(struct cfsr_replay *r, struct cfsr_task *t)
  * v6.8-v6.18): the root cfs_rq of the task's CPU sums the estimates of its
  * queued, runnable tasks (a delayed task's was taken out at its sleep).
  * dequeue_task_fair() calls util_est_dequeue() before the sleep's
- * util_est_update() (v6.8-v6.18 alike), and the estimate changes nowhere else, so
- * what leaves the root is what entered it: the model may have sampled
- * the sleep already when it takes the task out.
+ * util_est_update() (v6.8-v6.18 alike), and the estimate changes nowhere
+ * else, so what leaves the root is what entered it, from the CPU it
+ * entered: the model may have sampled the sleep, or moved the task, before
+ * it takes the task out.  The kernel never adds a task twice nor takes out
+ * one it did not add; where the trace hid the dequeue in between (a lost
+ * switch, a task queued before the trace began), the model does neither
+ * either, so the sum holds only the tasks it knows queued.
  */
 static void root_util_est(struct cfsr_replay *r, struct cfsr_task *t, int sign)
 {
-	struct cfsr_cfs_rq *root = cfs_of(r, 0, t->cpu);
+	struct cfsr_cfs_rq *root;
 
-	if (!root || !t->fair)
+	if (!t->fair)
 		return;
-	if (sign > 0) {
-		root->avg.util_est =
-			cfsr_pelt_util_est_enqueue(r->params, root->avg.util_est, t->avg.util_est);
-		t->ue_root = t->avg.util_est;
-		t->ue_in_root = true;
-	} else {
-		root->avg.util_est =
-			cfsr_pelt_util_est_dequeue(r->params, root->avg.util_est,
-						   t->ue_in_root ? t->ue_root : t->avg.util_est);
+	if (t->ue_in_root) {
+		root = cfs_of(r, 0, t->ue_cpu);
+		if (root)
+			root->avg.util_est = cfsr_pelt_util_est_dequeue(
+				r->params, root->avg.util_est, t->ue_root);
 		t->ue_in_root = false;
 	}
+	root = cfs_of(r, 0, t->cpu);
+	if (sign < 0 || !root)
+		return;
+	root->avg.util_est =
+		cfsr_pelt_util_est_enqueue(r->params, root->avg.util_est, t->avg.util_est);
+	t->ue_root = t->avg.util_est;
+	t->ue_cpu = t->cpu;
+	t->ue_in_root = true;
 }
 
 /* ---- event handlers ------------------------------------------------------------------ */
@@ -1209,11 +1218,11 @@ static void set_next(struct cfsr_replay *r, struct cfsr_task *t, int cpu, uint64
 {
 	if (t->state == CFSR_TS_DELAYED) {
 		/* the model missed the wakeup that requeued it */
-		set_cpu(r, t, cpu);
+		set_cpu(r, t, cpu, ts);
 		requeue_delayed(r, t, now, ts, exact);
 	}
 	if (t->state != CFSR_TS_QUEUED && t->state != CFSR_TS_RUNNING) {
-		set_cpu(r, t, cpu);
+		set_cpu(r, t, cpu, ts);
 		if (t->fair && task_cfs(r, t)) {
 			if (t->state != CFSR_TS_LEFT)
 				place_entity(r, task_cfs(r, t), t, false);
@@ -1221,7 +1230,7 @@ static void set_next(struct cfsr_replay *r, struct cfsr_task *t, int cpu, uint64
 		}
 		set_state(r, t, CFSR_TS_QUEUED);
 	}
-	set_cpu(r, t, cpu);
+	set_cpu(r, t, cpu, ts);
 	if (t->state == CFSR_TS_RUNNING)
 		set_state(r, t, CFSR_TS_QUEUED);
 	cfsr_replay_task_settle(r, t, now);
@@ -1316,7 +1325,7 @@ static int on_switch(struct cfsr_replay *r, const struct cfsr_event *ev)
 		sleep = !ev->sw.preempt && ev->sw.prev_state;
 		task_set_prio(r, prev, ev->sw.prev_prio);
 		memcpy(prev->comm, ev->sw.prev_comm, sizeof(prev->comm));
-		set_cpu(r, prev, ev->cpu);
+		set_cpu(r, prev, ev->cpu, ev->ts);
 		if (prev->state != CFSR_TS_RUNNING) {
 			if (prev->state == CFSR_TS_DELAYED)
 				root_util_est(r, prev, 1);
@@ -1418,7 +1427,7 @@ static int on_runtime(struct cfsr_replay *r, const struct cfsr_event *ev)
 	if (rq->curr != t->pid && ev->pid == t->pid)
 		recover_switch(r, rq, t, (int)(rq - r->rqs), now, ev->runtime.runtime, ev->ts,
 			       exact);
-	set_cpu(r, t, (int)(rq - r->rqs));
+	set_cpu(r, t, (int)(rq - r->rqs), ev->ts);
 	if (t->state != CFSR_TS_RUNNING) {
 		if (t->state == CFSR_TS_DELAYED || !state_on_rq(t->state))
 			root_util_est(r, t, 1);
@@ -1481,7 +1490,7 @@ static int on_wakeup(struct cfsr_replay *r, const struct cfsr_event *ev, bool ne
 	if (!rq)
 		return 0;
 	now = clock_at(r, rq, ev->ts, &exact);
-	set_cpu(r, t, cpu);
+	set_cpu(r, t, cpu, ev->ts);
 	cfs = task_cfs(r, t);
 	if (!t->fair || !cfs) {
 		set_state(r, t, CFSR_TS_QUEUED);

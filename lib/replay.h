@@ -161,6 +161,7 @@ struct cfsr_cfs_rq {
  * @ue_sampled: util_est was sampled for the current sleep
  * @ue_root: the estimate util_est_enqueue() last added to the root cfs_rq
  * @ue_in_root: @ue_root is in the root's sum (util_est_dequeue() not yet)
+ * @ue_cpu: the CPU whose root holds @ue_root
  * @enq_pending: woken, but the enqueue's update (aging the sleep) not yet
  *               applied: it is applied, at the earlier of @enq_clock and
  *               the next update's clock, when the task is next updated
@@ -198,6 +199,7 @@ struct cfsr_task {
 	bool ue_sampled;
 	uint32_t ue_root;
 	bool ue_in_root;
+	int ue_cpu;
 	bool enq_pending;
 	uint64_t enq_clock;
 	uint64_t enq_ts;

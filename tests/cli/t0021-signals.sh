@@ -104,6 +104,20 @@ assert gse and gse == grq, (gse, grq)
 else
 	test_skip 'signals --clock on a recorded run' "no $SHARED_TRACES/*-bpf (a user's clone has none)"
 fi
+# span TRACE: "first last" trace timestamps, from info
+span() {
+	cfsreplay info --json "$1" | python3 -c 'import json, sys; d = json.load(sys.stdin); print(d["first_ts"], d["last_ts"])'
+}
+test_expect_success 'every row is stamped inside the trace (tasks moved unseen too)' "
+	bad=0 &&
+	for f in periodic.dat cgroups.dat recorded.dat pinned.dat forkburst.dat; do
+		set -- \$(span '$TRACES'/\$f) && test \$# -eq 2 &&
+		cfsreplay signals '$TRACES'/\$f >s.csv && test \$(wc -l <s.csv) -gt 100 &&
+		awk -F, -v lo=\$1 -v hi=\$2 'NR > 1 && (\$1 < lo || \$1 > hi) { bad++ } END { exit bad > 0 }' s.csv ||
+		{ echo \"# \$f: a row outside [\$1, \$2]\"; bad=1; }
+	done &&
+	test \$bad = 0
+"
 test_expect_success '--kernel picks the model; unimplemented releases are refused' "
 	cfsreplay signals --kernel 6.12 '$TRACES/periodic.dat' >a.csv &&
 	cfsreplay signals --kernel 6.18 '$TRACES/periodic.dat' >b.csv &&
