@@ -30,7 +30,7 @@ struct cmd_struct {
 /* The only list of commands, sorted by name. */
 static const struct cmd_struct commands[] = {
 	{ "compare", cmd_compare, 0,
-	  "two traces of one workload side by side, tasks matched by name" },
+	  "two traces of one workload side by side, or one trace under two kernel models" },
 	{ "help", cmd_help, 0, "show help for cfsreplay or one of its commands" },
 	{ "info", cmd_info, 0, "describe a trace: format, kernel, clock, CPUs, events" },
 	{ "report", cmd_report, CMD_DEFAULT,

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * cfsreplay compare TRACE_A TRACE_B: two traces of one workload, side by side.
+ * cfsreplay compare TRACE_A TRACE_B: two traces of one workload, side by side;
+ * cfsreplay compare --kernel A [--kernel B] TRACE: one trace, two models.
  *
  * Reads each trace once through lib/taskstats.c and matches tasks across
  * the two by name (comm).  Per name: run time against the weight-fair
@@ -9,6 +10,11 @@
  * people (100 columns, the names whose CPU share differs most first) or
  * JSON (docs/cfsreplay-output.5.txt).  What needs the comparators
  * (idle-while-waiting, placement agreement, fidelity) is marked "not yet".
+ *
+ * With --kernel, the trace is read once and every event fed to two replay
+ * engines, one per kernel profile; lib/modeldiff.c reads both at regular
+ * instants of trace time and accumulates, per task and per CPU's root
+ * cfs_rq, how their signals differ.
  */
 #include <getopt.h>
 #include <inttypes.h>
@@ -21,23 +27,38 @@
 #include "cmds.h"
 #include "error.h"
 #include "formats.h"
+#include "modeldiff.h"
+#include "profile.h"
 #include "progress.h"
+#include "replay.h"
 #include "taskstats.h"
 
 #define COMPARE_FORMAT_VERSION 1
 #define DEFAULT_TOP 20
+#define DEFAULT_INTERVAL_NS 1000000ull
 
 static const char *const compare_usage[] = {
 	"usage: cfsreplay compare [--top N] [--json] TRACE_A TRACE_B",
+	"       cfsreplay compare --kernel A [--kernel B] [--interval MS] [--top N]",
+	"                         [--json] TRACE",
 	"",
 	"Two traces of one workload side by side, tasks matched by name: run time",
 	"against the weight-fair share, wake-up latency, wake-ups, migrations and",
 	"switches out; per machine: span, CPU busy time, migrations, latency.",
 	"",
-	"    --top N      list the N names whose CPU share differs most (default 20,",
-	"                 0 for all); --json lists all unless --top is given",
-	"    --json       JSON output (format_version 1, see cfsreplay-output(5))",
-	"    -h, --help   show this help",
+	"With --kernel: one trace replayed by two kernel models (B defaults to the",
+	"trace's own kernel): per task and per CPU, how their load_avg,",
+	"runnable_avg, util_avg and util_est differ, read every --interval of",
+	"trace time, and what each model did (delayed sleeps, updates).",
+	"",
+	"    --kernel REL     a kernel release whose model replays the trace; twice",
+	"                     for two releases",
+	"    --interval MS    with --kernel: read both models every MS milliseconds",
+	"                     of trace time (default 1)",
+	"    --top N          list the N names (tasks) that differ most (default 20,",
+	"                     0 for all); --json lists all unless --top is given",
+	"    --json           JSON output (format_version 1, see cfsreplay-output(5))",
+	"    -h, --help       show this help",
 	"",
 	"Idle-while-waiting, placement agreement and fidelity need the comparators",
 	"and are reported as not yet available.",
@@ -463,11 +484,305 @@ static int print_json(const struct side sd[2], const struct row *rows, size_t n)
 	return cfsr_put_json(o);
 }
 
+/* ---- one trace, two models ------------------------------------------------------------ */
+
+struct models {
+	const char *path;
+	char *release;
+	int nr_cpus;
+	uint64_t interval;
+	uint64_t first_ts;
+	uint64_t last_ts;
+	uint64_t events;
+	const struct cfsr_profile *prof[2];
+	struct cfsr_replay *r[2];
+	struct cfsr_modeldiff *d;
+};
+
+static void models_free(struct models *m)
+{
+	int s;
+
+	for (s = 0; s < 2; s++)
+		cfsr_replay_free(m->r[s]);
+	cfsr_modeldiff_free(m->d);
+	free(m->release);
+}
+
+/* Read the trace once, feeding both engines and sampling between events. */
+static int run_models(struct models *m, const char *const kernel[2])
+{
+	struct cfsr_progress progress;
+	struct cfsr_trace *t;
+	struct cfsr_event ev;
+	uint64_t next = 0;
+	int ret, s, status = -1;
+
+	t = cfsr_trace_open(m->path);
+	if (!t)
+		return -1;
+	m->nr_cpus = t->info.nr_cpus > 0 ? t->info.nr_cpus : 1;
+	m->release = t->info.kernel_release ? strdup(t->info.kernel_release) : NULL;
+	for (s = 0; s < 2; s++) {
+		m->prof[s] = cfsr_profile_choose(t->info.kernel_release, kernel[s], t->path);
+		if (!m->prof[s])
+			goto out;
+		m->r[s] = cfsr_replay_new(m->nr_cpus, m->prof[s], t->info.hz);
+		if (!m->r[s]) {
+			cfsr_error("compare: out of memory");
+			goto out;
+		}
+	}
+	m->d = cfsr_modeldiff_new(m->nr_cpus);
+	if (!m->d)
+		goto out;
+	cfsr_progress_init(&progress, t->path);
+	while ((ret = cfsr_trace_next(t, &ev)) > 0) {
+		if (!m->events++) {
+			m->first_ts = ev.ts;
+			next = ev.ts + m->interval;
+		}
+		/* the state between events: after every event before the instant */
+		for (; next <= ev.ts; next += m->interval)
+			if (cfsr_modeldiff_sample(m->d, m->r[0], m->r[1], next) < 0)
+				break;
+		if (next <= ev.ts || cfsr_replay_event(m->r[0], &ev) < 0 ||
+		    cfsr_replay_event(m->r[1], &ev) < 0) {
+			ret = -1;
+			break;
+		}
+		m->last_ts = ev.ts;
+		cfsr_progress_update(&progress, t->stats.records, ev.ts - t->stats.first_ts);
+	}
+	cfsr_progress_done(&progress);
+	if (ret < 0)
+		goto out;
+	if (!m->events) {
+		cfsr_error("'%s' has no events: nothing to compare", m->path);
+		goto out;
+	}
+	status = 0;
+out:
+	cfsr_trace_close(t);
+	return status;
+}
+
+static const char *model_label(const struct models *m, int s)
+{
+	return cfsr_profile_what_if(m->release, m->prof[s]) ? " (what-if)" : "";
+}
+
+static double mean(double sum, uint64_t n)
+{
+	return n ? sum / (double)n : 0;
+}
+
+static void text_stat_u64(const char *label, uint64_t a, uint64_t b)
+{
+	printf("  %-34s %12" PRIu64 " %12" PRIu64 "\n", label, a, b);
+}
+
+static void text_signals(const char *who, const struct cfsr_md_row *row)
+{
+	int k;
+
+	for (k = 0; k < CFSR_MD_NR; k++) {
+		const struct cfsr_md_stat *st = &row->stat[k];
+
+		printf("  %-20.20s %-12s %9.1f %9.1f %10.2f %8" PRIu64, k ? "" : who,
+		       cfsr_md_signal_name((enum cfsr_md_signal)k), mean(st->sum_a, row->samples),
+		       mean(st->sum_b, row->samples), mean(st->sum_abs, row->samples), st->max_abs);
+		if (st->max_abs)
+			printf("  %" PRIu64 ".%06" PRIu64 "\n", st->max_ts / 1000000000,
+			       st->max_ts % 1000000000 / 1000);
+		else
+			printf("\n");
+	}
+}
+
+static void text_models(struct models *m, const struct cfsr_md_row *rows, size_t n, size_t all)
+{
+	const struct cfsr_replay_stats *st[2] = { cfsr_replay_stats(m->r[0]),
+						  cfsr_replay_stats(m->r[1]) };
+	double ms = (double)m->interval / 1e6;
+	char who[64];
+	size_t i;
+	int c;
+
+	printf("trace    %s\n", m->path);
+	printf("         kernel %s, %d CPUs, %" PRIu64 " events\n",
+	       m->release ? m->release : "unknown", m->nr_cpus, m->events);
+	printf("model A  %s%s\n", m->prof[0]->name, model_label(m, 0));
+	printf("model B  %s%s\n", m->prof[1]->name, model_label(m, 1));
+	printf("samples  %" PRIu64 ", every %.3f ms of trace time; %" PRIu64
+	       " task readings skipped while warming up\n",
+	       cfsr_modeldiff_samples(m->d), ms, cfsr_modeldiff_warming(m->d));
+
+	printf("\nwhat each model did                         A            B\n");
+	text_stat_u64("task PELT updates", st[0]->updates, st[1]->updates);
+	text_stat_u64("cfs_rq PELT updates", st[0]->cfs_updates, st[1]->cfs_updates);
+	text_stat_u64("sleeps delayed (DELAY_DEQUEUE)", st[0]->delayed, st[1]->delayed);
+	text_stat_u64("  completed by a pick", st[0]->delayed_picked, st[1]->delayed_picked);
+	text_stat_u64("  requeued by a wakeup", st[0]->delayed_woken, st[1]->delayed_woken);
+	text_stat_u64("updates on an estimated clock", st[0]->estimated_updates,
+		      st[1]->estimated_updates);
+
+	printf("\nper CPU, root cfs_rq        signal         mean A    mean B  mean|A-B| max|A-B|"
+	       "  at\n");
+	for (c = 0; c < m->nr_cpus; c++) {
+		const struct cfsr_md_row *row = cfsr_modeldiff_cpu(m->d, c);
+
+		snprintf(who, sizeof(who), "CPU %d (%" PRIu64 ")", c, row->samples);
+		text_signals(who, row);
+		printf("  %-20s util_avg >= 80%% of capacity: A %.3f ms, B %.3f ms\n", "",
+		       (double)row->unfit_a * ms, (double)row->unfit_b * ms);
+	}
+
+	printf("\ntasks, largest mean difference first (%zu of %zu)\n", n, all);
+	printf("  task                 signal         mean A    mean B  mean|A-B| max|A-B|  at\n");
+	for (i = 0; i < n; i++) {
+		snprintf(who, sizeof(who), "%.15s:%d", rows[i].comm, rows[i].pid);
+		text_signals(who, &rows[i]);
+	}
+}
+
+static json_object *json_md_row(const struct cfsr_md_row *row, uint64_t interval)
+{
+	json_object *o = json_object_new_object(), *sig = json_object_new_object();
+	int k;
+
+	if (row->pid >= 0) {
+		json_object_object_add(o, "pid", json_object_new_int(row->pid));
+		json_object_object_add(o, "comm", json_object_new_string(row->comm));
+	} else {
+		json_object_object_add(o, "cpu", json_object_new_int(row->cpu));
+	}
+	json_object_object_add(o, "samples", json_object_new_uint64(row->samples));
+	for (k = 0; k < CFSR_MD_NR; k++) {
+		const struct cfsr_md_stat *st = &row->stat[k];
+		json_object *x = json_object_new_object();
+
+		json_object_object_add(x, "mean_a",
+				       json_object_new_double(mean(st->sum_a, row->samples)));
+		json_object_object_add(x, "mean_b",
+				       json_object_new_double(mean(st->sum_b, row->samples)));
+		json_object_object_add(x, "mean_abs_diff",
+				       json_object_new_double(mean(st->sum_abs, row->samples)));
+		json_object_object_add(x, "max_abs_diff", json_object_new_uint64(st->max_abs));
+		json_object_object_add(x, "max_a", json_object_new_uint64(st->max_a));
+		json_object_object_add(x, "max_b", json_object_new_uint64(st->max_b));
+		json_object_object_add(x, "max_ts_ns", json_object_new_uint64(st->max_ts));
+		json_object_object_add(sig, cfsr_md_signal_name((enum cfsr_md_signal)k), x);
+	}
+	json_object_object_add(o, "signals", sig);
+	json_object_object_add(o, "unfit_ns_a", json_object_new_uint64(row->unfit_a * interval));
+	json_object_object_add(o, "unfit_ns_b", json_object_new_uint64(row->unfit_b * interval));
+	return o;
+}
+
+static int json_models(struct models *m, const struct cfsr_md_row *rows, size_t n)
+{
+	json_object *o = json_object_new_object(), *tr, *arr, *x, *stats;
+	const struct cfsr_replay_stats *st;
+	size_t i;
+	int s, c;
+
+	if (!o)
+		return -1;
+	json_object_object_add(o, "format_version", json_object_new_int(COMPARE_FORMAT_VERSION));
+	json_object_object_add(o, "command", json_object_new_string("compare"));
+	json_object_object_add(o, "mode", json_object_new_string("models"));
+	tr = json_object_new_object();
+	json_object_object_add(tr, "file", json_object_new_string(m->path));
+	json_object_object_add(tr, "kernel_release",
+			       m->release ? json_object_new_string(m->release) : NULL);
+	json_object_object_add(tr, "nr_cpus", json_object_new_int(m->nr_cpus));
+	json_object_object_add(tr, "events", json_object_new_uint64(m->events));
+	json_object_object_add(tr, "first_ts_ns", json_object_new_uint64(m->first_ts));
+	json_object_object_add(tr, "last_ts_ns", json_object_new_uint64(m->last_ts));
+	json_object_object_add(o, "trace", tr);
+	arr = json_object_new_array();
+	for (s = 0; s < 2; s++) {
+		st = cfsr_replay_stats(m->r[s]);
+		x = json_object_new_object();
+		json_object_object_add(x, "model", json_object_new_string(m->prof[s]->name));
+		json_object_object_add(
+			x, "what_if",
+			json_object_new_boolean(cfsr_profile_what_if(m->release, m->prof[s])));
+		stats = json_object_new_object();
+		json_object_object_add(stats, "task_updates", json_object_new_uint64(st->updates));
+		json_object_object_add(stats, "cfs_rq_updates",
+				       json_object_new_uint64(st->cfs_updates));
+		json_object_object_add(stats, "delayed", json_object_new_uint64(st->delayed));
+		json_object_object_add(stats, "delayed_picked",
+				       json_object_new_uint64(st->delayed_picked));
+		json_object_object_add(stats, "delayed_woken",
+				       json_object_new_uint64(st->delayed_woken));
+		json_object_object_add(stats, "estimated_updates",
+				       json_object_new_uint64(st->estimated_updates));
+		json_object_object_add(x, "stats", stats);
+		json_object_array_add(arr, x);
+	}
+	json_object_object_add(o, "models", arr);
+	x = json_object_new_object();
+	json_object_object_add(x, "interval_ns", json_object_new_uint64(m->interval));
+	json_object_object_add(x, "samples", json_object_new_uint64(cfsr_modeldiff_samples(m->d)));
+	json_object_object_add(x, "warming_skipped",
+			       json_object_new_uint64(cfsr_modeldiff_warming(m->d)));
+	json_object_object_add(o, "sampling", x);
+	arr = json_object_new_array();
+	for (c = 0; c < m->nr_cpus; c++)
+		json_object_array_add(arr, json_md_row(cfsr_modeldiff_cpu(m->d, c), m->interval));
+	json_object_object_add(o, "cpus", arr);
+	arr = json_object_new_array();
+	for (i = 0; i < n; i++)
+		json_object_array_add(arr, json_md_row(&rows[i], m->interval));
+	json_object_object_add(o, "tasks", arr);
+	return cfsr_put_json(o);
+}
+
+static int compare_models(const char *path, const char *const kernel[2], uint64_t interval,
+			  long top, bool json)
+{
+	struct models m = { 0 };
+	const struct cfsr_md_row *rows;
+	long all;
+	size_t n;
+	int status = CFSR_EXIT_ERROR;
+
+	m.path = path;
+	m.interval = interval;
+	if (run_models(&m, kernel) < 0)
+		goto out;
+	all = cfsr_modeldiff_tasks(m.d, &rows);
+	if (all < 0)
+		goto out;
+	if (top < 0)
+		top = json ? 0 : DEFAULT_TOP;
+	n = (size_t)all;
+	if (top && (size_t)top < n)
+		n = (size_t)top;
+	if (json) {
+		if (json_models(&m, rows, n) < 0) {
+			cfsr_error("compare: cannot render JSON");
+			goto out;
+		}
+	} else {
+		text_models(&m, rows, n, (size_t)all);
+	}
+	status = CFSR_EXIT_OK;
+out:
+	models_free(&m);
+	return status;
+}
+
 int cmd_compare(int argc, const char **argv)
 {
 	static const struct option options[] = {
 		{ "top", required_argument, NULL, 't' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "kernel", required_argument, NULL, 'k' },
+		{ "interval", required_argument, NULL, 'i' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -476,7 +791,11 @@ int cmd_compare(int argc, const char **argv)
 	bool json = false;
 	long top = -1;
 	struct row *rows = NULL;
+	const char *kernel[2] = { NULL, NULL };
+	uint64_t interval = 0;
+	int nr_kernels = 0;
 	size_t n = 0;
+	double ms;
 	char *end;
 
 	optind = 1;
@@ -493,6 +812,25 @@ int cmd_compare(int argc, const char **argv)
 		case 'j':
 			json = true;
 			break;
+		case 'k':
+			if (nr_kernels == 2) {
+				cfsr_error("compare: --kernel at most twice");
+				goto out;
+			}
+			kernel[nr_kernels++] = optarg;
+			break;
+		case 'i':
+			ms = strtod(optarg, &end);
+			/* at least a PELT period's unit, at most a minute */
+			if (*end || !*optarg || !(ms >= 0.001 && ms <= 60000)) {
+				cfsr_error(
+					"compare: --interval takes milliseconds (0.001 to 60000), "
+					"not '%s'",
+					optarg);
+				goto out;
+			}
+			interval = (uint64_t)(ms * 1e6 + 0.5);
+			break;
 		case 'h':
 			for (c = 0; compare_usage[c]; c++)
 				puts(compare_usage[c]);
@@ -503,6 +841,20 @@ int cmd_compare(int argc, const char **argv)
 				   argv[optind - 1]);
 			goto out;
 		}
+	}
+	if (nr_kernels) {
+		if (optind + 1 != argc) {
+			cfsr_error(
+				"compare --kernel takes one trace; see 'cfsreplay compare --help'");
+			goto out;
+		}
+		status = compare_models(argv[optind], kernel,
+					interval ? interval : DEFAULT_INTERVAL_NS, top, json);
+		goto out;
+	}
+	if (interval) {
+		cfsr_error("compare: --interval needs --kernel");
+		goto out;
 	}
 	if (optind + 2 != argc) {
 		cfsr_error(
