@@ -23,11 +23,14 @@
 #include "formats.h"
 #include "idlewait.h"
 #include "placement.h"
+#include "imbalance.h"
 #include "profile.h"
 #include "progress.h"
 
 #define REPORT_FORMAT_VERSION 1
 #define DEFAULT_HZ 250
+/* sd_init(): imbalance_pct of a domain without SMT, NUMA or asymmetry, v5.10-v6.18 */
+#define IMBALANCE_PCT 117
 
 static const char *const report_usage[] = {
 	"usage: cfsreplay report [--json] [--top N] [--cpu CPU] [--pid PID]",
@@ -68,10 +71,13 @@ struct report {
 	struct cfsr_iww *iw;
 	struct cfsr_cpuload *cl;
 	struct cfsr_place *pl;
+	struct cfsr_imbalance *im;
 	uint64_t balance_ns;
+	uint64_t busy_balance_ns;
 	bool hz_assumed;
 	uint64_t events;
 	uint64_t sched_events;
+	uint64_t last_ts;
 };
 
 static void print_usage(void)
@@ -148,6 +154,20 @@ static uint64_t balance_interval_ns(int nr_cpus, int hz)
 	return jiffies * 1000000000 / (uint64_t)hz;
 }
 
+/*
+ * A busy CPU's balance interval on the same domain: get_sd_balance_interval()
+ * multiplies by sd->busy_factor (16, sd_init(), v5.10-v6.18) before
+ * msecs_to_jiffies().
+ */
+static uint64_t busy_balance_interval_ns(int nr_cpus, int hz)
+{
+	uint64_t jiffies = ((uint64_t)nr_cpus * 16 * (uint64_t)hz + 999) / 1000;
+
+	if (!jiffies)
+		jiffies = 1;
+	return jiffies * 1000000000 / (uint64_t)hz;
+}
+
 static int run(struct report *r)
 {
 	struct cfsr_progress progress;
@@ -160,14 +180,17 @@ static int run(struct report *r)
 		if (cfsr_event_kind_is_sched(ev.kind))
 			r->sched_events++;
 		if (cfsr_place_event(r->pl, &ev, r->iw, r->cl) < 0 ||
-		    cfsr_iww_event(r->iw, &ev) < 0 || cfsr_cpuload_event(r->cl, &ev) < 0) {
+		    cfsr_iww_event(r->iw, &ev) < 0 || cfsr_cpuload_event(r->cl, &ev) < 0 ||
+		    cfsr_imb_event(r->im, &ev, r->cl, r->iw) < 0) {
 			ret = -1;
 			break;
 		}
+		r->last_ts = ev.ts;
 		cfsr_progress_update(&progress, r->t->stats.records, ev.ts - r->t->stats.first_ts);
 	}
 	cfsr_progress_done(&progress);
 	cfsr_iww_finish(r->iw);
+	cfsr_imb_finish(r->im, r->last_ts);
 	return ret;
 }
 
@@ -251,6 +274,51 @@ static void text_iww(struct report *r, const struct report_opts *o)
 		       eps[i].idle_cpu, eps[i].busy_cpu, episode_class(&eps[i]));
 		print_tasks(r, &eps[i], eps[i].open ? 30 : 41);
 		printf("%s\n", eps[i].open ? " (open at end)" : "");
+	}
+}
+
+static void text_imb(struct report *r)
+{
+	const struct cfsr_imb_totals *it = cfsr_imb_totals(r->im);
+	const struct cfsr_imb_window *w;
+	int i, n;
+
+	printf("\nlasting imbalance (busy CPUs whose loads the balancer would even out, and no\n"
+	       "                   migration between them; imbalance_pct %u, busy interval %.3f ms)\n",
+	       IMBALANCE_PCT, (double)r->busy_balance_ns / 1e6);
+	printf("  lasting   %6" PRIu64 " windows   longest %.3f ms\n", it->lasting,
+	       (double)it->longest_ns / 1e6);
+	printf("    allowed        %12.3f ms   a waiting task may move to the lighter CPU\n",
+	       (double)it->lasting_ns[CFSR_IMB_ALLOWED] / 1e6);
+	printf("    affinity-bound %12.3f ms   affinity forbids it (not a kernel fault)\n",
+	       (double)it->lasting_ns[CFSR_IMB_AFF_BOUND] / 1e6);
+	printf("    aff-unknown    %12.3f ms   the task's mask changed, the trace lacks it\n",
+	       (double)it->lasting_ns[CFSR_IMB_AFF_UNKNOWN] / 1e6);
+	printf("  transient %6" PRIu64 " windows %12.3f ms\n", it->windows - it->lasting,
+	       (double)it->transient_ns / 1e6);
+	printf("  lasting ones ended by: migration %" PRIu64 ", balanced %" PRIu64
+	       ", trace end %" PRIu64 "\n",
+	       it->ended[CFSR_IMB_MIGRATION], it->ended[CFSR_IMB_BALANCED],
+	       it->ended[CFSR_IMB_TRACE_END]);
+	n = cfsr_imb_top(r->im, &w);
+	if (!n)
+		return;
+	printf("  longest windows:\n");
+	printf("    %-12s %10s  %-6s %-11s %-5s %-14s %s\n", "start", "ms", "B->L", "load B/L",
+	       "tasks", "class", "waiting on B (load)");
+	for (i = 0; i < n; i++) {
+		char pair[16], loads[32], nrs[16];
+
+		snprintf(pair, sizeof(pair), "%d->%d", w[i].busiest, w[i].local);
+		snprintf(loads, sizeof(loads), "%" PRIu64 "/%" PRIu64, w[i].busiest_load,
+			 w[i].local_load);
+		snprintf(nrs, sizeof(nrs), "%d/%d", w[i].busiest_nr, w[i].local_nr);
+		printf("    ");
+		print_ts(w[i].start);
+		printf(" %10.3f  %-6s %-11s %-5s %-14s %.16s:%d (%" PRIu64 ")\n",
+		       (double)(w[i].end - w[i].start) / 1e6, pair, loads, nrs,
+		       cfsr_imb_class_name(w[i].class), w[i].comm[0] ? w[i].comm : "?", w[i].task,
+		       w[i].task_load);
 	}
 }
 
@@ -375,6 +443,7 @@ static void print_text(struct report *r, const struct report_opts *o)
 		       (double)cs->state_ns[CFSR_CPU_UNKNOWN] / 1e6, cfsr_cpuload_mean(r->cl, c));
 	}
 	text_iww(r, o);
+	text_imb(r);
 	text_place(r);
 	text_notes(r);
 }
@@ -447,6 +516,52 @@ static json_object *json_iww(struct report *r)
 			json_object_array_add(tasks, tk);
 		}
 		json_object_object_add(e, "waiting", tasks);
+		json_object_array_add(top, e);
+	}
+	json_object_object_add(o, "top", top);
+	return o;
+}
+
+static json_object *json_imb(struct report *r)
+{
+	const struct cfsr_imb_totals *it = cfsr_imb_totals(r->im);
+	const struct cfsr_imb_window *w;
+	json_object *o = json_object_new_object(), *top = json_object_new_array(), *e, *ended;
+	int i, k, n;
+
+	json_object_object_add(o, "imbalance_pct", json_object_new_int(IMBALANCE_PCT));
+	json_object_object_add(o, "busy_balance_interval_ns", u64(r->busy_balance_ns));
+	json_object_object_add(o, "windows", u64(it->windows));
+	json_object_object_add(o, "lasting_windows", u64(it->lasting));
+	json_object_object_add(o, "allowed_ns", u64(it->lasting_ns[CFSR_IMB_ALLOWED]));
+	json_object_object_add(o, "unknown_affinity_ns", u64(it->lasting_ns[CFSR_IMB_AFF_UNKNOWN]));
+	json_object_object_add(o, "affinity_bound_ns", u64(it->lasting_ns[CFSR_IMB_AFF_BOUND]));
+	json_object_object_add(o, "transient_ns", u64(it->transient_ns));
+	json_object_object_add(o, "longest_ns", u64(it->longest_ns));
+	ended = json_object_new_object();
+	for (k = 0; k < CFSR_IMB_NR_ENDS; k++)
+		json_object_object_add(ended, cfsr_imb_end_name((enum cfsr_imb_end)k),
+				       u64(it->ended[k]));
+	json_object_object_add(o, "lasting_ended_by", ended);
+	n = cfsr_imb_top(r->im, &w);
+	for (i = 0; i < n; i++) {
+		e = json_object_new_object();
+		json_object_object_add(e, "start_ns", u64(w[i].start));
+		json_object_object_add(e, "end_ns", u64(w[i].end));
+		json_object_object_add(e, "duration_ns", u64(w[i].end - w[i].start));
+		json_object_object_add(e, "busiest_cpu", json_object_new_int(w[i].busiest));
+		json_object_object_add(e, "local_cpu", json_object_new_int(w[i].local));
+		json_object_object_add(e, "busiest_load", u64(w[i].busiest_load));
+		json_object_object_add(e, "local_load", u64(w[i].local_load));
+		json_object_object_add(e, "busiest_nr", json_object_new_int(w[i].busiest_nr));
+		json_object_object_add(e, "local_nr", json_object_new_int(w[i].local_nr));
+		json_object_object_add(e, "task_pid", json_object_new_int(w[i].task));
+		json_object_object_add(e, "task_comm", json_object_new_string(w[i].comm));
+		json_object_object_add(e, "task_load", u64(w[i].task_load));
+		json_object_object_add(e, "class",
+				       json_object_new_string(cfsr_imb_class_name(w[i].class)));
+		json_object_object_add(e, "ended_by",
+				       json_object_new_string(cfsr_imb_end_name(w[i].why)));
 		json_object_array_add(top, e);
 	}
 	json_object_object_add(o, "top", top);
@@ -564,6 +679,7 @@ static int print_json(struct report *r, const struct report_opts *op)
 	}
 	json_object_object_add(o, "cpus", cpus);
 	json_object_object_add(o, "idle_while_waiting", json_iww(r));
+	json_object_object_add(o, "lasting_imbalance", json_imb(r));
 	json_object_object_add(o, "placement", json_place(r));
 	return cfsr_put_json(o);
 }
@@ -651,7 +767,15 @@ int cmd_report(int argc, const char **argv)
 	r.iw = cfsr_iww_new(&ip);
 	r.cl = cfsr_cpuload_new(r.t->info.nr_cpus, r.prof, r.t->info.hz, o.start, o.end);
 	r.pl = cfsr_place_new(r.t->info.nr_cpus, o.top, o.start, o.end, o.cpu, o.pid);
-	if (!r.iw || !r.cl || !r.pl)
+	r.busy_balance_ns = busy_balance_interval_ns(r.t->info.nr_cpus, hz);
+	r.im = cfsr_imb_new(&(struct cfsr_imb_params){ .nr_cpus = r.t->info.nr_cpus,
+						       .filter_cpu = o.cpu,
+						       .imbalance_pct = IMBALANCE_PCT,
+						       .interval_ns = r.busy_balance_ns,
+						       .win_start = o.start,
+						       .win_end = o.end,
+						       .top = o.top });
+	if (!r.iw || !r.cl || !r.pl || !r.im)
 		goto out;
 	if (run(&r) < 0)
 		goto out;
@@ -669,6 +793,7 @@ int cmd_report(int argc, const char **argv)
 	}
 	status = CFSR_EXIT_OK;
 out:
+	cfsr_imb_free(r.im);
 	cfsr_place_free(r.pl);
 	cfsr_cpuload_free(r.cl);
 	cfsr_iww_free(r.iw);

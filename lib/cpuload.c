@@ -27,6 +27,8 @@ struct cl_task {
 	int pid;
 	/* CPU it is counted on, -1 none */
 	int cpu;
+	/* running there (else waiting) */
+	bool running;
 	uint64_t load;
 };
 
@@ -70,6 +72,7 @@ static struct cl_task *cl_task_get(struct cfsr_cpuload *cl, int pid)
 	t = &cl->tasks[cl->nr_tasks++];
 	t->pid = pid;
 	t->cpu = -1;
+	t->running = false;
 	t->load = 0;
 	return t;
 }
@@ -121,6 +124,7 @@ static void refresh(struct cfsr_cpuload *cl, int pid)
 	if (t->cpu >= 0)
 		cl->sum[t->cpu] -= t->load;
 	t->cpu = cpu;
+	t->running = cpu >= 0 && et->state == CFSR_TS_RUNNING;
 	t->load = cpu >= 0 ? et->avg.load_avg : 0;
 	if (cpu >= 0)
 		cl->sum[cpu] += t->load;
@@ -242,4 +246,33 @@ uint64_t cfsr_cpuload_mean(const struct cfsr_cpuload *cl, int cpu)
 	if (cpu < 0 || cpu >= cl->nr_cpus || to <= from)
 		return 0;
 	return (uint64_t)(cl->area[cpu] / (to - from));
+}
+
+int cfsr_cpuload_nr(const struct cfsr_cpuload *cl, int cpu)
+{
+	return cpu >= 0 && cpu < cl->nr_cpus ? (int)cl->counted[cpu].nr : 0;
+}
+
+size_t cfsr_cpuload_on(const struct cfsr_cpuload *cl, int cpu, const int **pids)
+{
+	if (cpu < 0 || cpu >= cl->nr_cpus) {
+		*pids = NULL;
+		return 0;
+	}
+	*pids = cl->counted[cpu].pids;
+	return cl->counted[cpu].nr;
+}
+
+bool cfsr_cpuload_waiting(const struct cfsr_cpuload *cl, int pid)
+{
+	long i = cfsr_pidmap_get(&cl->map, pid);
+
+	return i >= 0 && cl->tasks[i].cpu >= 0 && !cl->tasks[i].running;
+}
+
+const char *cfsr_cpuload_comm(const struct cfsr_cpuload *cl, int pid)
+{
+	const struct cfsr_task *t = pid > 0 ? cfsr_replay_task(cl->r, pid) : NULL;
+
+	return t ? t->comm : "";
 }

@@ -15,6 +15,7 @@
 #define CFSR_CPULOAD_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "event.h"
@@ -54,6 +55,18 @@ uint64_t cfsr_cpuload_now(const struct cfsr_cpuload *cl, int cpu);
  * Return: its load_avg (0 for an unknown task).
  */
 uint64_t cfsr_cpuload_task(const struct cfsr_cpuload *cl, int pid, int *cpu);
+
+/* Fair tasks queued or running on the CPU now. */
+int cfsr_cpuload_nr(const struct cfsr_cpuload *cl, int cpu);
+
+/* The pids counted on the CPU now (borrowed until the next event); return their number. */
+size_t cfsr_cpuload_on(const struct cfsr_cpuload *cl, int cpu, const int **pids);
+
+/* The task is counted on a CPU and waits there (queued, not running). */
+bool cfsr_cpuload_waiting(const struct cfsr_cpuload *cl, int pid);
+
+/* The task's last name as the engine knows it ("" when unknown). */
+const char *cfsr_cpuload_comm(const struct cfsr_cpuload *cl, int pid);
 
 /* The time average of the CPU's interim load over the window. */
 uint64_t cfsr_cpuload_mean(const struct cfsr_cpuload *cl, int cpu);

@@ -157,7 +157,8 @@ int cfsr_modeldiff_sample(struct cfsr_modeldiff *d, struct cfsr_replay *a, struc
 		const struct cfsr_cfs_rq *rb = cfsr_replay_cfs_rq(b, "/", cpu);
 
 		if (!ra || !rb || !ra->avg.last_update_time || !rb->avg.last_update_time ||
-		    !cfsr_replay_clock_peek(a, cpu, ts, &ca) || !cfsr_replay_clock_peek(b, cpu, ts, &cb))
+		    !cfsr_replay_clock_peek(a, cpu, ts, &ca) ||
+		    !cfsr_replay_clock_peek(b, cpu, ts, &cb))
 			continue;
 		cfsr_replay_cfs_rq_settle(a, ra, ca, &sa);
 		cfsr_replay_cfs_rq_settle(b, rb, cb, &sb);

@@ -13,7 +13,7 @@ import json
 d = json.load(open(\"r.json\"))
 assert list(d)[0] == \"format_version\" and d[\"format_version\"] == 1
 assert set(d) == {\"format_version\", \"command\", \"trace\", \"filters\", \"load_kind\", \"cpus\",
-                  \"idle_while_waiting\", \"placement\"}, set(d)
+                  \"idle_while_waiting\", \"lasting_imbalance\", \"placement\"}, set(d)
 assert d[\"load_kind\"].startswith(\"interim\")
 assert set(d[\"trace\"]) == {\"file\", \"reader\", \"kernel_release\", \"model\", \"what_if\", \"nr_cpus\", \"clock\",
                            \"first_ts_ns\", \"last_ts_ns\", \"events\", \"lost_notices\"}

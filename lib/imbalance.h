@@ -1,0 +1,160 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Lasting imbalance: windows during which the load balancer, as the model
+ * sees the CPUs' loads, would move a task between two busy CPUs, and no
+ * migration touches either of them for longer than the busy CPU's balance
+ * interval.
+ *
+ * The rule mirrors the load balancer of v5.10-v6.18 between two groups of
+ * one CPU each (a single-level domain; equal capacities):
+ * sched_balance_find_src_group() (find_busiest_group() before v6.10),
+ * calculate_imbalance() with migrate_load, and detach_tasks():
+ *  - the busiest CPU B is overloaded: at least two fair tasks, one of
+ *    them waiting (update_sd_pick_busiest() prefers overloaded groups;
+ *    group_is_overloaded() needs more tasks than CPUs);
+ *  - the other CPU L is busy (one task: fully busy) or overloaded; an idle
+ *    L belongs to idle-while-waiting (lib/idlewait.c), not here;
+ *  - L's load is below B's, and when L is overloaded too, 100 * B >
+ *    imbalance_pct * L (the imbalance_pct test of two overloaded groups);
+ *  - the imbalance is min(B - avg, avg - L) with avg = (B + L) / 2 in
+ *    integers (avg_load of equal capacities), and a waiting task of B with
+ *    load_avg at most that would be detached on the first attempt
+ *    (detach_tasks() before nr_balance_failed widens it), if
+ *    can_migrate_task() lets it run on L: its affinity (lib/idlewait.h)
+ *    classes the window "allowed" (some such task may run on L),
+ *    "aff-unknown" (only tasks whose mask the trace lacks) or
+ *    "affinity-bound" (none may: not a balancer fault).
+ * Loads are the caller's per-CPU loads (lib/cpuload.h).  Differs: real
+ * topologies with several levels, capacities reduced by RT/IRQ pressure,
+ * the runnable/util conditions of group_is_overloaded() and the widening
+ * after failed attempts are not modelled.
+ */
+#ifndef CFSR_IMBALANCE_H
+#define CFSR_IMBALANCE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cpuload.h"
+#include "event.h"
+#include "idlewait.h"
+
+/* Why a window ended. */
+enum cfsr_imb_end {
+	CFSR_IMB_MIGRATION,   /* a task migrated to or from B or L */
+	CFSR_IMB_BALANCED,    /* the rule no longer held (or held for another pair) */
+	CFSR_IMB_TRACE_END,   /* still open at the end of the trace */
+	CFSR_IMB_NR_ENDS,
+};
+
+/* What affinity lets the balancer do in a window. */
+enum cfsr_imb_class {
+	CFSR_IMB_ALLOWED,
+	CFSR_IMB_AFF_UNKNOWN,
+	CFSR_IMB_AFF_BOUND,
+	CFSR_IMB_NR_CLASSES,
+};
+
+/**
+ * struct cfsr_imb_params - parameters
+ * @nr_cpus: CPUs of the trace
+ * @imbalance_pct: the domain's imbalance_pct (117: sd_init() for the LLC level)
+ * @interval_ns: the busy CPU's balance interval; longer windows are "lasting"
+ * @win_start: count from here (--time)
+ * @win_end: up to here
+ * @top: how many of the longest windows to keep
+ * @filter_cpu: count only windows with this CPU as B or L (-1: all)
+ */
+struct cfsr_imb_params {
+	int nr_cpus;
+	int filter_cpu;
+	unsigned int imbalance_pct;
+	uint64_t interval_ns;
+	uint64_t win_start;
+	uint64_t win_end;
+	int top;
+};
+
+/**
+ * struct cfsr_imb_window - one window
+ * @start: first instant the rule held for @busiest and @local
+ * @end: the instant it stopped
+ * @busiest: B
+ * @local: L
+ * @busiest_load: B's load at @start
+ * @local_load: L's load at @start
+ * @busiest_nr: tasks on B at @start
+ * @local_nr: tasks on L at @start
+ * @task: at @start, the lightest waiting task of B that fits the
+ *        imbalance, of the best @class
+ * @task_load: its load
+ * @comm: its name
+ * @class: allowed, aff-unknown or affinity-bound
+ * @why: how it ended
+ */
+struct cfsr_imb_window {
+	uint64_t start;
+	uint64_t end;
+	int busiest;
+	int local;
+	uint64_t busiest_load;
+	uint64_t local_load;
+	int busiest_nr;
+	int local_nr;
+	int task;
+	uint64_t task_load;
+	char comm[CFSR_COMM_LEN];
+	enum cfsr_imb_class class;
+	enum cfsr_imb_end why;
+};
+
+/**
+ * struct cfsr_imb_totals - totals over the window of time counted
+ * @windows: windows, all durations
+ * @lasting: windows longer than the interval
+ * @lasting_ns: their time (inside [win_start, win_end)), per class
+ * @transient_ns: the time of the others
+ * @longest_ns: the longest window
+ * @ended[]: lasting windows by how they ended
+ */
+struct cfsr_imb_totals {
+	uint64_t windows;
+	uint64_t lasting;
+	uint64_t lasting_ns[CFSR_IMB_NR_CLASSES];
+	uint64_t transient_ns;
+	uint64_t longest_ns;
+	uint64_t ended[CFSR_IMB_NR_ENDS];
+};
+
+struct cfsr_imbalance;
+
+/* Return: owned, or NULL after cfsr_error(). */
+struct cfsr_imbalance *cfsr_imb_new(const struct cfsr_imb_params *p);
+void cfsr_imb_free(struct cfsr_imbalance *im);
+
+/**
+ * cfsr_imb_event() - look at the CPUs after @ev was replayed into @cl
+ * @im: the comparator
+ * @ev: the event (a migration ends the windows of its CPUs first)
+ * @cl: the per-CPU loads, @ev already applied
+ * @iw: the tasks' affinity, @ev already applied
+ * Return: 0, or -1 after cfsr_error().
+ */
+int cfsr_imb_event(struct cfsr_imbalance *im, const struct cfsr_event *ev,
+		   const struct cfsr_cpuload *cl, const struct cfsr_iww *iw);
+
+/* Close the open window at @ts, the end of the trace. */
+void cfsr_imb_finish(struct cfsr_imbalance *im, uint64_t ts);
+
+const struct cfsr_imb_totals *cfsr_imb_totals(const struct cfsr_imbalance *im);
+
+/* The longest lasting windows, longest first; return their number. */
+int cfsr_imb_top(const struct cfsr_imbalance *im, const struct cfsr_imb_window **w);
+
+/* Short name of an end reason: "migration", "balanced", "trace-end". */
+const char *cfsr_imb_end_name(enum cfsr_imb_end why);
+
+/* Short name of a class: "allowed", "aff-unknown", "affinity-bound". */
+const char *cfsr_imb_class_name(enum cfsr_imb_class c);
+
+#endif /* CFSR_IMBALANCE_H */
