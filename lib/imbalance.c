@@ -21,7 +21,7 @@ struct cfsr_imbalance {
 static const char *const end_names[CFSR_IMB_NR_ENDS] = { "migration", "balanced", "trace-end" };
 
 static const char *const class_names[CFSR_IMB_NR_CLASSES] = { "allowed", "aff-unknown",
-								"affinity-bound" };
+							      "affinity-bound" };
 
 const char *cfsr_imb_end_name(enum cfsr_imb_end why)
 {
@@ -100,8 +100,7 @@ static void close_window(struct cfsr_imbalance *im, uint64_t ts, enum cfsr_imb_e
 	im->open = false;
 	w->end = ts;
 	w->why = why;
-	if (im->p.filter_cpu >= 0 && w->busiest != im->p.filter_cpu &&
-	    w->local != im->p.filter_cpu)
+	if (im->p.filter_cpu >= 0 && w->busiest != im->p.filter_cpu && w->local != im->p.filter_cpu)
 		return;
 	counted = clipped(im, w->start, w->end);
 	/* a window entirely outside --time is not counted */

@@ -41,9 +41,9 @@
 
 /* Why a window ended. */
 enum cfsr_imb_end {
-	CFSR_IMB_MIGRATION,   /* a task migrated to or from B or L */
-	CFSR_IMB_BALANCED,    /* the rule no longer held (or held for another pair) */
-	CFSR_IMB_TRACE_END,   /* still open at the end of the trace */
+	CFSR_IMB_MIGRATION, /* a task migrated to or from B or L */
+	CFSR_IMB_BALANCED, /* the rule no longer held (or held for another pair) */
+	CFSR_IMB_TRACE_END, /* still open at the end of the trace */
 	CFSR_IMB_NR_ENDS,
 };
 
