@@ -1157,7 +1157,16 @@ static void test_params_for(void **state)
 	assert_ptr_equal(cfsr_group_params_for(61207), &cfsr_group_params_v6_13);
 	assert_ptr_equal(cfsr_group_params_for(61206), &cfsr_group_params_v6_12);
 	assert_ptr_equal(cfsr_group_params_for(61100), &cfsr_group_params_v6_7);
-	assert_null(cfsr_group_params_for(60699));
+	assert_ptr_equal(cfsr_group_params_for(60700), &cfsr_group_params_v6_7);
+	assert_ptr_equal(cfsr_group_params_for(60699), &cfsr_group_params_v6_6);
+	assert_ptr_equal(cfsr_group_params_for(51700), &cfsr_group_params_v6_6);
+	assert_null(cfsr_group_params_for(51699));
+	/* 1528c661c24b (rate limit) and eab03c23c2a1 (skip equal weight): v6.7 */
+	assert_false(cfsr_group_params_v6_6.tg_load_ratelimit);
+	assert_true(cfsr_group_params_v6_7.tg_load_ratelimit);
+	assert_true(cfsr_group_params_v6_6.reweight_unchanged);
+	assert_false(cfsr_group_params_v6_7.reweight_unchanged);
+	assert_false(cfsr_group_params_v6_6.keep_empty_weight);
 	/* Only v6.12.0-6 count delayed tasks as runnable; only v6.7-v6.11 reweight empty groups. */
 	assert_false(cfsr_group_params_v6_12.runnable_h_nr_runnable);
 	assert_true(cfsr_group_params_v6_13.runnable_h_nr_runnable);
