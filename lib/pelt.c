@@ -356,7 +356,7 @@ int cfsr_pelt_update_blocked_se(const struct cfsr_pelt_params *params, uint64_t 
 }
 
 /*
- * Mirrors __update_load_avg_se() in kernel/sched/pelt.c, v6.8-v6.18.
+ * Mirrors __update_load_avg_se() in kernel/sched/pelt.c, v5.13-v6.18.
  *
  * Inputs: load = !!se->on_rq, runnable = se_runnable(se), running =
  * (cfs_rq->curr == se); averages with se_weight(se); then
