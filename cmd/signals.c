@@ -57,6 +57,8 @@ struct signals {
 	bool tasks;
 	bool cfs_rqs;
 	bool gses;
+	/* util_est is the v5.13-v6.7 pair: task rows print task_util_est() */
+	bool ue_pair;
 	uint64_t rows;
 	const struct cfsr_replay *replay;
 };
@@ -148,6 +150,7 @@ static void on_update(void *data, const struct cfsr_replay_update *u)
 	struct signals *s = data;
 	const struct cfsr_task *t = u->task;
 	const struct cfsr_cfs_rq *q = u->cfs_rq;
+	struct cfsr_sched_avg a;
 	int64_t tg[2];
 
 	if (s->cpu >= 0 && u->cpu != s->cpu)
@@ -156,7 +159,10 @@ static void on_update(void *data, const struct cfsr_replay_update *u)
 		if (!s->tasks || (s->pids.nr && !cfsr_pidset_has(&s->pids, t->pid)))
 			return;
 		s->rows++;
-		print_row(s, u, t->pid, "", t->comm, t->load_weight, &t->avg, NULL);
+		a = t->avg;
+		if (s->ue_pair)
+			a.util_est = (uint32_t)cfsr_pelt_task_util_est(&t->avg);
+		print_row(s, u, t->pid, "", t->comm, t->load_weight, &a, NULL);
 		return;
 	}
 	if (!q || s->pids.nr)
@@ -309,6 +315,7 @@ int cmd_signals(int argc, const char **argv)
 		goto out;
 	}
 	s.replay = r;
+	s.ue_pair = prof->pelt->util_est_repr == CFSR_UTIL_EST_PAIR;
 	cfsr_replay_set_hook(r, on_update, &s);
 	if (feed)
 		cfsr_replay_expect_clock(r);

@@ -549,7 +549,8 @@ static void snap_task(struct snapshots *sn, struct cfsr_replay *r, const struct 
 	/* sleeping at the snapshot: its values are those of its dequeue */
 	if (k->state == 'S' || k->state == 'D' || k->state == 'I')
 		cls[1] = &sn->sleeping;
-	mue = t->avg.util_est & ~UTIL_AVG_UNCHANGED;
+	/* the model's estimate in either util_est layout (_task_util_est()) */
+	mue = cfsr_pelt_util_est_of(&t->avg);
 	kue = k->avg.util_est & ~UTIL_AVG_UNCHANGED;
 	for (i = 0; i < 2; i++) {
 		if (!cls[i])

@@ -66,6 +66,22 @@ const struct cfsr_group_params cfsr_group_params_v6_7 = {
 	.decayed_needs_no_contrib = false,
 };
 
+/*
+ * v5.17-v6.6: update_tg_load_avg() without the rate limit (1528c661c24b
+ * came with v6.7) and update_cfs_group() calling reweight_entity() even at
+ * an unchanged weight (the check came with eab03c23c2a1, v6.7); as v6.7
+ * otherwise.  Earlier releases change the propagation and subtraction
+ * arithmetic (lib/pelt.c): not checked here.
+ */
+const struct cfsr_group_params cfsr_group_params_v6_6 = {
+	.name = "v5.17-v6.6",
+	.tg_load_ratelimit = false,
+	.keep_empty_weight = false,
+	.runnable_h_nr_runnable = false,
+	.decayed_needs_no_contrib = false,
+	.reweight_unchanged = true,
+};
+
 const struct cfsr_group_params *cfsr_group_params_for(int version)
 {
 	if (version >= 61802)
@@ -76,6 +92,8 @@ const struct cfsr_group_params *cfsr_group_params_for(int version)
 		return &cfsr_group_params_v6_12;
 	if (version >= 60700)
 		return &cfsr_group_params_v6_7;
+	if (version >= 51700)
+		return &cfsr_group_params_v6_6;
 	return NULL;
 }
 
@@ -500,7 +518,8 @@ static void reweight_entity(struct cfsr_group_model *m, struct cfsr_task_group *
  * throttling is not modelled.  Otherwise calc_group_shares(), and
  * reweight_entity() when the weight changes.
  * Differs: before v6.12 (!params->keep_empty_weight) an empty group is
- * reweighted too.
+ * reweighted too; before v6.7 (params->reweight_unchanged)
+ * reweight_entity() runs even when the weight stays the same.
  */
 static void update_cfs_group(struct cfsr_group_model *m, const struct ent *e, int cpu)
 {
@@ -516,7 +535,7 @@ static void update_cfs_group(struct cfsr_group_model *m, const struct ent *e, in
 
 	shares = cfsr_group_calc_shares(m->pelt, tg->shares, g->load_weight, g->avg.load_avg,
 					tg->load_avg, g->tg_load_avg_contrib);
-	if (g->se_weight != shares)
+	if (g->se_weight != shares || m->params->reweight_unchanged)
 		reweight_entity(m, tg->parent, cpu, e, shares);
 }
 

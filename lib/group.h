@@ -70,6 +70,11 @@
  *                            on the leaf list until its contribution is
  *                            withdrawn (ca125231dd29: stable 6.17.y and
  *                            6.18.y from December 2025)
+ * @reweight_unchanged: update_cfs_group() calls reweight_entity() even
+ *                      when calc_group_shares() gives the entity's current
+ *                      weight, which recomputes its load_avg from its
+ *                      load_sum (before eab03c23c2a1, v6.7; stable 6.6.y
+ *                      carries it from a sublevel not pinned)
  *
  * Every table also assumes what v4.15+ kernels share: calc_group_shares()
  * with tg_weight = tg->load_avg - contrib + max(load.weight, load_avg),
@@ -83,6 +88,7 @@ struct cfsr_group_params {
 	bool keep_empty_weight;
 	bool runnable_h_nr_runnable;
 	bool decayed_needs_no_contrib;
+	bool reweight_unchanged;
 };
 
 /* v6.18.2+ (stable kernels carrying ca125231dd29). */
@@ -93,6 +99,8 @@ extern const struct cfsr_group_params cfsr_group_params_v6_13;
 extern const struct cfsr_group_params cfsr_group_params_v6_12;
 /* v6.7-v6.11. */
 extern const struct cfsr_group_params cfsr_group_params_v6_7;
+/* v5.17-v6.6. */
+extern const struct cfsr_group_params cfsr_group_params_v6_6;
 
 /**
  * cfsr_group_params_for() - the group behaviour of a kernel release
@@ -102,7 +110,7 @@ extern const struct cfsr_group_params cfsr_group_params_v6_7;
  * review series, not checked against each release: 6.12.7 (h_nr_delayed)
  * and 6.18.2 (ca125231dd29).
  *
- * Return: a static table, or NULL before v6.7 (not modelled).
+ * Return: a static table, or NULL before v5.17 (not modelled).
  */
 const struct cfsr_group_params *cfsr_group_params_for(int version);
 

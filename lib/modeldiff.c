@@ -98,8 +98,9 @@ static void row_add(struct cfsr_md_row *row, const struct cfsr_sched_avg *a,
 	stat_add(&row->stat[CFSR_MD_LOAD], a->load_avg, b->load_avg, ts);
 	stat_add(&row->stat[CFSR_MD_RUNNABLE], a->runnable_avg, b->runnable_avg, ts);
 	stat_add(&row->stat[CFSR_MD_UTIL], a->util_avg, b->util_avg, ts);
-	stat_add(&row->stat[CFSR_MD_UTIL_EST], a->util_est & ~UTIL_AVG_UNCHANGED,
-		 b->util_est & ~UTIL_AVG_UNCHANGED, ts);
+	/* a task's _task_util_est(), in either util_est layout; a root's sum */
+	stat_add(&row->stat[CFSR_MD_UTIL_EST], cfsr_pelt_util_est_of(a), cfsr_pelt_util_est_of(b),
+		 ts);
 	row->unfit_a += unfit(a->util_avg);
 	row->unfit_b += unfit(b->util_avg);
 }
@@ -168,6 +169,8 @@ int cfsr_modeldiff_sample(struct cfsr_modeldiff *d, struct cfsr_replay *a, struc
 		/* the root's util_est is its queued tasks' sum, not aged */
 		sa.util_est = ra->avg.util_est;
 		sb.util_est = rb->avg.util_est;
+		sa.util_est_ewma = 0;
+		sb.util_est_ewma = 0;
 		row_add(&d->cpus[cpu], &sa, &sb, ts);
 	}
 	return 0;

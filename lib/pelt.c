@@ -356,7 +356,7 @@ int cfsr_pelt_update_blocked_se(const struct cfsr_pelt_params *params, uint64_t 
 }
 
 /*
- * Mirrors __update_load_avg_se() in kernel/sched/pelt.c, v6.8-v6.18.
+ * Mirrors __update_load_avg_se() in kernel/sched/pelt.c, v5.13-v6.18.
  *
  * Inputs: load = !!se->on_rq, runnable = se_runnable(se), running =
  * (cfs_rq->curr == se); averages with se_weight(se); then
@@ -664,9 +664,11 @@ void cfsr_pelt_post_init_se(const struct cfsr_pelt_params *params, struct cfsr_s
 }
 
 /*
- * Mirrors cfs_se_util_change() in kernel/sched/pelt.h, v6.8-v6.18.
+ * Mirrors cfs_se_util_change() in kernel/sched/pelt.h, v5.13-v6.18.
  *
- * Clears UTIL_AVG_UNCHANGED so that the next sleep takes a sample.
+ * Clears UTIL_AVG_UNCHANGED so that the next sleep takes a sample: in the
+ * one u32 from v6.8, in util_est.enqueued in v5.13-v6.7; util_est holds
+ * either (struct cfsr_sched_avg), so one expression serves both.
  * Differs: does not check the UTIL_EST feature (see cfsr_pelt_update_se()).
  */
 void cfsr_pelt_util_est_clear_unchanged(struct cfsr_sched_avg *sa)
@@ -676,44 +678,53 @@ void cfsr_pelt_util_est_clear_unchanged(struct cfsr_sched_avg *sa)
 }
 
 /*
- * Mirrors task_util_est() in kernel/sched/fair.c, v6.8-v6.18.
+ * Mirrors _task_util_est() in kernel/sched/fair.c, v5.13-v6.18: the EWMA
+ * without the flag from v6.8; max(ewma, enqueued without the flag) in
+ * v5.13-v6.7.  util_est_ewma is 0 in the v6.8+ layout.
+ */
+uint32_t cfsr_pelt_util_est_of(const struct cfsr_sched_avg *sa)
+{
+	uint32_t enqueued = sa->util_est & ~UTIL_AVG_UNCHANGED;
+
+	return sa->util_est_ewma > enqueued ? sa->util_est_ewma : enqueued;
+}
+
+/*
+ * Mirrors task_util_est() in kernel/sched/fair.c, v5.13-v6.18:
+ * max(task_util(), _task_util_est()).
  */
 uint64_t cfsr_pelt_task_util_est(const struct cfsr_sched_avg *sa)
 {
-	uint64_t est = sa->util_est & ~UTIL_AVG_UNCHANGED;
+	uint64_t est = cfsr_pelt_util_est_of(sa);
 
 	return sa->util_avg > est ? sa->util_avg : est;
 }
 
 /*
- * Mirrors util_est_enqueue() in kernel/sched/fair.c, v6.8-v6.18.
+ * Mirrors util_est_enqueue() in kernel/sched/fair.c, v5.13-v6.18.
  *
- * The root sum gains the task's estimate without the flag, in u32.
- * Differs: other util_est layouts are not modelled; the value is returned
- * unchanged for them.
+ * The root sum (cfs_rq->avg.util_est, util_est.enqueued before v6.8)
+ * gains _task_util_est(), in u32.  The two layouts differ only in what
+ * the task holds, which the caller's cfsr_pelt_util_est_of() reads.
  */
 uint32_t cfsr_pelt_util_est_enqueue(const struct cfsr_pelt_params *params, uint32_t cfs_util_est,
 				    uint32_t task_util_est)
 {
-	if (params->util_est_repr != CFSR_UTIL_EST_SINGLE)
-		return cfs_util_est;
+	(void)params;
 	return cfs_util_est + (task_util_est & ~UTIL_AVG_UNCHANGED);
 }
 
 /*
- * Mirrors util_est_dequeue() in kernel/sched/fair.c, v6.8-v6.18.
+ * Mirrors util_est_dequeue() in kernel/sched/fair.c, v5.13-v6.18.
  *
- * enqueued -= min(enqueued, task estimate without the flag).
- * Differs: other util_est layouts are not modelled; the value is returned
- * unchanged for them.
+ * enqueued -= min(enqueued, _task_util_est()), in u32.
  */
 uint32_t cfsr_pelt_util_est_dequeue(const struct cfsr_pelt_params *params, uint32_t cfs_util_est,
 				    uint32_t task_util_est)
 {
 	uint32_t est = task_util_est & ~UTIL_AVG_UNCHANGED;
 
-	if (params->util_est_repr != CFSR_UTIL_EST_SINGLE)
-		return cfs_util_est;
+	(void)params;
 	return cfs_util_est - (cfs_util_est < est ? cfs_util_est : est);
 }
 
@@ -728,8 +739,8 @@ uint32_t cfsr_pelt_util_est_dequeue(const struct cfsr_pelt_params *params, uint3
  * dequeued)) / 4 in u32, i.e. ewma moves a quarter of the way down, floored.
  * Every path that samples sets the flag again.  Until v6.15 a util_avg above
  * the CPU capacity returned without sampling and without setting the flag.
- * Differs: other util_est layouts are not modelled; the value is returned
- * unchanged for them.
+ * Differs: the v5.13-v6.7 layout is util_est_update_pair(); the value is
+ * returned unchanged for it.
  */
 uint32_t cfsr_pelt_util_est_update(const struct cfsr_pelt_params *params, uint32_t util_est,
 				   uint64_t util_avg, uint64_t runnable_avg, uint64_t cpu_capacity,
@@ -769,4 +780,94 @@ uint32_t cfsr_pelt_util_est_update(const struct cfsr_pelt_params *params, uint32
 	ewma >>= UTIL_EST_WEIGHT_SHIFT;
 done:
 	return ewma | UTIL_AVG_UNCHANGED;
+}
+
+/*
+ * Mirrors within_margin() in kernel/sched/fair.c, v4.17-v6.7: -margin <
+ * value < margin, tested as (unsigned int)(value + margin - 1) < 2 * margin
+ * - 1.  The kernel passes a long to this int parameter: the value is
+ * truncated to 32 bits first, which turns the u32 difference "enqueued -
+ * ewma", stored in a long without sign, back into a small negative number.
+ */
+static bool util_est_within_margin(int64_t value, int margin)
+{
+	int v = (int)(uint32_t)value;
+
+	return (unsigned int)(v + margin - 1) < (unsigned int)(2 * margin - 1);
+}
+
+/*
+ * Mirrors util_est_update() in kernel/sched/fair.c, v5.13-v6.7 (the
+ * struct util_est { enqueued, ewma } layout, UTIL_AVG_UNCHANGED in the MSB
+ * of enqueued, 68d7a190682a, and the last_enqueued_diff filter,
+ * b89997aa88f0, both v5.13).
+ *
+ * Only a sleep samples, and only if util_avg changed since the last sample
+ * (flag clear in enqueued).  last_enqueued_diff starts as the old enqueued;
+ * the new enqueued is util_avg (u32).  UTIL_EST_FASTUP (on by default, a
+ * feature until v6.7): an EWMA below it jumps to it.  Then, in long,
+ * last_ewma_diff = enqueued - ewma computed in u32 (so a drop of 5 is
+ * 2^32 - 5 as a long) and last_enqueued_diff -= enqueued.  If the EWMA is
+ * within the margin (1% of capacity, both sides, after the int truncation)
+ * the sample is kept only if enqueued itself moved by the margin or more
+ * (enqueued updated, EWMA not), else nothing is written.  A util_avg above
+ * the CPU capacity writes nothing (the capacity check, to v6.15).  From
+ * v6.2, a task that wanted more CPU than it got (enqueued + margin <
+ * runnable_avg) keeps its EWMA.  Otherwise ewma = ((ewma << 2) +
+ * last_ewma_diff) >> 2 in u32, the long sum truncated: a quarter of the way
+ * towards the sample, floored.  Every write sets the flag in enqueued.
+ */
+static void util_est_update_pair(const struct cfsr_pelt_params *params, struct cfsr_sched_avg *sa,
+				 uint64_t cpu_capacity, bool task_sleep)
+{
+	int64_t last_ewma_diff, last_enqueued_diff;
+	uint32_t enqueued, ewma;
+
+	if (!task_sleep)
+		return;
+
+	enqueued = sa->util_est;
+	ewma = sa->util_est_ewma;
+	if (enqueued & UTIL_AVG_UNCHANGED)
+		return;
+
+	last_enqueued_diff = enqueued;
+
+	enqueued = (uint32_t)sa->util_avg;
+	if (ewma < enqueued) {
+		ewma = enqueued;
+		goto done;
+	}
+
+	last_ewma_diff = (int64_t)(uint32_t)(enqueued - ewma);
+	last_enqueued_diff -= enqueued;
+	if (util_est_within_margin(last_ewma_diff, UTIL_EST_MARGIN)) {
+		if (!util_est_within_margin(last_enqueued_diff, UTIL_EST_MARGIN))
+			goto done;
+		return;
+	}
+
+	if (params->util_est_capacity_check && sa->util_avg > cpu_capacity)
+		return;
+
+	if (params->util_est_runnable_check &&
+	    (uint64_t)enqueued + UTIL_EST_MARGIN < sa->runnable_avg)
+		goto done;
+
+	ewma = (uint32_t)((uint64_t)(ewma << UTIL_EST_WEIGHT_SHIFT) + (uint64_t)last_ewma_diff);
+	ewma >>= UTIL_EST_WEIGHT_SHIFT;
+done:
+	sa->util_est = enqueued | UTIL_AVG_UNCHANGED;
+	sa->util_est_ewma = ewma;
+}
+
+void cfsr_pelt_util_est_sample(const struct cfsr_pelt_params *params, struct cfsr_sched_avg *sa,
+			       uint64_t cpu_capacity, bool task_sleep)
+{
+	if (params->util_est_repr == CFSR_UTIL_EST_PAIR) {
+		util_est_update_pair(params, sa, cpu_capacity, task_sleep);
+		return;
+	}
+	sa->util_est = cfsr_pelt_util_est_update(params, sa->util_est, sa->util_avg,
+						 sa->runnable_avg, cpu_capacity, task_sleep);
 }

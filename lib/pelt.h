@@ -43,12 +43,18 @@ extern const uint32_t cfsr_runnable_avg_yN_inv[LOAD_AVG_PERIOD];
  * @load_avg: load average, 0..weight
  * @runnable_avg: runnable average, 0..1024 per runnable task
  * @util_avg: utilization, 0..1024
- * @util_est: estimated utilization (v6.8+ layout): for a task, the EWMA
- *            ORed with UTIL_AVG_UNCHANGED; for a root cfs_rq, the sum of
- *            the queued tasks' estimates
+ * @util_est: estimated utilization.  v6.8+ layout (CFSR_UTIL_EST_SINGLE):
+ *            for a task, the EWMA ORed with UTIL_AVG_UNCHANGED.  v5.13-v6.7
+ *            layout (CFSR_UTIL_EST_PAIR): for a task, util_est.enqueued,
+ *            the util_avg of its last sample ORed with UTIL_AVG_UNCHANGED.
+ *            For a root cfs_rq in either, the sum of the queued tasks'
+ *            estimates (util_est.enqueued before v6.8)
+ * @util_est_ewma: util_est.ewma of a task in the v5.13-v6.7 layout; 0 in
+ *                 the v6.8+ layout and for a cfs_rq
  *
- * Mirrors struct sched_avg of a 64-bit kernel, v6.8-v6.18: "unsigned long"
- * fields are uint64_t.
+ * Mirrors struct sched_avg of a 64-bit kernel, v6.8-v6.18, and of v5.13-v6.7
+ * with its struct util_est { enqueued, ewma } held in the two util_est
+ * fields: "unsigned long" fields are uint64_t.
  */
 struct cfsr_sched_avg {
 	uint64_t last_update_time;
@@ -60,6 +66,7 @@ struct cfsr_sched_avg {
 	uint64_t runnable_avg;
 	uint64_t util_avg;
 	uint32_t util_est;
+	uint32_t util_est_ewma;
 };
 
 #define CFSR_SCHED_AVG_INIT \
@@ -94,7 +101,10 @@ struct cfsr_pelt_removed {
 enum cfsr_util_est_repr {
 	/* v6.8+: one u32, EWMA | UTIL_AVG_UNCHANGED. */
 	CFSR_UTIL_EST_SINGLE,
-	/* v5.13-v6.7: struct util_est { enqueued | flag (MSB), ewma }; not modelled yet. */
+	/*
+	 * v5.13-v6.7: struct util_est { enqueued | flag (MSB), ewma }, held in
+	 * util_est and util_est_ewma.
+	 */
 	CFSR_UTIL_EST_PAIR,
 };
 
@@ -136,8 +146,9 @@ enum cfsr_util_est_repr {
  * accumulation (__compute_runnable_contrib, a per-entity period phase),
  * the v4.15-v5.6 runnable_load signals and v4.15-v5.0 frequency scaling
  * inside accumulate_sum, the v5.7-v5.8 new-task runnable_avg (cpu_scale),
- * the v5.13-v5.16 "resync _sum from _avg" subtract paths, the pre-v6.8
- * util_est pair, and the separate v3.8-v4.2 model.
+ * the v5.13-v5.16 "resync _sum from _avg" subtract paths, the util_est
+ * pair before v5.13 (flag in the low bit), and the separate v3.8-v4.2
+ * model.
  */
 struct cfsr_pelt_params {
 	const char *name;
@@ -445,15 +456,29 @@ void cfsr_pelt_util_est_clear_unchanged(struct cfsr_sched_avg *sa);
  * cfsr_pelt_task_util_est() - a task's utilization for placement decisions
  * @sa: the task's signal
  *
- * Return: max(util_avg, util_est without the flag).
+ * task_util_est(): max(util_avg, cfsr_pelt_util_est_of()).
+ *
+ * Return: max(util_avg, util_est_ewma, util_est without the flag).
  */
 uint64_t cfsr_pelt_task_util_est(const struct cfsr_sched_avg *sa);
 
 /**
+ * cfsr_pelt_util_est_of() - the estimate a task brings to its root cfs_rq
+ * @sa: the task's signal
+ *
+ * _task_util_est(): the EWMA without the flag (v6.8+), or max(ewma,
+ * enqueued without the flag) (v5.13-v6.7).  The same expression serves
+ * both layouts, util_est_ewma being 0 in the v6.8+ one.
+ *
+ * Return: the estimate, without UTIL_AVG_UNCHANGED.
+ */
+uint32_t cfsr_pelt_util_est_of(const struct cfsr_sched_avg *sa);
+
+/**
  * cfsr_pelt_util_est_enqueue() - add a task's estimate to the root cfs_rq's
  * @params: kernel behaviour
- * @cfs_util_est: the root cfs_rq's util_est
- * @task_util_est: the task's util_est (flag ignored)
+ * @cfs_util_est: the root cfs_rq's util_est (util_est.enqueued before v6.8)
+ * @task_util_est: the task's estimate, cfsr_pelt_util_est_of() (flag ignored)
  *
  * The caller checks the UTIL_EST feature, as the kernel does first.
  *
@@ -465,8 +490,8 @@ uint32_t cfsr_pelt_util_est_enqueue(const struct cfsr_pelt_params *params, uint3
 /**
  * cfsr_pelt_util_est_dequeue() - remove a task's estimate from the root's
  * @params: kernel behaviour
- * @cfs_util_est: the root cfs_rq's util_est
- * @task_util_est: the task's util_est (flag ignored)
+ * @cfs_util_est: the root cfs_rq's util_est (util_est.enqueued before v6.8)
+ * @task_util_est: the task's estimate, cfsr_pelt_util_est_of() (flag ignored)
  *
  * Return: the new root util_est, clamped at 0.
  */
@@ -482,12 +507,28 @@ uint32_t cfsr_pelt_util_est_dequeue(const struct cfsr_pelt_params *params, uint3
  * @cpu_capacity: arch_scale_cpu_capacity() of the CPU (capacity check only)
  * @task_sleep: the dequeue is a sleep (DEQUEUE_SLEEP), not a migration
  *
- * The caller checks the UTIL_EST feature, as the kernel does first.
+ * The v6.8+ layout only (CFSR_UTIL_EST_SINGLE); cfsr_pelt_util_est_sample()
+ * serves both.  The caller checks the UTIL_EST feature, as the kernel does
+ * first.
  *
- * Return: the task's new util_est; @util_est when no sample is taken.
+ * Return: the task's new util_est; @util_est when no sample is taken, and
+ * for the v5.13-v6.7 layout.
  */
 uint32_t cfsr_pelt_util_est_update(const struct cfsr_pelt_params *params, uint32_t util_est,
 				   uint64_t util_avg, uint64_t runnable_avg, uint64_t cpu_capacity,
 				   bool task_sleep);
+
+/**
+ * cfsr_pelt_util_est_sample() - util_est_update() of a task, either layout
+ * @params: kernel behaviour (params->util_est_repr chooses the layout)
+ * @sa: the task's signal: util_est (and util_est_ewma) are updated from its
+ *      util_avg and runnable_avg
+ * @cpu_capacity: arch_scale_cpu_capacity() of the CPU (capacity check only)
+ * @task_sleep: the dequeue is a sleep (DEQUEUE_SLEEP), not a migration
+ *
+ * The caller checks the UTIL_EST feature, as the kernel does first.
+ */
+void cfsr_pelt_util_est_sample(const struct cfsr_pelt_params *params, struct cfsr_sched_avg *sa,
+			       uint64_t cpu_capacity, bool task_sleep);
 
 #endif /* CFSR_PELT_H */

@@ -24,13 +24,18 @@
 		.name = nm, .first = from, .last = to, .arith = CFSR_ARITH_V4, .v4 = params, \
 		.traits = what                                                               \
 	}
-/* EEVDF profiles have PLACE_LAG; delayed-dequeue ones DELAY_ZERO too */
-#define RUNNABLE(nm, from, to, params, is_eevdf, delay, slice_ns, impl, what)             \
-	{                                                                                 \
-		.name = nm, .first = from, .last = to, .pelt = params, .eevdf = is_eevdf, \
-		.delay_dequeue = delay, .delay_zero = delay, .place_lag = is_eevdf,       \
-		.base_slice_ns = slice_ns, .util_est_late = !delay, .implemented = impl,  \
-		.arith = CFSR_ARITH_RUNNABLE, .traits = what                              \
+/*
+ * EEVDF profiles have PLACE_LAG; delayed-dequeue ones DELAY_ZERO too;
+ * migrate_se_pelt_lag() exists from v6.0 (e2f3e35f1f5a), the detach inside
+ * dequeue_entity() from v6.1 (e1f078f50478).
+ */
+#define RUNNABLE(nm, from, to, params, is_eevdf, delay, slice_ns, impl, what)              \
+	{                                                                                  \
+		.name = nm, .first = from, .last = to, .pelt = params, .eevdf = is_eevdf,  \
+		.delay_dequeue = delay, .delay_zero = delay, .place_lag = is_eevdf,        \
+		.base_slice_ns = slice_ns, .util_est_late = !delay,                        \
+		.migrate_pelt_lag = (from) >= 60000, .detach_in_dequeue = (from) >= 60100, \
+		.implemented = impl, .arith = CFSR_ARITH_RUNNABLE, .traits = what          \
 	}
 
 static const struct cfsr_profile profiles[] = {
@@ -63,14 +68,24 @@ static const struct cfsr_profile profiles[] = {
 		 "5.15.y/5.16.y later carry the v5.17/v5.18 subtraction bounds "
 		 "(sublevel not pinned: mainline arithmetic used)"),
 	RUNNABLE("v5.17 CFS, runnable_avg", 51700, 51799, &cfsr_pelt_params_v5_17, false, false, 0,
-		 false, "_sum >= _avg * PELT_MIN_DIVIDER after subtractions"),
-	RUNNABLE("v5.18-v6.1 CFS, runnable_avg", 51800, 60199, &cfsr_pelt_params_v5_18, false,
-		 false, 0, false, "attach_entity_load_avg() keeps load_sum >= 1"),
+		 true, "_sum >= _avg * PELT_MIN_DIVIDER after subtractions"),
+	RUNNABLE("v5.18-v5.19 CFS, runnable_avg", 51800, 59999, &cfsr_pelt_params_v5_18, false,
+		 false, 0, true, "attach_entity_load_avg() keeps load_sum >= 1"),
+	RUNNABLE("v6.0 CFS, runnable_avg", 60000, 60099, &cfsr_pelt_params_v5_18, false, false, 0,
+		 true, "migrate_se_pelt_lag() ages a task leaving an idle CPU (e2f3e35f1f5a)"),
+	RUNNABLE("v6.1 CFS, runnable_avg", 60100, 60199, &cfsr_pelt_params_v5_18, false, false, 0,
+		 true,
+		 "a load-balance migration detaches inside dequeue_entity() (e1f078f50478); "
+		 "the attach of a new task moves to its enqueue"),
 	RUNNABLE("v6.2-v6.5 CFS, runnable_avg", 60200, 60599, &cfsr_pelt_params_v6_2, false, false,
-		 0, false, "util_est_update() keeps the EWMA when util < runnable"),
-	RUNNABLE("v6.6-v6.7 EEVDF", 60600, 60799, &cfsr_pelt_params_v6_2, true, false, 750000,
-		 false,
-		 "EEVDF pick and lag placement; PELT as v6.5; tg->load_avg rate limit from v6.7"),
+		 0, true, "util_est_update() keeps the EWMA when util < runnable"),
+	RUNNABLE("v6.6 EEVDF", 60600, 60699, &cfsr_pelt_params_v6_2, true, false, 750000, true,
+		 "EEVDF pick and lag placement; PELT as v6.5; group entities reweighted "
+		 "even at an unchanged weight (6.6.y later carries eab03c23c2a1: sublevel "
+		 "not pinned)"),
+	RUNNABLE("v6.7 EEVDF", 60700, 60799, &cfsr_pelt_params_v6_2, true, false, 750000, true,
+		 "tg->load_avg rate limit (1528c661c24b); no reweight at an unchanged "
+		 "weight (eab03c23c2a1); util_est still a pair"),
 	RUNNABLE("v6.8-v6.9 EEVDF", 60800, 60999, &cfsr_pelt_params_v6_8, true, false, 750000, true,
 		 "util_est in one u32 (11137d384996); a sleeping task leaves at once; "
 		 "util_est sampled after the dequeue's update"),
@@ -141,7 +156,7 @@ const struct cfsr_profile *cfsr_profile_choose(const char *trace_release, const 
 	}
 	if (!p->implemented) {
 		cfsr_error(
-			"the model for kernel '%s' (%s) is not implemented yet: its PELT arithmetic exists, the engine's update points do not; implemented: v6.8-v6.18 (use --kernel to replay with one of them)",
+			"the model for kernel '%s' (%s) is not implemented yet: its PELT arithmetic exists, the engine's update points do not; implemented: v5.17-v6.18 (use --kernel to replay with one of them)",
 			release, p->name);
 		return NULL;
 	}

@@ -49,6 +49,17 @@ enum cfsr_profile_arith {
  *                 until v5.11); from v6.12 it runs
  *                 before dequeue_entities(), on those of the task's
  *                 previous update
+ * @migrate_pelt_lag: a wakeup migration from an idle CPU ages the task
+ *                    further, to an estimate of the source's clock
+ *                    (migrate_se_pelt_lag(), e2f3e35f1f5a, v6.0+); before,
+ *                    remove_entity_load_avg() only syncs it to its cfs_rq's
+ *                    last update
+ * @detach_in_dequeue: a load-balance migration detaches the task inside
+ *                     dequeue_entity() (DO_DETACH, e1f078f50478, v6.1+),
+ *                     so the walk up reweights the group entities after
+ *                     the detach; before, migrate_task_rq_fair() detaches
+ *                     after the dequeue walk and propagates without
+ *                     update_cfs_group()
  * @implemented: the engine models this profile fully; others are refused
  * @arith: which PELT arithmetic applies
  * @legacy: parameters of the legacy arithmetic (CFSR_ARITH_LEGACY), else NULL
@@ -66,6 +77,8 @@ struct cfsr_profile {
 	bool place_lag;
 	unsigned int base_slice_ns;
 	bool util_est_late;
+	bool migrate_pelt_lag;
+	bool detach_in_dequeue;
 	bool implemented;
 	enum cfsr_profile_arith arith;
 	const struct cfsr_legacy_params *legacy;

@@ -804,13 +804,18 @@ int64_t cfsr_replay_tg_load_avg(const struct cfsr_replay *r, const struct cfsr_c
 }
 
 /*
- * Mirrors update_cfs_group() in kernel/sched/fair.c, v6.12-v6.18, with
+ * Mirrors update_cfs_group() in kernel/sched/fair.c, v5.17-v6.18, with
  * reweight_entity()'s PELT part: an empty group keeps its entity's weight
- * (v6.12+); otherwise calc_group_shares() and, when the weight changes,
- * the entity's load leaves and re-enters the parent (lib/group.c,
- * lib/pelt.c).  The EEVDF part of a reweight is not modelled.
+ * (v6.12+); otherwise calc_group_shares() and, when the weight changes
+ * (v6.7+) or always (v5.17-v6.6, gparams->reweight_unchanged), the
+ * entity's load leaves the parent, its load_avg is recomputed from its
+ * load_sum for the weight, and it re-enters (lib/group.c, lib/pelt.c).
+ * The EEVDF part of a reweight is not modelled.  @walk: called from an
+ * update walk, where the kernel calls it; the model's own calls after
+ * a change of its accounting (reweight_groups()) act only on a change of
+ * weight, as a second reweight at the same instant changes nothing.
  */
-static void update_cfs_group(struct cfsr_replay *r, struct cfsr_cfs_rq *gcfs)
+static void update_cfs_group(struct cfsr_replay *r, struct cfsr_cfs_rq *gcfs, bool walk)
 {
 	const struct replay_tg *tg = &r->tgs[gcfs->group];
 	struct cfsr_cfs_rq *p = cfs_of(r, tg->parent, gcfs->cpu);
@@ -821,7 +826,7 @@ static void update_cfs_group(struct cfsr_replay *r, struct cfsr_cfs_rq *gcfs)
 	shares =
 		cfsr_group_calc_shares(r->params, tg->shares, gcfs->load_weight, gcfs->avg.load_avg,
 				       tg->load_avg, gcfs->tg_load_avg_contrib);
-	if (shares == gcfs->se_weight)
+	if (shares == gcfs->se_weight && !(walk && r->gparams->reweight_unchanged))
 		return;
 	if (gcfs->se_on_rq)
 		p->load_weight -= gcfs->se_weight;
@@ -854,7 +859,7 @@ static void reweight_groups(struct cfsr_replay *r, int group, int cpu)
 	struct cfsr_cfs_rq *c = cfs_of(r, group, cpu);
 
 	for (; c && c->group; c = cfs_of(r, r->tgs[c->group].parent, cpu))
-		update_cfs_group(r, c);
+		update_cfs_group(r, c, false);
 }
 
 /*
@@ -865,12 +870,14 @@ static void reweight_groups(struct cfsr_replay *r, int group, int cpu)
  * with its weight, its runnable count and whether it runs, the parent's
  * removed load and ageing, propagate_entity_load_avg() of a pending change
  * below (lib/group.c), update_tg_load_avg() of the parent if anything
- * changed -- then update_cfs_group(se).
+ * changed -- then update_cfs_group(se), unless @reweight is false:
+ * propagate_entity_cfs_rq() after detach_entity_cfs_rq() (v5.17-v6.0, see
+ * on_migrate()) walks up without it.
  * Differs: a group entity whose past precedes the trace starts from zero
  * at its first update, as a task's (warming up).
  */
 static void group_walk(struct cfsr_replay *r, struct cfsr_cfs_rq *gcfs, uint64_t now, uint64_t ts,
-		       bool exact)
+		       bool exact, bool reweight)
 {
 	struct cfsr_replay_update u = { ts, gcfs->cpu, NULL, NULL, CFSR_UPD_GROUP_SE, exact };
 	struct cfsr_cfs_rq *p;
@@ -897,7 +904,8 @@ static void group_walk(struct cfsr_replay *r, struct cfsr_cfs_rq *gcfs, uint64_t
 		}
 		if (decayed)
 			tg_publish(r, p, ts);
-		update_cfs_group(r, gcfs);
+		if (reweight)
+			update_cfs_group(r, gcfs, true);
 		u.cfs_rq = gcfs;
 		if (r->hook)
 			r->hook(r->hook_data, &u);
@@ -917,7 +925,7 @@ static void cfs_update_task(struct cfsr_replay *r, const struct cfsr_task *t, ui
 		return;
 	if (cfs_update(r, cfs, now, ts, exact))
 		tg_publish(r, cfs, ts);
-	group_walk(r, cfs, now, ts, exact);
+	group_walk(r, cfs, now, ts, exact, true);
 }
 
 static void attach_task(struct cfsr_replay *r, struct cfsr_task *t, uint64_t now, uint64_t ts,
@@ -1010,7 +1018,7 @@ static void attach_task(struct cfsr_replay *r, struct cfsr_task *t, uint64_t now
 		cfsr_pelt_attach_se(r->params, &cfs->avg, &t->avg, t->load_weight);
 	cfs->propagate = true;
 	tg_publish(r, cfs, ts);
-	group_walk(r, cfs, now, ts, exact);
+	group_walk(r, cfs, now, ts, exact, true);
 	t->migrated = false;
 	notify(r, t, ts, CFSR_UPD_ENQUEUE, exact);
 }
@@ -1035,31 +1043,31 @@ static void remove_task(struct cfsr_replay *r, struct cfsr_task *t, uint64_t ts)
 
 /*
  * Mirrors util_est_update(..., task_sleep = true) at a sleeping task's
- * dequeue (kernel/sched/fair.c, v6.8-v6.18): a sample of the averages as
- * the task's last update left them, once per sleep.
+ * dequeue (kernel/sched/fair.c, v5.13-v6.18; the layout of util_est by
+ * profile, lib/pelt.c): a sample of the averages as the task's last update
+ * left them, once per sleep.
  */
 static void sample_util_est(struct cfsr_replay *r, struct cfsr_task *t)
 {
 	if (t->ue_sampled || !t->fair)
 		return;
-	t->avg.util_est =
-		cfsr_pelt_util_est_update(r->params, t->avg.util_est, t->avg.util_avg,
-					  t->avg.runnable_avg, SCHED_CAPACITY_SCALE, true);
+	cfsr_pelt_util_est_sample(r->params, &t->avg, SCHED_CAPACITY_SCALE, true);
 	t->ue_sampled = true;
 }
 
 /*
  * Mirrors util_est_enqueue()/util_est_dequeue() (kernel/sched/fair.c,
- * v6.8-v6.18): the root cfs_rq of the task's CPU sums the estimates of its
- * queued, runnable tasks (a delayed task's was taken out at its sleep).
- * dequeue_task_fair() calls util_est_dequeue() before the sleep's
- * util_est_update() (v6.8-v6.18 alike), and the estimate changes nowhere
- * else, so what leaves the root is what entered it, from the CPU it
- * entered: the model may have sampled the sleep, or moved the task, before
- * it takes the task out.  The kernel never adds a task twice nor takes out
- * one it did not add; where the trace hid the dequeue in between (a lost
- * switch, a task queued before the trace began), the model does neither
- * either, so the sum holds only the tasks it knows queued.
+ * v5.13-v6.18): the root cfs_rq of the task's CPU sums the estimates
+ * (_task_util_est()) of its queued, runnable tasks (a delayed task's was
+ * taken out at its sleep).  dequeue_task_fair() calls util_est_dequeue()
+ * before the sleep's util_est_update() (v5.12-v6.18 alike), and the
+ * estimate changes nowhere else, so what leaves the root is what entered
+ * it, from the CPU it entered: the model may have sampled the sleep, or
+ * moved the task, before it takes the task out.  The kernel never adds a
+ * task twice nor takes out one it did not add; where the trace hid the
+ * dequeue in between (a lost switch, a task queued before the trace
+ * began), the model does neither either, so the sum holds only the tasks
+ * it knows queued.
  */
 static void root_util_est(struct cfsr_replay *r, struct cfsr_task *t, int sign)
 {
@@ -1077,9 +1085,8 @@ static void root_util_est(struct cfsr_replay *r, struct cfsr_task *t, int sign)
 	root = cfs_of(r, 0, t->cpu);
 	if (sign < 0 || !root)
 		return;
-	root->avg.util_est =
-		cfsr_pelt_util_est_enqueue(r->params, root->avg.util_est, t->avg.util_est);
-	t->ue_root = t->avg.util_est;
+	t->ue_root = cfsr_pelt_util_est_of(&t->avg);
+	root->avg.util_est = cfsr_pelt_util_est_enqueue(r->params, root->avg.util_est, t->ue_root);
 	t->ue_cpu = t->cpu;
 	t->ue_in_root = true;
 }
@@ -1554,6 +1561,11 @@ static int on_migrate(struct cfsr_replay *r, const struct cfsr_event *ev)
 		 * keeps its delayed inputs and stays delayed), the lag and a
 		 * relative deadline saved; then the attach and place_entity()
 		 * on the destination.  util_est moves with a runnable task.
+		 * Before v6.1 (e1f078f50478) the dequeue only updates, and
+		 * migrate_task_rq_fair() then detaches (detach_entity_cfs_rq(),
+		 * same clock, update_tg_load_avg() unconditional) and walks up
+		 * with propagate_entity_cfs_rq(), which does not reweight the
+		 * group entities: their weights stay those of the dequeue walk.
 		 */
 		struct cfsr_cfs_rq *cfs = task_cfs(r, t);
 
@@ -1570,7 +1582,7 @@ static int on_migrate(struct cfsr_replay *r, const struct cfsr_event *ev)
 		task_account(r, t, -1);
 		reweight_groups(r, t->group, t->cpu);
 		if (clock_ok(r, t->cpu))
-			group_walk(r, cfs, now, ev->ts, exact);
+			group_walk(r, cfs, now, ev->ts, exact, r->profile->detach_in_dequeue);
 		t->cpu = ev->migrate.dest_cpu;
 		now = clock_at(r, dst, ev->ts, &exact);
 		attach_task(r, t, now, ev->ts, exact);
@@ -1582,11 +1594,13 @@ static int on_migrate(struct cfsr_replay *r, const struct cfsr_event *ev)
 	}
 	/*
 	 * Wakeup migration, migrate_task_rq_fair(): remove_entity_load_avg()
-	 * on the source, then migrate_se_pelt_lag(), which ages the entity
-	 * further to the source's idle clock if the source CPU is idle.
+	 * on the source (v5.7-v6.18), then, from v6.0 (e2f3e35f1f5a),
+	 * migrate_se_pelt_lag(), which ages the entity further to the
+	 * source's idle clock if the source CPU is idle.  Before v6.0 the
+	 * task leaves with its signal as of its cfs_rq's last update.
 	 */
 	remove_task(r, t, ev->ts);
-	if (src->curr == 0 && t->avg.last_update_time)
+	if (r->profile->migrate_pelt_lag && src->curr == 0 && t->avg.last_update_time)
 		cfsr_pelt_update_blocked_se(r->params, now, &t->avg, t->load_weight);
 	move_cpu(r, t, ev->migrate.dest_cpu);
 	t->migrated = true;

@@ -4,9 +4,9 @@
 # signals --kernel: each release maps to the profile its version history
 # gives (ranges from MODEL.md section 6 and docs/PROFILES.md, written out
 # here independently of lib/profile.c); releases whose engine is not
-# implemented are refused with that profile's name and nothing on stdout.
-# v6.8-v6.11 replay: EEVDF without delayed dequeue, labelled what-if on a
-# trace of another kernel.
+# implemented (before v5.17) are refused with that profile's name and
+# nothing on stdout.  v5.17-v6.11 replay (CFS, then EEVDF without delayed
+# dequeue), labelled what-if on a trace of another kernel.
 . "$(dirname "$0")/lib.sh"
 
 refused() {
@@ -31,12 +31,27 @@ test_expect_success 'v4.3-v5.6 releases name their profile' "
 	refused 4.19.325 'v4.15-v5.6 runnable_load_avg' &&
 	refused 5.4.290 'v4.15-v5.6 runnable_load_avg'
 "
-test_expect_success 'v5.7-v6.7 releases name their profile' "
+test_expect_success 'v5.7-v5.16 releases name their profile' "
+	refused 5.7.0 'v5.7-v5.16 CFS, runnable_avg' &&
 	refused 5.10.236 'v5.7-v5.16 CFS, runnable_avg' &&
-	refused 5.17.15 'v5.17 CFS, runnable_avg' &&
-	refused 6.1.140 'v5.18-v6.1 CFS, runnable_avg' &&
-	refused 6.5.13 'v6.2-v6.5 CFS, runnable_avg' &&
-	refused 6.6.93 'v6.6-v6.7 EEVDF'
+	refused 5.16.20 'v5.7-v5.16 CFS, runnable_avg'
+"
+
+# replayed KERNEL PROFILE: report names PROFILE, what-if, and signals gives rows
+replayed() {
+	cfsreplay report --kernel "$1" "$TRACES/periodic.dat" >out 2>err &&
+	grep -qF "model    $2 (what-if" out &&
+	test "$(cfsreplay signals --kernel "$1" "$TRACES/periodic.dat" | wc -l)" -gt 100
+}
+test_expect_success 'v5.17-v6.7 releases replay under their profile' "
+	replayed 5.17.15 'v5.17 CFS, runnable_avg' &&
+	replayed 5.18.0 'v5.18-v5.19 CFS, runnable_avg' &&
+	replayed 5.19.17 'v5.18-v5.19 CFS, runnable_avg' &&
+	replayed 6.0.19 'v6.0 CFS, runnable_avg' &&
+	replayed 6.1.140 'v6.1 CFS, runnable_avg' &&
+	replayed 6.5.13 'v6.2-v6.5 CFS, runnable_avg' &&
+	replayed 6.6.93 'v6.6 EEVDF' &&
+	replayed 6.7.12 'v6.7 EEVDF'
 "
 
 # model KERNEL: the report's model line of recorded.dat (a 6.18 trace)

@@ -1149,6 +1149,74 @@ static void test_kernel_publication(void **state)
 }
 
 /* Release to behaviour, at the boundaries named in lib/group.h. */
+/*
+ * update_cfs_group() before eab03c23c2a1 (v5.17-v6.6) reweights even at an
+ * unchanged weight: after each tick's walk the group entity's load_avg is
+ * se_weight * load_sum / (PELT_MIN_DIVIDER + period_contrib), recomputed
+ * from its sums between period boundaries, where v6.7+ keeps the value of
+ * the last boundary.  One group, one task, one CPU: the group entity always
+ * weighs the group's full shares, so its weight never changes.
+ */
+/* reweight_entity()'s load_avg: se_weight * load_sum / get_pelt_divider(). */
+static uint64_t reweighted_load_avg(const struct cfsr_group_rq *g)
+{
+	return (g->se_weight >> 10) * g->se_avg.load_sum /
+	       (LOAD_AVG_MAX - 1024 + g->se_avg.period_contrib);
+}
+
+static void test_reweight_unchanged(void **state)
+{
+	const struct cfsr_group_params *gp[2] = { &cfsr_group_params_v6_6,
+						  &cfsr_group_params_v6_7 };
+	struct cfsr_group_model *m[2];
+	struct cfsr_group_task task[2];
+	struct cfsr_task_group *a[2];
+	struct cfsr_group_time t;
+	int i, step, differ = 0, ticks = 0;
+
+	(void)state;
+	for (i = 0; i < 2; i++) {
+		m[i] = cfsr_group_model_new(gp[i], &cfsr_pelt_params_v6_2, 1);
+		times_at(&t, 1, 50000000);
+		a[i] = cfsr_group_mkdir(m[i], "/a", &t);
+		cfsr_group_task_init(&task[i], a[i], 0, NICE_0_LOAD);
+		cfsr_pelt_init_se(&cfsr_pelt_params_v6_2, &task[i].avg, NICE_0_LOAD, true);
+		assert_int_equal(cfsr_group_enqueue_task(m[i], &task[i], &t, 0), 0);
+		cfsr_group_set_next(m[i], &task[i], &t, NULL);
+	}
+	/*
+	 * Every 0.3 ms, most between period boundaries (1.048576 ms): in a
+	 * cycle of ten steps the task ticks six times, sleeps at the seventh
+	 * and wakes at the tenth, so the group entity's load_sum is partial.
+	 */
+	for (step = 1; step < 200; step++) {
+		times_at(&t, 1, 50000000 + (uint64_t)step * 300000);
+		for (i = 0; i < 2; i++) {
+			if (step % 10 == 6) {
+				cfsr_group_put_prev(m[i], &task[i], &t, NULL);
+				assert_int_equal(cfsr_group_dequeue_task(m[i], &task[i], &t, 0), 0);
+			} else if (step % 10 == 0) {
+				assert_int_equal(cfsr_group_enqueue_task(m[i], &task[i], &t, 0), 0);
+				cfsr_group_set_next(m[i], &task[i], &t, NULL);
+			} else if (step % 10 < 6) {
+				cfsr_group_tick(m[i], &task[i], &t);
+			}
+		}
+		if (step % 10 == 0 || step % 10 > 5)
+			continue;
+		assert_int_equal(a[0]->rq[0].se_avg.load_avg, reweighted_load_avg(&a[0]->rq[0]));
+		differ += a[1]->rq[0].se_avg.load_avg != reweighted_load_avg(&a[1]->rq[0]);
+		ticks++;
+	}
+	print_message("reweight at an unchanged weight: v6.7 differs at %d of %d ticks\n", differ,
+		      ticks);
+	assert_true(differ > 0);
+	for (i = 0; i < 2; i++) {
+		cfsr_group_task_release(&task[i]);
+		cfsr_group_model_free(m[i]);
+	}
+}
+
 static void test_params_for(void **state)
 {
 	(void)state;
@@ -1157,7 +1225,16 @@ static void test_params_for(void **state)
 	assert_ptr_equal(cfsr_group_params_for(61207), &cfsr_group_params_v6_13);
 	assert_ptr_equal(cfsr_group_params_for(61206), &cfsr_group_params_v6_12);
 	assert_ptr_equal(cfsr_group_params_for(61100), &cfsr_group_params_v6_7);
-	assert_null(cfsr_group_params_for(60699));
+	assert_ptr_equal(cfsr_group_params_for(60700), &cfsr_group_params_v6_7);
+	assert_ptr_equal(cfsr_group_params_for(60699), &cfsr_group_params_v6_6);
+	assert_ptr_equal(cfsr_group_params_for(51700), &cfsr_group_params_v6_6);
+	assert_null(cfsr_group_params_for(51699));
+	/* 1528c661c24b (rate limit) and eab03c23c2a1 (skip equal weight): v6.7 */
+	assert_false(cfsr_group_params_v6_6.tg_load_ratelimit);
+	assert_true(cfsr_group_params_v6_7.tg_load_ratelimit);
+	assert_true(cfsr_group_params_v6_6.reweight_unchanged);
+	assert_false(cfsr_group_params_v6_7.reweight_unchanged);
+	assert_false(cfsr_group_params_v6_6.keep_empty_weight);
 	/* Only v6.12.0-6 count delayed tasks as runnable; only v6.7-v6.11 reweight empty groups. */
 	assert_false(cfsr_group_params_v6_12.runnable_h_nr_runnable);
 	assert_true(cfsr_group_params_v6_13.runnable_h_nr_runnable);
@@ -1183,6 +1260,7 @@ int main(void)
 		cmocka_unit_test(test_kernel_records),
 		cmocka_unit_test(test_kernel_propagation),
 		cmocka_unit_test(test_kernel_publication),
+		cmocka_unit_test(test_reweight_unchanged),
 		cmocka_unit_test(test_params_for),
 	};
 

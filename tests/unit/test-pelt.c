@@ -837,6 +837,129 @@ static void test_util_est_sums(void **state)
 	assert_int_equal(sa.util_est, 400);
 }
 
+/* The two fields of a pair-layout util_est. */
+static void assert_pair(const struct cfsr_sched_avg *sa, uint32_t enqueued, uint32_t ewma)
+{
+	assert_int_equal(sa->util_est, enqueued);
+	assert_int_equal(sa->util_est_ewma, ewma);
+}
+
+/* A pair-layout sample: util_avg and runnable_avg set, then util_est_update(). */
+static void pair_sample(const struct cfsr_pelt_params *params, struct cfsr_sched_avg *sa,
+			uint64_t util, uint64_t runnable)
+{
+	sa->util_avg = util;
+	sa->runnable_avg = runnable;
+	cfsr_pelt_util_est_sample(params, sa, 1024, true);
+}
+
+/*
+ * util_est_update() of v5.13-v6.7 (struct util_est { enqueued, ewma }), by
+ * hand; F = UTIL_AVG_UNCHANGED = 2^31 in enqueued, margin 10 (-10 < d < 10):
+ *  1. enqueued 0, ewma 0, util 300: UTIL_EST_FASTUP (0 < 300): ewma = 300,
+ *     enqueued = 300 | F.
+ *  2. flag set, util 100: no sample.
+ *  3. flag cleared (an update crossed a period), util 100: old enqueued 300;
+ *     last_ewma_diff = (u32)(100 - 300) = 2^32 - 200 as a long, -200 as the
+ *     int within_margin() takes: outside; 100 > 1024 no; (1200 + 2^32 - 200)
+ *     mod 2^32 = 1000, >> 2 = 250: ewma 250, enqueued 100 | F.
+ *     _task_util_est() = max(250, 100) = 250.
+ *  4. cleared, util 245: ewma diff -5 within; enqueued diff 100 - 245 = -145
+ *     outside: enqueued = 245 | F, ewma stays 250.
+ *  5. cleared, util 241: ewma diff -9 within; enqueued diff 4 within: nothing
+ *     written, not even the flag (v6.8+ would set it): enqueued 245, clear.
+ *  6. still clear, util 240, runnable 300: ewma diff -10 outside; v6.2+
+ *     (runnable check): 240 + 10 < 300 keeps the EWMA, enqueued = 240 | F;
+ *     v5.18-v6.1: (1000 - 10) >> 2 = 247 (247.5 floored), enqueued 240 | F.
+ */
+static void test_util_est_pair(void **state)
+{
+	const uint32_t F = UTIL_AVG_UNCHANGED;
+	struct cfsr_sched_avg sa = CFSR_SCHED_AVG_INIT, old;
+	struct cfsr_pelt_params big = cfsr_pelt_params_v6_2;
+
+	(void)state;
+	pair_sample(&cfsr_pelt_params_v6_2, &sa, 300, 300);
+	assert_pair(&sa, 300 | F, 300);
+
+	pair_sample(&cfsr_pelt_params_v6_2, &sa, 100, 100);
+	assert_pair(&sa, 300 | F, 300);
+
+	cfsr_pelt_util_est_clear_unchanged(&sa);
+	assert_int_equal(sa.util_est, 300);
+	pair_sample(&cfsr_pelt_params_v6_2, &sa, 100, 100);
+	assert_pair(&sa, 100 | F, 250);
+	assert_int_equal(cfsr_pelt_util_est_of(&sa), 250);
+	assert_int_equal(cfsr_pelt_task_util_est(&sa), 250);
+
+	cfsr_pelt_util_est_clear_unchanged(&sa);
+	pair_sample(&cfsr_pelt_params_v6_2, &sa, 245, 245);
+	assert_pair(&sa, 245 | F, 250);
+
+	cfsr_pelt_util_est_clear_unchanged(&sa);
+	pair_sample(&cfsr_pelt_params_v6_2, &sa, 241, 241);
+	assert_pair(&sa, 245, 250);
+
+	old = sa;
+	pair_sample(&cfsr_pelt_params_v6_2, &sa, 240, 300);
+	assert_pair(&sa, 240 | F, 250);
+	pair_sample(&cfsr_pelt_params_v5_18, &old, 240, 300);
+	assert_pair(&old, 240 | F, 247);
+
+	/* Not a sleep: nothing. */
+	sa.util_est = 0;
+	sa.util_avg = 500;
+	cfsr_pelt_util_est_sample(&cfsr_pelt_params_v6_2, &sa, 1024, false);
+	assert_pair(&sa, 0, 250);
+
+	/*
+	 * Capacity: ewma 1200, util 1100 > 1024 writes nothing (the rise would
+	 * come first); on a CPU of capacity 2048, (4800 - 100) >> 2 = 1175.
+	 */
+	sa.util_est = 0;
+	sa.util_est_ewma = 1200;
+	old = sa;
+	pair_sample(&big, &sa, 1100, 1100);
+	assert_pair(&sa, 0, 1200);
+	old.util_avg = 1100;
+	old.runnable_avg = 1100;
+	cfsr_pelt_util_est_sample(&big, &old, 2048, true);
+	assert_pair(&old, 1100 | F, 1175);
+
+	/* The one-u32 path is unchanged through the dispatcher: (1600 - 10) / 4. */
+	memset(&sa, 0, sizeof(sa));
+	sa.util_est = 400;
+	pair_sample(P, &sa, 390, 390);
+	assert_pair(&sa, 397 | F, 0);
+	/* the pair table leaves the one-u32 function alone */
+	assert_int_equal(
+		cfsr_pelt_util_est_update(&cfsr_pelt_params_v6_2, 400, 390, 390, 1024, true), 400);
+}
+
+/* The root's enqueued sum gains and loses _task_util_est() = max(ewma, enqueued). */
+static void test_util_est_pair_sums(void **state)
+{
+	const uint32_t F = UTIL_AVG_UNCHANGED;
+	struct cfsr_sched_avg sa = CFSR_SCHED_AVG_INIT;
+	uint32_t root = 500;
+
+	(void)state;
+	sa.util_est = 100 | F;
+	sa.util_est_ewma = 250;
+	sa.util_avg = 90;
+	root = cfsr_pelt_util_est_enqueue(&cfsr_pelt_params_v6_2, root, cfsr_pelt_util_est_of(&sa));
+	assert_int_equal(root, 750);
+	/* enqueued above the EWMA counts instead; util_avg only in task_util_est() */
+	sa.util_est = 300 | F;
+	assert_int_equal(cfsr_pelt_util_est_of(&sa), 300);
+	sa.util_avg = 320;
+	assert_int_equal(cfsr_pelt_task_util_est(&sa), 320);
+	root = cfsr_pelt_util_est_dequeue(&cfsr_pelt_params_v6_2, root, 250);
+	assert_int_equal(root, 500);
+	root = cfsr_pelt_util_est_dequeue(&cfsr_pelt_params_v5_17, 100, 250);
+	assert_int_equal(root, 0);
+}
+
 static void test_params(void **state)
 {
 	(void)state;
@@ -876,6 +999,8 @@ int main(void)
 		cmocka_unit_test(test_post_init),
 		cmocka_unit_test(test_util_est_update),
 		cmocka_unit_test(test_util_est_sums),
+		cmocka_unit_test(test_util_est_pair),
+		cmocka_unit_test(test_util_est_pair_sums),
 		cmocka_unit_test(test_params),
 	};
 

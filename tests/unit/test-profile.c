@@ -57,7 +57,13 @@ static void test_profiles(void **state)
 	assert_true(p->util_est_late);
 	assert_false(cfsr_profile_for("6.12.0")->util_est_late);
 	p = cfsr_profile_for("6.6.30");
-	assert_true(p->eevdf && !p->delay_dequeue && !p->implemented);
+	assert_true(p->eevdf && !p->delay_dequeue && p->implemented);
+	assert_string_equal(p->name, "v6.6 EEVDF");
+	assert_string_equal(cfsr_profile_for("6.7.1")->name, "v6.7 EEVDF");
+	p = cfsr_profile_for("6.5.13");
+	assert_true(!p->eevdf && p->implemented && p->base_slice_ns == 0 && !p->place_lag);
+	p = cfsr_profile_for("5.17.0");
+	assert_true(!p->eevdf && p->implemented);
 	p = cfsr_profile_for("5.15.0");
 	assert_false(p->eevdf || p->implemented);
 	p = cfsr_profile_for("3.19.0");
@@ -87,8 +93,12 @@ static void test_table_contiguous(void **state)
 		assert_true((p->arith == CFSR_ARITH_V4) == (p->v4 != NULL));
 		assert_true((p->arith == CFSR_ARITH_RUNNABLE) == (p->pelt != NULL));
 		assert_non_null(p->traits);
-		/* The engine models v6.8 and later, nothing else. */
-		assert_true(p->implemented == (p->first >= 60800));
+		/* The engine models v5.17 and later, nothing else. */
+		assert_true(p->implemented == (p->first >= 51700));
+		/* migrate_se_pelt_lag(): e2f3e35f1f5a, merged for v6.0 */
+		assert_true(p->migrate_pelt_lag == (p->first >= 60000));
+		/* the detach inside dequeue_entity(): e1f078f50478, merged for v6.1 */
+		assert_true(p->detach_in_dequeue == (p->first >= 60100));
 		assert_true(p->util_est_late == (p->pelt && p->first < 61200));
 		assert_true(p->eevdf == (p->first >= 60600));
 		assert_true(p->delay_dequeue == (p->first >= 61200));
@@ -127,6 +137,13 @@ static void test_boundaries(void **state)
 	assert_false(cfsr_profile_for("6.5.13")->eevdf);
 	assert_true(cfsr_profile_for("6.6.0")->eevdf);
 	assert_int_equal(cfsr_profile_for("6.7.12")->pelt->util_est_repr, CFSR_UTIL_EST_PAIR);
+	assert_false(cfsr_profile_for("5.19.17")->migrate_pelt_lag);
+	assert_true(cfsr_profile_for("6.0.0")->migrate_pelt_lag);
+	assert_string_equal(cfsr_profile_for("5.19.17")->name, "v5.18-v5.19 CFS, runnable_avg");
+	assert_string_equal(cfsr_profile_for("6.0.19")->name, "v6.0 CFS, runnable_avg");
+	assert_string_equal(cfsr_profile_for("6.1.100")->name, "v6.1 CFS, runnable_avg");
+	assert_false(cfsr_profile_for("6.0.19")->detach_in_dequeue);
+	assert_true(cfsr_profile_for("6.1.0")->detach_in_dequeue);
 	assert_int_equal(cfsr_profile_for("6.8.0")->pelt->util_est_repr, CFSR_UTIL_EST_SINGLE);
 	assert_false(cfsr_profile_for("6.9.12")->pelt->post_init_se_weight);
 	assert_true(cfsr_profile_for("6.10.14")->pelt->post_init_se_weight);
@@ -146,9 +163,15 @@ static void test_choose(void **state)
 	assert_non_null(strstr(last_msg, "not implemented yet"));
 	assert_non_null(strstr(last_msg, "v3.13-v4.0 legacy PELT"));
 	assert_non_null(strstr(last_msg, "arithmetic"));
-	assert_null(cfsr_profile_choose("6.18.1", "6.7", "t.dat"));
-	assert_non_null(strstr(last_msg, "v6.6-v6.7 EEVDF"));
-	assert_non_null(strstr(last_msg, "implemented: v6.8-v6.18"));
+	assert_null(cfsr_profile_choose("6.18.1", "5.16", "t.dat"));
+	assert_non_null(strstr(last_msg, "v5.7-v5.16 CFS, runnable_avg"));
+	assert_non_null(strstr(last_msg, "implemented: v5.17-v6.18"));
+	p = cfsr_profile_choose("6.18.1", "6.7", "t.dat");
+	assert_non_null(p);
+	assert_string_equal(p->name, "v6.7 EEVDF");
+	p = cfsr_profile_choose("6.18.1", "5.17", "t.dat");
+	assert_non_null(p);
+	assert_string_equal(p->name, "v5.17 CFS, runnable_avg");
 	p = cfsr_profile_choose("6.18.1", "6.9", "t.dat");
 	assert_non_null(p);
 	assert_string_equal(p->name, "v6.8-v6.9 EEVDF");
