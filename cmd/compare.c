@@ -8,8 +8,10 @@
  * share, wake-up latency, wake-ups, migrations, switches out; per machine:
  * time span, CPU busy time, migrations, latency, lost events.  Text for
  * people (100 columns, the names whose CPU share differs most first) or
- * JSON (docs/cfsreplay-output.5.txt).  What needs the comparators
- * (idle-while-waiting, placement agreement, fidelity) is marked "not yet".
+ * JSON (docs/cfsreplay-output.5.txt).  Each trace also goes through the
+ * report's comparators (lib/comparators.h) when its kernel has a model:
+ * idle while waiting, lasting imbalance and placement agreement side by
+ * side.  Fidelity needs kernel truth and is left to validate.
  *
  * With --kernel, the trace is read once and every event fed to two replay
  * engines, one per kernel profile; lib/modeldiff.c reads both at regular
@@ -25,6 +27,7 @@
 #include <json-c/json.h>
 
 #include "cmds.h"
+#include "comparators.h"
 #include "error.h"
 #include "formats.h"
 #include "modeldiff.h"
@@ -33,7 +36,7 @@
 #include "replay.h"
 #include "taskstats.h"
 
-#define COMPARE_FORMAT_VERSION 1
+#define COMPARE_FORMAT_VERSION 2
 #define DEFAULT_TOP 20
 #define DEFAULT_INTERVAL_NS 1000000ull
 
@@ -60,8 +63,9 @@ static const char *const compare_usage[] = {
 	"    --json           JSON output (format_version 1, see cfsreplay-output(5))",
 	"    -h, --help       show this help",
 	"",
-	"Idle-while-waiting, placement agreement and fidelity need the comparators",
-	"and are reported as not yet available.",
+	"With two traces, each also goes through the report's comparators when its",
+	"kernel has a model: idle while waiting, lasting imbalance and placement",
+	"agreement side by side.",
 	"",
 	"Exit status: 0 success, 2 error.",
 	NULL,
@@ -76,6 +80,11 @@ struct side {
 	uint64_t lost_events;
 	int64_t overruns;
 	struct cfsr_taskstats *ts;
+	/* the report's comparators, when the trace's kernel has a model */
+	bool comp;
+	struct cfsr_comparators c;
+	const struct cfsr_profile *prof;
+	char no_comp[160];
 };
 
 /* One name in either trace: indices into each side's names, -1 when absent. */
@@ -84,6 +93,36 @@ struct row {
 	int a, b;
 	double diff;
 };
+
+/*
+ * The comparators run under the model of the trace's own kernel; a trace
+ * without one keeps its accounting and says why it has no comparators.
+ */
+static int comparators_for(struct side *sd, const struct cfsr_trace *t)
+{
+	const char *rel = t->info.kernel_release;
+
+	sd->prof = rel ? cfsr_profile_for(rel) : NULL;
+	if (!rel)
+		snprintf(sd->no_comp, sizeof(sd->no_comp), "the trace does not record its kernel");
+	else if (!sd->prof || !sd->prof->implemented)
+		snprintf(sd->no_comp, sizeof(sd->no_comp), "no model for kernel %s", rel);
+	else if (t->info.nr_cpus <= 0)
+		snprintf(sd->no_comp, sizeof(sd->no_comp), "the trace does not give its CPU count");
+	else {
+		if (cfsr_comparators_init(
+			    &sd->c, &(struct cfsr_comparators_params){ .nr_cpus = t->info.nr_cpus,
+								       .hz = t->info.hz,
+								       .prof = sd->prof,
+								       .top = 0,
+								       .win_end = UINT64_MAX,
+								       .filter_cpu = -1,
+								       .filter_pid = -1 }) < 0)
+			return -1;
+		sd->comp = true;
+	}
+	return 0;
+}
 
 static int account(struct side *sd)
 {
@@ -103,11 +142,14 @@ static int account(struct side *sd)
 		cfsr_error("compare: out of memory");
 		goto out;
 	}
+	if (comparators_for(sd, t) < 0)
+		goto out;
 	cfsr_progress_init(&progress, t->path);
 	while ((ret = cfsr_trace_next(t, &ev)) > 0) {
 		if (ev.kind == CFSR_EV_SWITCH)
 			sd->switches++;
-		if (cfsr_taskstats_event(sd->ts, &ev) < 0) {
+		if (cfsr_taskstats_event(sd->ts, &ev) < 0 ||
+		    (sd->comp && cfsr_comparators_event(&sd->c, &ev) < 0)) {
 			cfsr_progress_done(&progress);
 			cfsr_error("compare: cannot account '%s'", sd->path);
 			goto out;
@@ -117,6 +159,8 @@ static int account(struct side *sd)
 	cfsr_progress_done(&progress);
 	if (ret < 0)
 		goto out;
+	if (sd->comp)
+		cfsr_comparators_finish(&sd->c);
 	if (!sd->switches) {
 		cfsr_error("'%s' has no sched_switch events: nothing to compare", sd->path);
 		goto out;
@@ -229,6 +273,85 @@ static void fmt_lat(char *buf, size_t len, const struct cfsr_lathist *h)
 		 h->max / 1e3);
 }
 
+/* v as ms into @buf, or the reason the side has no comparators */
+static const char *comp_ms(const struct side *sd, char *buf, size_t len, uint64_t v)
+{
+	if (!sd->comp)
+		return "-";
+	snprintf(buf, len, "%.3f ms", v / 1e6);
+	return buf;
+}
+
+/* "agrees/judged (pct)" of one placement kind */
+static const char *comp_agree(const struct side *sd, char *buf, size_t len, int kind)
+{
+	const struct cfsr_place_totals *pt;
+	uint64_t judged;
+
+	if (!sd->comp)
+		return "-";
+	pt = cfsr_place_totals(sd->c.pl);
+	judged = pt->n[kind][CFSR_AGREES] + pt->n[kind][CFSR_DIVERGES];
+	if (!judged)
+		snprintf(buf, len, "0 judged");
+	else
+		snprintf(buf, len, "%" PRIu64 "/%" PRIu64 " (%.1f %%)", pt->n[kind][CFSR_AGREES],
+			 judged, 100.0 * (double)pt->n[kind][CFSR_AGREES] / (double)judged);
+	return buf;
+}
+
+/* one row of times, "-" for a side without comparators */
+static void comp_row(const char *label, const struct side sd[2], const uint64_t v[2])
+{
+	char x[64], y[64];
+
+	text_pair(label, comp_ms(&sd[0], x, sizeof(x), v[0]), comp_ms(&sd[1], y, sizeof(y), v[1]));
+}
+
+static void print_comparators(const struct side sd[2])
+{
+	uint64_t iww[4][2] = { { 0 } }, imb[3][2] = { { 0 } };
+	static const char *const iww_rows[4] = { "idle while waiting, cpu", "  allowed",
+						 "  affinity-bound", "  in long episodes" };
+	static const char *const imb_rows[3] = { "lasting imbalance", "  allowed",
+						 "  affinity-bound" };
+	char x[64], y[64], label[48];
+	int s, k;
+
+	for (s = 0; s < 2; s++) {
+		const struct cfsr_iww_totals *it;
+		const struct cfsr_imb_totals *mt;
+
+		if (!sd[s].comp)
+			continue;
+		it = cfsr_iww_totals(sd[s].c.iw);
+		mt = cfsr_imb_totals(sd[s].c.im);
+		iww[0][s] = it->cpu_ns;
+		iww[1][s] = it->allowed_cpu_ns;
+		iww[2][s] = it->affinity_bound_cpu_ns;
+		iww[3][s] = it->long_cpu_ns;
+		imb[0][s] = mt->lasting_ns[CFSR_IMB_ALLOWED] + mt->lasting_ns[CFSR_IMB_AFF_BOUND] +
+			    mt->lasting_ns[CFSR_IMB_AFF_UNKNOWN];
+		imb[1][s] = mt->lasting_ns[CFSR_IMB_ALLOWED];
+		imb[2][s] = mt->lasting_ns[CFSR_IMB_AFF_BOUND];
+	}
+	text_pair("comparators' model", sd[0].comp ? sd[0].prof->name : sd[0].no_comp,
+		  sd[1].comp ? sd[1].prof->name : sd[1].no_comp);
+	for (k = 0; k < 4; k++)
+		comp_row(iww_rows[k], sd, iww[k]);
+	for (k = 0; k < 3; k++)
+		comp_row(imb_rows[k], sd, imb[k]);
+	text_pair("placement agrees", sd[0].comp ? "of judged" : "-",
+		  sd[1].comp ? "of judged" : "-");
+	for (k = 0; k < CFSR_PLACE_NR_KINDS; k++) {
+		snprintf(label, sizeof(label), "  %s",
+			 cfsr_place_kind_name((enum cfsr_place_kind)k));
+		text_pair(label, comp_agree(&sd[0], x, sizeof(x), k),
+			  comp_agree(&sd[1], y, sizeof(y), k));
+	}
+	text_pair("fidelity", "see validate (needs kernel truth)", "");
+}
+
 static void print_machine(const struct side sd[2])
 {
 	char x[64], y[64];
@@ -290,9 +413,7 @@ static void print_machine(const struct side sd[2])
 				 sd[s].ts->lost_notices, sd[s].lost_events);
 	}
 	text_pair("lost events", x, y);
-	text_pair("idle while waiting", "not yet (needs the comparators)", "");
-	text_pair("placement agreement", "not yet (needs the comparators)", "");
-	text_pair("fidelity", "not yet (needs the comparators)", "");
+	print_comparators(sd);
 }
 
 static void fmt_ms(char *buf, size_t len, const struct cfsr_task_sum *t, uint64_t v)
@@ -390,6 +511,56 @@ static json_object *json_lat(const struct cfsr_lathist *h)
 	return o;
 }
 
+static json_object *json_comparators(const struct side *sd)
+{
+	const struct cfsr_iww_totals *it;
+	const struct cfsr_imb_totals *mt;
+	const struct cfsr_place_totals *pt;
+	json_object *o, *x, *k;
+	int kind, v;
+
+	if (!sd->comp)
+		return NULL;
+	it = cfsr_iww_totals(sd->c.iw);
+	mt = cfsr_imb_totals(sd->c.im);
+	pt = cfsr_place_totals(sd->c.pl);
+	o = json_object_new_object();
+	json_object_object_add(o, "model", json_object_new_string(sd->prof->name));
+	x = json_object_new_object();
+	json_object_object_add(x, "wall_ns", json_object_new_uint64(it->wall_ns));
+	json_object_object_add(x, "cpu_ns", json_object_new_uint64(it->cpu_ns));
+	json_object_object_add(x, "allowed_cpu_ns", json_object_new_uint64(it->allowed_cpu_ns));
+	json_object_object_add(x, "unknown_affinity_cpu_ns",
+			       json_object_new_uint64(it->unknown_affinity_cpu_ns));
+	json_object_object_add(x, "affinity_bound_cpu_ns",
+			       json_object_new_uint64(it->affinity_bound_cpu_ns));
+	json_object_object_add(x, "long_episodes", json_object_new_uint64(it->long_episodes));
+	json_object_object_add(x, "long_cpu_ns", json_object_new_uint64(it->long_cpu_ns));
+	json_object_object_add(o, "idle_while_waiting", x);
+	x = json_object_new_object();
+	json_object_object_add(x, "lasting_windows", json_object_new_uint64(mt->lasting));
+	json_object_object_add(x, "allowed_ns",
+			       json_object_new_uint64(mt->lasting_ns[CFSR_IMB_ALLOWED]));
+	json_object_object_add(x, "unknown_affinity_ns",
+			       json_object_new_uint64(mt->lasting_ns[CFSR_IMB_AFF_UNKNOWN]));
+	json_object_object_add(x, "affinity_bound_ns",
+			       json_object_new_uint64(mt->lasting_ns[CFSR_IMB_AFF_BOUND]));
+	json_object_object_add(o, "lasting_imbalance", x);
+	x = json_object_new_object();
+	for (kind = 0; kind < CFSR_PLACE_NR_KINDS; kind++) {
+		static const char *const verdicts[CFSR_NR_VERDICTS] = { "agrees", "diverges",
+									"cannot-judge" };
+
+		k = json_object_new_object();
+		for (v = 0; v < CFSR_NR_VERDICTS; v++)
+			json_object_object_add(k, verdicts[v],
+					       json_object_new_uint64(pt->n[kind][v]));
+		json_object_object_add(x, cfsr_place_kind_name((enum cfsr_place_kind)kind), k);
+	}
+	json_object_object_add(o, "placement", x);
+	return o;
+}
+
 static json_object *json_side(const struct side *sd)
 {
 	json_object *o = json_object_new_object(), *cpus = json_object_new_array(), *lost;
@@ -424,6 +595,9 @@ static json_object *json_side(const struct side *sd)
 	json_object_object_add(lost, "overruns",
 			       sd->overruns >= 0 ? json_object_new_int64(sd->overruns) : NULL);
 	json_object_object_add(o, "lost", lost);
+	json_object_object_add(o, "comparators", json_comparators(sd));
+	json_object_object_add(o, "no_comparators",
+			       sd->comp ? NULL : json_object_new_string(sd->no_comp));
 	return o;
 }
 
@@ -466,8 +640,6 @@ static int print_json(const struct side sd[2], const struct row *rows, size_t n)
 	json_object_array_add(traces, json_side(&sd[1]));
 	json_object_object_add(o, "traces", traces);
 	nyet = json_object_new_object();
-	json_object_object_add(nyet, "idle_while_waiting", NULL);
-	json_object_object_add(nyet, "placement_agreement", NULL);
 	json_object_object_add(nyet, "fidelity", NULL);
 	json_object_object_add(o, "not_yet", nyet);
 	tasks = json_object_new_array();
@@ -890,6 +1062,8 @@ out:
 	free(rows);
 	for (s = 0; s < 2; s++) {
 		cfsr_taskstats_free(sd[s].ts);
+		if (sd[s].comp)
+			cfsr_comparators_release(&sd[s].c);
 		free(sd[s].kernel);
 	}
 	return status;

@@ -18,19 +18,13 @@
 #include <json-c/json.h>
 
 #include "cmds.h"
-#include "cpuload.h"
+#include "comparators.h"
 #include "error.h"
 #include "formats.h"
-#include "idlewait.h"
-#include "placement.h"
-#include "imbalance.h"
 #include "profile.h"
 #include "progress.h"
 
 #define REPORT_FORMAT_VERSION 1
-#define DEFAULT_HZ 250
-/* sd_init(): imbalance_pct of a domain without SMT, NUMA or asymmetry, v5.10-v6.18 */
-#define IMBALANCE_PCT 117
 
 static const char *const report_usage[] = {
 	"usage: cfsreplay report [--json] [--top N] [--cpu CPU] [--pid PID]",
@@ -68,16 +62,7 @@ struct report_opts {
 struct report {
 	struct cfsr_trace *t;
 	const struct cfsr_profile *prof;
-	struct cfsr_iww *iw;
-	struct cfsr_cpuload *cl;
-	struct cfsr_place *pl;
-	struct cfsr_imbalance *im;
-	uint64_t balance_ns;
-	uint64_t busy_balance_ns;
-	bool hz_assumed;
-	uint64_t events;
-	uint64_t sched_events;
-	uint64_t last_ts;
+	struct cfsr_comparators c;
 };
 
 static void print_usage(void)
@@ -138,36 +123,6 @@ static int parse_int(const char *opt, const char *arg, int min, int *val)
 	return 0;
 }
 
-/*
- * The idle CPU's balance interval on a single-level domain spanning every
- * CPU.  Mirrors sd_init() (balance_interval = sd_weight ms) and
- * get_sd_balance_interval() for an idle CPU (no busy_factor) in
- * kernel/sched/topology.c and fair.c, v6.12-v6.18: msecs_to_jiffies(),
- * at least one jiffy.  Differs: the real topology may have more levels.
- */
-static uint64_t balance_interval_ns(int nr_cpus, int hz)
-{
-	uint64_t jiffies = ((uint64_t)nr_cpus * (uint64_t)hz + 999) / 1000;
-
-	if (!jiffies)
-		jiffies = 1;
-	return jiffies * 1000000000 / (uint64_t)hz;
-}
-
-/*
- * A busy CPU's balance interval on the same domain: get_sd_balance_interval()
- * multiplies by sd->busy_factor (16, sd_init(), v5.10-v6.18) before
- * msecs_to_jiffies().
- */
-static uint64_t busy_balance_interval_ns(int nr_cpus, int hz)
-{
-	uint64_t jiffies = ((uint64_t)nr_cpus * 16 * (uint64_t)hz + 999) / 1000;
-
-	if (!jiffies)
-		jiffies = 1;
-	return jiffies * 1000000000 / (uint64_t)hz;
-}
-
 static int run(struct report *r)
 {
 	struct cfsr_progress progress;
@@ -176,21 +131,14 @@ static int run(struct report *r)
 
 	cfsr_progress_init(&progress, r->t->path);
 	while ((ret = cfsr_trace_next(r->t, &ev)) > 0) {
-		r->events++;
-		if (cfsr_event_kind_is_sched(ev.kind))
-			r->sched_events++;
-		if (cfsr_place_event(r->pl, &ev, r->iw, r->cl) < 0 ||
-		    cfsr_iww_event(r->iw, &ev) < 0 || cfsr_cpuload_event(r->cl, &ev) < 0 ||
-		    cfsr_imb_event(r->im, &ev, r->cl, r->iw) < 0) {
+		if (cfsr_comparators_event(&r->c, &ev) < 0) {
 			ret = -1;
 			break;
 		}
-		r->last_ts = ev.ts;
 		cfsr_progress_update(&progress, r->t->stats.records, ev.ts - r->t->stats.first_ts);
 	}
 	cfsr_progress_done(&progress);
-	cfsr_iww_finish(r->iw);
-	cfsr_imb_finish(r->im, r->last_ts);
+	cfsr_comparators_finish(&r->c);
 	return ret;
 }
 
@@ -213,8 +161,8 @@ static void print_tasks(const struct report *r, const struct cfsr_iww_episode *e
 	int k, len, used = 0;
 
 	for (k = 0; k < ep->nr_pids; k++) {
-		const char *comm = cfsr_iww_comm(r->iw, ep->pids[k]);
-		enum cfsr_affinity a = cfsr_iww_affinity(r->iw, ep->pids[k]);
+		const char *comm = cfsr_iww_comm(r->c.iw, ep->pids[k]);
+		enum cfsr_affinity a = cfsr_iww_affinity(r->c.iw, ep->pids[k]);
 
 		len = snprintf(item, sizeof(item), "%s%s:%d%s", k ? " " : "", comm[0] ? comm : "?",
 			       ep->pids[k],
@@ -239,13 +187,13 @@ static const char *episode_class(const struct cfsr_iww_episode *ep)
 
 static void text_iww(struct report *r, const struct report_opts *o)
 {
-	const struct cfsr_iww_totals *tt = cfsr_iww_totals(r->iw);
+	const struct cfsr_iww_totals *tt = cfsr_iww_totals(r->c.iw);
 	const struct cfsr_iww_episode *eps;
 	int i, n;
 
 	printf("\nidle while waiting (CPU idle while another has tasks waiting)\n");
-	printf("  balance interval %.3f ms%s\n", (double)r->balance_ns / 1e6,
-	       r->hz_assumed ? " (HZ not in the trace: 250 assumed)" : "");
+	printf("  balance interval %.3f ms%s\n", (double)r->c.balance_ns / 1e6,
+	       r->c.hz_assumed ? " (HZ not in the trace: 250 assumed)" : "");
 	printf("  wall            ");
 	print_ms(tt->wall_ns);
 	printf("   some CPU idle while another is overloaded\n  cpu             ");
@@ -261,7 +209,7 @@ static void text_iww(struct report *r, const struct report_opts *o)
 	       " transient (%.3f ms); longest %.3f ms\n",
 	       tt->episodes, tt->long_episodes, (double)tt->long_ns / 1e6, tt->transient_episodes,
 	       (double)tt->transient_ns / 1e6, (double)tt->longest_ns / 1e6);
-	n = cfsr_iww_top(r->iw, &eps);
+	n = cfsr_iww_top(r->c.iw, &eps);
 	if (!n)
 		return;
 	printf("  longest episodes%s:\n", o->cpu >= 0 || o->pid >= 0 ? " (filtered)" : "");
@@ -279,13 +227,13 @@ static void text_iww(struct report *r, const struct report_opts *o)
 
 static void text_imb(struct report *r)
 {
-	const struct cfsr_imb_totals *it = cfsr_imb_totals(r->im);
+	const struct cfsr_imb_totals *it = cfsr_imb_totals(r->c.im);
 	const struct cfsr_imb_window *w;
 	int i, n;
 
 	printf("\nlasting imbalance (busy CPUs whose loads the balancer would even out, and no\n"
 	       "                   migration between them; imbalance_pct %u, busy interval %.3f ms)\n",
-	       IMBALANCE_PCT, (double)r->busy_balance_ns / 1e6);
+	       CFSR_IMBALANCE_PCT, (double)r->c.busy_balance_ns / 1e6);
 	printf("  lasting   %6" PRIu64 " windows   longest %.3f ms\n", it->lasting,
 	       (double)it->longest_ns / 1e6);
 	printf("    allowed        %12.3f ms   a waiting task may move to the lighter CPU\n",
@@ -300,7 +248,7 @@ static void text_imb(struct report *r)
 	       ", trace end %" PRIu64 "\n",
 	       it->ended[CFSR_IMB_MIGRATION], it->ended[CFSR_IMB_BALANCED],
 	       it->ended[CFSR_IMB_TRACE_END]);
-	n = cfsr_imb_top(r->im, &w);
+	n = cfsr_imb_top(r->c.im, &w);
 	if (!n)
 		return;
 	printf("  longest windows:\n");
@@ -324,7 +272,7 @@ static void text_imb(struct report *r)
 
 static void text_place(struct report *r)
 {
-	const struct cfsr_place_totals *pt = cfsr_place_totals(r->pl);
+	const struct cfsr_place_totals *pt = cfsr_place_totals(r->c.pl);
 	const struct cfsr_place_decision *d;
 	int k, i, n;
 
@@ -344,7 +292,7 @@ static void text_place(struct report *r)
 		       pt->reasons[1][k], pt->reasons[2][k],
 		       cfsr_place_reason_text((enum cfsr_place_reason)k));
 	}
-	n = cfsr_place_top(r->pl, &d);
+	n = cfsr_place_top(r->c.pl, &d);
 	if (!n)
 		return;
 	printf("  largest divergences (time, kind, task, from->to CPU, idle CPU preferred;\n"
@@ -364,7 +312,7 @@ static void text_place(struct report *r)
 
 static void text_notes(const struct report *r)
 {
-	const struct cfsr_iww_totals *tt = cfsr_iww_totals(r->iw);
+	const struct cfsr_iww_totals *tt = cfsr_iww_totals(r->c.iw);
 
 	printf("\nnotes\n");
 	printf("  - load is interim: the sum of the queued tasks' modelled load_avg (no cfs_rq\n"
@@ -399,7 +347,7 @@ static void text_notes(const struct report *r)
 static void print_text(struct report *r, const struct report_opts *o)
 {
 	const struct cfsr_trace_info *in = &r->t->info;
-	const struct cfsr_iww_totals *tt = cfsr_iww_totals(r->iw);
+	const struct cfsr_iww_totals *tt = cfsr_iww_totals(r->c.iw);
 	const struct cfsr_iww_cpu *cs;
 	int c;
 
@@ -417,7 +365,7 @@ static void print_text(struct report *r, const struct report_opts *o)
 	printf(" .. ");
 	print_ts(tt->last_ts);
 	printf(" (%.3f s), %" PRIu64 " events, %" PRIu64 " lost notices\n",
-	       (double)(tt->last_ts - tt->first_ts) / 1e9, r->events, tt->lost_notices);
+	       (double)(tt->last_ts - tt->first_ts) / 1e9, r->c.events, tt->lost_notices);
 	if (o->start || o->end != UINT64_MAX) {
 		printf("window   ");
 		print_ts(o->start);
@@ -433,14 +381,14 @@ static void print_text(struct report *r, const struct report_opts *o)
 	for (c = 0; c < in->nr_cpus; c++) {
 		if (o->cpu >= 0 && c != o->cpu)
 			continue;
-		cs = cfsr_iww_cpu(r->iw, c);
+		cs = cfsr_iww_cpu(r->c.iw, c);
 		printf("  CPU %-18d %10.3f %10.3f %10.3f %10.3f %10.3f  %12" PRIu64 "\n", c,
 		       (double)(cs->state_ns[CFSR_CPU_BUSY] + cs->state_ns[CFSR_CPU_OVERLOADED]) /
 			       1e6,
 		       (double)cs->state_ns[CFSR_CPU_IDLE] / 1e6,
 		       (double)cs->state_ns[CFSR_CPU_OVERLOADED] / 1e6,
 		       (double)cs->state_ns[CFSR_CPU_PENDING] / 1e6,
-		       (double)cs->state_ns[CFSR_CPU_UNKNOWN] / 1e6, cfsr_cpuload_mean(r->cl, c));
+		       (double)cs->state_ns[CFSR_CPU_UNKNOWN] / 1e6, cfsr_cpuload_mean(r->c.cl, c));
 	}
 	text_iww(r, o);
 	text_imb(r);
@@ -462,7 +410,7 @@ static json_object *int_or_null(int v)
 
 static json_object *json_iww(struct report *r)
 {
-	const struct cfsr_iww_totals *tt = cfsr_iww_totals(r->iw);
+	const struct cfsr_iww_totals *tt = cfsr_iww_totals(r->c.iw);
 	const struct cfsr_iww_episode *eps;
 	json_object *o = json_object_new_object(), *top = json_object_new_array(), *e, *tasks, *tk;
 	int i, k, n;
@@ -472,8 +420,8 @@ static json_object *json_iww(struct report *r)
 	json_object_object_add(o, "allowed_cpu_ns", u64(tt->allowed_cpu_ns));
 	json_object_object_add(o, "unknown_affinity_cpu_ns", u64(tt->unknown_affinity_cpu_ns));
 	json_object_object_add(o, "affinity_bound_cpu_ns", u64(tt->affinity_bound_cpu_ns));
-	json_object_object_add(o, "balance_interval_ns", u64(r->balance_ns));
-	json_object_object_add(o, "hz_assumed", json_object_new_boolean(r->hz_assumed));
+	json_object_object_add(o, "balance_interval_ns", u64(r->c.balance_ns));
+	json_object_object_add(o, "hz_assumed", json_object_new_boolean(r->c.hz_assumed));
 	json_object_object_add(o, "episodes", u64(tt->episodes));
 	json_object_object_add(o, "long_episodes", u64(tt->long_episodes));
 	json_object_object_add(o, "long_ns", u64(tt->long_ns));
@@ -489,7 +437,7 @@ static json_object *json_iww(struct report *r)
 	json_object_object_add(o, "affinity_changes", u64(tt->affinity_changes));
 	json_object_object_add(o, "affinity_markers", u64(tt->affinity_markers));
 	json_object_object_add(o, "bad_affinity_markers", u64(tt->bad_markers));
-	n = cfsr_iww_top(r->iw, &eps);
+	n = cfsr_iww_top(r->c.iw, &eps);
 	for (i = 0; i < n; i++) {
 		e = json_object_new_object();
 		json_object_object_add(e, "start_ns", u64(eps[i].start));
@@ -509,10 +457,11 @@ static json_object *json_iww(struct report *r)
 			json_object_object_add(tk, "pid", json_object_new_int(eps[i].pids[k]));
 			json_object_object_add(
 				tk, "comm",
-				json_object_new_string(cfsr_iww_comm(r->iw, eps[i].pids[k])));
-			json_object_object_add(tk, "affinity",
-					       json_object_new_string(cfsr_affinity_name(
-						       cfsr_iww_affinity(r->iw, eps[i].pids[k]))));
+				json_object_new_string(cfsr_iww_comm(r->c.iw, eps[i].pids[k])));
+			json_object_object_add(
+				tk, "affinity",
+				json_object_new_string(cfsr_affinity_name(
+					cfsr_iww_affinity(r->c.iw, eps[i].pids[k]))));
 			json_object_array_add(tasks, tk);
 		}
 		json_object_object_add(e, "waiting", tasks);
@@ -524,13 +473,13 @@ static json_object *json_iww(struct report *r)
 
 static json_object *json_imb(struct report *r)
 {
-	const struct cfsr_imb_totals *it = cfsr_imb_totals(r->im);
+	const struct cfsr_imb_totals *it = cfsr_imb_totals(r->c.im);
 	const struct cfsr_imb_window *w;
 	json_object *o = json_object_new_object(), *top = json_object_new_array(), *e, *ended;
 	int i, k, n;
 
-	json_object_object_add(o, "imbalance_pct", json_object_new_int(IMBALANCE_PCT));
-	json_object_object_add(o, "busy_balance_interval_ns", u64(r->busy_balance_ns));
+	json_object_object_add(o, "imbalance_pct", json_object_new_int(CFSR_IMBALANCE_PCT));
+	json_object_object_add(o, "busy_balance_interval_ns", u64(r->c.busy_balance_ns));
 	json_object_object_add(o, "windows", u64(it->windows));
 	json_object_object_add(o, "lasting_windows", u64(it->lasting));
 	json_object_object_add(o, "allowed_ns", u64(it->lasting_ns[CFSR_IMB_ALLOWED]));
@@ -543,7 +492,7 @@ static json_object *json_imb(struct report *r)
 		json_object_object_add(ended, cfsr_imb_end_name((enum cfsr_imb_end)k),
 				       u64(it->ended[k]));
 	json_object_object_add(o, "lasting_ended_by", ended);
-	n = cfsr_imb_top(r->im, &w);
+	n = cfsr_imb_top(r->c.im, &w);
 	for (i = 0; i < n; i++) {
 		e = json_object_new_object();
 		json_object_object_add(e, "start_ns", u64(w[i].start));
@@ -570,7 +519,7 @@ static json_object *json_imb(struct report *r)
 
 static json_object *json_place(struct report *r)
 {
-	const struct cfsr_place_totals *pt = cfsr_place_totals(r->pl);
+	const struct cfsr_place_totals *pt = cfsr_place_totals(r->c.pl);
 	const struct cfsr_place_decision *d;
 	json_object *o = json_object_new_object(), *counts = json_object_new_object();
 	json_object *reasons = json_object_new_object(), *top = json_object_new_array();
@@ -595,7 +544,7 @@ static json_object *json_place(struct report *r)
 		json_object_object_add(reasons, cfsr_place_kind_name((enum cfsr_place_kind)k), kc);
 	}
 	json_object_object_add(o, "reasons", reasons);
-	n = cfsr_place_top(r->pl, &d);
+	n = cfsr_place_top(r->c.pl, &d);
 	for (i = 0; i < n; i++) {
 		e = json_object_new_object();
 		json_object_object_add(e, "ts_ns", u64(d[i].ts));
@@ -631,7 +580,7 @@ static json_object *json_place(struct report *r)
 static int print_json(struct report *r, const struct report_opts *op)
 {
 	const struct cfsr_trace_info *in = &r->t->info;
-	const struct cfsr_iww_totals *tt = cfsr_iww_totals(r->iw);
+	const struct cfsr_iww_totals *tt = cfsr_iww_totals(r->c.iw);
 	json_object *o = json_object_new_object(), *tr = json_object_new_object();
 	json_object *w = json_object_new_object(), *cpus = json_object_new_array(), *c;
 	const struct cfsr_iww_cpu *cs;
@@ -652,7 +601,7 @@ static int print_json(struct report *r, const struct report_opts *op)
 	json_object_object_add(tr, "clock", in->clock ? json_object_new_string(in->clock) : NULL);
 	json_object_object_add(tr, "first_ts_ns", u64(tt->first_ts));
 	json_object_object_add(tr, "last_ts_ns", u64(tt->last_ts));
-	json_object_object_add(tr, "events", u64(r->events));
+	json_object_object_add(tr, "events", u64(r->c.events));
 	json_object_object_add(tr, "lost_notices", u64(tt->lost_notices));
 	json_object_object_add(o, "trace", tr);
 	json_object_object_add(w, "start_ns", op->start ? u64(op->start) : NULL);
@@ -664,7 +613,7 @@ static int print_json(struct report *r, const struct report_opts *op)
 	for (i = 0; i < in->nr_cpus; i++) {
 		if (op->cpu >= 0 && i != op->cpu)
 			continue;
-		cs = cfsr_iww_cpu(r->iw, i);
+		cs = cfsr_iww_cpu(r->c.iw, i);
 		c = json_object_new_object();
 		json_object_object_add(c, "cpu", json_object_new_int(i));
 		json_object_object_add(
@@ -674,7 +623,7 @@ static int print_json(struct report *r, const struct report_opts *op)
 		json_object_object_add(c, "overloaded_ns", u64(cs->state_ns[CFSR_CPU_OVERLOADED]));
 		json_object_object_add(c, "pending_ns", u64(cs->state_ns[CFSR_CPU_PENDING]));
 		json_object_object_add(c, "unknown_ns", u64(cs->state_ns[CFSR_CPU_UNKNOWN]));
-		json_object_object_add(c, "interim_load_mean", u64(cfsr_cpuload_mean(r->cl, i)));
+		json_object_object_add(c, "interim_load_mean", u64(cfsr_cpuload_mean(r->c.cl, i)));
 		json_object_array_add(cpus, c);
 	}
 	json_object_object_add(o, "cpus", cpus);
@@ -697,9 +646,8 @@ int cmd_report(int argc, const char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct report_opts o = { .top = 10, .cpu = -1, .pid = -1, .end = UINT64_MAX };
-	struct cfsr_iww_params ip;
 	struct report r = { 0 };
-	int c, hz, status = CFSR_EXIT_ERROR;
+	int c, status = CFSR_EXIT_ERROR;
 
 	optind = 1;
 	opterr = 0;
@@ -754,32 +702,19 @@ int cmd_report(int argc, const char **argv)
 	r.prof = cfsr_profile_choose(r.t->info.kernel_release, o.kernel, r.t->path);
 	if (!r.prof)
 		goto out;
-	hz = r.t->info.hz > 0 ? r.t->info.hz : DEFAULT_HZ;
-	r.hz_assumed = r.t->info.hz <= 0;
-	r.balance_ns = balance_interval_ns(r.t->info.nr_cpus, hz);
-	ip = (struct cfsr_iww_params){ .nr_cpus = r.t->info.nr_cpus,
-				       .balance_interval_ns = r.balance_ns,
-				       .top_n = o.top,
-				       .win_start = o.start,
-				       .win_end = o.end,
-				       .filter_cpu = o.cpu,
-				       .filter_pid = o.pid };
-	r.iw = cfsr_iww_new(&ip);
-	r.cl = cfsr_cpuload_new(r.t->info.nr_cpus, r.prof, r.t->info.hz, o.start, o.end);
-	r.pl = cfsr_place_new(r.t->info.nr_cpus, o.top, o.start, o.end, o.cpu, o.pid);
-	r.busy_balance_ns = busy_balance_interval_ns(r.t->info.nr_cpus, hz);
-	r.im = cfsr_imb_new(&(struct cfsr_imb_params){ .nr_cpus = r.t->info.nr_cpus,
-						       .filter_cpu = o.cpu,
-						       .imbalance_pct = IMBALANCE_PCT,
-						       .interval_ns = r.busy_balance_ns,
-						       .win_start = o.start,
-						       .win_end = o.end,
-						       .top = o.top });
-	if (!r.iw || !r.cl || !r.pl || !r.im)
+	if (cfsr_comparators_init(&r.c,
+				  &(struct cfsr_comparators_params){ .nr_cpus = r.t->info.nr_cpus,
+								     .hz = r.t->info.hz,
+								     .prof = r.prof,
+								     .top = o.top,
+								     .win_start = o.start,
+								     .win_end = o.end,
+								     .filter_cpu = o.cpu,
+								     .filter_pid = o.pid }) < 0)
 		goto out;
 	if (run(&r) < 0)
 		goto out;
-	if (!r.sched_events) {
+	if (!r.c.sched_events) {
 		cfsr_error("cannot use '%s': it holds no scheduler events", r.t->path);
 		goto out;
 	}
@@ -793,10 +728,7 @@ int cmd_report(int argc, const char **argv)
 	}
 	status = CFSR_EXIT_OK;
 out:
-	cfsr_imb_free(r.im);
-	cfsr_place_free(r.pl);
-	cfsr_cpuload_free(r.cl);
-	cfsr_iww_free(r.iw);
+	cfsr_comparators_release(&r.c);
 	cfsr_trace_close(r.t);
 	return status;
 }

@@ -26,7 +26,7 @@ d = json.load(open("self.json"))
 a, b = d["traces"]
 a.pop("file"); b.pop("file")
 assert a == b, "machine sides differ"
-assert d["format_version"] == 1
+assert d["format_version"] == 2
 assert d["tasks"], "no tasks"
 for t in d["tasks"]:
     assert t["a"] == t["b"], t["comm"]
@@ -93,12 +93,13 @@ assert 0.2 < ratio[1] < 0.6, ratio
 assert ratio[1] < 0.6 * ratio[0], ratio
 '
 "
-test_expect_success 'text: 100 columns, --top N names, not-yet rows' "
+test_expect_success 'text: 100 columns, --top N names, the comparator rows' "
 	cfsreplay compare --top 3 '$TRACES/periodic.dat' '$TRACES/v6.dat' >out.txt &&
 	awk 'length(\$0) > 100 { print; bad = 1 } END { exit bad }' out.txt &&
-	grep -q '^idle while waiting  *not yet' out.txt &&
-	grep -q '^placement agreement  *not yet' out.txt &&
-	grep -q '^fidelity  *not yet' out.txt &&
+	grep -q '^idle while waiting, cpu  *[0-9.]* ms  *[0-9.]* ms' out.txt &&
+	grep -q '^lasting imbalance  *[0-9.]* ms  *[0-9.]* ms' out.txt &&
+	grep -q '^  wakeup  *[0-9]*/[0-9]* ([0-9.]* %)  *[0-9]*/[0-9]* ([0-9.]* %)' out.txt &&
+	grep -q '^fidelity  *see validate' out.txt &&
 	test \$(sed -n '/^CPU time per name/,/^\$/p' out.txt | wc -l) -eq 6
 "
 test_expect_success '--top orders names by the difference of CPU share' "
@@ -115,7 +116,39 @@ for t in d[\"tasks\"]:
     assert abs(abs(x - y) - t[\"share_diff\"]) < 1e-12, t
     assert t[\"share_diff\"] <= prev
     prev = t[\"share_diff\"]
-assert d[\"not_yet\"] == {\"idle_while_waiting\": None, \"placement_agreement\": None, \"fidelity\": None}
+assert d[\"not_yet\"] == {\"fidelity\": None}
+'
+"
+test_expect_success "each trace's comparators are the report's of that trace" "
+	cfsreplay compare --json '$TRACES/pinned.dat' '$TRACES/unpinned.dat' >cmp.json &&
+	cfsreplay report --json '$TRACES/pinned.dat' >ra.json &&
+	cfsreplay report --json '$TRACES/unpinned.dat' >rb.json &&
+	python3 -c '
+import json
+d = json.load(open(\"cmp.json\"))
+for side, rep in zip(d[\"traces\"], (\"ra.json\", \"rb.json\")):
+    r = json.load(open(rep))
+    c = side[\"comparators\"]
+    assert side[\"no_comparators\"] is None
+    assert c[\"model\"] == r[\"trace\"][\"model\"]
+    for k, v in c[\"idle_while_waiting\"].items():
+        assert v == r[\"idle_while_waiting\"][k], k
+    for k, v in c[\"lasting_imbalance\"].items():
+        want = r[\"lasting_imbalance\"][\"lasting_windows\" if k == \"lasting_windows\" else k]
+        assert v == want, k
+    assert c[\"placement\"] == r[\"placement\"][\"counts\"], (c[\"placement\"], r[\"placement\"][\"counts\"])
+a, b = (t[\"comparators\"] for t in d[\"traces\"])
+# pinned workers: idle-while-waiting affinity-bound; unpinned: none of it
+assert a[\"idle_while_waiting\"][\"affinity_bound_cpu_ns\"] > 400000000
+assert b[\"idle_while_waiting\"][\"affinity_bound_cpu_ns\"] == 0
+' &&
+	python3 '$SRC_DIR/scripts/imbalance-trace.py' four-one >synth.txt 2>/dev/null &&
+	cfsreplay compare --json synth.txt '$TRACES/pinned.dat' >nk.json &&
+	python3 -c '
+import json
+a, b = json.load(open(\"nk.json\"))[\"traces\"]
+assert a[\"comparators\"] is None and \"kernel\" in a[\"no_comparators\"], a
+assert b[\"comparators\"] is not None
 '
 "
 test_expect_success 'one unreadable trace: one error line naming it, exit 2' "

@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The report's comparators as one bundle: idle while waiting, the
+ * placement audit, the per-CPU load (the only user of the replay engine)
+ * and lasting imbalance, fed each event of one trace in one pass, with the
+ * balance intervals they share.  `report` prints them; `compare` sets two
+ * traces' totals side by side.
+ */
+#ifndef CFSR_COMPARATORS_H
+#define CFSR_COMPARATORS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cpuload.h"
+#include "event.h"
+#include "idlewait.h"
+#include "imbalance.h"
+#include "placement.h"
+#include "profile.h"
+
+/* HZ assumed when the trace does not record it. */
+#define CFSR_DEFAULT_HZ 250
+/* sd_init(): imbalance_pct of a domain without SMT, NUMA or asymmetry, v5.10-v6.18 */
+#define CFSR_IMBALANCE_PCT 117
+
+/**
+ * struct cfsr_comparators_params - what the comparators count
+ * @nr_cpus: CPUs of the trace
+ * @hz: the traced kernel's HZ, 0 when unknown (CFSR_DEFAULT_HZ assumed)
+ * @prof: the model profile (an implemented one)
+ * @top: largest items each comparator keeps
+ * @win_start: count from here
+ * @win_end: up to here (UINT64_MAX: the end)
+ * @filter_cpu: only this CPU (-1: all)
+ * @filter_pid: only this task (-1: all)
+ */
+struct cfsr_comparators_params {
+	int nr_cpus;
+	int hz;
+	const struct cfsr_profile *prof;
+	int top;
+	uint64_t win_start;
+	uint64_t win_end;
+	int filter_cpu;
+	int filter_pid;
+};
+
+/**
+ * struct cfsr_comparators - the bundle
+ * @iw: idle while waiting
+ * @cl: per-CPU load
+ * @pl: placement audit
+ * @im: lasting imbalance
+ * @balance_ns: an idle CPU's balance interval (idle-while-waiting's long episodes)
+ * @busy_balance_ns: a busy CPU's (lasting imbalance)
+ * @hz_assumed: HZ was not in the trace
+ * @events: events fed
+ * @sched_events: scheduler events among them
+ * @last_ts: time of the last event
+ */
+struct cfsr_comparators {
+	struct cfsr_iww *iw;
+	struct cfsr_cpuload *cl;
+	struct cfsr_place *pl;
+	struct cfsr_imbalance *im;
+	uint64_t balance_ns;
+	uint64_t busy_balance_ns;
+	bool hz_assumed;
+	uint64_t events;
+	uint64_t sched_events;
+	uint64_t last_ts;
+};
+
+/**
+ * cfsr_comparators_init() - set the bundle up
+ * Return: 0, or -1 after cfsr_error() (what was made is released).
+ */
+int cfsr_comparators_init(struct cfsr_comparators *c, const struct cfsr_comparators_params *p);
+
+/**
+ * cfsr_comparators_event() - feed one event (time order)
+ * Return: 0, or -1 after cfsr_error().
+ */
+int cfsr_comparators_event(struct cfsr_comparators *c, const struct cfsr_event *ev);
+
+/* Close what is open at the end of the trace. */
+void cfsr_comparators_finish(struct cfsr_comparators *c);
+
+void cfsr_comparators_release(struct cfsr_comparators *c);
+
+/**
+ * cfsr_balance_interval_ns() - a CPU's load-balance interval on a single-level domain
+ * @nr_cpus: the domain's weight (every CPU)
+ * @hz: the kernel's HZ
+ * @busy: the CPU runs a task
+ *
+ * Mirrors sd_init() (balance_interval = sd_weight ms, busy_factor 16) and
+ * get_sd_balance_interval() (times busy_factor when busy, msecs_to_jiffies(),
+ * at least one jiffy) in kernel/sched/topology.c and fair.c, v5.10-v6.18.
+ * Differs: the real topology may have more levels.
+ * Return: the interval in ns.
+ */
+uint64_t cfsr_balance_interval_ns(int nr_cpus, int hz, bool busy);
+
+#endif /* CFSR_COMPARATORS_H */
