@@ -37,6 +37,8 @@
 #include "taskstats.h"
 
 #define COMPARE_FORMAT_VERSION 2
+/* compare --kernel: its own schema (cfsreplay-output(5), COMPARE --KERNEL) */
+#define MODELS_FORMAT_VERSION 1
 #define DEFAULT_TOP 20
 #define DEFAULT_INTERVAL_NS 1000000ull
 
@@ -861,7 +863,7 @@ static int json_models(struct models *m, const struct cfsr_md_row *rows, size_t 
 
 	if (!o)
 		return -1;
-	json_object_object_add(o, "format_version", json_object_new_int(COMPARE_FORMAT_VERSION));
+	json_object_object_add(o, "format_version", json_object_new_int(MODELS_FORMAT_VERSION));
 	json_object_object_add(o, "command", json_object_new_string("compare"));
 	json_object_object_add(o, "mode", json_object_new_string("models"));
 	tr = json_object_new_object();
