@@ -29,6 +29,7 @@
 #include "cmds.h"
 #include "comparators.h"
 #include "error.h"
+#include "clockfeed.h"
 #include "formats.h"
 #include "modeldiff.h"
 #include "profile.h"
@@ -44,8 +45,8 @@
 
 static const char *const compare_usage[] = {
 	"usage: cfsreplay compare [--top N] [--json] TRACE_A TRACE_B",
-	"       cfsreplay compare --kernel A [--kernel B] [--interval MS] [--top N]",
-	"                         [--json] TRACE",
+	"       cfsreplay compare --kernel A [--kernel B] [--interval MS] [--clock FILE]",
+	"                         [--top N] [--json] TRACE",
 	"",
 	"Two traces of one workload side by side, tasks matched by name: run time",
 	"against the weight-fair share, wake-up latency, wake-ups, migrations and",
@@ -60,6 +61,9 @@ static const char *const compare_usage[] = {
 	"                     for two releases",
 	"    --interval MS    with --kernel: read both models every MS milliseconds",
 	"                     of trace time (default 1)",
+	"    --clock FILE     with --kernel: the run queues' clock readings and each",
+	"                     task's group from a truth.jsonl or pelt.jsonl[.gz] of",
+	"                     the same run, as signals --clock takes them",
 	"    --top N          list the N names (tasks) that differ most (default 20,",
 	"                     0 for all); --json lists all unless --top is given",
 	"    --json           JSON output (format_version 1, see cfsreplay-output(5))",
@@ -684,13 +688,58 @@ static void models_free(struct models *m)
 }
 
 /* Read the trace once, feeding both engines and sampling between events. */
-static int run_models(struct models *m, const char *const kernel[2])
+/* cfsr_task_groups() callback: the task's group, in both engines */
+static int set_group(void *data, int tid, const char *group)
 {
+	struct models *m = data;
+	int s;
+
+	for (s = 0; s < 2; s++)
+		if (cfsr_replay_task_set_group(m->r[s], tid, group) < 0)
+			return -1;
+	return 0;
+}
+
+/*
+ * Before the event at @ts: the clock readings and the sampling instants
+ * that precede it, in time order (a reading at an instant goes first).
+ */
+static int before_event(struct models *m, struct cfsr_clock_feed *feed,
+			struct cfsr_clock_reading *rd, int *have_rd, uint64_t *next, uint64_t ts)
+{
+	int s;
+
+	for (;;) {
+		bool rd_due = *have_rd > 0 && rd->ts < ts;
+		bool smp_due = *next <= ts;
+
+		if (*have_rd < 0)
+			return -1;
+		if (rd_due && (!smp_due || rd->ts <= *next)) {
+			for (s = 0; s < 2; s++)
+				cfsr_replay_clock_sample(m->r[s], rd->cpu, rd->ts, rd->clock);
+			*have_rd = cfsr_clock_feed_next(feed, rd);
+		} else if (smp_due) {
+			/* the state between events: after every event before the instant */
+			if (cfsr_modeldiff_sample(m->d, m->r[0], m->r[1], *next) < 0)
+				return -1;
+			*next += m->interval;
+		} else {
+			return 0;
+		}
+	}
+}
+
+/* Read the trace once, feeding both engines and sampling between events. */
+static int run_models(struct models *m, const char *const kernel[2], const char *clock)
+{
+	struct cfsr_clock_feed *feed = NULL;
+	struct cfsr_clock_reading rd;
 	struct cfsr_progress progress;
 	struct cfsr_trace *t;
 	struct cfsr_event ev;
-	uint64_t next = 0;
-	int ret, s, status = -1;
+	uint64_t next = UINT64_MAX;
+	int ret, s, have_rd = 0, status = -1;
 
 	t = cfsr_trace_open(m->path);
 	if (!t)
@@ -710,18 +759,25 @@ static int run_models(struct models *m, const char *const kernel[2])
 	m->d = cfsr_modeldiff_new(m->nr_cpus);
 	if (!m->d)
 		goto out;
+	if (clock) {
+		/* only clock readings and each task's group: structure, not PELT values */
+		feed = cfsr_clock_feed_open(clock);
+		if (!feed)
+			goto out;
+		for (s = 0; s < 2; s++)
+			cfsr_replay_expect_clock(m->r[s]);
+		if (cfsr_task_groups(clock, set_group, m) < 0)
+			goto out;
+		have_rd = cfsr_clock_feed_next(feed, &rd);
+	}
 	cfsr_progress_init(&progress, t->path);
 	while ((ret = cfsr_trace_next(t, &ev)) > 0) {
 		if (!m->events++) {
 			m->first_ts = ev.ts;
 			next = ev.ts + m->interval;
 		}
-		/* the state between events: after every event before the instant */
-		for (; next <= ev.ts; next += m->interval)
-			if (cfsr_modeldiff_sample(m->d, m->r[0], m->r[1], next) < 0)
-				break;
-		if (next <= ev.ts || cfsr_replay_event(m->r[0], &ev) < 0 ||
-		    cfsr_replay_event(m->r[1], &ev) < 0) {
+		if (before_event(m, feed, &rd, &have_rd, &next, ev.ts) < 0 ||
+		    cfsr_replay_event(m->r[0], &ev) < 0 || cfsr_replay_event(m->r[1], &ev) < 0) {
 			ret = -1;
 			break;
 		}
@@ -737,6 +793,7 @@ static int run_models(struct models *m, const char *const kernel[2])
 	}
 	status = 0;
 out:
+	cfsr_clock_feed_close(feed);
 	cfsr_trace_close(t);
 	return status;
 }
@@ -915,8 +972,8 @@ static int json_models(struct models *m, const struct cfsr_md_row *rows, size_t 
 	return cfsr_put_json(o);
 }
 
-static int compare_models(const char *path, const char *const kernel[2], uint64_t interval,
-			  long top, bool json)
+static int compare_models(const char *path, const char *const kernel[2], const char *clock,
+			  uint64_t interval, long top, bool json)
 {
 	struct models m = { 0 };
 	const struct cfsr_md_row *rows;
@@ -926,7 +983,7 @@ static int compare_models(const char *path, const char *const kernel[2], uint64_
 
 	m.path = path;
 	m.interval = interval;
-	if (run_models(&m, kernel) < 0)
+	if (run_models(&m, kernel, clock) < 0)
 		goto out;
 	all = cfsr_modeldiff_tasks(m.d, &rows);
 	if (all < 0)
@@ -957,6 +1014,7 @@ int cmd_compare(int argc, const char **argv)
 		{ "json", no_argument, NULL, 'j' },
 		{ "kernel", required_argument, NULL, 'k' },
 		{ "interval", required_argument, NULL, 'i' },
+		{ "clock", required_argument, NULL, 'c' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -967,6 +1025,7 @@ int cmd_compare(int argc, const char **argv)
 	struct row *rows = NULL;
 	const char *kernel[2] = { NULL, NULL };
 	uint64_t interval = 0;
+	const char *clock = NULL;
 	int nr_kernels = 0;
 	size_t n = 0;
 	double ms;
@@ -992,6 +1051,9 @@ int cmd_compare(int argc, const char **argv)
 				goto out;
 			}
 			kernel[nr_kernels++] = optarg;
+			break;
+		case 'c':
+			clock = optarg;
 			break;
 		case 'i':
 			ms = strtod(optarg, &end);
@@ -1022,12 +1084,12 @@ int cmd_compare(int argc, const char **argv)
 				"compare --kernel takes one trace; see 'cfsreplay compare --help'");
 			goto out;
 		}
-		status = compare_models(argv[optind], kernel,
+		status = compare_models(argv[optind], kernel, clock,
 					interval ? interval : DEFAULT_INTERVAL_NS, top, json);
 		goto out;
 	}
-	if (interval) {
-		cfsr_error("compare: --interval needs --kernel");
+	if (interval || clock) {
+		cfsr_error("compare: --%s needs --kernel", interval ? "interval" : "clock");
 		goto out;
 	}
 	if (optind + 2 != argc) {

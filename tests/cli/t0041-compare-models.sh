@@ -94,6 +94,25 @@ test_expect_success 'text: both models named, what-if marked, 100 columns' "
 	test \$(awk '{ if (length(\$0) > m) m = length(\$0) } END { print m }' t.txt) -le 100
 "
 
+if [ -f "$TRACES/recorded.pelt.jsonl.gz" ]; then
+	test_expect_success '--clock: readings and groups in both models; one model twice still equal' "
+		cfsreplay compare --kernel 6.18 --kernel 6.18 --json \
+			--clock '$TRACES/recorded.pelt.jsonl.gz' '$TRACES/recorded.dat' >ck.json &&
+		cfsreplay compare --kernel 6.18 --kernel 6.18 --json '$TRACES/recorded.dat' >nock.json &&
+		python3 -c '
+import json
+d = json.load(open(\"ck.json\"))
+n = json.load(open(\"nock.json\"))
+for r in d[\"tasks\"] + d[\"cpus\"]:
+    for s in r[\"signals\"].values():
+        assert s[\"max_abs_diff\"] == 0, r
+# the kernel clock and the groups change what the model predicts
+assert [c[\"signals\"][\"load_avg\"][\"mean_a\"] for c in d[\"cpus\"]] != \\
+       [c[\"signals\"][\"load_avg\"][\"mean_a\"] for c in n[\"cpus\"]]
+'
+	"
+fi
+
 # fails2 CMD...: CMD exits with status 2, nothing on stdout, a reason on stderr
 fails2() {
 	"$@" >out 2>err
@@ -110,6 +129,9 @@ test_expect_success 'bad use: exit status 2 and a reason' "
 	grep -q 'milliseconds' err &&
 	fails2 cfsreplay compare --interval 1 '$TRACES/recorded.dat' '$TRACES/recorded.dat' &&
 	grep -q 'needs --kernel' err &&
+	fails2 cfsreplay compare --clock x.jsonl '$TRACES/recorded.dat' '$TRACES/recorded.dat' &&
+	grep -q 'clock needs --kernel' err &&
+	fails2 cfsreplay compare --kernel 6.11 --clock nosuch.jsonl '$TRACES/recorded.dat' &&
 	fails2 cfsreplay compare --kernel 6.11 '$TRACES/does-not-exist.dat'
 "
 
