@@ -23,6 +23,15 @@ struct replay_rq {
 	uint64_t anchor_clock;
 	/* the anchor came from a run-time event of this task, nothing since */
 	int anchor_pid;
+	/* the last clock reading: the rq clock at trace time read_ts */
+	bool read;
+	uint64_t read_ts;
+	uint64_t read_clock;
+	/* the clock of the rq's last update_rq_clock() the model knows of */
+	uint64_t last_clock;
+	bool last_exact;
+	/* RQCF_REQ_SKIP: a wakeup asked the next __schedule() to keep the clock */
+	bool skip;
 	/* wakeups onto this rq since it was last seen idle */
 	unsigned int woken;
 };
@@ -205,12 +214,30 @@ static struct replay_rq *rq_of(struct cfsr_replay *r, int cpu)
 #define READING_HOLD_NS 20000
 
 /*
- * The rq's clock_task at trace time @ts, from its anchor.  Steal time since
- * the anchor is not seen, so a value away from its anchor is an estimate.
+ * A reading newer than the anchor and within READING_HOLD_NS before @ts:
+ * the rq clock as the path that emitted it left it, which the event at
+ * @ts, in the same path, uses (a wakeup follows the records of its
+ * enqueue, util_est_enqueue()'s among them, at the clock of the
+ * update_rq_clock() before them).
+ */
+static bool reading_holds(const struct replay_rq *rq, uint64_t ts)
+{
+	return rq->read && ts >= rq->read_ts && ts - rq->read_ts < READING_HOLD_NS &&
+	       (!rq->anchored || rq->read_ts >= rq->anchor_ts);
+}
+
+/*
+ * The rq's clock_task at trace time @ts: a reading that holds, else from
+ * its anchor.  Steal time since the anchor is not seen, so a value away
+ * from its anchor is an estimate.
  */
 static uint64_t clock_at(struct cfsr_replay *r, struct replay_rq *rq, uint64_t ts, bool *exact)
 {
 	*exact = false;
+	if (rq && reading_holds(rq, ts)) {
+		*exact = true;
+		return rq->read_clock;
+	}
 	if (!rq || !rq->anchored) {
 		r->stats.unanchored_updates++;
 		return ts;
@@ -241,8 +268,16 @@ void cfsr_replay_expect_clock(struct cfsr_replay *r)
 	r->expect_clock = true;
 }
 
+/* The rq clock was updated to @clock (exactly or as estimated). */
+static void clock_updated(struct replay_rq *rq, uint64_t clock, bool exact)
+{
+	rq->last_clock = clock;
+	rq->last_exact = exact;
+}
+
 static void anchor(struct replay_rq *rq, uint64_t ts, uint64_t clock, bool exact, int pid)
 {
+	clock_updated(rq, clock, exact);
 	rq->anchored = true;
 	rq->anchor_exact = exact;
 	rq->anchor_ts = ts;
@@ -256,8 +291,13 @@ void cfsr_replay_clock_sample(struct cfsr_replay *r, int cpu, uint64_t ts, uint6
 {
 	struct replay_rq *rq = rq_of(r, cpu);
 
-	if (rq)
+	if (rq) {
 		correct_chain(r, cpu, ts, clock_task);
+		rq->read = true;
+		rq->read_ts = ts;
+		rq->read_clock = clock_task;
+		clock_updated(rq, clock_task, true);
+	}
 
 	/*
 	 * A value from a run-time chain is exact: keep it, also across idle,
@@ -1017,6 +1057,43 @@ static void root_util_est(struct cfsr_replay *r, const struct cfsr_task *t, int 
 
 /* ---- event handlers ------------------------------------------------------------------ */
 
+/*
+ * Mirrors wakeup_preempt() in kernel/sched/core.c, v6.7-v6.18 (before:
+ * check_preempt_curr(), same code): when a wakeup leaves the rq's current
+ * task queued with need_resched set, rq_clock_skip_update() asks the
+ * __schedule() that follows to keep the rq clock (RQCF_REQ_SKIP, promoted
+ * to RQCF_ACT_SKIP there).  The idle task counts as queued (init_idle()
+ * sets its on_rq), and any woken fair task preempts it (resched_curr(),
+ * fair above idle), so a CPU woken from idle switches at the clock of its
+ * wakeup, or of a later update_rq_clock() before the switch.  Whether a
+ * wakeup set need_resched shows in the switch that follows: from idle, or
+ * preempting a task still runnable.
+ */
+static void request_skip(struct cfsr_replay *r, struct replay_rq *rq, const struct cfsr_task *p,
+			 uint64_t now, bool exact)
+{
+	const struct cfsr_task *curr = rq->curr > 0 ? cfsr_replay_task(r, rq->curr) : NULL;
+
+	clock_updated(rq, now, exact);
+	/* a fair wakee does not preempt a real-time task (sched_class_above()) */
+	if (!(curr && !curr->fair && p->fair))
+		rq->skip = true;
+}
+
+/*
+ * The rq clock a __schedule() whose update_rq_clock() was skipped uses:
+ * the last one the model knows of.  Return: a skip was requested.
+ */
+static bool skipped_clock(struct replay_rq *rq, uint64_t *now, bool *exact)
+{
+	if (!rq->skip)
+		return false;
+	rq->skip = false;
+	*now = rq->last_clock;
+	*exact = rq->last_exact;
+	return true;
+}
+
 /* The clock of a __schedule() on @rq: the one its run-time event reported. */
 static uint64_t schedule_clock(struct cfsr_replay *r, struct replay_rq *rq, int prev, uint64_t ts,
 			       bool *exact)
@@ -1236,7 +1313,15 @@ static int on_switch(struct cfsr_replay *r, const struct cfsr_event *ev)
 		prev = cfsr_replay_task(r, ev->sw.prev_pid);
 	if (ev->sw.next_pid > 0)
 		next = cfsr_replay_task(r, ev->sw.next_pid);
-	now = schedule_clock(r, rq, ev->sw.prev_pid, ev->ts, &exact);
+	/*
+	 * __schedule() after a wakeup that preempted the idle task or a
+	 * runnable one keeps the rq clock; a task that blocks has its dequeue
+	 * reported at the clock of its own __schedule() (its run-time chain).
+	 */
+	if (ev->sw.prev_pid > 0 && !ev->sw.preempt && ev->sw.prev_state)
+		rq->skip = false;
+	if (!skipped_clock(rq, &now, &exact))
+		now = schedule_clock(r, rq, ev->sw.prev_pid, ev->ts, &exact);
 	if (rq->curr > 0 && rq->curr != ev->sw.prev_pid) {
 		/*
 		 * The task the model had running left without a switch in the
@@ -1350,8 +1435,12 @@ static int on_runtime(struct cfsr_replay *r, const struct cfsr_event *ev)
 	if (t->exec_known && t->state == CFSR_TS_RUNNING) {
 		now = t->exec_start + ev->runtime.runtime;
 		exact = true;
-	} else {
+	} else if (rq->curr == t->pid || ev->pid != t->pid || reading_holds(rq, ev->ts) ||
+		   !skipped_clock(rq, &now, &exact)) {
 		now = clock_at(r, rq, ev->ts, &exact);
+	} else {
+		/* a switch after a wakeup the trace does not show, at the clock it kept */
+		now += ev->runtime.runtime;
 	}
 	if (rq->curr != t->pid && ev->pid == t->pid)
 		recover_switch(r, rq, t, (int)(rq - r->rqs), now, ev->runtime.runtime, ev->ts,
@@ -1406,6 +1495,7 @@ static int on_wakeup(struct cfsr_replay *r, const struct cfsr_event *ev, bool ne
 		rq = rq_of(r, t->cpu);
 		if (rq && t->fair) {
 			now = clock_at(r, rq, ev->ts, &exact);
+			request_skip(r, rq, t, now, exact);
 			requeue_delayed(r, t, now, ev->ts, exact);
 		} else {
 			set_state(r, t, CFSR_TS_QUEUED);
@@ -1419,6 +1509,7 @@ static int on_wakeup(struct cfsr_replay *r, const struct cfsr_event *ev, bool ne
 	if (!rq)
 		return 0;
 	now = clock_at(r, rq, ev->ts, &exact);
+	request_skip(r, rq, t, now, exact);
 	set_cpu(r, t, cpu);
 	cfs = task_cfs(r, t);
 	if (!t->fair || !cfs) {
@@ -1576,6 +1667,8 @@ static void on_lost(struct cfsr_replay *r, const struct cfsr_event *ev)
 	/* what happened on that CPU is unknown: forget its state */
 	rq->curr = -1;
 	rq->anchored = false;
+	rq->read = false;
+	rq->skip = false;
 	for (i = 0; i < r->nr_tasks; i++)
 		if (r->tasks[i].cpu == ev->cpu)
 			r->tasks[i].exec_known = false;
