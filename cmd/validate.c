@@ -719,7 +719,7 @@ static int run(struct validate *v, struct cfsr_trace *t, struct cfsr_truth_reade
 		v->records += item.pelt.type == CFSR_PELT_SE || item.pelt.type == CFSR_PELT_GSE ||
 			      item.pelt.type == CFSR_PELT_CFS;
 		if (item.pelt.rq_cpu >= 0 && item.pelt.clock_task >= 0)
-			cfsr_replay_clock_sample(
+			cfsr_replay_clock_record(
 				v->replay, (int)item.pelt.rq_cpu, (uint64_t)item.pelt.ts,
 				(uint64_t)(item.pelt.clock_pelt >= 0 ?
 						   item.pelt.clock_pelt - item.pelt.lost_idle_time :

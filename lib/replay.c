@@ -32,6 +32,11 @@ struct replay_rq {
 	bool last_exact;
 	/* RQCF_REQ_SKIP: a wakeup asked the next __schedule() to keep the clock */
 	bool skip;
+	/* the clock of the last wakeup's enqueue, or of a reading since */
+	uint64_t skip_clock;
+	bool skip_exact;
+	/* a switch the trace does not show kept the clock, skip_clock */
+	bool missed_skip;
 	/* wakeups onto this rq since it was last seen idle */
 	unsigned int woken;
 };
@@ -96,6 +101,10 @@ struct cfsr_replay {
 	size_t tasks_alloc;
 	int *map;
 	size_t map_alloc;
+	/* clock readings come from records inside the kernel's paths */
+	bool records;
+	/* tasks a load balance moved, not attached on their new CPU yet */
+	unsigned int attach_pending;
 	cfsr_replay_hook hook;
 	void *hook_data;
 	struct cfsr_replay_stats stats;
@@ -192,6 +201,10 @@ static struct cfsr_task *task_reset(struct cfsr_replay *r, int pid)
 	t->exec_known = false;
 	t->avg_known = false;
 	t->migrated = false;
+	if (t->attach_pending) {
+		t->attach_pending = false;
+		r->attach_pending--;
+	}
 	t->updates = 0;
 	return t;
 }
@@ -220,10 +233,36 @@ static struct replay_rq *rq_of(struct cfsr_replay *r, int cpu)
  * enqueue, util_est_enqueue()'s among them, at the clock of the
  * update_rq_clock() before them).
  */
+static bool reading_within(const struct replay_rq *rq, uint64_t ts, uint64_t hold)
+{
+	return rq->read && ts >= rq->read_ts && ts - rq->read_ts < hold &&
+	       (!rq->anchored || rq->read_ts >= rq->anchor_ts);
+}
+
 static bool reading_holds(const struct replay_rq *rq, uint64_t ts)
 {
-	return rq->read && ts >= rq->read_ts && ts - rq->read_ts < READING_HOLD_NS &&
-	       (!rq->anchored || rq->read_ts >= rq->anchor_ts);
+	return reading_within(rq, ts, READING_HOLD_NS);
+}
+
+/*
+ * A wakeup's enqueue runs at the clock of ttwu's update_rq_clock() and
+ * fires sched_util_est_cfs_tp (util_est_enqueue()) before sched_wakeup,
+ * with the remote rq lock, wakeup_preempt() and the recorder's own
+ * programs between: a longer path than READING_HOLD_NS allows for, up to
+ * about 50 us in the recorded runs.
+ */
+#define WAKEUP_HOLD_NS 100000
+
+static uint64_t clock_at(struct cfsr_replay *r, struct replay_rq *rq, uint64_t ts, bool *exact);
+
+/* The clock of a wakeup's enqueue on @rq: the last reading, if that is its own. */
+static uint64_t wakeup_clock(struct cfsr_replay *r, struct replay_rq *rq, uint64_t ts, bool *exact)
+{
+	if (reading_within(rq, ts, WAKEUP_HOLD_NS)) {
+		*exact = true;
+		return rq->read_clock;
+	}
+	return clock_at(r, rq, ts, exact);
 }
 
 /*
@@ -286,18 +325,30 @@ static void anchor(struct replay_rq *rq, uint64_t ts, uint64_t clock, bool exact
 }
 
 static void correct_chain(struct cfsr_replay *r, int cpu, uint64_t ts, uint64_t clock);
+static void attach_task(struct cfsr_replay *r, struct cfsr_task *t, uint64_t now, uint64_t ts,
+			bool exact);
+
+/*
+ * Mirrors attach_tasks() in kernel/sched/fair.c, v6.12-v6.18: the tasks a
+ * load balance detached are enqueued on @cpu after update_rq_clock() of
+ * its rq, update_load_avg(DO_ATTACH) at that clock; the enqueue fires
+ * records (util_est_enqueue()'s at least), of which @clock is the first.
+ */
+static void attach_moved(struct cfsr_replay *r, int cpu, uint64_t ts, uint64_t clock)
+{
+	size_t i;
+
+	for (i = 0; i < r->nr_tasks && r->attach_pending; i++)
+		if (r->tasks[i].attach_pending && r->tasks[i].cpu == cpu)
+			attach_task(r, &r->tasks[i], clock, ts, true);
+}
 
 void cfsr_replay_clock_sample(struct cfsr_replay *r, int cpu, uint64_t ts, uint64_t clock_task)
 {
 	struct replay_rq *rq = rq_of(r, cpu);
 
-	if (rq) {
+	if (rq)
 		correct_chain(r, cpu, ts, clock_task);
-		rq->read = true;
-		rq->read_ts = ts;
-		rq->read_clock = clock_task;
-		clock_updated(rq, clock_task, true);
-	}
 
 	/*
 	 * A value from a run-time chain is exact: keep it, also across idle,
@@ -308,6 +359,26 @@ void cfsr_replay_clock_sample(struct cfsr_replay *r, int cpu, uint64_t ts, uint6
 	if (!rq || (rq->anchored && rq->anchor_exact))
 		return;
 	anchor(rq, ts, clock_task, false, -1);
+}
+
+void cfsr_replay_clock_record(struct cfsr_replay *r, int cpu, uint64_t ts, uint64_t clock_task)
+{
+	struct replay_rq *rq = rq_of(r, cpu);
+
+	r->records = true;
+	cfsr_replay_clock_sample(r, cpu, ts, clock_task);
+	if (!rq)
+		return;
+	rq->read = true;
+	rq->read_ts = ts;
+	rq->read_clock = clock_task;
+	clock_updated(rq, clock_task, true);
+	if (rq->skip) {
+		rq->skip_clock = clock_task;
+		rq->skip_exact = true;
+	}
+	if (r->attach_pending)
+		attach_moved(r, cpu, ts, clock_task);
 }
 
 /* ---- task groups and cfs_rqs ---------------------------------------------------------- */
@@ -1000,6 +1071,10 @@ static void attach_task(struct cfsr_replay *r, struct cfsr_task *t, uint64_t now
 	tg_publish(r, cfs, ts);
 	group_walk(r, cfs, now, ts, exact);
 	t->migrated = false;
+	if (t->attach_pending) {
+		t->attach_pending = false;
+		r->attach_pending--;
+	}
 	notify(r, t, ts, CFSR_UPD_ENQUEUE, exact);
 }
 
@@ -1075,6 +1150,8 @@ static void request_skip(struct cfsr_replay *r, struct replay_rq *rq, const stru
 	const struct cfsr_task *curr = rq->curr > 0 ? cfsr_replay_task(r, rq->curr) : NULL;
 
 	clock_updated(rq, now, exact);
+	rq->skip_clock = now;
+	rq->skip_exact = exact;
 	/* a fair wakee does not preempt a real-time task (sched_class_above()) */
 	if (!(curr && !curr->fair && p->fair))
 		rq->skip = true;
@@ -1086,12 +1163,22 @@ static void request_skip(struct cfsr_replay *r, struct replay_rq *rq, const stru
  */
 static bool skipped_clock(struct replay_rq *rq, uint64_t *now, bool *exact)
 {
+	rq->missed_skip = false;
 	if (!rq->skip)
 		return false;
 	rq->skip = false;
 	*now = rq->last_clock;
 	*exact = rq->last_exact;
 	return true;
+}
+
+/* A switch the trace does not show happened now: it used up a skip request. */
+static void skip_missed(struct replay_rq *rq)
+{
+	if (!rq->skip)
+		return;
+	rq->skip = false;
+	rq->missed_skip = true;
 }
 
 /* The clock of a __schedule() on @rq: the one its run-time event reported. */
@@ -1436,11 +1523,13 @@ static int on_runtime(struct cfsr_replay *r, const struct cfsr_event *ev)
 		now = t->exec_start + ev->runtime.runtime;
 		exact = true;
 	} else if (rq->curr == t->pid || ev->pid != t->pid || reading_holds(rq, ev->ts) ||
-		   !skipped_clock(rq, &now, &exact)) {
+		   !rq->missed_skip || !rq->skip_exact) {
 		now = clock_at(r, rq, ev->ts, &exact);
 	} else {
 		/* a switch after a wakeup the trace does not show, at the clock it kept */
-		now += ev->runtime.runtime;
+		now = rq->skip_clock + ev->runtime.runtime;
+		exact = true;
+		rq->missed_skip = false;
 	}
 	if (rq->curr != t->pid && ev->pid == t->pid)
 		recover_switch(r, rq, t, (int)(rq - r->rqs), now, ev->runtime.runtime, ev->ts,
@@ -1494,7 +1583,7 @@ static int on_wakeup(struct cfsr_replay *r, const struct cfsr_event *ev, bool ne
 		/* ttwu_runnable(): requeued where it is, never migrated */
 		rq = rq_of(r, t->cpu);
 		if (rq && t->fair) {
-			now = clock_at(r, rq, ev->ts, &exact);
+			now = wakeup_clock(r, rq, ev->ts, &exact);
 			request_skip(r, rq, t, now, exact);
 			requeue_delayed(r, t, now, ev->ts, exact);
 		} else {
@@ -1508,7 +1597,7 @@ static int on_wakeup(struct cfsr_replay *r, const struct cfsr_event *ev, bool ne
 	rq = rq_of(r, cpu);
 	if (!rq)
 		return 0;
-	now = clock_at(r, rq, ev->ts, &exact);
+	now = wakeup_clock(r, rq, ev->ts, &exact);
 	request_skip(r, rq, t, now, exact);
 	set_cpu(r, t, cpu);
 	cfs = task_cfs(r, t);
@@ -1592,8 +1681,20 @@ static int on_migrate(struct cfsr_replay *r, const struct cfsr_event *ev)
 		if (clock_ok(r, t->cpu))
 			group_walk(r, cfs, now, ev->ts, exact);
 		t->cpu = ev->migrate.dest_cpu;
-		now = clock_at(r, dst, ev->ts, &exact);
-		attach_task(r, t, now, ev->ts, exact);
+		/*
+		 * attach_tasks() attaches it later, at the destination's
+		 * clock, whose records follow the migration event: at the
+		 * first of them, or at the task's next update.
+		 */
+		if (!r->records) {
+			now = clock_at(r, dst, ev->ts, &exact);
+			attach_task(r, t, now, ev->ts, exact);
+		} else if (!t->attach_pending) {
+			t->avg.last_update_time = 0;
+			t->migrated = true;
+			t->attach_pending = true;
+			r->attach_pending++;
+		}
 		place_entity(r, task_cfs(r, t), t, false);
 		task_account(r, t, 1);
 		if (t->state == CFSR_TS_QUEUED)
@@ -1669,6 +1770,7 @@ static void on_lost(struct cfsr_replay *r, const struct cfsr_event *ev)
 	rq->anchored = false;
 	rq->read = false;
 	rq->skip = false;
+	rq->missed_skip = false;
 	for (i = 0; i < r->nr_tasks; i++)
 		if (r->tasks[i].cpu == ev->cpu)
 			r->tasks[i].exec_known = false;
@@ -1761,6 +1863,7 @@ static void observe_current(struct cfsr_replay *r, const struct cfsr_event *ev)
 	old = rq->curr > 0 ? cfsr_replay_task(r, rq->curr) : NULL;
 	if (old && old->state == CFSR_TS_RUNNING)
 		left_unseen(r, old);
+	skip_missed(rq);
 	rq->curr = ev->pid == 0 ? 0 : -1;
 }
 
