@@ -1159,7 +1159,11 @@ static void request_skip(struct cfsr_replay *r, struct replay_rq *rq, const stru
 
 /*
  * The rq clock a __schedule() whose update_rq_clock() was skipped uses:
- * the last one the model knows of.  Return: a skip was requested.
+ * the last one the model knows of.  Return: a skip was requested and that
+ * clock is known exactly (from a record or a run-time report).
+ * Differs: where the model only estimated the clock the wakeup left, the
+ * switch's clock is estimated at the switch, as without the skip (both are
+ * extrapolations; this one is measured closer in prediction mode).
  */
 static bool skipped_clock(struct replay_rq *rq, uint64_t *now, bool *exact)
 {
@@ -1167,6 +1171,8 @@ static bool skipped_clock(struct replay_rq *rq, uint64_t *now, bool *exact)
 	if (!rq->skip)
 		return false;
 	rq->skip = false;
+	if (!rq->last_exact)
+		return false;
 	*now = rq->last_clock;
 	*exact = rq->last_exact;
 	return true;

@@ -114,6 +114,8 @@ static void test_runtime_chain(void **state)
 	feed(r, ev_switch(t0, 0, 0, 0, false, 0)); /* idle on CPU0 */
 	/* task 10 has a known signal, last updated at c0 - 20 ms, asleep */
 	t = NULL;
+	/* the record of its enqueue gives the wakeup's clock */
+	cfsr_replay_clock_record(r, 0, t0 + 98000, c0 + 100000);
 	feed(r, ev_wakeup(t0 + 100000, 0, 0, 10, 0));
 	t = cfsr_replay_task(r, 10);
 	assert_non_null(t);
@@ -318,9 +320,12 @@ static void run_until_delayed(struct cfsr_replay *r, uint64_t c0, uint64_t t0,
 {
 	cfsr_replay_clock_sample(r, 0, t0, c0);
 	feed(r, ev_switch(t0, 0, 0, 0, false, 0));
+	/* each wakeup follows the record of its enqueue */
+	cfsr_replay_clock_record(r, 0, t0 + 98000, c0 + 100000);
 	feed(r, ev_wakeup(t0 + 100000, 0, 0, 50, 0));
 	set_known_avg(cfsr_replay_task(r, 50), c0 - 5000000, 300);
 	*want = cfsr_replay_task(r, 50)->avg;
+	cfsr_replay_clock_record(r, 0, t0 + 198000, c0 + 200000);
 	feed(r, ev_wakeup(t0 + 200000, 0, 0, 51, 0));
 	feed(r, ev_switch(t0 + 300000, 0, 0, 0, false, 50));
 	feed(r, ev_runtime(t0 + 2300000, 0, 50, 50, 2000000));
@@ -435,6 +440,7 @@ static void test_root_cfs_rq(void **state)
 	cfsr_replay_clock_sample(r, 1, t0, c1);
 	feed(r, ev_switch(t0, 0, 0, 0, false, 0));
 	feed(r, ev_switch(t0, 1, 0, 0, false, 0));
+	cfsr_replay_clock_record(r, 0, t0 + 98000, c0 + 100000);
 	feed(r, ev_wakeup(t0 + 100000, 0, 0, 60, 0));
 	set_known_avg(cfsr_replay_task(r, 60), c0 - 2000000, 200);
 	feed(r, ev_switch(t0 + 300000, 0, 0, 0, false, 60));
