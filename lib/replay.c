@@ -35,8 +35,9 @@ struct replay_rq {
 	/* the clock of the last wakeup's enqueue, or of a reading since */
 	uint64_t skip_clock;
 	bool skip_exact;
-	/* a switch the trace does not show kept the clock, skip_clock */
+	/* a switch the trace does not show kept this clock */
 	bool missed_skip;
+	uint64_t missed_clock;
 	/* wakeups onto this rq since it was last seen idle */
 	unsigned int woken;
 };
@@ -1184,7 +1185,8 @@ static void skip_missed(struct replay_rq *rq)
 	if (!rq->skip)
 		return;
 	rq->skip = false;
-	rq->missed_skip = true;
+	rq->missed_skip = rq->skip_exact;
+	rq->missed_clock = rq->skip_clock;
 }
 
 /* The clock of a __schedule() on @rq: the one its run-time event reported. */
@@ -1529,11 +1531,11 @@ static int on_runtime(struct cfsr_replay *r, const struct cfsr_event *ev)
 		now = t->exec_start + ev->runtime.runtime;
 		exact = true;
 	} else if (rq->curr == t->pid || ev->pid != t->pid || reading_holds(rq, ev->ts) ||
-		   !rq->missed_skip || !rq->skip_exact) {
+		   !rq->missed_skip) {
 		now = clock_at(r, rq, ev->ts, &exact);
 	} else {
 		/* a switch after a wakeup the trace does not show, at the clock it kept */
-		now = rq->skip_clock + ev->runtime.runtime;
+		now = rq->missed_clock + ev->runtime.runtime;
 		exact = true;
 		rq->missed_skip = false;
 	}
@@ -1869,7 +1871,9 @@ static void observe_current(struct cfsr_replay *r, const struct cfsr_event *ev)
 	old = rq->curr > 0 ? cfsr_replay_task(r, rq->curr) : NULL;
 	if (old && old->state == CFSR_TS_RUNNING)
 		left_unseen(r, old);
-	skip_missed(rq);
+	/* the first event after the switch: later wakeups ask for the next one */
+	if (rq->curr >= 0)
+		skip_missed(rq);
 	rq->curr = ev->pid == 0 ? 0 : -1;
 }
 
