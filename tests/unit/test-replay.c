@@ -171,40 +171,11 @@ static void test_runtime_in_wakeup(void **state)
 /*
  * A switch missing from the trace (leaving idle): it kept the clock of the
  * wakeup (rq_clock_skip_update()), which the record of the enqueue gives,
- * and the task's first run-time report gives the run time since.
+ * and the task's first run-time report gives the run time since.  With
+ * @waker, the task wakes another onto its CPU before that report: that
+ * wakeup's clock update comes after the switch and does not move it.
  */
-static void test_recovered_switch(void **state)
-{
-	struct cfsr_replay *r = cfsr_replay_new(2, prof(), 250);
-	const uint64_t c0 = 3000000000000ull, t0 = 1000000000ull;
-	struct cfsr_sched_avg want;
-	struct cfsr_task *t;
-
-	(void)state;
-	cfsr_replay_clock_sample(r, 1, t0, c0);
-	feed(r, ev_switch(t0, 1, 0, 0, false, 0));
-	cfsr_replay_clock_record(r, 1, t0 + 49000, c0 + 48000);
-	feed(r, ev_wakeup(t0 + 50000, 1, 0, 30, 1));
-	t = cfsr_replay_task(r, 30);
-	t->avg.last_update_time = (c0 - 1000000) & ~1023ull;
-	t->avg.period_contrib = (uint32_t)((t->avg.last_update_time >> 10) % 1024);
-	want = t->avg;
-	/* no switch: the next event runs in 30's context, 2 ms after it started */
-	feed(r, ev_runtime(t0 + 2060000, 1, 30, 30, 2000000));
-	feed(r, ev_switch(t0 + 2060100, 1, 30, 1, false, 0));
-	cfsr_pelt_update_se(P, c0 + 48000, &want, W0, false, 0, false);
-	cfsr_pelt_update_se(P, c0 + 2048000, &want, W0, true, 1, true);
-	assert_avg_equal(&t->avg, &want);
-	assert_int_equal(cfsr_replay_stats(r)->recovered_switches, 1);
-	cfsr_replay_free(r);
-}
-
-/*
- * As test_recovered_switch(), but the task wakes another onto its CPU
- * before its first run-time report: that wakeup's clock update comes after
- * the switch and does not move it.
- */
-static void test_recovered_switch_waker(void **state)
+static void recovered_switch(bool waker)
 {
 	struct cfsr_replay *r = cfsr_replay_new(2, prof(), 250);
 	const uint64_t c0 = 3000000000000ull, t0 = 1000000000ull;
@@ -212,7 +183,6 @@ static void test_recovered_switch_waker(void **state)
 	struct cfsr_event we;
 	struct cfsr_task *t;
 
-	(void)state;
 	cfsr_replay_clock_sample(r, 1, t0, c0);
 	feed(r, ev_switch(t0, 1, 0, 0, false, 0));
 	cfsr_replay_clock_record(r, 1, t0 + 49000, c0 + 48000);
@@ -221,22 +191,35 @@ static void test_recovered_switch_waker(void **state)
 	t->avg.last_update_time = (c0 - 1000000) & ~1023ull;
 	t->avg.period_contrib = (uint32_t)((t->avg.last_update_time >> 10) % 1024);
 	want = t->avg;
-	/*
-	 * running unseen, 30 wakes 31 onto its CPU: sched_waking in 30's
-	 * context, the enqueue's record, then the wakeup
-	 */
-	we = ev_wakeup(t0 + 499000, 1, 30, 31, 1);
-	we.kind = CFSR_EV_WAKING;
-	feed(r, we);
-	cfsr_replay_clock_record(r, 1, t0 + 500000, c0 + 498000);
-	feed(r, ev_wakeup(t0 + 501000, 1, 30, 31, 1));
+	if (waker) {
+		/* sched_waking in 30's context, the enqueue's record, the wakeup */
+		we = ev_wakeup(t0 + 499000, 1, 30, 31, 1);
+		we.kind = CFSR_EV_WAKING;
+		feed(r, we);
+		cfsr_replay_clock_record(r, 1, t0 + 500000, c0 + 498000);
+		feed(r, ev_wakeup(t0 + 501000, 1, 30, 31, 1));
+	}
+	/* no switch: 30's first run-time report, 2 ms after it started */
 	feed(r, ev_runtime(t0 + 2060000, 1, 30, 30, 2000000));
-	feed(r, ev_switch(t0 + 2060100, 1, 30, 1, false, 31));
+	feed(r, ev_switch(t0 + 2060100, 1, 30, 1, false, waker ? 31 : 0));
 	t = cfsr_replay_task(r, 30);
 	cfsr_pelt_update_se(P, c0 + 48000, &want, W0, false, 0, false);
 	cfsr_pelt_update_se(P, c0 + 2048000, &want, W0, true, 1, true);
 	assert_avg_equal(&t->avg, &want);
+	assert_int_equal(cfsr_replay_stats(r)->recovered_switches, 1);
 	cfsr_replay_free(r);
+}
+
+static void test_recovered_switch(void **state)
+{
+	(void)state;
+	recovered_switch(false);
+}
+
+static void test_recovered_switch_waker(void **state)
+{
+	(void)state;
+	recovered_switch(true);
 }
 
 /* A task that leaves unseen is aged as blocked until its next wakeup. */
