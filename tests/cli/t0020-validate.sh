@@ -33,10 +33,10 @@ min_within1() {
 }
 
 if [ -f "$SHARED_TRACES/periodic-bpf/pelt.jsonl.gz" ]; then
-	test_expect_success 'periodic-bpf: task updates exact >= 97.5 %' 'min_exact periodic-bpf task 97.5'
+	test_expect_success 'periodic-bpf: task updates exact >= 98 %' 'min_exact periodic-bpf task 98'
 	test_expect_success 'cgroups-bpf: task updates exact >= 98.5 %' 'min_exact cgroups-bpf task 98.5'
-	test_expect_success 'periodic-bpf: group cfs_rq updates exact >= 97 %' \
-		'min_exact periodic-bpf "group cfs_rq" 97'
+	test_expect_success 'periodic-bpf: group cfs_rq updates exact >= 97.5 %' \
+		'min_exact periodic-bpf "group cfs_rq" 97.5'
 	test_expect_success 'cgroups-bpf: group cfs_rq updates exact >= 97 %' \
 		'min_exact cgroups-bpf "group cfs_rq" 97'
 	test_expect_success 'periodic-bpf: group entity updates exact >= 58.5 %' \
