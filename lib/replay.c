@@ -1843,10 +1843,14 @@ static void settle_runtime(struct cfsr_replay *r, const struct cfsr_event *ev)
 	 * A report right after another of the same task came from the pick
 	 * of the __schedule() the first one's tick asked for: update_curr()
 	 * in pick_task_fair(), with a PELT update only if a switch follows
-	 * (put_prev_entity()); when the pick keeps the task, none.
+	 * (put_prev_entity()); when the pick keeps the task, none, but the
+	 * pick completed the delayed dequeues it met first (pick_next_entity(),
+	 * kernel/sched/fair.c, v6.12-v6.18), at that report's clock.
 	 */
-	if (p->pick && !(ev->kind == CFSR_EV_SWITCH && ev->sw.prev_pid == t->pid))
+	if (p->pick && !(ev->kind == CFSR_EV_SWITCH && ev->sw.prev_pid == t->pid)) {
+		pick_delayed(r, t->cpu, t, p->now, p->ts, p->exact);
 		return;
+	}
 	/* a sleep: dequeue_task_fair() samples util_est before dequeue_entity() updates */
 	if (ev->kind == CFSR_EV_SWITCH && ev->sw.prev_pid == t->pid && !ev->sw.preempt &&
 	    ev->sw.prev_state)

@@ -360,6 +360,20 @@ static void run_until_delayed(struct cfsr_replay *r, uint64_t c0, uint64_t t0,
 }
 
 /*
+ * A's signal through run_until_delayed(): enqueue (zeros), waiting until
+ * the switch from idle (at the clock of B's wakeup, which it kept),
+ * running, waiting, running until it blocks.
+ */
+static void age_until_delayed(struct cfsr_sched_avg *want, uint64_t c0)
+{
+	cfsr_pelt_update_se(P, c0 + 100000, want, W0, false, 0, false);
+	cfsr_pelt_update_se(P, c0 + 200000, want, W0, true, 1, false);
+	cfsr_pelt_update_se(P, c0 + 2200000, want, W0, true, 1, true);
+	cfsr_pelt_update_se(P, c0 + 2700000, want, W0, true, 1, false);
+	cfsr_pelt_update_se(P, c0 + 2800000, want, W0, true, 1, true);
+}
+
+/*
  * After run_until_delayed(): B runs 1 ms (1.5 ms, mean with A 1.8 ms:
  * eligible) and blocks normally with lag 1.8 - 1.5 = 0.3 ms; the CPU goes
  * idle, so the pick completes A's dequeue (lag 0: alone, it is at the
@@ -400,12 +414,36 @@ static void test_delayed_dequeue(void **state)
 	assert_int_equal(root->load_weight, 0);
 	assert_int_equal(cfsr_replay_stats(r)->delayed_picked, 1);
 
-	cfsr_pelt_update_se(P, c0 + 100000, &want, W0, false, 0, false);
-	cfsr_pelt_update_se(P, c0 + 200000, &want, W0, true, 1, false);
-	cfsr_pelt_update_se(P, c0 + 2200000, &want, W0, true, 1, true);
-	cfsr_pelt_update_se(P, c0 + 2700000, &want, W0, true, 1, false);
-	cfsr_pelt_update_se(P, c0 + 2800000, &want, W0, true, 1, true);
+	age_until_delayed(&want, c0);
 	cfsr_pelt_update_se(P, c0 + 3800000, &want, W0, true, 0, false);
+	assert_avg_equal(&a->avg, &want);
+	cfsr_replay_free(r);
+}
+
+/*
+ * After run_until_delayed(): B's tick after 1.7 ms more (vruntime 2.2 ms,
+ * deadline renewed to 2.9 ms) asks for a reschedule; the pick's
+ * update_curr() reports 10 us more and finds A eligible (mean 2.155 ms)
+ * with the earlier deadline (2.7 ms): it completes A's dequeue at its clock
+ * and, picking again, keeps B (no switch).
+ */
+static void test_delayed_pick_keeps(void **state)
+{
+	struct cfsr_replay *r = cfsr_replay_new(1, prof(), 250);
+	const uint64_t c0 = 5000000000000ull, t0 = 3000000000ull;
+	struct cfsr_sched_avg want;
+	struct cfsr_task *a;
+
+	(void)state;
+	run_until_delayed(r, c0, t0, &want);
+	feed(r, ev_runtime(t0 + 4600300, 0, 51, 51, 1700000));
+	feed(r, ev_runtime(t0 + 4600400, 0, 51, 51, 10000));
+	feed(r, ev_runtime(t0 + 8600400, 0, 51, 51, 4000000));
+	a = cfsr_replay_task(r, 50);
+	assert_int_equal(a->state, CFSR_TS_SLEEPING);
+	assert_int_equal(cfsr_replay_stats(r)->delayed_picked, 1);
+	age_until_delayed(&want, c0);
+	cfsr_pelt_update_se(P, c0 + 4510000, &want, W0, true, 0, false);
 	assert_avg_equal(&a->avg, &want);
 	cfsr_replay_free(r);
 }
@@ -648,6 +686,7 @@ int main(void)
 		cmocka_unit_test(test_switch_grows_table),
 		cmocka_unit_test(test_delayed_dequeue),
 		cmocka_unit_test(test_delayed_requeue),
+		cmocka_unit_test(test_delayed_pick_keeps),
 		cmocka_unit_test(test_root_cfs_rq),
 		cmocka_unit_test(test_group_entity),
 		cmocka_unit_test(test_wakeup_reading),
