@@ -62,6 +62,8 @@ struct pending_runtime {
 	bool pick;
 	/* the task of the CPU's last event if that was a run-time report, else 0 */
 	int last_runtime_pid;
+	/* that report's trace time */
+	uint64_t last_runtime_ts;
 };
 
 /* A task group: its parent, tg->load_avg, tg->shares. */
@@ -1556,7 +1558,9 @@ static int on_runtime(struct cfsr_replay *r, const struct cfsr_event *ev)
 	if (ev->cpu >= 0 && ev->cpu < r->nr_cpus && ev->cpu == t->cpu) {
 		struct pending_runtime *p = &r->pending[ev->cpu];
 
-		p->pick = p->last_runtime_pid == t->pid;
+		/* the next tick's report comes a tick later, a pick's at once */
+		p->pick = p->last_runtime_pid == t->pid &&
+			  ev->ts - p->last_runtime_ts < r->tick_nsec / 2;
 		p->set = true;
 		p->pid = t->pid;
 		p->updates = t->updates;
@@ -1565,8 +1569,10 @@ static int on_runtime(struct cfsr_replay *r, const struct cfsr_event *ev)
 		p->exact = exact;
 		p->exec_from = now - ev->runtime.runtime;
 	}
-	if (ev->cpu >= 0 && ev->cpu < r->nr_cpus)
+	if (ev->cpu >= 0 && ev->cpu < r->nr_cpus) {
 		r->pending[ev->cpu].last_runtime_pid = t->pid;
+		r->pending[ev->cpu].last_runtime_ts = ev->ts;
+	}
 	t->exec_start = now;
 	t->exec_known = t->exec_known || exact;
 	if (clock_ok(r, (int)(rq - r->rqs)) || exact)

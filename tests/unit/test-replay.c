@@ -169,6 +169,28 @@ static void test_runtime_in_wakeup(void **state)
 }
 
 /*
+ * Two ticks in a row with no event between: the second report is the next
+ * tick's, a tick later, with its PELT update, not the update_curr() of the
+ * pick the first one asked for (which comes at once).
+ */
+static void test_consecutive_ticks(void **state)
+{
+	struct cfsr_replay *r = cfsr_replay_new(1, prof(), 250);
+	const uint64_t c0 = 2500000000000ull, t0 = 9500000000ull;
+	struct cfsr_task *t;
+
+	(void)state;
+	cfsr_replay_clock_sample(r, 0, t0, c0);
+	feed(r, ev_switch(t0, 0, 0, 0, false, 22));
+	feed(r, ev_runtime(t0 + 4000000, 0, 22, 22, 4000000));
+	feed(r, ev_runtime(t0 + 8000000, 0, 22, 22, 4000000));
+	feed(r, ev_runtime(t0 + 12000000, 0, 22, 22, 4000000));
+	t = cfsr_replay_task(r, 22);
+	assert_int_equal(t->avg.last_update_time, (c0 + 8000000) & ~1023ull);
+	cfsr_replay_free(r);
+}
+
+/*
  * A switch missing from the trace (leaving idle): it kept the clock of the
  * wakeup (rq_clock_skip_update()), which the record of the enqueue gives,
  * and the task's first run-time report gives the run time since.  With
@@ -679,6 +701,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_runtime_chain),
 		cmocka_unit_test(test_runtime_in_wakeup),
+		cmocka_unit_test(test_consecutive_ticks),
 		cmocka_unit_test(test_recovered_switch),
 		cmocka_unit_test(test_recovered_switch_waker),
 		cmocka_unit_test(test_unseen_switch_out),
