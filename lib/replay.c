@@ -1162,19 +1162,20 @@ static void request_skip(struct cfsr_replay *r, struct replay_rq *rq, const stru
 
 /*
  * The rq clock a __schedule() whose update_rq_clock() was skipped uses:
- * the last one the model knows of.  Return: a skip was requested and that
- * clock is known exactly (from a record or a run-time report).
- * Differs: where the model only estimated the clock the wakeup left, the
- * switch's clock is estimated at the switch, as without the skip (both are
- * extrapolations; this one is measured closer in prediction mode).
+ * the last one the model knows of.  Return: a skip was requested (and,
+ * where the kernel's records give the clocks, that clock is known exactly).
+ * Differs: in lock-step, where the model only estimated the clock the
+ * wakeup left (no record of it), the switch's clock is estimated at the
+ * switch, as without the skip: both are extrapolations then, and this one
+ * is measured closer there.
  */
-static bool skipped_clock(struct replay_rq *rq, uint64_t *now, bool *exact)
+static bool skipped_clock(struct cfsr_replay *r, struct replay_rq *rq, uint64_t *now, bool *exact)
 {
 	rq->missed_skip = false;
 	if (!rq->skip)
 		return false;
 	rq->skip = false;
-	if (!rq->last_exact)
+	if (r->records && !rq->last_exact)
 		return false;
 	*now = rq->last_clock;
 	*exact = rq->last_exact;
@@ -1182,12 +1183,12 @@ static bool skipped_clock(struct replay_rq *rq, uint64_t *now, bool *exact)
 }
 
 /* A switch the trace does not show happened now: it used up a skip request. */
-static void skip_missed(struct replay_rq *rq)
+static void skip_missed(struct cfsr_replay *r, struct replay_rq *rq)
 {
 	if (!rq->skip)
 		return;
 	rq->skip = false;
-	rq->missed_skip = rq->skip_exact;
+	rq->missed_skip = rq->skip_exact && r->records;
 	rq->missed_clock = rq->skip_clock;
 }
 
@@ -1417,7 +1418,7 @@ static int on_switch(struct cfsr_replay *r, const struct cfsr_event *ev)
 	 */
 	if (ev->sw.prev_pid > 0 && !ev->sw.preempt && ev->sw.prev_state)
 		rq->skip = false;
-	if (!skipped_clock(rq, &now, &exact))
+	if (!skipped_clock(r, rq, &now, &exact))
 		now = schedule_clock(r, rq, ev->sw.prev_pid, ev->ts, &exact);
 	if (rq->curr > 0 && rq->curr != ev->sw.prev_pid) {
 		/*
@@ -1883,7 +1884,7 @@ static void observe_current(struct cfsr_replay *r, const struct cfsr_event *ev)
 		left_unseen(r, old);
 	/* the first event after the switch: later wakeups ask for the next one */
 	if (rq->curr >= 0)
-		skip_missed(rq);
+		skip_missed(r, rq);
 	rq->curr = ev->pid == 0 ? 0 : -1;
 }
 
