@@ -677,6 +677,29 @@ static int assign_groups(struct cfsr_replay *r, const char *path)
 	return cfsr_task_groups(path, set_group, r);
 }
 
+/*
+ * The records the lock-step uses: those it compares (se, gse, cfs) and,
+ * for their rq clock only, the util_est and RT ones, which fire inside the
+ * enqueue and dequeue paths (util_est_enqueue()/util_est_dequeue() at every
+ * fair task's) and in the blocked-load updates.
+ */
+static bool lockstep_record(const struct cfsr_truth_item *it)
+{
+	if (it->kind != CFSR_TRUTH_PELT || it->pelt.ts < 0)
+		return false;
+	switch (it->pelt.type) {
+	case CFSR_PELT_SE:
+	case CFSR_PELT_GSE:
+	case CFSR_PELT_CFS:
+	case CFSR_PELT_UE_SE:
+	case CFSR_PELT_UE_CFS:
+	case CFSR_PELT_RT:
+		return true;
+	default:
+		return false;
+	}
+}
+
 /* Merge the trace and the kernel records by time and replay. */
 static int run(struct validate *v, struct cfsr_trace *t, struct cfsr_truth_reader *pr)
 {
@@ -689,10 +712,7 @@ static int run(struct validate *v, struct cfsr_trace *t, struct cfsr_truth_reade
 	have_ev = cfsr_trace_next(t, &ev);
 	do {
 		have_rec = cfsr_truth_next(pr, &item);
-	} while (have_rec > 0 &&
-		 (item.kind != CFSR_TRUTH_PELT || item.pelt.ts < 0 ||
-		  (item.pelt.type != CFSR_PELT_SE && item.pelt.type != CFSR_PELT_GSE &&
-		   item.pelt.type != CFSR_PELT_CFS)));
+	} while (have_rec > 0 && !lockstep_record(&item));
 	while (have_ev > 0 || have_rec > 0) {
 		if (have_ev < 0 || have_rec < 0)
 			return -1;
@@ -704,9 +724,10 @@ static int run(struct validate *v, struct cfsr_trace *t, struct cfsr_truth_reade
 			have_ev = cfsr_trace_next(t, &ev);
 			continue;
 		}
-		v->records++;
+		v->records += item.pelt.type == CFSR_PELT_SE || item.pelt.type == CFSR_PELT_GSE ||
+			      item.pelt.type == CFSR_PELT_CFS;
 		if (item.pelt.rq_cpu >= 0 && item.pelt.clock_task >= 0)
-			cfsr_replay_clock_sample(
+			cfsr_replay_clock_record(
 				v->replay, (int)item.pelt.rq_cpu, (uint64_t)item.pelt.ts,
 				(uint64_t)(item.pelt.clock_pelt >= 0 ?
 						   item.pelt.clock_pelt - item.pelt.lost_idle_time :
@@ -719,10 +740,7 @@ static int run(struct validate *v, struct cfsr_trace *t, struct cfsr_truth_reade
 			return -1;
 		do {
 			have_rec = cfsr_truth_next(pr, &item);
-		} while (have_rec > 0 &&
-			 (item.kind != CFSR_TRUTH_PELT || item.pelt.ts < 0 ||
-			  (item.pelt.type != CFSR_PELT_SE && item.pelt.type != CFSR_PELT_GSE &&
-			   item.pelt.type != CFSR_PELT_CFS)));
+		} while (have_rec > 0 && !lockstep_record(&item));
 	}
 	cfsr_progress_done(&progress);
 	return 0;

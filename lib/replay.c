@@ -23,6 +23,21 @@ struct replay_rq {
 	uint64_t anchor_clock;
 	/* the anchor came from a run-time event of this task, nothing since */
 	int anchor_pid;
+	/* the last clock reading: the rq clock at trace time read_ts */
+	bool read;
+	uint64_t read_ts;
+	uint64_t read_clock;
+	/* the clock of the rq's last update_rq_clock() the model knows of */
+	uint64_t last_clock;
+	bool last_exact;
+	/* RQCF_REQ_SKIP: a wakeup asked the next __schedule() to keep the clock */
+	bool skip;
+	/* the clock of the last wakeup's enqueue, or of a reading since */
+	uint64_t skip_clock;
+	bool skip_exact;
+	/* a switch the trace does not show kept this clock */
+	bool missed_skip;
+	uint64_t missed_clock;
 	/* wakeups onto this rq since it was last seen idle */
 	unsigned int woken;
 };
@@ -47,6 +62,8 @@ struct pending_runtime {
 	bool pick;
 	/* the task of the CPU's last event if that was a run-time report, else 0 */
 	int last_runtime_pid;
+	/* that report's trace time */
+	uint64_t last_runtime_ts;
 };
 
 /* A task group: its parent, tg->load_avg, tg->shares. */
@@ -87,6 +104,10 @@ struct cfsr_replay {
 	size_t tasks_alloc;
 	int *map;
 	size_t map_alloc;
+	/* clock readings come from records inside the kernel's paths */
+	bool records;
+	/* tasks a load balance moved, not attached on their new CPU yet */
+	unsigned int attach_pending;
 	cfsr_replay_hook hook;
 	void *hook_data;
 	struct cfsr_replay_stats stats;
@@ -185,6 +206,10 @@ static struct cfsr_task *task_reset(struct cfsr_replay *r, int pid)
 	t->exec_known = false;
 	t->avg_known = false;
 	t->migrated = false;
+	if (t->attach_pending) {
+		t->attach_pending = false;
+		r->attach_pending--;
+	}
 	t->updates = 0;
 	return t;
 }
@@ -207,13 +232,57 @@ static struct replay_rq *rq_of(struct cfsr_replay *r, int cpu)
 #define READING_HOLD_NS 20000
 
 /*
- * The rq's clock_task at trace time @ts, from its anchor.  Steal time since
- * the anchor is not seen, so a value away from its anchor is an estimate.
- * peek_clock() gives the value, clock_at() also counts it in the stats.
+ * A reading newer than the anchor and within READING_HOLD_NS before @ts:
+ * the rq clock as the path that emitted it left it, which the event at
+ * @ts, in the same path, uses (a wakeup follows the records of its
+ * enqueue, util_est_enqueue()'s among them, at the clock of the
+ * update_rq_clock() before them).
+ */
+static bool reading_within(const struct replay_rq *rq, uint64_t ts, uint64_t hold)
+{
+	return rq->read && ts >= rq->read_ts && ts - rq->read_ts < hold &&
+	       (!rq->anchored || rq->read_ts >= rq->anchor_ts);
+}
+
+static bool reading_holds(const struct replay_rq *rq, uint64_t ts)
+{
+	return reading_within(rq, ts, READING_HOLD_NS);
+}
+
+/*
+ * A wakeup's enqueue runs at the clock of ttwu's update_rq_clock() and
+ * fires sched_util_est_cfs_tp (util_est_enqueue()) before sched_wakeup,
+ * with the remote rq lock, wakeup_preempt() and the recorder's own
+ * programs between: a longer path than READING_HOLD_NS allows for, up to
+ * about 50 us in the recorded runs.
+ */
+#define WAKEUP_HOLD_NS 100000
+
+static uint64_t clock_at(struct cfsr_replay *r, struct replay_rq *rq, uint64_t ts, bool *exact);
+
+/* The clock of a wakeup's enqueue on @rq: the last reading, if that is its own. */
+static uint64_t wakeup_clock(struct cfsr_replay *r, struct replay_rq *rq, uint64_t ts, bool *exact)
+{
+	if (reading_within(rq, ts, WAKEUP_HOLD_NS)) {
+		*exact = true;
+		return rq->read_clock;
+	}
+	return clock_at(r, rq, ts, exact);
+}
+
+/*
+ * The rq's clock_task at trace time @ts: a reading that holds, else from
+ * its anchor.  Steal time since the anchor is not seen, so a value away
+ * from its anchor is an estimate.  peek_clock() gives the value,
+ * clock_at() also counts it in the stats.
  */
 static uint64_t peek_clock(const struct replay_rq *rq, uint64_t ts, bool *exact)
 {
 	*exact = false;
+	if (rq && reading_holds(rq, ts)) {
+		*exact = true;
+		return rq->read_clock;
+	}
 	if (!rq || !rq->anchored)
 		return ts;
 	if (ts == rq->anchor_ts && rq->anchor_exact) {
@@ -231,9 +300,11 @@ static uint64_t clock_at(struct cfsr_replay *r, struct replay_rq *rq, uint64_t t
 {
 	uint64_t clock = peek_clock(rq, ts, exact);
 
+	if (*exact)
+		return clock;
 	if (!rq || !rq->anchored)
 		r->stats.unanchored_updates++;
-	else if (!*exact)
+	else
 		r->stats.estimated_updates++;
 	return clock;
 }
@@ -252,8 +323,16 @@ void cfsr_replay_expect_clock(struct cfsr_replay *r)
 	r->expect_clock = true;
 }
 
+/* The rq clock was updated to @clock (exactly or as estimated). */
+static void clock_updated(struct replay_rq *rq, uint64_t clock, bool exact)
+{
+	rq->last_clock = clock;
+	rq->last_exact = exact;
+}
+
 static void anchor(struct replay_rq *rq, uint64_t ts, uint64_t clock, bool exact, int pid)
 {
+	clock_updated(rq, clock, exact);
 	rq->anchored = true;
 	rq->anchor_exact = exact;
 	rq->anchor_ts = ts;
@@ -262,6 +341,23 @@ static void anchor(struct replay_rq *rq, uint64_t ts, uint64_t clock, bool exact
 }
 
 static void correct_chain(struct cfsr_replay *r, int cpu, uint64_t ts, uint64_t clock);
+static void attach_task(struct cfsr_replay *r, struct cfsr_task *t, uint64_t now, uint64_t ts,
+			bool exact);
+
+/*
+ * Mirrors attach_tasks() in kernel/sched/fair.c, v6.12-v6.18: the tasks a
+ * load balance detached are enqueued on @cpu after update_rq_clock() of
+ * its rq, update_load_avg(DO_ATTACH) at that clock; the enqueue fires
+ * records (util_est_enqueue()'s at least), of which @clock is the first.
+ */
+static void attach_moved(struct cfsr_replay *r, int cpu, uint64_t ts, uint64_t clock)
+{
+	size_t i;
+
+	for (i = 0; i < r->nr_tasks && r->attach_pending; i++)
+		if (r->tasks[i].attach_pending && r->tasks[i].cpu == cpu)
+			attach_task(r, &r->tasks[i], clock, ts, true);
+}
 
 void cfsr_replay_clock_sample(struct cfsr_replay *r, int cpu, uint64_t ts, uint64_t clock_task)
 {
@@ -279,6 +375,26 @@ void cfsr_replay_clock_sample(struct cfsr_replay *r, int cpu, uint64_t ts, uint6
 	if (!rq || (rq->anchored && rq->anchor_exact))
 		return;
 	anchor(rq, ts, clock_task, false, -1);
+}
+
+void cfsr_replay_clock_record(struct cfsr_replay *r, int cpu, uint64_t ts, uint64_t clock_task)
+{
+	struct replay_rq *rq = rq_of(r, cpu);
+
+	r->records = true;
+	cfsr_replay_clock_sample(r, cpu, ts, clock_task);
+	if (!rq)
+		return;
+	rq->read = true;
+	rq->read_ts = ts;
+	rq->read_clock = clock_task;
+	clock_updated(rq, clock_task, true);
+	if (rq->skip) {
+		rq->skip_clock = clock_task;
+		rq->skip_exact = true;
+	}
+	if (r->attach_pending)
+		attach_moved(r, cpu, ts, clock_task);
 }
 
 /* ---- task groups and cfs_rqs ---------------------------------------------------------- */
@@ -1020,6 +1136,10 @@ static void attach_task(struct cfsr_replay *r, struct cfsr_task *t, uint64_t now
 	tg_publish(r, cfs, ts);
 	group_walk(r, cfs, now, ts, exact, true);
 	t->migrated = false;
+	if (t->attach_pending) {
+		t->attach_pending = false;
+		r->attach_pending--;
+	}
 	notify(r, t, ts, CFSR_UPD_ENQUEUE, exact);
 }
 
@@ -1092,6 +1212,63 @@ static void root_util_est(struct cfsr_replay *r, struct cfsr_task *t, int sign)
 }
 
 /* ---- event handlers ------------------------------------------------------------------ */
+
+/*
+ * Mirrors wakeup_preempt() in kernel/sched/core.c, v6.7-v6.18 (before:
+ * check_preempt_curr(), same code): when a wakeup leaves the rq's current
+ * task queued with need_resched set, rq_clock_skip_update() asks the
+ * __schedule() that follows to keep the rq clock (RQCF_REQ_SKIP, promoted
+ * to RQCF_ACT_SKIP there).  The idle task counts as queued (init_idle()
+ * sets its on_rq), and any woken fair task preempts it (resched_curr(),
+ * fair above idle), so a CPU woken from idle switches at the clock of its
+ * wakeup, or of a later update_rq_clock() before the switch.  Whether a
+ * wakeup set need_resched shows in the switch that follows: from idle, or
+ * preempting a task still runnable.
+ */
+static void request_skip(struct cfsr_replay *r, struct replay_rq *rq, const struct cfsr_task *p,
+			 uint64_t now, bool exact)
+{
+	const struct cfsr_task *curr = rq->curr > 0 ? cfsr_replay_task(r, rq->curr) : NULL;
+
+	clock_updated(rq, now, exact);
+	rq->skip_clock = now;
+	rq->skip_exact = exact;
+	/* a fair wakee does not preempt a real-time task (sched_class_above()) */
+	if (!(curr && !curr->fair && p->fair))
+		rq->skip = true;
+}
+
+/*
+ * The rq clock a __schedule() whose update_rq_clock() was skipped uses:
+ * the last one the model knows of.  Return: a skip was requested (and,
+ * where the kernel's records give the clocks, that clock is known exactly).
+ * Differs: in lock-step, where the model only estimated the clock the
+ * wakeup left (no record of it), the switch's clock is estimated at the
+ * switch, as without the skip: both are extrapolations then, and this one
+ * is measured closer there.
+ */
+static bool skipped_clock(struct cfsr_replay *r, struct replay_rq *rq, uint64_t *now, bool *exact)
+{
+	rq->missed_skip = false;
+	if (!rq->skip)
+		return false;
+	rq->skip = false;
+	if (r->records && !rq->last_exact)
+		return false;
+	*now = rq->last_clock;
+	*exact = rq->last_exact;
+	return true;
+}
+
+/* A switch the trace does not show happened now: it used up a skip request. */
+static void skip_missed(struct cfsr_replay *r, struct replay_rq *rq)
+{
+	if (!rq->skip)
+		return;
+	rq->skip = false;
+	rq->missed_skip = rq->skip_exact && r->records;
+	rq->missed_clock = rq->skip_clock;
+}
 
 /* The clock of a __schedule() on @rq: the one its run-time event reported. */
 static uint64_t schedule_clock(struct cfsr_replay *r, struct replay_rq *rq, int prev, uint64_t ts,
@@ -1312,7 +1489,15 @@ static int on_switch(struct cfsr_replay *r, const struct cfsr_event *ev)
 		prev = cfsr_replay_task(r, ev->sw.prev_pid);
 	if (ev->sw.next_pid > 0)
 		next = cfsr_replay_task(r, ev->sw.next_pid);
-	now = schedule_clock(r, rq, ev->sw.prev_pid, ev->ts, &exact);
+	/*
+	 * __schedule() after a wakeup that preempted the idle task or a
+	 * runnable one keeps the rq clock; a task that blocks has its dequeue
+	 * reported at the clock of its own __schedule() (its run-time chain).
+	 */
+	if (ev->sw.prev_pid > 0 && !ev->sw.preempt && ev->sw.prev_state)
+		rq->skip = false;
+	if (!skipped_clock(r, rq, &now, &exact))
+		now = schedule_clock(r, rq, ev->sw.prev_pid, ev->ts, &exact);
 	if (rq->curr > 0 && rq->curr != ev->sw.prev_pid) {
 		/*
 		 * The task the model had running left without a switch in the
@@ -1428,8 +1613,14 @@ static int on_runtime(struct cfsr_replay *r, const struct cfsr_event *ev)
 	if (t->exec_known && t->state == CFSR_TS_RUNNING) {
 		now = t->exec_start + ev->runtime.runtime;
 		exact = true;
-	} else {
+	} else if (rq->curr == t->pid || ev->pid != t->pid || reading_holds(rq, ev->ts) ||
+		   !rq->missed_skip) {
 		now = clock_at(r, rq, ev->ts, &exact);
+	} else {
+		/* a switch after a wakeup the trace does not show, at the clock it kept */
+		now = rq->missed_clock + ev->runtime.runtime;
+		exact = true;
+		rq->missed_skip = false;
 	}
 	if (rq->curr != t->pid && ev->pid == t->pid)
 		recover_switch(r, rq, t, (int)(rq - r->rqs), now, ev->runtime.runtime, ev->ts,
@@ -1448,7 +1639,9 @@ static int on_runtime(struct cfsr_replay *r, const struct cfsr_event *ev)
 	if (ev->cpu >= 0 && ev->cpu < r->nr_cpus && ev->cpu == t->cpu) {
 		struct pending_runtime *p = &r->pending[ev->cpu];
 
-		p->pick = p->last_runtime_pid == t->pid;
+		/* the next tick's report comes a tick later, a pick's at once */
+		p->pick = p->last_runtime_pid == t->pid &&
+			  ev->ts - p->last_runtime_ts < r->tick_nsec / 2;
 		p->set = true;
 		p->pid = t->pid;
 		p->updates = t->updates;
@@ -1457,8 +1650,10 @@ static int on_runtime(struct cfsr_replay *r, const struct cfsr_event *ev)
 		p->exact = exact;
 		p->exec_from = now - ev->runtime.runtime;
 	}
-	if (ev->cpu >= 0 && ev->cpu < r->nr_cpus)
+	if (ev->cpu >= 0 && ev->cpu < r->nr_cpus) {
 		r->pending[ev->cpu].last_runtime_pid = t->pid;
+		r->pending[ev->cpu].last_runtime_ts = ev->ts;
+	}
 	t->exec_start = now;
 	t->exec_known = t->exec_known || exact;
 	if (clock_ok(r, (int)(rq - r->rqs)) || exact)
@@ -1483,7 +1678,8 @@ static int on_wakeup(struct cfsr_replay *r, const struct cfsr_event *ev, bool ne
 		/* ttwu_runnable(): requeued where it is, never migrated */
 		rq = rq_of(r, t->cpu);
 		if (rq && t->fair) {
-			now = clock_at(r, rq, ev->ts, &exact);
+			now = wakeup_clock(r, rq, ev->ts, &exact);
+			request_skip(r, rq, t, now, exact);
 			requeue_delayed(r, t, now, ev->ts, exact);
 		} else {
 			set_state(r, t, CFSR_TS_QUEUED);
@@ -1496,7 +1692,8 @@ static int on_wakeup(struct cfsr_replay *r, const struct cfsr_event *ev, bool ne
 	rq = rq_of(r, cpu);
 	if (!rq)
 		return 0;
-	now = clock_at(r, rq, ev->ts, &exact);
+	now = wakeup_clock(r, rq, ev->ts, &exact);
+	request_skip(r, rq, t, now, exact);
 	set_cpu(r, t, cpu, ev->ts);
 	cfs = task_cfs(r, t);
 	if (!t->fair || !cfs) {
@@ -1584,8 +1781,20 @@ static int on_migrate(struct cfsr_replay *r, const struct cfsr_event *ev)
 		if (clock_ok(r, t->cpu))
 			group_walk(r, cfs, now, ev->ts, exact, r->profile->detach_in_dequeue);
 		t->cpu = ev->migrate.dest_cpu;
-		now = clock_at(r, dst, ev->ts, &exact);
-		attach_task(r, t, now, ev->ts, exact);
+		/*
+		 * attach_tasks() attaches it later, at the destination's
+		 * clock, whose records follow the migration event: at the
+		 * first of them, or at the task's next update.
+		 */
+		if (!r->records) {
+			now = clock_at(r, dst, ev->ts, &exact);
+			attach_task(r, t, now, ev->ts, exact);
+		} else if (!t->attach_pending) {
+			t->avg.last_update_time = 0;
+			t->migrated = true;
+			t->attach_pending = true;
+			r->attach_pending++;
+		}
 		place_entity(r, task_cfs(r, t), t, false);
 		task_account(r, t, 1);
 		if (t->state == CFSR_TS_QUEUED)
@@ -1661,6 +1870,9 @@ static void on_lost(struct cfsr_replay *r, const struct cfsr_event *ev)
 	/* what happened on that CPU is unknown: forget its state */
 	rq->curr = -1;
 	rq->anchored = false;
+	rq->read = false;
+	rq->skip = false;
+	rq->missed_skip = false;
 	for (i = 0; i < r->nr_tasks; i++)
 		if (r->tasks[i].cpu == ev->cpu)
 			r->tasks[i].exec_known = false;
@@ -1726,10 +1938,14 @@ static void settle_runtime(struct cfsr_replay *r, const struct cfsr_event *ev)
 	 * A report right after another of the same task came from the pick
 	 * of the __schedule() the first one's tick asked for: update_curr()
 	 * in pick_task_fair(), with a PELT update only if a switch follows
-	 * (put_prev_entity()); when the pick keeps the task, none.
+	 * (put_prev_entity()); when the pick keeps the task, none, but the
+	 * pick completed the delayed dequeues it met first (pick_next_entity(),
+	 * kernel/sched/fair.c, v6.12-v6.18), at that report's clock.
 	 */
-	if (p->pick && !(ev->kind == CFSR_EV_SWITCH && ev->sw.prev_pid == t->pid))
+	if (p->pick && !(ev->kind == CFSR_EV_SWITCH && ev->sw.prev_pid == t->pid)) {
+		pick_delayed(r, t->cpu, t, p->now, p->ts, p->exact);
 		return;
+	}
 	/*
 	 * A sleep: dequeue_task_fair() samples util_est before dequeue_entity()
 	 * updates (v6.12+), or after it (util_est_late, v6.11 and before).
@@ -1760,6 +1976,9 @@ static void observe_current(struct cfsr_replay *r, const struct cfsr_event *ev)
 	old = rq->curr > 0 ? cfsr_replay_task(r, rq->curr) : NULL;
 	if (old && old->state == CFSR_TS_RUNNING)
 		left_unseen(r, old);
+	/* the first event after the switch: later wakeups ask for the next one */
+	if (rq->curr >= 0)
+		skip_missed(r, rq);
 	rq->curr = ev->pid == 0 ? 0 : -1;
 }
 

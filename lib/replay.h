@@ -13,6 +13,11 @@
  * reports clock_task advanced since exec_start, which the engine chains.
  * Elsewhere it is extrapolated from the last anchor (a chained value, or a
  * clock reading given with cfsr_replay_clock_sample()) by the trace clock.
+ * A reading from a kernel record (cfsr_replay_clock_record()) is the clock
+ * of the events that follow it in the same path: a wakeup's enqueue, the
+ * attach of a load balance.  A __schedule() after a wakeup that preempted
+ * the idle task or a runnable one keeps the rq clock of that wakeup
+ * (rq_clock_skip_update()), also when the trace does not show the switch.
  *
  * Each CPU has a root cfs_rq, and a cfs_rq per task group whose tasks ran
  * there (struct cfsr_cfs_rq, named by the group's path; tasks are in the
@@ -158,6 +163,8 @@ struct cfsr_cfs_rq {
  *              until which its signal still holds its unknown past (see
  *              cfsr_task_warming())
  * @migrated: its signal must be attached on its next enqueue
+ * @attach_pending: a load balance moved it, the attach on its new CPU waits
+ *                  for that CPU's next clock reading or the task's update
  * @ue_sampled: util_est was sampled for the current sleep
  * @ue_root: the estimate util_est_enqueue() last added to the root cfs_rq
  * @ue_in_root: @ue_root is in the root's sum (util_est_dequeue() not yet)
@@ -196,6 +203,7 @@ struct cfsr_task {
 	bool avg_known;
 	uint64_t warm_until;
 	bool migrated;
+	bool attach_pending;
 	bool ue_sampled;
 	uint32_t ue_root;
 	bool ue_in_root;
@@ -332,6 +340,20 @@ int cfsr_replay_event(struct cfsr_replay *r, const struct cfsr_event *ev);
  * task has run yet).
  */
 void cfsr_replay_clock_sample(struct cfsr_replay *r, int cpu, uint64_t ts, uint64_t clock_task);
+
+/**
+ * cfsr_replay_clock_record() - a clock reading from a record inside a kernel path
+ * @cpu: the CPU whose rq the record read
+ * @ts: trace time of the record
+ * @clock_task: the rq's clock_task then: the clock of the path's
+ *              update_rq_clock(), which the trace events that follow it
+ *              in the same path use
+ * As cfsr_replay_clock_sample(), and more: the reading gives the clock of
+ * the events right after it (a wakeup's enqueue, a switch that skipped its
+ * clock update), and load-balance attaches wait for the destination's
+ * record.  For the kernel's PELT records (lock-step), not for snapshots.
+ */
+void cfsr_replay_clock_record(struct cfsr_replay *r, int cpu, uint64_t ts, uint64_t clock_task);
 
 /**
  * cfsr_replay_expect_clock() - clock readings will be given

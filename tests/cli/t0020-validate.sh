@@ -33,20 +33,20 @@ min_within1() {
 }
 
 if [ -f "$SHARED_TRACES/periodic-bpf/pelt.jsonl.gz" ]; then
-	test_expect_success 'periodic-bpf: task updates exact >= 89 %' 'min_exact periodic-bpf task 89'
-	test_expect_success 'cgroups-bpf: task updates exact >= 95.5 %' 'min_exact cgroups-bpf task 95.5'
-	test_expect_success 'periodic-bpf: group cfs_rq updates exact >= 83 %' \
-		'min_exact periodic-bpf "group cfs_rq" 83'
-	test_expect_success 'cgroups-bpf: group cfs_rq updates exact >= 90.5 %' \
-		'min_exact cgroups-bpf "group cfs_rq" 90.5'
-	test_expect_success 'periodic-bpf: group entity updates exact >= 48 %' \
-		'min_exact periodic-bpf "group entity" 48'
-	test_expect_success 'cgroups-bpf: group entity updates exact >= 65.5 %' \
-		'min_exact cgroups-bpf "group entity" 65.5'
-	test_expect_success 'periodic-bpf: root cfs_rq updates exact >= 33 %' \
-		'min_exact periodic-bpf "root cfs_rq" 33'
-	test_expect_success 'cgroups-bpf: root cfs_rq updates exact >= 47 %' \
-		'min_exact cgroups-bpf "root cfs_rq" 47'
+	test_expect_success 'periodic-bpf: task updates exact >= 98 %' 'min_exact periodic-bpf task 98'
+	test_expect_success 'cgroups-bpf: task updates exact >= 98.5 %' 'min_exact cgroups-bpf task 98.5'
+	test_expect_success 'periodic-bpf: group cfs_rq updates exact >= 97.5 %' \
+		'min_exact periodic-bpf "group cfs_rq" 97.5'
+	test_expect_success 'cgroups-bpf: group cfs_rq updates exact >= 97 %' \
+		'min_exact cgroups-bpf "group cfs_rq" 97'
+	test_expect_success 'periodic-bpf: group entity updates exact >= 58.5 %' \
+		'min_exact periodic-bpf "group entity" 58.5'
+	test_expect_success 'cgroups-bpf: group entity updates exact >= 73.5 %' \
+		'min_exact cgroups-bpf "group entity" 73.5'
+	test_expect_success 'periodic-bpf: root cfs_rq updates exact >= 46 %' \
+		'min_exact periodic-bpf "root cfs_rq" 46'
+	test_expect_success 'cgroups-bpf: root cfs_rq updates exact >= 59.5 %' \
+		'min_exact cgroups-bpf "root cfs_rq" 59.5'
 	test_expect_success 'periodic-bpf: group entity weights within 1 % >= 92.5 %' \
 		'min_within1 periodic-bpf "group entity weight" 92.5'
 	test_expect_success 'cgroups-bpf: group entity weights within 1 % >= 98 %' \

@@ -98,6 +98,8 @@ static void assert_avg_equal(const struct cfsr_sched_avg *a, const struct cfsr_s
  * Wakeup, switch in, a tick, a sleep.  The CPU's clock is anchored once;
  * then time is stolen (the trace clock runs 3 ms more than the run time):
  * the updates must follow the reported run time, not the trace clock.
+ * The wakeup preempts the idle task, so the switch keeps the wakeup's
+ * clock (wakeup_preempt(): rq_clock_skip_update()).
  */
 static void test_runtime_chain(void **state)
 {
@@ -112,6 +114,8 @@ static void test_runtime_chain(void **state)
 	feed(r, ev_switch(t0, 0, 0, 0, false, 0)); /* idle on CPU0 */
 	/* task 10 has a known signal, last updated at c0 - 20 ms, asleep */
 	t = NULL;
+	/* the record of its enqueue gives the wakeup's clock */
+	cfsr_replay_clock_record(r, 0, t0 + 98000, c0 + 100000);
 	feed(r, ev_wakeup(t0 + 100000, 0, 0, 10, 0));
 	t = cfsr_replay_task(r, 10);
 	assert_non_null(t);
@@ -122,16 +126,18 @@ static void test_runtime_chain(void **state)
 	t->avg.period_contrib = (uint32_t)((t->avg.last_update_time >> 10) % 1024);
 	want = t->avg;
 
-	/* switch in at t0 + 150 us: enqueue (zero inputs), then set_next (waiting) */
+	/*
+	 * switch in at t0 + 150 us: enqueue (zero inputs), then set_next at
+	 * the clock the wakeup left, which changes nothing
+	 */
 	feed(r, ev_switch(t0 + 150000, 0, 0, 0, false, 10));
 	cfsr_pelt_update_se(P, c0 + 100000, &want, W0, false, 0, false);
-	cfsr_pelt_update_se(P, c0 + 150000, &want, W0, true, 1, false);
 	assert_avg_equal(&t->avg, &want);
 
 	/* a tick 4 ms of run time later, but 7 ms of trace time (3 ms stolen) */
 	feed(r, ev_runtime(t0 + 7150000, 0, 10, 10, 4000000));
 	feed(r, ev_switch(t0 + 7150500, 0, 10, 1, false, 0)); /* it blocks */
-	cfsr_pelt_update_se(P, c0 + 150000 + 4000000, &want, W0, true, 1, true);
+	cfsr_pelt_update_se(P, c0 + 100000 + 4000000, &want, W0, true, 1, true);
 	assert_avg_equal(&t->avg, &want);
 	assert_int_equal(t->state, CFSR_TS_SLEEPING);
 	cfsr_replay_free(r);
@@ -241,33 +247,79 @@ static void test_runtime_in_wakeup(void **state)
 }
 
 /*
- * A switch missing from the trace (leaving idle): the task's first run-time
- * report places it, at its clock minus the run time.
+ * Two ticks in a row with no event between: the second report is the next
+ * tick's, a tick later, with its PELT update, not the update_curr() of the
+ * pick the first one asked for (which comes at once).
  */
-static void test_recovered_switch(void **state)
+static void test_consecutive_ticks(void **state)
+{
+	struct cfsr_replay *r = cfsr_replay_new(1, prof(), 250);
+	const uint64_t c0 = 2500000000000ull, t0 = 9500000000ull;
+	struct cfsr_task *t;
+
+	(void)state;
+	cfsr_replay_clock_sample(r, 0, t0, c0);
+	feed(r, ev_switch(t0, 0, 0, 0, false, 22));
+	feed(r, ev_runtime(t0 + 4000000, 0, 22, 22, 4000000));
+	feed(r, ev_runtime(t0 + 8000000, 0, 22, 22, 4000000));
+	feed(r, ev_runtime(t0 + 12000000, 0, 22, 22, 4000000));
+	t = cfsr_replay_task(r, 22);
+	assert_int_equal(t->avg.last_update_time, (c0 + 8000000) & ~1023ull);
+	cfsr_replay_free(r);
+}
+
+/*
+ * A switch missing from the trace (leaving idle): it kept the clock of the
+ * wakeup (rq_clock_skip_update()), which the record of the enqueue gives,
+ * and the task's first run-time report gives the run time since.  With
+ * @waker, the task wakes another onto its CPU before that report: that
+ * wakeup's clock update comes after the switch and does not move it.
+ */
+static void recovered_switch(bool waker)
 {
 	struct cfsr_replay *r = cfsr_replay_new(2, prof(), 250);
 	const uint64_t c0 = 3000000000000ull, t0 = 1000000000ull;
 	struct cfsr_sched_avg want;
+	struct cfsr_event we;
 	struct cfsr_task *t;
 
-	(void)state;
 	cfsr_replay_clock_sample(r, 1, t0, c0);
 	feed(r, ev_switch(t0, 1, 0, 0, false, 0));
+	cfsr_replay_clock_record(r, 1, t0 + 49000, c0 + 48000);
 	feed(r, ev_wakeup(t0 + 50000, 1, 0, 30, 1));
 	t = cfsr_replay_task(r, 30);
 	t->avg.last_update_time = (c0 - 1000000) & ~1023ull;
 	t->avg.period_contrib = (uint32_t)((t->avg.last_update_time >> 10) % 1024);
 	want = t->avg;
-	/* no switch: the next event runs in 30's context, 2 ms after it started */
+	if (waker) {
+		/* sched_waking in 30's context, the enqueue's record, the wakeup */
+		we = ev_wakeup(t0 + 499000, 1, 30, 31, 1);
+		we.kind = CFSR_EV_WAKING;
+		feed(r, we);
+		cfsr_replay_clock_record(r, 1, t0 + 500000, c0 + 498000);
+		feed(r, ev_wakeup(t0 + 501000, 1, 30, 31, 1));
+	}
+	/* no switch: 30's first run-time report, 2 ms after it started */
 	feed(r, ev_runtime(t0 + 2060000, 1, 30, 30, 2000000));
-	feed(r, ev_switch(t0 + 2060100, 1, 30, 1, false, 0));
-	cfsr_pelt_update_se(P, c0 + 50000, &want, W0, false, 0, false);
-	cfsr_pelt_update_se(P, c0 + 60000, &want, W0, true, 1, false);
-	cfsr_pelt_update_se(P, c0 + 2060000, &want, W0, true, 1, true);
+	feed(r, ev_switch(t0 + 2060100, 1, 30, 1, false, waker ? 31 : 0));
+	t = cfsr_replay_task(r, 30);
+	cfsr_pelt_update_se(P, c0 + 48000, &want, W0, false, 0, false);
+	cfsr_pelt_update_se(P, c0 + 2048000, &want, W0, true, 1, true);
 	assert_avg_equal(&t->avg, &want);
 	assert_int_equal(cfsr_replay_stats(r)->recovered_switches, 1);
 	cfsr_replay_free(r);
+}
+
+static void test_recovered_switch(void **state)
+{
+	(void)state;
+	recovered_switch(false);
+}
+
+static void test_recovered_switch_waker(void **state)
+{
+	(void)state;
+	recovered_switch(true);
 }
 
 /* A task that leaves unseen is aged as blocked until its next wakeup. */
@@ -391,9 +443,12 @@ static void run_until_delayed(struct cfsr_replay *r, uint64_t c0, uint64_t t0,
 {
 	cfsr_replay_clock_sample(r, 0, t0, c0);
 	feed(r, ev_switch(t0, 0, 0, 0, false, 0));
+	/* each wakeup follows the record of its enqueue */
+	cfsr_replay_clock_record(r, 0, t0 + 98000, c0 + 100000);
 	feed(r, ev_wakeup(t0 + 100000, 0, 0, 50, 0));
 	set_known_avg(cfsr_replay_task(r, 50), c0 - 5000000, 300);
 	*want = cfsr_replay_task(r, 50)->avg;
+	cfsr_replay_clock_record(r, 0, t0 + 198000, c0 + 200000);
 	feed(r, ev_wakeup(t0 + 200000, 0, 0, 51, 0));
 	feed(r, ev_switch(t0 + 300000, 0, 0, 0, false, 50));
 	feed(r, ev_runtime(t0 + 2300000, 0, 50, 50, 2000000));
@@ -405,10 +460,25 @@ static void run_until_delayed(struct cfsr_replay *r, uint64_t c0, uint64_t t0,
 }
 
 /*
+ * A's signal through run_until_delayed(): enqueue (zeros), waiting until
+ * the switch from idle (at the clock of B's wakeup, which it kept),
+ * running, waiting, running until it blocks.
+ */
+static void age_until_delayed(struct cfsr_sched_avg *want, uint64_t c0)
+{
+	cfsr_pelt_update_se(P, c0 + 100000, want, W0, false, 0, false);
+	cfsr_pelt_update_se(P, c0 + 200000, want, W0, true, 1, false);
+	cfsr_pelt_update_se(P, c0 + 2200000, want, W0, true, 1, true);
+	cfsr_pelt_update_se(P, c0 + 2700000, want, W0, true, 1, false);
+	cfsr_pelt_update_se(P, c0 + 2800000, want, W0, true, 1, true);
+}
+
+/*
  * After run_until_delayed(): B runs 1 ms (1.5 ms, mean with A 1.8 ms:
  * eligible) and blocks normally with lag 1.8 - 1.5 = 0.3 ms; the CPU goes
  * idle, so the pick completes A's dequeue (lag 0: alone, it is at the
- * mean).  A's signal: enqueue (zeros), waiting, running, waiting, running,
+ * mean).  A's signal: enqueue (zeros), waiting until the switch from idle
+ * (at the clock of B's wakeup, which it kept), running, waiting, running,
  * then delayed (load only) until the pick.
  */
 static void test_delayed_dequeue(void **state)
@@ -444,12 +514,36 @@ static void test_delayed_dequeue(void **state)
 	assert_int_equal(root->load_weight, 0);
 	assert_int_equal(cfsr_replay_stats(r)->delayed_picked, 1);
 
-	cfsr_pelt_update_se(P, c0 + 100000, &want, W0, false, 0, false);
-	cfsr_pelt_update_se(P, c0 + 300000, &want, W0, true, 1, false);
-	cfsr_pelt_update_se(P, c0 + 2300000, &want, W0, true, 1, true);
-	cfsr_pelt_update_se(P, c0 + 2800000, &want, W0, true, 1, false);
-	cfsr_pelt_update_se(P, c0 + 2900000, &want, W0, true, 1, true);
-	cfsr_pelt_update_se(P, c0 + 3900000, &want, W0, true, 0, false);
+	age_until_delayed(&want, c0);
+	cfsr_pelt_update_se(P, c0 + 3800000, &want, W0, true, 0, false);
+	assert_avg_equal(&a->avg, &want);
+	cfsr_replay_free(r);
+}
+
+/*
+ * After run_until_delayed(): B's tick after 1.7 ms more (vruntime 2.2 ms,
+ * deadline renewed to 2.9 ms) asks for a reschedule; the pick's
+ * update_curr() reports 10 us more and finds A eligible (mean 2.155 ms)
+ * with the earlier deadline (2.7 ms): it completes A's dequeue at its clock
+ * and, picking again, keeps B (no switch).
+ */
+static void test_delayed_pick_keeps(void **state)
+{
+	struct cfsr_replay *r = cfsr_replay_new(1, prof(), 250);
+	const uint64_t c0 = 5000000000000ull, t0 = 3000000000ull;
+	struct cfsr_sched_avg want;
+	struct cfsr_task *a;
+
+	(void)state;
+	run_until_delayed(r, c0, t0, &want);
+	feed(r, ev_runtime(t0 + 4600300, 0, 51, 51, 1700000));
+	feed(r, ev_runtime(t0 + 4600400, 0, 51, 51, 10000));
+	feed(r, ev_runtime(t0 + 8600400, 0, 51, 51, 4000000));
+	a = cfsr_replay_task(r, 50);
+	assert_int_equal(a->state, CFSR_TS_SLEEPING);
+	assert_int_equal(cfsr_replay_stats(r)->delayed_picked, 1);
+	age_until_delayed(&want, c0);
+	cfsr_pelt_update_se(P, c0 + 4510000, &want, W0, true, 0, false);
 	assert_avg_equal(&a->avg, &want);
 	cfsr_replay_free(r);
 }
@@ -479,8 +573,8 @@ static void test_delayed_requeue(void **state)
 	assert_int_equal(a->vruntime, 2100000);
 	assert_int_equal(cfsr_replay_stats(r)->delayed_woken, 1);
 	assert_int_equal(cfsr_replay_cfs_rq(r, "/", 0)->h_nr_runnable, 2);
-	/* the switch's clock, c0 + 2.9 ms, then the trace clock to the wakeup */
-	cfsr_pelt_update_se(P, c0 + 2999700, &want, W0, true, 0, false);
+	/* the switch's clock, c0 + 2.8 ms, then the trace clock to the wakeup */
+	cfsr_pelt_update_se(P, c0 + 2899700, &want, W0, true, 0, false);
 	assert_avg_equal(&a->avg, &want);
 	cfsr_replay_free(r);
 }
@@ -488,7 +582,8 @@ static void test_delayed_requeue(void **state)
 /*
  * The root cfs_rq of a CPU with one task: it starts, unknown, at zero on
  * the grid at its first update (the wakeup), is aged with the queued
- * weight and runnable count, then also running; a wakeup migration queues
+ * weight and runnable count until the switch from idle (at the clock the
+ * wakeup left), then also running; a wakeup migration queues
  * the task's signal, synced to the cfs_rq's last update, in its removed
  * load; the destination's cfs_rq gives the task its window at the attach.
  */
@@ -506,6 +601,7 @@ static void test_root_cfs_rq(void **state)
 	cfsr_replay_clock_sample(r, 1, t0, c1);
 	feed(r, ev_switch(t0, 0, 0, 0, false, 0));
 	feed(r, ev_switch(t0, 1, 0, 0, false, 0));
+	cfsr_replay_clock_record(r, 0, t0 + 98000, c0 + 100000);
 	feed(r, ev_wakeup(t0 + 100000, 0, 0, 60, 0));
 	set_known_avg(cfsr_replay_task(r, 60), c0 - 2000000, 200);
 	feed(r, ev_switch(t0 + 300000, 0, 0, 0, false, 60));
@@ -515,8 +611,7 @@ static void test_root_cfs_rq(void **state)
 	now = c0 + 100000;
 	want.last_update_time = now & ~1023ull;
 	want.period_contrib = (uint32_t)((now >> 10) % 1024);
-	cfsr_pelt_update_cfs_rq(P, c0 + 300000, &want, W0, 1, false);
-	cfsr_pelt_update_cfs_rq(P, c0 + 3300000, &want, W0, 1, true);
+	cfsr_pelt_update_cfs_rq(P, c0 + 3100000, &want, W0, 1, true);
 	root0 = cfsr_replay_cfs_rq(r, "/", 0);
 	assert_avg_equal(&root0->avg, &want);
 	assert_int_equal(root0->load_weight, 0);
@@ -610,6 +705,75 @@ static void test_group_entity(void **state)
 	cfsr_replay_free(r);
 }
 
+/*
+ * A wakeup onto a CPU idle since its task blocked: the run-time chain
+ * anchored the clock at the block, but 0.5 ms of it were stolen since; the
+ * record of the enqueue (util_est_enqueue() fires sched_util_est_cfs_tp
+ * before sched_wakeup) gives the clock of the enqueue, and the switch from
+ * idle keeps it (rq_clock_skip_update()).
+ */
+static void test_wakeup_reading(void **state)
+{
+	struct cfsr_replay *r = cfsr_replay_new(1, prof(), 250);
+	const uint64_t c0 = 8000000000000ull, t0 = 6000000000ull;
+	struct cfsr_sched_avg want;
+	struct cfsr_task *t;
+
+	(void)state;
+	cfsr_replay_clock_sample(r, 0, t0, c0);
+	feed(r, ev_switch(t0 + 1000, 0, 0, 0, false, 70));
+	feed(r, ev_runtime(t0 + 1001000, 0, 70, 70, 1000000));
+	feed(r, ev_switch(t0 + 1001100, 0, 70, 1, false, 0));
+	/* the enqueue's record, 30 us before the wakeup: the chain would say c0 + 5 ms */
+	cfsr_replay_clock_record(r, 0, t0 + 5001000, c0 + 4500000);
+	feed(r, ev_wakeup(t0 + 5031000, 0, 0, 71, 0));
+	t = cfsr_replay_task(r, 71);
+	set_known_avg(t, c0 - 3000000, 250);
+	want = t->avg;
+	feed(r, ev_switch(t0 + 5060000, 0, 0, 0, false, 71));
+	feed(r, ev_runtime(t0 + 6060000, 0, 71, 71, 1000000));
+	feed(r, ev_switch(t0 + 6060100, 0, 71, 1, false, 0));
+	cfsr_pelt_update_se(P, c0 + 4500000, &want, W0, false, 0, false);
+	cfsr_pelt_update_se(P, c0 + 5500000, &want, W0, true, 1, true);
+	assert_avg_equal(&t->avg, &want);
+	cfsr_replay_free(r);
+}
+
+/*
+ * A load balance moves a queued task from CPU1 to CPU0: detached at CPU1's
+ * clock before the migration event, attached by attach_tasks() at CPU0's
+ * clock after it, which the first record of CPU0 then gives: the task
+ * takes the window of CPU0's root cfs_rq there.
+ */
+static void test_balance_attach(void **state)
+{
+	struct cfsr_replay *r = cfsr_replay_new(2, prof(), 250);
+	const uint64_t c0 = 6000000000000ull, c1 = 7000000000000ull, t0 = 4000000000ull;
+	const struct cfsr_cfs_rq *root0;
+	struct cfsr_task *t;
+
+	(void)state;
+	cfsr_replay_clock_record(r, 0, t0, c0);
+	cfsr_replay_clock_record(r, 1, t0, c1);
+	feed(r, ev_switch(t0 + 1000, 0, 0, 0, false, 0));
+	feed(r, ev_switch(t0 + 1000, 1, 0, 0, false, 81));
+	feed(r, ev_wakeup(t0 + 100000, 1, 81, 80, 1));
+	t = cfsr_replay_task(r, 80);
+	set_known_avg(t, c1 - 1000000, 500);
+	feed(r, ev_migrate(t0 + 200000, 0, 0, 80, 1, 0));
+	t = cfsr_replay_task(r, 80);
+	assert_int_equal(t->cpu, 0);
+	assert_true(t->attach_pending);
+	cfsr_replay_clock_record(r, 0, t0 + 210000, c0 + 190000);
+	root0 = cfsr_replay_cfs_rq(r, "/", 0);
+	assert_false(t->attach_pending);
+	assert_int_equal(t->avg.last_update_time, (c0 + 190000) & ~1023ull);
+	assert_int_equal(root0->avg.last_update_time, t->avg.last_update_time);
+	assert_int_equal(root0->avg.load_avg, t->avg.load_avg);
+	assert_int_equal(root0->load_weight, W0);
+	cfsr_replay_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -617,14 +781,19 @@ int main(void)
 		cmocka_unit_test(test_util_est_sample_v6_18),
 		cmocka_unit_test(test_util_est_sample_v6_11),
 		cmocka_unit_test(test_runtime_in_wakeup),
+		cmocka_unit_test(test_consecutive_ticks),
 		cmocka_unit_test(test_recovered_switch),
+		cmocka_unit_test(test_recovered_switch_waker),
 		cmocka_unit_test(test_unseen_switch_out),
 		cmocka_unit_test(test_pid_reuse_and_growth),
 		cmocka_unit_test(test_switch_grows_table),
 		cmocka_unit_test(test_delayed_dequeue),
 		cmocka_unit_test(test_delayed_requeue),
+		cmocka_unit_test(test_delayed_pick_keeps),
 		cmocka_unit_test(test_root_cfs_rq),
 		cmocka_unit_test(test_group_entity),
+		cmocka_unit_test(test_wakeup_reading),
+		cmocka_unit_test(test_balance_attach),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
