@@ -56,6 +56,8 @@ struct pending_runtime {
 	uint64_t now;
 	uint64_t ts;
 	bool exact;
+	/* @now is the trace clock: the CPU had no clock yet at the report */
+	bool unanchored;
 	/* the clock the reported run time started from */
 	uint64_t exec_from;
 	/* it follows a report of the same task, with no event between */
@@ -1648,6 +1650,7 @@ static int on_runtime(struct cfsr_replay *r, const struct cfsr_event *ev)
 		p->now = now;
 		p->ts = ev->ts;
 		p->exact = exact;
+		p->unanchored = !clock_ok(r, ev->cpu);
 		p->exec_from = now - ev->runtime.runtime;
 	}
 	if (ev->cpu >= 0 && ev->cpu < r->nr_cpus) {
@@ -1931,6 +1934,17 @@ static void settle_runtime(struct cfsr_replay *r, const struct cfsr_event *ev)
 	t = cfsr_replay_task(r, p->pid);
 	if (!t || t->state != CFSR_TS_RUNNING || t->updates != p->updates)
 		return;
+	/*
+	 * A reading came after a report made without a clock: the report's
+	 * update takes the clock estimated back from that reading, never the
+	 * trace clock it was reported on.
+	 */
+	if (p->unanchored) {
+		if (!clock_ok(r, ev->cpu))
+			return;
+		p->now = clock_at(r, &r->rqs[ev->cpu], p->ts, &p->exact);
+		p->unanchored = false;
+	}
 	if ((ev->kind == CFSR_EV_WAKEUP || ev->kind == CFSR_EV_WAKEUP_NEW) &&
 	    ev->wake.target_cpu == t->cpu && ev->wake.pid != t->pid)
 		return;

@@ -137,6 +137,36 @@ if [ -f "$SHARED_TRACES/periodic-bpf/pelt.jsonl.gz" ]; then
 		cfsreplay signals --clock '$SHARED_TRACES/periodic-bpf/truth.jsonl' \
 			'$SHARED_TRACES/periodic-bpf/trace.dat' | grep -q ',task,'
 	"
+	# a CPU whose first run-time report came before its first reading must
+	# not start its cfs_rqs on the trace clock (which the kernel's clock then
+	# never reaches again): each root's last_update_time keeps to the span of
+	# the kernel's own rq clocks on that CPU, and advances over the run
+	test_expect_success '--clock: every root cfs_rq on the kernel clock, advancing' "
+		cfsreplay signals --entity cfs_rq --clock '$SHARED_TRACES/cgroups-bpf/pelt.jsonl.gz' \
+			'$SHARED_TRACES/cgroups-bpf/trace.dat' >roots.csv &&
+		python3 - roots.csv '$SHARED_TRACES/cgroups-bpf/pelt.jsonl.gz' <<'PY'
+import csv, gzip, json, sys
+lo, hi = {}, {}
+for line in gzip.open(sys.argv[2], 'rt'):
+    r = json.loads(line)
+    c, k = r.get('rq_cpu'), r.get('clock_pelt')
+    if c is None or k is None or c < 0 or k < 0:
+        continue
+    lo[c] = min(lo.get(c, k), k)
+    hi[c] = max(hi.get(c, k), k)
+first, last = {}, {}
+for row in csv.DictReader(open(sys.argv[1])):
+    if row['path'] != '/':
+        continue
+    c, lut = int(row['cpu']), int(row['last_update_time'])
+    # events after the last record extend the clock a little past it
+    assert lo[c] - 2**24 <= lut <= hi[c] + 2**24, (c, lut, lo[c], hi[c])
+    first.setdefault(c, lut)
+    last[c] = lut
+for c in hi:
+    assert last[c] - first[c] > (hi[c] - lo[c]) // 2, (c, first[c], last[c])
+PY
+	"
 else
 	test_skip '--clock on the recorded runs' "no $SHARED_TRACES"
 fi
