@@ -27,6 +27,37 @@ struct json_object;
  */
 int cfsr_put_json(struct json_object *o);
 
+/* Entity kinds the lock-step compares, in cfsr_fidelity order. */
+enum { CFSR_FID_TASK, CFSR_FID_GROUP_ENTITY, CFSR_FID_ROOT, CFSR_FID_GROUP_CFS_RQ, CFSR_FID_NR };
+
+/**
+ * struct cfsr_fidelity - the model against the kernel's own PELT updates
+ * @pelt: the file of kernel records used (owned; free())
+ * @model: the profile's name
+ * @compared: kernel updates compared, per kind
+ * @exact: of those, the ones the model matched in every field
+ */
+struct cfsr_fidelity {
+	char *pelt;
+	const char *model;
+	unsigned long long compared[CFSR_FID_NR];
+	unsigned long long exact[CFSR_FID_NR];
+};
+
+/*
+ * Lock-step fidelity of @trace against the kernel PELT records
+ * 'cfsreplay record' writes beside it (cmd/validate.c), under the model
+ * of @kernel (NULL: the trace's own).  Return 1 with @f filled, 0 when no
+ * records lie beside the trace, -1 on error (after cfsr_error()).
+ */
+int cfsr_fidelity_beside(const char *trace, const char *kernel, struct cfsr_fidelity *f);
+
+/* Name of a kind: "task", "group entity", "root cfs_rq", "group cfs_rq". */
+const char *cfsr_fidelity_kind(int kind);
+
+/* @f as JSON (pelt_file, model, kinds), NULL when nothing was measured. */
+struct json_object *cfsr_fidelity_json(const struct cfsr_fidelity *f);
+
 /* Print the one-line list of commands (help without arguments). */
 void cfsr_list_commands(void);
 

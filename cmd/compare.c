@@ -91,6 +91,9 @@ struct side {
 	struct cfsr_comparators c;
 	const struct cfsr_profile *prof;
 	char no_comp[160];
+	/* lock-step against the kernel's records beside the trace, if any */
+	bool have_fid;
+	struct cfsr_fidelity fid;
 };
 
 /* One name in either trace: indices into each side's names, -1 when absent. */
@@ -165,8 +168,14 @@ static int account(struct side *sd)
 	cfsr_progress_done(&progress);
 	if (ret < 0)
 		goto out;
-	if (sd->comp)
+	if (sd->comp) {
 		cfsr_comparators_finish(&sd->c);
+		/* a second pass, in lock-step with the records beside the trace */
+		ret = cfsr_fidelity_beside(sd->path, NULL, &sd->fid);
+		if (ret < 0)
+			goto out;
+		sd->have_fid = ret > 0;
+	}
 	if (!sd->switches) {
 		cfsr_error("'%s' has no sched_switch events: nothing to compare", sd->path);
 		goto out;
@@ -355,7 +364,21 @@ static void print_comparators(const struct side sd[2])
 		text_pair(label, comp_agree(&sd[0], x, sizeof(x), k),
 			  comp_agree(&sd[1], y, sizeof(y), k));
 	}
-	text_pair("fidelity", "see validate (needs kernel truth)", "");
+	for (s = 0; s < 2; s++) {
+		char *v = s ? y : x;
+		const struct cfsr_fidelity *f = &sd[s].fid;
+
+		if (!sd[s].have_fid)
+			snprintf(v, 64, "- (no kernel records beside)");
+		else
+			snprintf(v, 64, "%.2f %% of %llu",
+				 f->compared[CFSR_FID_TASK] ?
+					 100.0 * (double)f->exact[CFSR_FID_TASK] /
+						 (double)f->compared[CFSR_FID_TASK] :
+					 0.0,
+				 f->compared[CFSR_FID_TASK]);
+	}
+	text_pair("fidelity, task updates", x, y);
 }
 
 static void print_machine(const struct side sd[2])
@@ -604,6 +627,7 @@ static json_object *json_side(const struct side *sd)
 	json_object_object_add(o, "comparators", json_comparators(sd));
 	json_object_object_add(o, "no_comparators",
 			       sd->comp ? NULL : json_object_new_string(sd->no_comp));
+	json_object_object_add(o, "fidelity", sd->have_fid ? cfsr_fidelity_json(&sd->fid) : NULL);
 	return o;
 }
 
@@ -635,7 +659,7 @@ static json_object *json_task(const struct side *sd, const struct cfsr_task_sum 
 
 static int print_json(const struct side sd[2], const struct row *rows, size_t n)
 {
-	json_object *o = json_object_new_object(), *traces, *tasks, *nyet;
+	json_object *o = json_object_new_object(), *traces, *tasks;
 	size_t i;
 
 	if (!o)
@@ -645,9 +669,6 @@ static int print_json(const struct side sd[2], const struct row *rows, size_t n)
 	json_object_array_add(traces, json_side(&sd[0]));
 	json_object_array_add(traces, json_side(&sd[1]));
 	json_object_object_add(o, "traces", traces);
-	nyet = json_object_new_object();
-	json_object_object_add(nyet, "fidelity", NULL);
-	json_object_object_add(o, "not_yet", nyet);
 	tasks = json_object_new_array();
 	for (i = 0; i < n; i++) {
 		json_object *x = json_object_new_object();
@@ -1128,6 +1149,7 @@ out:
 		cfsr_taskstats_free(sd[s].ts);
 		if (sd[s].comp)
 			cfsr_comparators_release(&sd[s].c);
+		free(sd[s].fid.pelt);
 		free(sd[s].kernel);
 	}
 	return status;

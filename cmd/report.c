@@ -63,6 +63,9 @@ struct report {
 	struct cfsr_trace *t;
 	const struct cfsr_profile *prof;
 	struct cfsr_comparators c;
+	/* lock-step against the kernel records beside the trace, if any */
+	bool have_fid;
+	struct cfsr_fidelity fid;
 };
 
 static void print_usage(void)
@@ -310,6 +313,24 @@ static void text_place(struct report *r)
 	}
 }
 
+static void text_fidelity(const struct report *r)
+{
+	int k;
+
+	if (!r->have_fid)
+		return;
+	printf("\nmodel fidelity (lock-step with the kernel's PELT updates, whole trace,\n"
+	       "                every field exact; model %s)\n",
+	       r->fid.model);
+	printf("  records          %s\n", r->fid.pelt);
+	for (k = 0; k < CFSR_FID_NR; k++)
+		printf("  %-16s %6.2f %% of %llu updates\n", cfsr_fidelity_kind(k),
+		       r->fid.compared[k] ?
+			       100.0 * (double)r->fid.exact[k] / (double)r->fid.compared[k] :
+			       0.0,
+		       r->fid.compared[k]);
+}
+
 static void text_notes(const struct report *r)
 {
 	const struct cfsr_iww_totals *tt = cfsr_iww_totals(r->c.iw);
@@ -393,6 +414,7 @@ static void print_text(struct report *r, const struct report_opts *o)
 	text_iww(r, o);
 	text_imb(r);
 	text_place(r);
+	text_fidelity(r);
 	text_notes(r);
 }
 
@@ -630,6 +652,7 @@ static int print_json(struct report *r, const struct report_opts *op)
 	json_object_object_add(o, "idle_while_waiting", json_iww(r));
 	json_object_object_add(o, "lasting_imbalance", json_imb(r));
 	json_object_object_add(o, "placement", json_place(r));
+	json_object_object_add(o, "fidelity", r->have_fid ? cfsr_fidelity_json(&r->fid) : NULL);
 	return cfsr_put_json(o);
 }
 
@@ -647,7 +670,7 @@ int cmd_report(int argc, const char **argv)
 	};
 	struct report_opts o = { .top = 10, .cpu = -1, .pid = -1, .end = UINT64_MAX };
 	struct report r = { 0 };
-	int c, status = CFSR_EXIT_ERROR;
+	int c, ret, status = CFSR_EXIT_ERROR;
 
 	optind = 1;
 	opterr = 0;
@@ -718,6 +741,11 @@ int cmd_report(int argc, const char **argv)
 		cfsr_error("cannot use '%s': it holds no scheduler events", r.t->path);
 		goto out;
 	}
+	/* a second pass, in lock-step with the kernel's records beside the trace */
+	ret = cfsr_fidelity_beside(r.t->path, o.kernel, &r.fid);
+	if (ret < 0)
+		goto out;
+	r.have_fid = ret > 0;
 	if (o.json) {
 		if (print_json(&r, &o) < 0) {
 			cfsr_error("report: cannot format JSON output");
@@ -729,6 +757,7 @@ int cmd_report(int argc, const char **argv)
 	status = CFSR_EXIT_OK;
 out:
 	cfsr_comparators_release(&r.c);
+	free(r.fid.pelt);
 	cfsr_trace_close(r.t);
 	return status;
 }

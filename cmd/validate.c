@@ -19,6 +19,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <json-c/json.h>
+
 #include "alloc.h"
 #include "clockfeed.h"
 #include "cmds.h"
@@ -886,17 +888,24 @@ int cmd_validate(int argc, const char **argv)
 	return status;
 }
 
-static int validate_pelt(const char *pelt, const char *path, double max_error, const char *kernel)
+static void validate_free(struct validate *v)
+{
+	if (!v)
+		return;
+	cfsr_replay_free(v->replay);
+	free(v->klut);
+	free(v->gklut);
+	free(v);
+}
+
+/* Replay @path in lock-step with @pelt; return the state, or NULL after cfsr_error(). */
+static struct validate *lockstep(const char *pelt, struct cfsr_trace *t, const char *kernel)
 {
 	struct cfsr_truth_reader *pr = NULL;
 	const struct cfsr_profile *prof;
-	struct cfsr_trace *t = NULL;
 	struct validate *v = NULL;
-	int status = CFSR_EXIT_ERROR;
+	bool ok = false;
 
-	t = cfsr_trace_open(path);
-	if (!t)
-		goto out;
 	pr = cfsr_truth_open(pelt);
 	if (!pr)
 		goto out;
@@ -922,6 +931,28 @@ static int validate_pelt(const char *pelt, const char *path, double max_error, c
 	cfsr_replay_expect_clock(v->replay);
 	if (assign_groups(v->replay, pelt) < 0 || run(v, t, pr) < 0)
 		goto out;
+	ok = true;
+out:
+	cfsr_truth_close(pr);
+	if (!ok) {
+		validate_free(v);
+		v = NULL;
+	}
+	return v;
+}
+
+static int validate_pelt(const char *pelt, const char *path, double max_error, const char *kernel)
+{
+	struct cfsr_trace *t = NULL;
+	struct validate *v = NULL;
+	int status = CFSR_EXIT_ERROR;
+
+	t = cfsr_trace_open(path);
+	if (!t)
+		goto out;
+	v = lockstep(pelt, t, kernel);
+	if (!v)
+		goto out;
 	print_report(v, t->path, pelt);
 	status = CFSR_EXIT_OK;
 	if (max_error >= 0 && v->k[K_TASK].compared &&
@@ -930,13 +961,72 @@ static int validate_pelt(const char *pelt, const char *path, double max_error, c
 		    max_error)
 		status = CFSR_EXIT_DIVERGED;
 out:
-	if (v) {
-		cfsr_replay_free(v->replay);
-		free(v->klut);
-		free(v->gklut);
-	}
-	free(v);
-	cfsr_truth_close(pr);
+	validate_free(v);
 	cfsr_trace_close(t);
 	return status;
+}
+
+_Static_assert((int)CFSR_FID_NR == (int)K_NR && (int)CFSR_FID_ROOT == (int)K_ROOT,
+	       "cfsr_fidelity kinds are validate's");
+
+const char *cfsr_fidelity_kind(int kind)
+{
+	return kind >= 0 && kind < K_NR ? kind_names[kind] : "?";
+}
+
+struct json_object *cfsr_fidelity_json(const struct cfsr_fidelity *f)
+{
+	json_object *o, *kinds, *k;
+	int i;
+
+	if (!f || !f->pelt)
+		return NULL;
+	o = json_object_new_object();
+	kinds = json_object_new_object();
+	json_object_object_add(o, "pelt_file", json_object_new_string(f->pelt));
+	json_object_object_add(o, "model", json_object_new_string(f->model));
+	for (i = 0; i < CFSR_FID_NR; i++) {
+		k = json_object_new_object();
+		json_object_object_add(k, "compared", json_object_new_uint64(f->compared[i]));
+		json_object_object_add(k, "exact", json_object_new_uint64(f->exact[i]));
+		json_object_object_add(kinds, cfsr_fidelity_kind(i), k);
+	}
+	json_object_object_add(o, "kinds", kinds);
+	return o;
+}
+
+int cfsr_fidelity_beside(const char *trace, const char *kernel, struct cfsr_fidelity *f)
+{
+	struct cfsr_trace *t = NULL;
+	struct validate *v = NULL;
+	char *beside;
+	int i, ret = -1;
+
+	memset(f, 0, sizeof(*f));
+	beside = cfsr_record_pelt_path(trace);
+	if (!beside)
+		return cfsr_error("validate: out of memory");
+	if (access(beside, R_OK) != 0) {
+		free(beside);
+		return 0;
+	}
+	t = cfsr_trace_open(trace);
+	if (!t)
+		goto out;
+	v = lockstep(beside, t, kernel);
+	if (!v)
+		goto out;
+	f->pelt = beside;
+	beside = NULL;
+	f->model = v->profile->name;
+	for (i = 0; i < K_NR && i < CFSR_FID_NR; i++) {
+		f->compared[i] = v->k[i].compared;
+		f->exact[i] = v->k[i].all_exact;
+	}
+	ret = 1;
+out:
+	free(beside);
+	validate_free(v);
+	cfsr_trace_close(t);
+	return ret;
 }

@@ -13,7 +13,9 @@ import json
 d = json.load(open(\"r.json\"))
 assert list(d)[0] == \"format_version\" and d[\"format_version\"] == 1
 assert set(d) == {\"format_version\", \"command\", \"trace\", \"filters\", \"load_kind\", \"cpus\",
-                  \"idle_while_waiting\", \"lasting_imbalance\", \"placement\"}, set(d)
+                  \"idle_while_waiting\", \"lasting_imbalance\", \"placement\", \"fidelity\"}, set(d)
+# no kernel records beside periodic.dat: no fidelity
+assert d[\"fidelity\"] is None
 assert d[\"load_kind\"].startswith(\"interim\")
 assert set(d[\"trace\"]) == {\"file\", \"reader\", \"kernel_release\", \"model\", \"what_if\", \"nr_cpus\", \"clock\",
                            \"first_ts_ns\", \"last_ts_ns\", \"events\", \"lost_notices\"}
@@ -117,5 +119,21 @@ test_expect_success 'bad options and a trace without scheduler events: exit 2' "
 	done &&
 	cfsreplay report '$TRACES/nosched.dat' >out 2>err; test \$? -eq 2 &&
 	grep -q 'no scheduler events' err && test ! -s out
+"
+test_expect_success 'fidelity: the lock-step of validate, when the kernel records lie beside' "
+	cfsreplay report --json '$TRACES/recorded.dat' >rf.json &&
+	cfsreplay validate '$TRACES/recorded.dat' >v.txt &&
+	python3 -c '
+import json, re
+f = json.load(open(\"rf.json\"))[\"fidelity\"]
+v = open(\"v.txt\").read()
+assert f[\"pelt_file\"].endswith(\"recorded.pelt.jsonl.gz\"), f
+for kind in (\"task\", \"group entity\", \"root cfs_rq\", \"group cfs_rq\"):
+    m = re.search(r\"^%s updates compared: (\\d+), all fields exact: (\\d+)\" % kind, v, re.M)
+    assert m, kind
+    assert (f[\"kinds\"][kind][\"compared\"], f[\"kinds\"][kind][\"exact\"]) == (int(m.group(1)), int(m.group(2))), kind
+' &&
+	cfsreplay report '$TRACES/recorded.dat' >rf.txt &&
+	grep -q '^model fidelity' rf.txt && grep -q '^  task  *[0-9.]* % of [0-9]* updates' rf.txt
 "
 test_done
