@@ -56,7 +56,7 @@ test_expect_success 'v5.17-v6.7 releases replay under their profile' "
 
 # model KERNEL: the report's model line of recorded.dat (a 6.18 trace)
 model() {
-	cfsreplay report ${1:+--kernel "$1"} "$TRACES/recorded.dat" | sed -n 's/^model *//p'
+	cfsreplay report ${1:+--kernel "$1"} "$TRACES/recorded.dat" | sed -n 's/^model    //p'
 }
 test_expect_success 'v6.8-v6.11 replay, labelled what-if on a 6.18 trace' "
 	test \"\$(model 6.8.12)\" = 'v6.8-v6.9 EEVDF (what-if: not the traced kernel'\\''s model)' &&
