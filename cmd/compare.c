@@ -93,6 +93,8 @@ struct side {
 	char no_comp[160];
 	/* lock-step against the kernel's records beside the trace, if any */
 	bool have_fid;
+	/* records lie beside it but could not be used (the error was printed) */
+	bool fid_failed;
 	struct cfsr_fidelity fid;
 };
 
@@ -172,9 +174,8 @@ static int account(struct side *sd)
 		cfsr_comparators_finish(&sd->c);
 		/* a second pass, in lock-step with the records beside the trace */
 		ret = cfsr_fidelity_beside(sd->path, NULL, &sd->fid);
-		if (ret < 0)
-			goto out;
 		sd->have_fid = ret > 0;
+		sd->fid_failed = ret < 0;
 	}
 	if (!sd->switches) {
 		cfsr_error("'%s' has no sched_switch events: nothing to compare", sd->path);
@@ -368,7 +369,9 @@ static void print_comparators(const struct side sd[2])
 		char *v = s ? y : x;
 		const struct cfsr_fidelity *f = &sd[s].fid;
 
-		if (!sd[s].have_fid)
+		if (sd[s].fid_failed)
+			snprintf(v, 64, "- (records beside unusable)");
+		else if (!sd[s].have_fid)
 			snprintf(v, 64, "- (no kernel records beside)");
 		else
 			snprintf(v, 64, "%.2f %% of %llu",

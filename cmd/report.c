@@ -65,6 +65,8 @@ struct report {
 	struct cfsr_comparators c;
 	/* lock-step against the kernel records beside the trace, if any */
 	bool have_fid;
+	/* records lie beside it but could not be used (the error was printed) */
+	bool fid_failed;
 	struct cfsr_fidelity fid;
 };
 
@@ -317,6 +319,9 @@ static void text_fidelity(const struct report *r)
 {
 	int k;
 
+	if (r->fid_failed)
+		printf("\nmodel fidelity: the kernel's PELT records beside the trace could not be\n"
+		       "                used (the error is above); the rest of the report stands\n");
 	if (!r->have_fid)
 		return;
 	printf("\nmodel fidelity (lock-step with the kernel's PELT updates, whole trace,\n"
@@ -743,9 +748,8 @@ int cmd_report(int argc, const char **argv)
 	}
 	/* a second pass, in lock-step with the kernel's records beside the trace */
 	ret = cfsr_fidelity_beside(r.t->path, o.kernel, &r.fid);
-	if (ret < 0)
-		goto out;
 	r.have_fid = ret > 0;
+	r.fid_failed = ret < 0;
 	if (o.json) {
 		if (print_json(&r, &o) < 0) {
 			cfsr_error("report: cannot format JSON output");

@@ -136,4 +136,12 @@ for kind in (\"task\", \"group entity\", \"root cfs_rq\", \"group cfs_rq\"):
 	cfsreplay report '$TRACES/recorded.dat' >rf.txt &&
 	grep -q '^model fidelity' rf.txt && grep -q '^  task  *[0-9.]* % of [0-9]* updates' rf.txt
 "
+test_expect_success 'unusable kernel records beside: the report stands, the error is said' "
+	cp '$TRACES/recorded.dat' x.dat &&
+	head -c 5000 '$TRACES/recorded.pelt.jsonl.gz' >x.pelt.jsonl.gz &&
+	cfsreplay report x.dat >x.out 2>x.err &&
+	grep -q 'truncated' x.err && grep -q 'could not be' x.out && grep -q '^lasting imbalance' x.out &&
+	cfsreplay report --json x.dat >x.json 2>/dev/null &&
+	python3 -c 'import json; assert json.load(open(\"x.json\"))[\"fidelity\"] is None'
+"
 test_done
