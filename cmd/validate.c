@@ -882,8 +882,9 @@ int cmd_validate(int argc, const char **argv)
 			truth = argv[optind];
 	}
 	if (truth)
-		return validate_truth(truth, argv[optind], max_error, kernel);
-	status = validate_pelt(pelt, argv[optind], max_error, kernel);
+		status = validate_truth(truth, argv[optind], max_error, kernel);
+	else
+		status = validate_pelt(pelt, argv[optind], max_error, kernel);
 	free(beside);
 	return status;
 }
