@@ -63,7 +63,8 @@ static const char *const compare_usage[] = {
 	"                     of trace time (default 1)",
 	"    --clock FILE     with --kernel: the run queues' clock readings and each",
 	"                     task's group from a truth.jsonl or pelt.jsonl[.gz] of",
-	"                     the same run, as signals --clock takes them",
+	"                     the same run, as signals --clock takes them (by",
+	"                     default, a recorded trace's own snapshots; 'none')",
 	"    --top N          list the N names (tasks) that differ most (default 20,",
 	"                     0 for all); --json lists all unless --top is given",
 	"    --json           JSON output (format_version 1, see cfsreplay-output(5))",
@@ -783,6 +784,11 @@ static int run_models(struct models *m, const char *const kernel[2], const char 
 	m->d = cfsr_modeldiff_new(m->nr_cpus);
 	if (!m->d)
 		goto out;
+	/* a recorded trace carries its own clock readings and task groups */
+	if (!clock && t->info.has_record_truth)
+		clock = t->path;
+	if (clock && !strcmp(clock, "none"))
+		clock = NULL;
 	if (clock) {
 		/* only clock readings and each task's group: structure, not PELT values */
 		feed = cfsr_clock_feed_open(clock);

@@ -33,7 +33,8 @@ static const char *const signals_usage[] = {
 	"    --format FMT       csv (default) or jsonl",
 	"    --clock FILE       take the run queues' clock readings, and each task's",
 	"                       group, from a truth.jsonl or pelt.jsonl (never their",
-	"                       PELT values)",
+	"                       PELT values); by default from the snapshots a trace",
+	"                       made by 'cfsreplay record' carries; 'none': neither",
 	"    --kernel VERSION   model this kernel release instead of the trace's own",
 	"    -h, --help         show this help",
 	"",
@@ -301,6 +302,11 @@ int cmd_signals(int argc, const char **argv)
 	t = cfsr_trace_open(argv[optind]);
 	if (!t)
 		goto out;
+	/* a recorded trace carries its own clock readings and task groups */
+	if (!clock && t->info.has_record_truth)
+		clock = t->path;
+	if (clock && !strcmp(clock, "none"))
+		clock = NULL;
 	if (clock) {
 		feed = cfsr_clock_feed_open(clock);
 		if (!feed)
