@@ -6,6 +6,10 @@
 #ifndef CFSR_CMDS_H
 #define CFSR_CMDS_H
 
+#include <stdint.h>
+
+#include "clockfeed.h"
+
 #define CFSR_EXIT_OK 0
 #define CFSR_EXIT_DIVERGED 1
 #define CFSR_EXIT_ERROR 2
@@ -57,6 +61,30 @@ const char *cfsr_fidelity_kind(int kind);
 
 /* @f as JSON (pelt_file, model, kinds), NULL when nothing was measured. */
 struct json_object *cfsr_fidelity_json(const struct cfsr_fidelity *f);
+
+struct cfsr_comparators;
+struct cfsr_trace;
+
+/* A recorded trace's own clock readings, fed to the comparators' engine (cmd/report.c). */
+struct cfsr_own_clock {
+	struct cfsr_clock_feed *feed;
+	struct cfsr_clock_reading rd;
+	int have;
+};
+
+/*
+ * When @t was made by 'cfsreplay record' with snapshots, give the
+ * comparators' engine its tasks' groups and prepare its clock readings
+ * (never PELT values).  Return 1 when it did, 0 when the trace has none,
+ * -1 on error (after cfsr_error()).  Close @oc->feed with
+ * cfsr_clock_feed_close() when done.
+ */
+int cfsr_comparators_own_clock(struct cfsr_comparators *c, const struct cfsr_trace *t,
+			       struct cfsr_own_clock *oc);
+
+/* Feed the readings before trace time @ts; return -1 on a read error. */
+int cfsr_comparators_clock_until(struct cfsr_comparators *c, struct cfsr_own_clock *oc,
+				 uint64_t ts);
 
 /* Print the one-line list of commands (help without arguments). */
 void cfsr_list_commands(void);

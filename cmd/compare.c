@@ -138,6 +138,7 @@ static int comparators_for(struct side *sd, const struct cfsr_trace *t)
 
 static int account(struct side *sd)
 {
+	struct cfsr_own_clock oc = { 0 };
 	struct cfsr_progress progress;
 	struct cfsr_trace *t;
 	struct cfsr_event ev;
@@ -156,12 +157,16 @@ static int account(struct side *sd)
 	}
 	if (comparators_for(sd, t) < 0)
 		goto out;
+	/* a recorded trace's own clock readings and groups, as report takes them */
+	if (sd->comp && cfsr_comparators_own_clock(&sd->c, t, &oc) < 0)
+		goto out;
 	cfsr_progress_init(&progress, t->path);
 	while ((ret = cfsr_trace_next(t, &ev)) > 0) {
 		if (ev.kind == CFSR_EV_SWITCH)
 			sd->switches++;
 		if (cfsr_taskstats_event(sd->ts, &ev) < 0 ||
-		    (sd->comp && cfsr_comparators_event(&sd->c, &ev) < 0)) {
+		    (sd->comp && (cfsr_comparators_clock_until(&sd->c, &oc, ev.ts) < 0 ||
+				  cfsr_comparators_event(&sd->c, &ev) < 0))) {
 			cfsr_progress_done(&progress);
 			cfsr_error("compare: cannot account '%s'", sd->path);
 			goto out;
@@ -186,6 +191,7 @@ static int account(struct side *sd)
 	sd->lost_events = t->stats.lost_events;
 	status = 0;
 out:
+	cfsr_clock_feed_close(oc.feed);
 	cfsr_trace_close(t);
 	return status;
 }

@@ -17,6 +17,7 @@
 
 #include <json-c/json.h>
 
+#include "clockfeed.h"
 #include "cmds.h"
 #include "comparators.h"
 #include "error.h"
@@ -68,6 +69,8 @@ struct report {
 	/* records lie beside it but could not be used (the error was printed) */
 	bool fid_failed;
 	struct cfsr_fidelity fid;
+	/* the per-CPU load's engine took the trace's own clock readings and groups */
+	bool own_clock;
 };
 
 static void print_usage(void)
@@ -128,15 +131,55 @@ static int parse_int(const char *opt, const char *arg, int min, int *val)
 	return 0;
 }
 
+/* cfsr_task_groups() callback: the task's group, in the per-CPU load's engine */
+static int set_group(void *data, int tid, const char *group)
+{
+	return cfsr_cpuload_set_group(data, tid, group);
+}
+
+int cfsr_comparators_own_clock(struct cfsr_comparators *c, const struct cfsr_trace *t,
+			       struct cfsr_own_clock *oc)
+{
+	memset(oc, 0, sizeof(*oc));
+	if (!t->info.has_record_truth)
+		return 0;
+	oc->feed = cfsr_clock_feed_open(t->path);
+	if (!oc->feed)
+		return -1;
+	cfsr_cpuload_expect_clock(c->cl);
+	if (cfsr_task_groups(t->path, set_group, c->cl) < 0) {
+		cfsr_clock_feed_close(oc->feed);
+		oc->feed = NULL;
+		return -1;
+	}
+	oc->have = cfsr_clock_feed_next(oc->feed, &oc->rd);
+	return oc->have < 0 ? -1 : 1;
+}
+
+int cfsr_comparators_clock_until(struct cfsr_comparators *c, struct cfsr_own_clock *oc, uint64_t ts)
+{
+	if (!oc->feed)
+		return 0;
+	for (; oc->have > 0 && oc->rd.ts < ts; oc->have = cfsr_clock_feed_next(oc->feed, &oc->rd))
+		cfsr_cpuload_clock(c->cl, oc->rd.cpu, oc->rd.ts, oc->rd.clock);
+	return oc->have < 0 ? -1 : 0;
+}
+
 static int run(struct report *r)
 {
 	struct cfsr_progress progress;
+	struct cfsr_own_clock oc;
 	struct cfsr_event ev;
 	int ret;
 
+	ret = cfsr_comparators_own_clock(&r->c, r->t, &oc);
+	if (ret < 0)
+		return -1;
+	r->own_clock = ret > 0;
 	cfsr_progress_init(&progress, r->t->path);
 	while ((ret = cfsr_trace_next(r->t, &ev)) > 0) {
-		if (cfsr_comparators_event(&r->c, &ev) < 0) {
+		if (cfsr_comparators_clock_until(&r->c, &oc, ev.ts) < 0 ||
+		    cfsr_comparators_event(&r->c, &ev) < 0) {
 			ret = -1;
 			break;
 		}
@@ -144,6 +187,7 @@ static int run(struct report *r)
 	}
 	cfsr_progress_done(&progress);
 	cfsr_comparators_finish(&r->c);
+	cfsr_clock_feed_close(oc.feed);
 	return ret;
 }
 
@@ -343,6 +387,9 @@ static void text_notes(const struct report *r)
 	printf("\nnotes\n");
 	printf("  - load is interim: the sum of the queued tasks' modelled load_avg (no cfs_rq\n"
 	       "    signals yet: blocked load and groups are missing)\n");
+	if (r->own_clock)
+		printf("  - the model took the clock readings and task groups of the snapshots the\n"
+		       "    trace carries\n");
 	if (tt->lost_notices)
 		printf("  - %" PRIu64 " lost-event notices: states after them are degraded\n",
 		       tt->lost_notices);

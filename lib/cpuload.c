@@ -276,3 +276,18 @@ const char *cfsr_cpuload_comm(const struct cfsr_cpuload *cl, int pid)
 
 	return t ? t->comm : "";
 }
+
+void cfsr_cpuload_clock(struct cfsr_cpuload *cl, int cpu, uint64_t ts, uint64_t clock_task)
+{
+	cfsr_replay_clock_sample(cl->r, cpu, ts, clock_task);
+}
+
+int cfsr_cpuload_set_group(struct cfsr_cpuload *cl, int pid, const char *group)
+{
+	return cfsr_replay_task_set_group(cl->r, pid, group) < 0 ? -1 : 0;
+}
+
+void cfsr_cpuload_expect_clock(struct cfsr_cpuload *cl)
+{
+	cfsr_replay_expect_clock(cl->r);
+}

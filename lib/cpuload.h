@@ -46,6 +46,15 @@ void cfsr_cpuload_free(struct cfsr_cpuload *cl);
  */
 int cfsr_cpuload_event(struct cfsr_cpuload *cl, const struct cfsr_event *ev);
 
+/* Clock readings will be given (cfsr_replay_expect_clock()); call before the first event. */
+void cfsr_cpuload_expect_clock(struct cfsr_cpuload *cl);
+
+/* A run queue's clock reading for the engine (cfsr_replay_clock_sample()). */
+void cfsr_cpuload_clock(struct cfsr_cpuload *cl, int cpu, uint64_t ts, uint64_t clock_task);
+
+/* Put a task in its task group (cfsr_replay_task_set_group()); return -1 on failure. */
+int cfsr_cpuload_set_group(struct cfsr_cpuload *cl, int pid, const char *group);
+
 /* The CPU's interim load now (before the next event is replayed). */
 uint64_t cfsr_cpuload_now(const struct cfsr_cpuload *cl, int cpu);
 

@@ -156,8 +156,14 @@ assert b[\"comparators\"] is not None
 	python3 -c '
 import json
 a, b = json.load(open(\"fd.json\"))[\"traces\"]
-assert a[\"fidelity\"] == json.load(open(\"fr.json\"))[\"fidelity\"], a
+r = json.load(open(\"fr.json\"))
+assert a[\"fidelity\"] == r[\"fidelity\"], a
 assert b[\"fidelity\"] is None
+# a recorded trace: both take its own clock readings and groups
+for k, v in a[\"comparators\"][\"idle_while_waiting\"].items():
+    assert v == r[\"idle_while_waiting\"][k], k
+assert a[\"comparators\"][\"placement\"] == r[\"placement\"][\"counts\"]
+assert a[\"comparators\"][\"lasting_imbalance\"][\"allowed_ns\"] == r[\"lasting_imbalance\"][\"allowed_ns\"]
 '
 "
 test_expect_success 'one unreadable trace: one error line naming it, exit 2' "
