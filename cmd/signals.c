@@ -217,6 +217,27 @@ static int replay(struct cfsr_trace *t, struct cfsr_clock_feed *feed, struct cfs
 	return 0;
 }
 
+/*
+ * How the PELT clock was aligned, on stderr (stdout is the rows): where
+ * the anchors came from, and how many clock values were estimated from
+ * the CPU's last anchor (steal time since it is not seen) or taken from
+ * the trace clock before any anchor (the PELT window phase is a guess).
+ */
+static void clock_summary(const struct cfsr_replay *r, const char *clock, const char *path)
+{
+	const struct cfsr_replay_stats *st = cfsr_replay_stats(r);
+
+	fprintf(stderr,
+		"signals: clock anchored by run-time reports%s%s%s; %" PRIu64 " task and %" PRIu64
+		" cfs_rq updates; %" PRIu64 " clock values estimated from the last anchor, %" PRIu64
+		" %s\n",
+		clock ? " and the readings of " : " only", clock ? clock : "",
+		clock && !strcmp(clock, path) ? " (its own snapshots)" : "", st->updates,
+		st->cfs_updates, st->estimated_updates, st->unanchored_updates,
+		clock ? "before a CPU's first reading (no update made on them)" :
+			"on the trace clock (no anchor yet: PELT window phase guessed)");
+}
+
 int cmd_signals(int argc, const char **argv)
 {
 	static const struct option options[] = {
@@ -332,6 +353,7 @@ int cmd_signals(int argc, const char **argv)
 		puts(CSV_HEADER);
 	if (replay(t, feed, r) < 0)
 		goto out;
+	clock_summary(r, clock, t->path);
 	status = CFSR_EXIT_OK;
 out:
 	cfsr_replay_free(r);

@@ -118,6 +118,15 @@ test_expect_success 'every row is stamped inside the trace (tasks moved unseen t
 	done &&
 	test \$bad = 0
 "
+test_expect_success 'stderr says how the clock was aligned and how much was estimated' "
+	cfsreplay signals '$TRACES/periodic.dat' >/dev/null 2>err1 &&
+	grep -q '^signals: clock anchored by run-time reports only; [0-9]* task and [0-9]* cfs_rq updates; [0-9]* clock values estimated from the last anchor, [0-9]* on the trace clock' err1 &&
+	cfsreplay signals '$TRACES/recorded.dat' >/dev/null 2>err2 &&
+	grep -q 'readings of .*recorded.dat (its own snapshots)' err2 &&
+	grep -q 'before a CPU.s first reading' err2 &&
+	cfsreplay signals --clock none '$TRACES/recorded.dat' >/dev/null 2>err3 &&
+	grep -q 'run-time reports only' err3
+"
 test_expect_success '--kernel picks the model; unimplemented releases are refused' "
 	cfsreplay signals --kernel 6.12 '$TRACES/periodic.dat' >a.csv &&
 	cfsreplay signals --kernel 6.18 '$TRACES/periodic.dat' >b.csv &&
