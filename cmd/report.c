@@ -390,6 +390,16 @@ static void text_notes(const struct report *r)
 	if (r->own_clock)
 		printf("  - the model took the clock readings and task groups of the snapshots the\n"
 		       "    trace carries\n");
+	{
+		const struct cfsr_replay_stats *st = cfsr_cpuload_replay_stats(r->c.cl);
+
+		printf("  - PELT clock: %" PRIu64 " task updates; %" PRIu64
+		       " clock values estimated from a CPU's\n"
+		       "    last anchor, %" PRIu64 " %s\n",
+		       st->updates, st->estimated_updates, st->unanchored_updates,
+		       r->own_clock ? "before its first reading (not used)" :
+				      "on the trace clock before any anchor");
+	}
 	if (tt->lost_notices)
 		printf("  - %" PRIu64 " lost-event notices: states after them are degraded\n",
 		       tt->lost_notices);

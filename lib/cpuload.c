@@ -291,3 +291,8 @@ void cfsr_cpuload_expect_clock(struct cfsr_cpuload *cl)
 {
 	cfsr_replay_expect_clock(cl->r);
 }
+
+const struct cfsr_replay_stats *cfsr_cpuload_replay_stats(const struct cfsr_cpuload *cl)
+{
+	return cfsr_replay_stats(cl->r);
+}

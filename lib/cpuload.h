@@ -20,6 +20,7 @@
 
 #include "event.h"
 #include "profile.h"
+#include "replay.h"
 
 /* Label of the load this module returns, for output headers and JSON. */
 #define CFSR_CPULOAD_KIND "interim-sum-of-queued-task-load_avg"
@@ -76,6 +77,9 @@ bool cfsr_cpuload_waiting(const struct cfsr_cpuload *cl, int pid);
 
 /* The task's last name as the engine knows it ("" when unknown). */
 const char *cfsr_cpuload_comm(const struct cfsr_cpuload *cl, int pid);
+
+/* The engine's counts (updates, estimated and unanchored clock values). */
+const struct cfsr_replay_stats *cfsr_cpuload_replay_stats(const struct cfsr_cpuload *cl);
 
 /* The time average of the CPU's interim load over the window. */
 uint64_t cfsr_cpuload_mean(const struct cfsr_cpuload *cl, int cpu);

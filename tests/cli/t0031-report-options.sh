@@ -134,7 +134,11 @@ for kind in (\"task\", \"group entity\", \"root cfs_rq\", \"group cfs_rq\"):
     assert (f[\"kinds\"][kind][\"compared\"], f[\"kinds\"][kind][\"exact\"]) == (int(m.group(1)), int(m.group(2))), kind
 ' &&
 	cfsreplay report '$TRACES/recorded.dat' >rf.txt &&
-	grep -q '^model fidelity' rf.txt && grep -q '^  task  *[0-9.]* % of [0-9]* updates' rf.txt
+	grep -q '^model fidelity' rf.txt && grep -q '^  task  *[0-9.]* % of [0-9]* updates' rf.txt &&
+	grep -q '^  - PELT clock: [0-9]* task updates' rf.txt &&
+	grep -q 'the model took the clock readings and task groups of the snapshots' rf.txt &&
+	cfsreplay report '$TRACES/periodic.dat' >rp.txt &&
+	grep -q 'on the trace clock before any anchor' rp.txt && ! grep -q 'snapshots the' rp.txt
 "
 test_expect_success 'unusable kernel records beside: the report stands, the error is said' "
 	cp '$TRACES/recorded.dat' x.dat &&
