@@ -16,6 +16,13 @@ instance's trace_marker given with --marker.
   forkburst  the parent forks 2 bursts of 12 children, 0.4 s apart; each
              child spins 30 ms and exits.  Every sched_wakeup_new is a fork
              placement to judge.
+  shares     cgroup v1 cpu groups of very unequal shares, made under
+             /sys/fs/cgroup/cpu and removed at the end: cfsr-heavy
+             (cpu.shares 2048) and cfsr-light (cpu.shares 64), each with 2
+             always-busy workers (cfsr-heavy0/1, cfsr-light0/1), unpinned.
+             4 tasks on 2 CPUs keep both CPUs busy: nothing idles while
+             tasks wait beyond transients, and the heavy workers get most of
+             the CPU time (the shares, not the task count, decide).
 
 usage: comparator-workload.py SCENARIO --marker PATH [--seconds S]
 """
@@ -46,11 +53,15 @@ def spin(seconds):
     return x
 
 
-def worker(name, seconds, pin):
+def worker(name, seconds, pin, cgroup=None):
     pid = os.fork()
     if pid:
         return pid
     set_name(name)
+    if cgroup is not None:
+        with open(os.path.join(cgroup, "cgroup.procs"), "w") as f:
+            f.write("%d\n" % os.getpid())
+        marker("cfsr-move pid=%d path=/%s" % (os.getpid(), os.path.basename(cgroup)))
     if pin is not None:
         os.sched_setaffinity(0, {pin})
         marker("cfsr-affinity pid=%d cpus=%d" % (os.getpid(), pin))
@@ -65,6 +76,31 @@ def busy(seconds, pin):
         os.waitpid(p, 0)
 
 
+CPU_ROOT = "/sys/fs/cgroup/cpu"
+
+
+def shares(seconds):
+    groups = {"heavy": 2048, "light": 64}
+    paths = {}
+    try:
+        for g, sh in groups.items():
+            paths[g] = os.path.join(CPU_ROOT, "cfsr-%s-%d" % (g, os.getpid()))
+            os.mkdir(paths[g])
+            with open(os.path.join(paths[g], "cpu.shares"), "w") as f:
+                f.write(str(sh))
+            marker("cfsr-mkdir path=/%s shares=%d" % (os.path.basename(paths[g]), sh))
+        pids = [worker("cfsr-%s%d" % (g, i), seconds, None, paths[g])
+                for i in range(2) for g in groups]
+        for p in pids:
+            os.waitpid(p, 0)
+    finally:
+        for path in paths.values():
+            try:
+                os.rmdir(path)
+            except OSError:
+                pass
+
+
 def forkburst():
     for burst in range(2):
         marker("cfsr-burst %d" % burst)
@@ -77,7 +113,7 @@ def forkburst():
 def main():
     global _marker
     ap = argparse.ArgumentParser()
-    ap.add_argument("scenario", choices=("pinned", "unpinned", "forkburst"))
+    ap.add_argument("scenario", choices=("pinned", "unpinned", "forkburst", "shares"))
     ap.add_argument("--marker", required=True)
     ap.add_argument("--seconds", type=float, default=2.0)
     a = ap.parse_args()
@@ -87,6 +123,8 @@ def main():
         busy(a.seconds, 0)
     elif a.scenario == "unpinned":
         busy(a.seconds, None)
+    elif a.scenario == "shares":
+        shares(a.seconds)
     else:
         forkburst()
     marker("cfsr-stop scenario=%s" % a.scenario)

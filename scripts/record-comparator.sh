@@ -4,7 +4,7 @@
 # record-comparator.sh - record a controlled workload for the comparator
 # tests (traces/pinned.dat, unpinned.dat, forkburst.dat).
 #
-#   usage: scripts/record-comparator.sh pinned|unpinned|forkburst OUTPUT.dat
+#   usage: scripts/record-comparator.sh pinned|unpinned|forkburst|shares OUTPUT.dat
 #
 # Needs root, tracefs, trace-cmd (3.1.6 tested), python3 and util-linux
 # unshare.  Recording uses a tracefs instance of its own (never the
@@ -20,10 +20,10 @@ set -euo pipefail
 
 die() { echo "record-comparator.sh: $*" >&2; exit 1; }
 
-[ $# -eq 2 ] || { echo "usage: $0 pinned|unpinned|forkburst OUTPUT.dat" >&2; exit 2; }
+[ $# -eq 2 ] || { echo "usage: $0 pinned|unpinned|forkburst|shares OUTPUT.dat" >&2; exit 2; }
 SCENARIO=$1
 OUT=$(realpath -m "$2")
-case $SCENARIO in pinned|unpinned|forkburst) ;; *) die "unknown scenario '$SCENARIO'" ;; esac
+case $SCENARIO in pinned|unpinned|forkburst|shares) ;; *) die "unknown scenario '$SCENARIO'" ;; esac
 [ "$(id -u)" -eq 0 ] || die "must be run as root"
 HERE=$(cd "$(dirname "$0")" && pwd)
 T=/sys/kernel/tracing

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # report on the controlled workloads of traces/README.md (pinned.dat,
-# unpinned.dat, forkburst.dat, recorded with scripts/record-comparator.sh):
+# unpinned.dat, forkburst.dat, shares.dat, recorded with
+# scripts/record-comparator.sh):
 # each comparator must find what the workload built in, checked against
 # scripts/idlewait-check.py and against counts from `trace-cmd report`.
 . "$(dirname "$0")/lib.sh"
@@ -17,7 +18,7 @@ count_events() {
 	trace-cmd report -N "$1" 2>/dev/null | grep -c " $2: " || true
 }
 
-for t in pinned unpinned forkburst; do
+for t in pinned unpinned forkburst shares; do
 	test_expect_success "$t.dat: totals and placements match the independent script" "
 		agrees_with_script '$TRACES/$t.dat'
 	"
@@ -86,5 +87,26 @@ for x in p[\"top\"]:
         # a diverging fork left an idle CPU: the rule prefers it
         assert [c[\"state\"] for c in x[\"cpus\"] if c[\"cpu\"] == x[\"preferred_cpu\"]] == [\"idle\"]
 ' \$forks
+"
+# What shares.dat was built for: groups of cpu.shares 2048 and 64, two busy
+# workers each, on 2 CPUs.  The shares, not the task count, decide: each
+# heavy worker runs far more than each light one (run time from the
+# independent scripts/compare-ref.py over trace-cmd report), and both CPUs
+# stay busy: no idle-while-waiting episode outlives the balance interval.
+test_expect_success 'shares.dat: the heavy group runs, the light one waits; no long idle' "
+	python3 '$SRC_DIR/scripts/compare-ref.py' '$TRACES/shares.dat' >ref.json &&
+	marks=\$(trace-cmd report -N '$TRACES/shares.dat' | grep -c 'cfsr-mkdir path=/cfsr-\\(heavy\\|light\\)') &&
+	test \$marks -eq 2 &&
+	cfsreplay report --json '$TRACES/shares.dat' >r.json &&
+	python3 -c '
+import json
+ref = json.load(open(\"ref.json\"))
+run = {c: t[\"runtime_ns\"] for c, t in ref[\"tasks\"].items()}
+heavy = [run[\"cfsr-heavy%d\" % i] for i in range(2)]
+light = [run[\"cfsr-light%d\" % i] for i in range(2)]
+assert min(heavy) > 10 * max(light), (heavy, light)
+w = json.load(open(\"r.json\"))[\"idle_while_waiting\"]
+assert w[\"long_episodes\"] == 0, w[\"long_episodes\"]
+'
 "
 test_done
