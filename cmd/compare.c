@@ -790,11 +790,7 @@ static int run_models(struct models *m, const char *const kernel[2], const char 
 	m->d = cfsr_modeldiff_new(m->nr_cpus);
 	if (!m->d)
 		goto out;
-	/* a recorded trace carries its own clock readings and task groups */
-	if (!clock && t->info.has_record_truth)
-		clock = t->path;
-	if (clock && !strcmp(clock, "none"))
-		clock = NULL;
+	clock = cfsr_clock_source(t, clock);
 	if (clock) {
 		/* only clock readings and each task's group: structure, not PELT values */
 		feed = cfsr_clock_feed_open(clock);

@@ -140,14 +140,16 @@ static int set_group(void *data, int tid, const char *group)
 int cfsr_comparators_own_clock(struct cfsr_comparators *c, const struct cfsr_trace *t,
 			       struct cfsr_own_clock *oc)
 {
+	const char *src = cfsr_clock_source(t, NULL);
+
 	memset(oc, 0, sizeof(*oc));
-	if (!t->info.has_record_truth)
+	if (!src)
 		return 0;
-	oc->feed = cfsr_clock_feed_open(t->path);
+	oc->feed = cfsr_clock_feed_open(src);
 	if (!oc->feed)
 		return -1;
 	cfsr_cpuload_expect_clock(c->cl);
-	if (cfsr_task_groups(t->path, set_group, c->cl) < 0) {
+	if (cfsr_task_groups(src, set_group, c->cl) < 0) {
 		cfsr_clock_feed_close(oc->feed);
 		oc->feed = NULL;
 		return -1;

@@ -323,11 +323,7 @@ int cmd_signals(int argc, const char **argv)
 	t = cfsr_trace_open(argv[optind]);
 	if (!t)
 		goto out;
-	/* a recorded trace carries its own clock readings and task groups */
-	if (!clock && t->info.has_record_truth)
-		clock = t->path;
-	if (clock && !strcmp(clock, "none"))
-		clock = NULL;
+	clock = cfsr_clock_source(t, clock);
 	if (clock) {
 		feed = cfsr_clock_feed_open(clock);
 		if (!feed)

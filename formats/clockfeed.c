@@ -10,6 +10,7 @@
 
 #include "clockfeed.h"
 #include "error.h"
+#include "formats.h"
 #include "pidset.h"
 #include "truthfile.h"
 
@@ -128,4 +129,11 @@ out:
 	cfsr_pidset_release(&seen);
 	cfsr_truth_close(pr);
 	return ret;
+}
+
+const char *cfsr_clock_source(const struct cfsr_trace *t, const char *given)
+{
+	if (given)
+		return strcmp(given, "none") ? given : NULL;
+	return t->info.has_record_truth ? t->path : NULL;
 }

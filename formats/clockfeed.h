@@ -21,6 +21,20 @@ struct cfsr_clock_reading {
 	uint64_t clock;
 };
 
+struct cfsr_trace;
+
+/**
+ * cfsr_clock_source() - the file whose clock readings and task groups a replay takes
+ * @t: the trace
+ * @given: the --clock argument, or NULL
+ *
+ * A trace made by 'cfsreplay record' with snapshots carries its own: it is
+ * its own source unless one is given; "none" takes none.
+ *
+ * Return: the path to open, or NULL for no readings.
+ */
+const char *cfsr_clock_source(const struct cfsr_trace *t, const char *given);
+
 /* Open @path (pelt.jsonl[.gz] or truth.jsonl[.gz]); NULL after cfsr_error(). */
 struct cfsr_clock_feed *cfsr_clock_feed_open(const char *path);
 
