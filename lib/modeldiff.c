@@ -150,7 +150,6 @@ int cfsr_modeldiff_sample(struct cfsr_modeldiff *d, struct cfsr_replay *a, struc
 		if (!row)
 			return -1;
 		memcpy(row->comm, tb->comm, sizeof(row->comm));
-		row->cpu = tb->cpu;
 		row_add(row, &sa, &sb, ts);
 	}
 	for (cpu = 0; cpu < d->nr_cpus; cpu++) {

@@ -52,7 +52,7 @@ struct cfsr_md_stat {
 /**
  * struct cfsr_md_row - one task, or one CPU's root cfs_rq
  * @pid: the task's pid, or -1 for a CPU
- * @cpu: the CPU of a CPU row, or the task's CPU in model B at its last sample
+ * @cpu: the CPU of a CPU row (0 for a task)
  * @comm: the task's last name
  * @samples: samples where both models had a signal
  * @stat: per signal
@@ -88,7 +88,7 @@ void cfsr_modeldiff_free(struct cfsr_modeldiff *d);
  * @ts: trace time, at or after the last event fed
  *
  * Tasks still warming up (their unknown past not yet decayed) in either
- * model are counted, not compared.
+ * model are counted, not compared; tasks that exited are not read.
  * Return: 0, or -1 on allocation failure (after cfsr_error()).
  */
 int cfsr_modeldiff_sample(struct cfsr_modeldiff *d, struct cfsr_replay *a, struct cfsr_replay *b,

@@ -205,6 +205,7 @@ static struct cfsr_task *task_reset(struct cfsr_replay *r, int pid)
 	t->vlag = 0;
 	t->rel_deadline = false;
 	t->exiting = false;
+	t->dead = false;
 	t->exec_known = false;
 	t->avg_known = false;
 	t->migrated = false;
@@ -703,6 +704,8 @@ static void set_state(struct cfsr_replay *r, struct cfsr_task *t, enum cfsr_task
 {
 	if (t->state == state)
 		return;
+	if (state != CFSR_TS_SLEEPING)
+		t->dead = false;
 	task_account(r, t, -1);
 	t->state = state;
 	task_account(r, t, 1);
@@ -841,7 +844,8 @@ bool cfsr_replay_task_avg_at(const struct cfsr_replay *r, const struct cfsr_task
 	uint64_t now, at, runnable;
 	bool on_rq, running;
 
-	if (!t->fair || !t->avg.last_update_time || !cfsr_replay_clock_peek(r, t->cpu, ts, &now))
+	if (!t->fair || t->dead || !t->avg.last_update_time ||
+	    !cfsr_replay_clock_peek(r, t->cpu, ts, &now))
 		return false;
 	*out = t->avg;
 	/* a pending enqueue first ages the sleep (cfsr_replay_task_settle()) */
@@ -1479,7 +1483,7 @@ static int on_switch(struct cfsr_replay *r, const struct cfsr_event *ev)
 	struct replay_rq *rq = rq_of(r, ev->cpu);
 	struct cfsr_task *prev = NULL, *next = NULL;
 	uint64_t now;
-	bool exact, sleep;
+	bool exact, sleep = false;
 
 	if (!rq)
 		return 0;
@@ -1545,10 +1549,15 @@ static int on_switch(struct cfsr_replay *r, const struct cfsr_event *ev)
 		memcpy(next->comm, ev->sw.next_comm, sizeof(next->comm));
 		set_next(r, next, ev->cpu, now, ev->ts, exact);
 	}
-	if (prev && prev->exiting) {
-		/* task_dead_fair() after the switch */
+	/*
+	 * task_dead_fair() in finish_task_switch() of the switch that blocks
+	 * it for good (TASK_DEAD), v5.7-v6.18: an exiting task may still be
+	 * preempted before it (prev_state R), and lives on until then.
+	 */
+	if (prev && prev->exiting && sleep) {
 		remove_task(r, prev, ev->ts);
 		prev->exiting = false;
+		prev->dead = true;
 	}
 	rq->curr = ev->sw.next_pid;
 	/* the chain continues from the switch's clock */

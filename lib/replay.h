@@ -184,6 +184,8 @@ struct cfsr_cfs_rq {
  * @slice: se->slice
  * @rel_deadline: @deadline is relative (dequeued by a migration)
  * @exiting: the task exited: its last dequeue is special (never delayed)
+ * @dead: task_dead_fair() removed its signal; it has no signal until the
+ *        pid runs again
  * @set_next_est: its last update was a switch into it at an estimated clock
  * @set_next_clock: that clock
  * @pre_set_next: its signal before that update
@@ -220,6 +222,7 @@ struct cfsr_task {
 	uint64_t slice;
 	bool rel_deadline;
 	bool exiting;
+	bool dead;
 	bool set_next_est;
 	uint64_t set_next_clock;
 	struct cfsr_sched_avg pre_set_next;
@@ -478,8 +481,8 @@ bool cfsr_replay_clock_peek(const struct cfsr_replay *r, int cpu, uint64_t ts, u
  *       CPU's clock at @ts with the task's current inputs (the task itself
  *       is not changed)
  *
- * Return: false if the task is not fair, has no signal yet, or its CPU no
- * clock.
+ * Return: false if the task is not fair, has no signal yet or any more
+ * (dead), or its CPU no clock.
  */
 bool cfsr_replay_task_avg_at(const struct cfsr_replay *r, const struct cfsr_task *t, uint64_t ts,
 			     struct cfsr_sched_avg *out);

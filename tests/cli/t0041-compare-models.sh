@@ -89,6 +89,33 @@ for r in d[\"tasks\"] + d[\"cpus\"]:
 ' \$1 \$2
 "
 
+# a task is read from its creation to its death (task_dead_fair() at the
+# switch that ends it, prev_state X), never after: each forked child of
+# forkburst.dat has at most one sample per ms of its life, which trace-cmd
+# report gives (its sched_wakeup_new to its switch out in state X)
+if command -v trace-cmd >/dev/null 2>&1; then
+	test_expect_success 'a task is read while it lives: forkburst children' "
+		trace-cmd report -t '$TRACES/forkburst.dat' >fb.txt 2>/dev/null &&
+		cfsreplay compare --kernel 6.11 --clock none --json '$TRACES/forkburst.dat' >fb.json &&
+		python3 - fb.txt fb.json <<'PY'
+import json, re, sys
+born, died = {}, {}
+for line in open(sys.argv[1]):
+    m = re.search(r' (\d+)\.(\d{9}): sched_wakeup_new: +\S+:(\d+) ', line)
+    if m:
+        born.setdefault(int(m.group(3)), int(m.group(1)) * 10**9 + int(m.group(2)))
+    m = re.search(r' (\d+)\.(\d{9}): sched_switch: +\S+:(\d+) \[\d+\] X ==>', line)
+    if m:
+        died[int(m.group(3))] = int(m.group(1)) * 10**9 + int(m.group(2))
+rows = [t for t in json.load(open(sys.argv[2]))['tasks'] if t['comm'].startswith('cfsr-child')]
+assert len(rows) >= 20, len(rows)
+for t in rows:
+    life = died[t['pid']] - born[t['pid']]
+    assert t['samples'] <= life // 10**6 + 1, (t['pid'], t['samples'], life)
+PY
+	"
+fi
+
 test_expect_success 'text: both models named, what-if marked, 100 columns' "
 	cfsreplay compare --kernel 6.11 --top 3 '$TRACES/recorded.dat' >t.txt &&
 	grep -q '^model A  v6.10-v6.11 EEVDF (what-if)\$' t.txt &&
