@@ -21,7 +21,7 @@
 
 /* HZ assumed when the trace does not record it. */
 #define CFSR_DEFAULT_HZ 250
-/* sd_init(): imbalance_pct of a domain without SMT, NUMA or asymmetry, v5.10-v6.18 */
+/* sd_init(): imbalance_pct of a domain without SMT, NUMA or asymmetry (v6.18; older releases not checked) */
 #define CFSR_IMBALANCE_PCT 117
 
 /**
@@ -97,7 +97,8 @@ void cfsr_comparators_release(struct cfsr_comparators *c);
  *
  * Mirrors sd_init() (balance_interval = sd_weight ms, busy_factor 16) and
  * get_sd_balance_interval() (times busy_factor when busy, msecs_to_jiffies(),
- * at least one jiffy) in kernel/sched/topology.c and fair.c, v5.10-v6.18.
+ * at least one jiffy) in kernel/sched/topology.c and fair.c of v6.18; the
+ * release that lowered busy_factor from 32 to 16 is not pinned here.
  * Differs: the real topology may have more levels.
  * Return: the interval in ns.
  */

@@ -5,7 +5,8 @@
  * migration touches either of them for longer than the busy CPU's balance
  * interval.
  *
- * The rule mirrors the load balancer of v5.10-v6.18 between two groups of
+ * The rule mirrors the load balancer as v6.18 has it (group types and
+ * migrate_load since the v5.5 rework; older releases not checked) between two groups of
  * one CPU each (a single-level domain; equal capacities):
  * sched_balance_find_src_group() (find_busiest_group() before v6.10),
  * calculate_imbalance() with migrate_load, and detach_tasks():
