@@ -786,6 +786,7 @@ static int run_models(struct models *m, const char *const kernel[2], const char 
 			cfsr_error("compare: out of memory");
 			goto out;
 		}
+		cfsr_replay_take_tunables(m->r[s], &t->info);
 	}
 	m->d = cfsr_modeldiff_new(m->nr_cpus);
 	if (!m->d)

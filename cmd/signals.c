@@ -337,6 +337,7 @@ int cmd_signals(int argc, const char **argv)
 		cfsr_error("signals: out of memory");
 		goto out;
 	}
+	cfsr_replay_take_tunables(r, &t->info);
 	s.replay = r;
 	s.ue_pair = prof->pelt->util_est_repr == CFSR_UTIL_EST_PAIR;
 	cfsr_replay_set_hook(r, on_update, &s);

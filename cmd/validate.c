@@ -778,6 +778,7 @@ static int validate_truth(const char *truth, const char *trace, double max_error
 		cfsr_error("validate: out of memory");
 		goto out;
 	}
+	cfsr_replay_take_tunables(r, &t->info);
 	cfsr_replay_expect_clock(r);
 	if (assign_groups(r, truth) < 0 || run_snapshots(sn, r, t, tr) < 0)
 		goto out;
@@ -929,6 +930,7 @@ static struct validate *lockstep(const char *pelt, struct cfsr_trace *t, const c
 		cfsr_error("validate: out of memory");
 		goto out;
 	}
+	cfsr_replay_take_tunables(v->replay, &t->info);
 	cfsr_replay_expect_clock(v->replay);
 	if (assign_groups(v->replay, pelt) < 0 || run(v, t, pr) < 0)
 		goto out;

@@ -94,7 +94,7 @@ struct td_reader {
 /* The metadata of 'cfsreplay record' (CFSR_SEC_META), and the HZ it names. */
 static void load_record_meta(struct td_reader *r, struct cfsr_trace_info *info)
 {
-	struct json_object *meta, *hz;
+	struct json_object *meta, *hz, *sysctl, *slice;
 	unsigned char *buf;
 	size_t len;
 
@@ -123,6 +123,12 @@ static void load_record_meta(struct td_reader *r, struct cfsr_trace_info *info)
 	if (json_object_object_get_ex(meta, "hz", &hz) && json_object_is_type(hz, json_type_int) &&
 	    json_object_get_int(hz) > 0 && json_object_get_int(hz) <= 100000)
 		info->hz = json_object_get_int(hz);
+	/* sched/debug's sysctl_sched block: the slice after update_sysctl()'s scaling */
+	if (json_object_object_get_ex(meta, "sysctl_sched", &sysctl) &&
+	    json_object_object_get_ex(sysctl, "sysctl_sched_base_slice", &slice) &&
+	    json_object_is_type(slice, json_type_int) && json_object_get_int64(slice) > 0 &&
+	    json_object_get_int64(slice) <= 1000000000)
+		info->base_slice_ns = (uint64_t)json_object_get_int64(slice);
 	json_object_put(meta);
 	info->record_meta = r->record_meta;
 }

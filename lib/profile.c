@@ -91,9 +91,13 @@ static const struct cfsr_profile profiles[] = {
 		 "util_est sampled after the dequeue's update"),
 	RUNNABLE("v6.10-v6.11 EEVDF", 61000, 61199, &cfsr_pelt_params_v6_10, true, false, 750000,
 		 true, "post_init_entity_util_avg() scales by se_weight(); otherwise as v6.8"),
-	RUNNABLE("v6.12-v6.15 EEVDF, delayed dequeue", 61200, 61599, &cfsr_pelt_params_v6_12, true,
-		 true, 700000, true,
+	RUNNABLE("v6.12-v6.14 EEVDF, delayed dequeue", 61200, 61499, &cfsr_pelt_params_v6_12, true,
+		 true, 750000, true,
 		 "DELAY_DEQUEUE; delayed tasks not runnable for PELT; util_est capacity check"),
+	RUNNABLE("v6.15 EEVDF, delayed dequeue", 61500, 61599, &cfsr_pelt_params_v6_12, true, true,
+		 700000, true,
+		 "base slice 0.70 ms (2ae891b82695; 6.6.y and 6.12.y later carry it: "
+		 "sublevel not pinned); otherwise as v6.12"),
 	RUNNABLE("v6.16-v6.18 EEVDF, delayed dequeue", 61600, 61899, &cfsr_pelt_params_modern, true,
 		 true, 700000, true, "util_est without the capacity check (f2d650618bc7)"),
 };

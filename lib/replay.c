@@ -11,6 +11,7 @@
 #include "group.h"
 #include "math.h"
 #include "replay.h"
+#include "trace.h"
 #include "weight.h"
 
 struct replay_rq {
@@ -2140,6 +2141,12 @@ void cfsr_replay_free(struct cfsr_replay *r)
 	free(r->cfs_of);
 	free(r->cfs);
 	free(r);
+}
+
+void cfsr_replay_take_tunables(struct cfsr_replay *r, const struct cfsr_trace_info *info)
+{
+	if (info->base_slice_ns && !cfsr_profile_what_if(info->kernel_release, r->profile))
+		r->base_slice = info->base_slice_ns;
 }
 
 void cfsr_replay_set_hook(struct cfsr_replay *r, cfsr_replay_hook fn, void *data)

@@ -324,6 +324,19 @@ struct cfsr_replay *cfsr_replay_new(int nr_cpus, const struct cfsr_profile *prof
 
 void cfsr_replay_free(struct cfsr_replay *r);
 
+/**
+ * cfsr_replay_take_tunables() - the traced machine's scheduler tunables
+ * @info: what the trace says about itself
+ *
+ * A trace made by `cfsreplay record` carries sysctl_sched_base_slice as the
+ * kernel used it (scaled by update_sysctl()'s 1 + ilog2(CPUs) factor); it
+ * replaces the profile's default slice for every entity placed afterwards,
+ * unless the engine models another release than the traced one (a what-if
+ * replay keeps its own release's default).  Call before the first event.
+ */
+struct cfsr_trace_info;
+void cfsr_replay_take_tunables(struct cfsr_replay *r, const struct cfsr_trace_info *info);
+
 /* Call @fn for every task PELT update. */
 void cfsr_replay_set_hook(struct cfsr_replay *r, cfsr_replay_hook fn, void *data);
 

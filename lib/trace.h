@@ -54,6 +54,8 @@ struct cfsr_trace_info {
 	const char *record_meta;
 	/* the file has a recorder's metadata section that cannot be read */
 	bool record_meta_bad;
+	/* sysctl_sched_base_slice as recorded (scaled, ns), 0 if the file does not say */
+	uint64_t base_slice_ns;
 	/* the file holds kernel-truth snapshots stored by 'cfsreplay record' */
 	bool has_record_truth;
 	/* ring-buffer overruns the recorder counted (CPU stats), -1 unknown */

@@ -56,6 +56,12 @@ static void test_profiles(void **state)
 	/* dequeue_task_fair() of v6.11 samples util_est after dequeue_entity() */
 	assert_true(p->util_est_late);
 	assert_false(cfsr_profile_for("6.12.0")->util_est_late);
+	/* sysctl_sched_base_slice 0.75 ms until 2ae891b82695 (v6.15) made it 0.70 ms */
+	assert_int_equal(p->base_slice_ns, 750000);
+	assert_int_equal(cfsr_profile_for("6.14.11")->base_slice_ns, 750000);
+	assert_int_equal(cfsr_profile_for("6.15.0")->base_slice_ns, 700000);
+	assert_true(cfsr_profile_for("6.15.0")->delay_dequeue);
+	assert_int_equal(cfsr_profile_for("6.18")->base_slice_ns, 700000);
 	p = cfsr_profile_for("6.6.30");
 	assert_true(p->eevdf && !p->delay_dequeue && p->implemented);
 	assert_string_equal(p->name, "v6.6 EEVDF");

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "replay.h"
+#include "trace.h"
 #include "weight.h"
 
 #define P (&cfsr_pelt_params_modern)
@@ -460,6 +461,36 @@ static void run_until_delayed(struct cfsr_replay *r, uint64_t c0, uint64_t t0,
 }
 
 /*
+ * The recorded sysctl_sched_base_slice replaces the profile's slice: with
+ * 3 ms, A's first deadline is 0 + 3 ms (calc_delta_fair() at nice 0 is the
+ * identity) and its 2.1 ms of run time never reach it, so it is not renewed
+ * (against 2.7 ms with the 0.7 ms default).  A what-if replay (the trace
+ * says 6.11, the engine models 6.18) keeps its own default.
+ */
+static void test_recorded_base_slice(void **state)
+{
+	const uint64_t c0 = 5000000000000ull, t0 = 3000000000ull;
+	struct cfsr_trace_info info = { .base_slice_ns = 3000000 };
+	struct cfsr_sched_avg want;
+	struct cfsr_replay *r;
+
+	(void)state;
+	r = cfsr_replay_new(1, prof(), 250);
+	cfsr_replay_take_tunables(r, &info);
+	run_until_delayed(r, c0, t0, &want);
+	assert_int_equal(cfsr_replay_task(r, 50)->vruntime, 2100000);
+	assert_int_equal(cfsr_replay_task(r, 50)->deadline, 3000000);
+	cfsr_replay_free(r);
+
+	info.kernel_release = "6.11.0";
+	r = cfsr_replay_new(1, prof(), 250);
+	cfsr_replay_take_tunables(r, &info);
+	run_until_delayed(r, c0, t0, &want);
+	assert_int_equal(cfsr_replay_task(r, 50)->deadline, 2700000);
+	cfsr_replay_free(r);
+}
+
+/*
  * A's signal through run_until_delayed(): enqueue (zeros), waiting until
  * the switch from idle (at the clock of B's wakeup, which it kept),
  * running, waiting, running until it blocks.
@@ -788,6 +819,7 @@ int main(void)
 		cmocka_unit_test(test_pid_reuse_and_growth),
 		cmocka_unit_test(test_switch_grows_table),
 		cmocka_unit_test(test_delayed_dequeue),
+		cmocka_unit_test(test_recorded_base_slice),
 		cmocka_unit_test(test_delayed_requeue),
 		cmocka_unit_test(test_delayed_pick_keeps),
 		cmocka_unit_test(test_root_cfs_rq),
