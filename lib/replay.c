@@ -1229,20 +1229,24 @@ int64_t cfsr_replay_tg_load_avg(const struct cfsr_replay *r, const struct cfsr_c
  * newest, as for the group parameters):
  *  - v6.6: a queued entity keeps its vruntime, its deadline relative to it
  *    is scaled by old/new weight; a dequeued one has its vlag scaled.
- *  - v6.7-v6.12 (reweight_eevdf(), eab03c23c2a1): a queued entity's lag
- *    against V = avg_vruntime() of the cfs_rq, clamped as entity_lag()
- *    does, and its deadline relative to V are scaled by old/new; vruntime
- *    and deadline are set back from V.  A dequeued one has its vlag scaled.
+ *  - v6.7-v6.8 (reweight_eevdf(), eab03c23c2a1): a queued entity's lag
+ *    against V = avg_vruntime() and its deadline relative to V are scaled
+ *    by old/new; vruntime and deadline are set back from V.  V is read
+ *    after a waiting entity left the tree, the lag is not clamped.
+ *  - v6.9-v6.12: the same with V read before the entity leaves the tree
+ *    (afae8002b4fd) and the lag clamped as entity_lag() does (1560d1f6eb6b).
  *  - v6.13-v6.18 (6d71a9c61604): a queued entity saves its lag
- *    (update_entity_lag()) and a relative deadline, leaves cfs_rq->nr_queued,
- *    both are scaled by old/new, and place_entity() puts it back with the
- *    new weight (the running entity stays in V, at its new weight).  A
- *    dequeued one has its vlag, and a relative deadline, scaled.
- * The sums of the cfs_rq follow the new weight.  CFS profiles: no EEVDF
- * state, only the weight changes.
- * Differs: where reweight_entity() of v6.7-v6.12 reads V relative to the
- * entity's removal from the tree was not checked release by release; the
- * model reads it with the entity counted, as before __dequeue_entity().
+ *    (update_entity_lag()) and a relative deadline, leaves cfs_rq->nr_queued
+ *    (c70fc32f4443, v6.16 and 6.15.y; the same result before, where only a
+ *    lone entity, whose lag is 0, could tell), both are scaled by old/new,
+ *    and place_entity() puts it back with the new weight (the running
+ *    entity stays in V, at its new weight).  A dequeued one has its vlag,
+ *    and a relative deadline, scaled.
+ * A dequeued entity's vlag is scaled in every release.  The sums of the
+ * cfs_rq follow the new weight.  CFS profiles: no EEVDF state, only the
+ * weight changes.
+ * Not keyed: the stable backports of these changes (6.6.y, 6.8.y) and of
+ * the revert of 6d71a9c61604 (101f3498b4bd, v7.0) by sublevel.
  */
 static void reweight_eevdf(struct cfsr_replay *r, struct cfsr_cfs_rq *g, uint64_t weight)
 {
@@ -1265,12 +1269,18 @@ static void reweight_eevdf(struct cfsr_replay *r, struct cfsr_cfs_rq *g, uint64_
 		vslice = (int64_t)(g->se_deadline - g->se_vruntime) * old / nw;
 		g->se_deadline = g->se_vruntime + (uint64_t)vslice;
 	} else if (!r->reweight_place) {
+		if (r->profile->last >= 60900)
+			gse_sums_sync(r, g);
 		avr = avg_vruntime(r, p);
+		gse_sums_set(r, g, false);
 		if (avr != g->se_vruntime) {
-			span = 2 * g->se_slice > r->tick_nsec ? 2 * g->se_slice : r->tick_nsec;
-			limit = (int64_t)calc_delta_fair(span, &e);
 			vlag = (int64_t)(avr - g->se_vruntime);
-			vlag = vlag < -limit ? -limit : vlag > limit ? limit : vlag;
+			if (r->profile->last >= 60900) {
+				span = 2 * g->se_slice > r->tick_nsec ? 2 * g->se_slice :
+									r->tick_nsec;
+				limit = (int64_t)calc_delta_fair(span, &e);
+				vlag = vlag < -limit ? -limit : vlag > limit ? limit : vlag;
+			}
 			g->se_vruntime = avr - (uint64_t)(vlag * old / nw);
 		}
 		vslice = (int64_t)(g->se_deadline - avr) * old / nw;

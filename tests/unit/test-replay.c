@@ -900,6 +900,50 @@ static void test_group_entity_reweight(void **state)
 	cfsr_replay_free(r);
 }
 
+/*
+ * reweight_eevdf() of a queued group entity that does not run, 2048 to
+ * 1024, for the v6.7 and v6.10 profiles (base slice 0.75 ms, no delayed
+ * dequeue).  A (70), C (72, in "/g", entity weight 2048) and B (71) wake
+ * onto the empty root: all at 0, C's entity with deadline
+ * calc_delta_fair(750000) at 2048 = 374999.  A runs 2 ms: vruntime 2e6.
+ * v6.9+ (V read with the entity): V = 2e6 * 1024 / 4096 = 500000, lag
+ * 500000 (within the 1999999 clamp), doubled: vruntime 500000 - 1e6;
+ * deadline 500000 + (374999 - 500000) * 2 = 249998.  v6.7 (V without the
+ * waiting entity, over A and B): V = 1e6, lag 1e6 doubled: vruntime
+ * -1e6; deadline 1e6 + (374999 - 1e6) * 2 = -250002.
+ */
+static void reweight_waiting(const char *release, int64_t vruntime, int64_t deadline)
+{
+	struct cfsr_replay *r = cfsr_replay_new(1, cfsr_profile_for(release), 250);
+	const uint64_t t0 = 5000000000ull;
+	struct cfsr_cfs_rq *g;
+
+	assert_int_equal(cfsr_replay_task_set_group(r, 72, "/g"), 1);
+	g = cfsr_replay_cfs_rq(r, "/g", 0);
+	cfsr_replay_group_take(r, g, 2 * W0, 0, 0, 2 * W0);
+	cfsr_replay_clock_sample(r, 0, t0, 9000000000000ull);
+	feed(r, ev_switch(t0, 0, 0, 0, false, 0));
+	feed(r, ev_wakeup(t0 + 100000, 0, 0, 70, 0));
+	feed(r, ev_wakeup(t0 + 105000, 0, 0, 72, 0));
+	feed(r, ev_wakeup(t0 + 110000, 0, 0, 71, 0));
+	feed(r, ev_switch(t0 + 115000, 0, 0, 0, false, 70));
+	feed(r, ev_runtime(t0 + 2115000, 0, 70, 70, 2000000));
+	g = cfsr_replay_cfs_rq(r, "/g", 0);
+	assert_int_equal(g->se_vruntime, 0);
+	assert_int_equal(g->se_deadline, 374999);
+	cfsr_replay_group_take(r, g, W0, g->tg_load_avg_contrib, cfsr_replay_tg_load_avg(r, g), 0);
+	assert_int_equal((int64_t)g->se_vruntime, vruntime);
+	assert_int_equal((int64_t)g->se_deadline, deadline);
+	cfsr_replay_free(r);
+}
+
+static void test_group_entity_reweight_eevdf(void **state)
+{
+	(void)state;
+	reweight_waiting("6.10", -500000, 249998);
+	reweight_waiting("6.7", -1000000, -250002);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -921,6 +965,7 @@ int main(void)
 		cmocka_unit_test(test_group_entity_eevdf),
 		cmocka_unit_test(test_group_entity_pick),
 		cmocka_unit_test(test_group_entity_reweight),
+		cmocka_unit_test(test_group_entity_reweight_eevdf),
 		cmocka_unit_test(test_wakeup_reading),
 		cmocka_unit_test(test_balance_attach),
 	};
