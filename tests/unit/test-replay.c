@@ -791,9 +791,14 @@ static void test_balance_attach(void **state)
  * 700000 as B's, met first).  The sums then hold B and the group entity:
  * 999999 * 2048 = 2047997952 over 3072.
  */
-static struct cfsr_replay *run_group_delayed(uint64_t t0)
+/*
+ * One CPU: C (72) in group "/g", whose entity weighs 2 * NICE_0_LOAD, A
+ * (70) and B (71) in the root; the three wake onto the idle CPU and @next
+ * runs 2 ms.
+ */
+static struct cfsr_replay *group_of_three(const struct cfsr_profile *p, uint64_t t0, int next)
 {
-	struct cfsr_replay *r = cfsr_replay_new(1, prof(), 250);
+	struct cfsr_replay *r = cfsr_replay_new(1, p, 250);
 	struct cfsr_cfs_rq *g;
 
 	assert_int_equal(cfsr_replay_task_set_group(r, 72, "/g"), 1);
@@ -805,9 +810,14 @@ static struct cfsr_replay *run_group_delayed(uint64_t t0)
 	feed(r, ev_wakeup(t0 + 100000, 0, 0, 70, 0));
 	feed(r, ev_wakeup(t0 + 105000, 0, 0, 72, 0));
 	feed(r, ev_wakeup(t0 + 110000, 0, 0, 71, 0));
-	feed(r, ev_switch(t0 + 115000, 0, 0, 0, false, 72));
-	feed(r, ev_runtime(t0 + 2400000, 0, 72, 72, 2000000));
+	feed(r, ev_switch(t0 + 115000, 0, 0, 0, false, next));
+	feed(r, ev_runtime(t0 + 2115000, 0, next, next, 2000000));
 	return r;
+}
+
+static struct cfsr_replay *run_group_delayed(uint64_t t0)
+{
+	return group_of_three(prof(), t0, 72);
 }
 
 static void test_group_entity_eevdf(void **state)
@@ -914,21 +924,9 @@ static void test_group_entity_reweight(void **state)
  */
 static void reweight_waiting(const char *release, int64_t vruntime, int64_t deadline)
 {
-	struct cfsr_replay *r = cfsr_replay_new(1, cfsr_profile_for(release), 250);
-	const uint64_t t0 = 5000000000ull;
-	struct cfsr_cfs_rq *g;
+	struct cfsr_replay *r = group_of_three(cfsr_profile_for(release), 5000000000ull, 70);
+	struct cfsr_cfs_rq *g = cfsr_replay_cfs_rq(r, "/g", 0);
 
-	assert_int_equal(cfsr_replay_task_set_group(r, 72, "/g"), 1);
-	g = cfsr_replay_cfs_rq(r, "/g", 0);
-	cfsr_replay_group_take(r, g, 2 * W0, 0, 0, 2 * W0);
-	cfsr_replay_clock_sample(r, 0, t0, 9000000000000ull);
-	feed(r, ev_switch(t0, 0, 0, 0, false, 0));
-	feed(r, ev_wakeup(t0 + 100000, 0, 0, 70, 0));
-	feed(r, ev_wakeup(t0 + 105000, 0, 0, 72, 0));
-	feed(r, ev_wakeup(t0 + 110000, 0, 0, 71, 0));
-	feed(r, ev_switch(t0 + 115000, 0, 0, 0, false, 70));
-	feed(r, ev_runtime(t0 + 2115000, 0, 70, 70, 2000000));
-	g = cfsr_replay_cfs_rq(r, "/g", 0);
 	assert_int_equal(g->se_vruntime, 0);
 	assert_int_equal(g->se_deadline, 374999);
 	cfsr_replay_group_take(r, g, W0, g->tg_load_avg_contrib, cfsr_replay_tg_load_avg(r, g), 0);
