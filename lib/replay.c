@@ -1961,6 +1961,8 @@ static void pick_delayed(struct cfsr_replay *r, int cpu, const struct cfsr_task 
 static void set_next(struct cfsr_replay *r, struct cfsr_task *t, int cpu, uint64_t now, uint64_t ts,
 		     bool exact)
 {
+	struct cfsr_cfs_rq *g;
+
 	if (t->state == CFSR_TS_DELAYED) {
 		/* the model missed the wakeup that requeued it */
 		set_cpu(r, t, cpu, ts);
@@ -1992,6 +1994,9 @@ static void set_next(struct cfsr_replay *r, struct cfsr_task *t, int cpu, uint64
 	 */
 	t->exec_start = now;
 	t->exec_known = clock_ok(r, cpu);
+	/* set_next_entity() of the levels that change, update_curr() in the pick of the others */
+	for (g = task_cfs(r, t); g && g->group; g = parent_cfs(r, g))
+		g->se_exec_start = now;
 }
 
 /* A task the model had running left its CPU unseen. */
@@ -2133,19 +2138,46 @@ static void recover_switch(struct cfsr_replay *r, struct replay_rq *rq, struct c
 }
 
 /*
- * Mirrors update_curr()'s EEVDF part (kernel/sched/fair.c, v6.6-v6.18) at
- * every level: the running task's entity and the group entities above it,
- * each cfs_rq->curr of its level, advance by calc_delta_fair(delta_exec)
- * at their own weights; a deadline reached is renewed one virtual slice
- * later (update_deadline(); a group entity's slice is its cfs_rq's
- * smallest, the base slice here).
- * Differs: the kernel runs update_curr() of the levels above at the tick,
- * dequeue, put and pick, with the run time since that level's own
- * exec_start; the model takes each reported run time at every level at
- * once (each truncation of calc_delta_fair() can differ by 1 ns, and a
- * deadline can be renewed one report early).
+ * Mirrors update_curr() (kernel/sched/fair.c, v6.6-v6.18) of a group
+ * entity running on its cfs_rq (cfs_rq->curr): its vruntime advances by
+ * calc_delta_fair() of the time since its own exec_start, at its weight,
+ * and a deadline reached is renewed one virtual slice later
+ * (update_deadline(); a group entity's slice is its cfs_rq's smallest,
+ * the base slice here).  With its exec_start unknown, @delta_exec stands
+ * for the time.
  */
-static void advance_vruntime(struct cfsr_replay *r, struct cfsr_task *t, uint64_t delta_exec)
+static void gse_update_curr(struct cfsr_replay *r, struct cfsr_cfs_rq *g, uint64_t now,
+			    uint64_t delta_exec)
+{
+	struct ent e = gse_ent(g);
+
+	if (g->se_exec_start)
+		delta_exec = now > g->se_exec_start ? now - g->se_exec_start : 0;
+	if (now > g->se_exec_start)
+		g->se_exec_start = now;
+	if (!delta_exec)
+		return;
+	gse_sums_set(r, g, false);
+	g->se_vruntime += calc_delta_fair(delta_exec, &e);
+	if ((int64_t)(g->se_vruntime - g->se_deadline) >= 0) {
+		g->se_slice = r->base_slice;
+		g->se_deadline = g->se_vruntime + calc_delta_fair(g->se_slice, &e);
+	}
+	gse_sums_sync(r, g);
+}
+
+/*
+ * Mirrors update_curr()'s EEVDF part (kernel/sched/fair.c, v6.6-v6.18) for
+ * a run-time report at clock @now: the running task's vruntime advances by
+ * calc_delta_fair(delta_exec), a deadline reached is renewed one virtual
+ * slice later (update_deadline()); with @levels (the report comes from the
+ * task's CPU: the tick, a dequeue, a put, a pick), the group entities above
+ * it too, each from its own exec_start (gse_update_curr()).  A read of the
+ * task's CPU time from another CPU (task_sched_runtime()) updates the
+ * task's cfs_rq only.
+ */
+static void advance_vruntime(struct cfsr_replay *r, struct cfsr_task *t, uint64_t delta_exec,
+			     uint64_t now, bool levels)
 {
 	struct ent e = task_ent(t);
 	struct cfsr_cfs_rq *g;
@@ -2157,20 +2189,46 @@ static void advance_vruntime(struct cfsr_replay *r, struct cfsr_task *t, uint64_
 		t->deadline = t->vruntime + calc_delta_fair(t->slice, &e);
 	}
 	task_account(r, t, 1);
+	if (!r->profile->eevdf || !levels)
+		return;
+	for (g = task_cfs(r, t); g && g->group; g = parent_cfs(r, g))
+		if (g->se_on_rq)
+			gse_update_curr(r, g, now, delta_exec);
+}
+
+/*
+ * Mirrors the update_curr() calls of enqueue_task_fair() (kernel/sched/fair.c,
+ * v6.6-v6.18) on a CPU where a task runs: enqueue_entity() updates the
+ * woken task's cfs_rq and each cfs_rq on which a group entity is newly
+ * enqueued; where that cfs_rq's running entity is a group entity (the
+ * running task sits in another group), it advances with no trace event
+ * (update_curr() reports run time only for a task).
+ * Then check_preempt_wakeup_fair() (kernel/sched/fair.c, v6.12-v6.18;
+ * check_preempt_wakeup() before) updates the level where the woken task's
+ * path meets the running task's (find_matching_se()).
+ * Differs: the model does so also where the kernel returns first (the
+ * running task already asked to reschedule, SCHED_BATCH or SCHED_IDLE
+ * tasks); the time is then counted at the next update instead.
+ */
+static void enqueue_update_curr(struct cfsr_replay *r, const struct cfsr_task *t, uint64_t now)
+{
+	struct cfsr_cfs_rq *c;
+	struct ent e;
+
 	if (!r->profile->eevdf)
 		return;
-	for (g = task_cfs(r, t); g && g->group; g = parent_cfs(r, g)) {
-		if (!g->se_on_rq)
-			continue;
-		e = gse_ent(g);
-		gse_sums_set(r, g, false);
-		g->se_vruntime += calc_delta_fair(delta_exec, &e);
-		if ((int64_t)(g->se_vruntime - g->se_deadline) >= 0) {
-			g->se_slice = r->base_slice;
-			g->se_deadline = g->se_vruntime + calc_delta_fair(g->se_slice, &e);
-		}
-		gse_sums_sync(r, g);
+	for (c = task_cfs(r, t); c; c = parent_cfs(r, c)) {
+		if (cfs_curr_ent(r, c, &e) && e.g)
+			gse_update_curr(r, e.g, now, 0);
+		if (!c->group || c->se_on_rq)
+			break;
 	}
+	for (c = task_cfs(r, t); c; c = parent_cfs(r, c))
+		if (cfs_curr_ent(r, c, &e)) {
+			if (e.g)
+				gse_update_curr(r, e.g, now, 0);
+			break;
+		}
 }
 
 static int on_runtime(struct cfsr_replay *r, const struct cfsr_event *ev)
@@ -2217,7 +2275,8 @@ static int on_runtime(struct cfsr_replay *r, const struct cfsr_event *ev)
 			root_util_est(r, t, 1);
 		set_state(r, t, CFSR_TS_RUNNING);
 	}
-	advance_vruntime(r, t, ev->runtime.runtime);
+	advance_vruntime(r, t, ev->runtime.runtime, now,
+			 ev->cpu >= 0 && ev->cpu < r->nr_cpus && ev->cpu == t->cpu);
 	/*
 	 * A report emitted on another CPU comes from a read of the task's
 	 * CPU time (task_sched_runtime(): update_curr() only, no PELT update).
@@ -2287,6 +2346,8 @@ static int on_wakeup(struct cfsr_replay *r, const struct cfsr_event *ev, bool ne
 		set_state(r, t, CFSR_TS_QUEUED);
 		return 0;
 	}
+	if (clock_ok(r, cpu))
+		enqueue_update_curr(r, t, now);
 	if (new_task) {
 		/*
 		 * Mirrors init_entity_runnable_average(),

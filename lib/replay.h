@@ -121,6 +121,8 @@ enum cfsr_task_state {
  * @se_slice: its se->slice
  * @se_rel_deadline: @se_deadline is relative (se->rel_deadline)
  * @se_in_sums: it is in the parent's @avg_vruntime (queued, not running)
+ * @se_exec_start: its se->exec_start: the rq clock its vruntime was last
+ *                 advanced to while it ran (0 unknown)
  * @se_known: its signal has a known origin (set by a reading)
  * @se_warm_until: clock until which its unknown past still shows
  * @se_updates: its PELT updates applied
@@ -160,6 +162,7 @@ struct cfsr_cfs_rq {
 	uint64_t se_slice;
 	bool se_rel_deadline;
 	bool se_in_sums;
+	uint64_t se_exec_start;
 	bool se_known;
 	uint64_t se_warm_until;
 	uint64_t se_updates;

@@ -43,8 +43,8 @@ if [ -f "$SHARED_TRACES/periodic-bpf/pelt.jsonl.gz" ]; then
 		'min_exact periodic-bpf "group entity" 60'
 	test_expect_success 'cgroups-bpf: group entity updates exact >= 73.5 %' \
 		'min_exact cgroups-bpf "group entity" 73.5'
-	test_expect_success 'periodic-bpf: root cfs_rq updates exact >= 47.5 %' \
-		'min_exact periodic-bpf "root cfs_rq" 47.5'
+	test_expect_success 'periodic-bpf: root cfs_rq updates exact >= 48.5 %' \
+		'min_exact periodic-bpf "root cfs_rq" 48.5'
 	test_expect_success 'cgroups-bpf: root cfs_rq updates exact >= 59.5 %' \
 		'min_exact cgroups-bpf "root cfs_rq" 59.5'
 	test_expect_success 'periodic-bpf: group entity weights within 1 % >= 92.5 %' \

@@ -942,6 +942,44 @@ static void test_group_entity_reweight_eevdf(void **state)
 	reweight_waiting("6.7", -1000000, -250002);
 }
 
+/*
+ * update_curr() in the enqueue path: C (72, in "/g", entity weight 2048)
+ * runs from the clock of its wakeup, c0 + 100000 (the switch keeps it);
+ * A (70, root) wakes 995000 ns later (c0 + 1095000, the trace clock from
+ * the switch's anchor).  enqueue_entity() on the root first advances the
+ * running group entity: 995000 * 2147482624 >> 32 = 497499 (see above),
+ * so A is placed at V = 497499, not at 0.  C's report of 2 ms then
+ * advances the entity from there: (2100000 - 1095000) = 1005000 ->
+ * 502499, 999998 in all (999999 in one piece: the kernel truncates per
+ * update).
+ */
+static void test_group_entity_enqueue_update_curr(void **state)
+{
+	struct cfsr_replay *r = cfsr_replay_new(1, prof(), 250);
+	const uint64_t t0 = 5000000000ull, c0 = 9000000000000ull;
+	struct cfsr_cfs_rq *g;
+
+	(void)state;
+	assert_int_equal(cfsr_replay_task_set_group(r, 72, "/g"), 1);
+	g = cfsr_replay_cfs_rq(r, "/g", 0);
+	cfsr_replay_group_take(r, g, 2 * W0, 0, 0, 2 * W0);
+	cfsr_replay_clock_sample(r, 0, t0, c0);
+	feed(r, ev_switch(t0, 0, 0, 0, false, 0));
+	feed(r, ev_wakeup(t0 + 100000, 0, 0, 72, 0));
+	feed(r, ev_switch(t0 + 105000, 0, 0, 0, false, 72));
+	g = cfsr_replay_cfs_rq(r, "/g", 0);
+	assert_int_equal(g->se_vruntime, 0);
+	assert_int_equal(g->se_exec_start, c0 + 100000);
+	feed(r, ev_wakeup(t0 + 1100000, 0, 72, 70, 0));
+	assert_int_equal(g->se_vruntime, 497499);
+	assert_int_equal(g->se_exec_start, c0 + 1095000);
+	assert_int_equal(cfsr_replay_task(r, 70)->vruntime, 497499);
+	feed(r, ev_runtime(t0 + 2105000, 0, 72, 72, 2000000));
+	assert_int_equal(cfsr_replay_task(r, 72)->vruntime, 2000000);
+	assert_int_equal(g->se_vruntime, 999998);
+	cfsr_replay_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -964,6 +1002,7 @@ int main(void)
 		cmocka_unit_test(test_group_entity_pick),
 		cmocka_unit_test(test_group_entity_reweight),
 		cmocka_unit_test(test_group_entity_reweight_eevdf),
+		cmocka_unit_test(test_group_entity_enqueue_update_curr),
 		cmocka_unit_test(test_wakeup_reading),
 		cmocka_unit_test(test_balance_attach),
 	};
