@@ -44,7 +44,9 @@
  *
  * EEVDF is modelled per cfs_rq for tasks and group entities alike: each
  * entity's vruntime (advanced by the reported run time at its own weight,
- * at every level above the running task), deadline and lag, the cfs_rq's
+ * at every level above the running task, a group entity from its own
+ * exec_start, and at the update_curr() of a wakeup's enqueue), deadline
+ * and lag, the cfs_rq's
  * weighted average vruntime, eligibility, placement at enqueue and the
  * EEVDF part of a group entity's reweight.  A task that blocks while not
  * eligible stays queued (CFSR_TS_DELAYED), and so does a group entity whose
