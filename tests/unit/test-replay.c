@@ -980,6 +980,28 @@ static void test_group_entity_enqueue_update_curr(void **state)
 	cfsr_replay_free(r);
 }
 
+/*
+ * A CFS profile (v6.2-v6.5) keeps no EEVDF state for group entities: C's
+ * 2 ms leave its group entity's vruntime at 0, its sleep takes the entity
+ * off the root at once (no delayed dequeue), and the model's pick is
+ * unknown.
+ */
+static void test_group_entity_cfs_profile(void **state)
+{
+	struct cfsr_replay *r = group_of_three(cfsr_profile_for("6.5"), 5000000000ull, 72);
+	const struct cfsr_cfs_rq *g = cfsr_replay_cfs_rq(r, "/g", 0);
+
+	(void)state;
+	assert_true(g->se_on_rq);
+	assert_int_equal(g->se_vruntime, 0);
+	assert_int_equal(cfsr_replay_pick(r, 0), CFSR_PICK_UNKNOWN);
+	feed(r, ev_switch(5000000000ull + 2400100, 0, 72, 1, false, 70));
+	assert_false(g->se_on_rq);
+	assert_false(g->se_delayed);
+	assert_int_equal(cfsr_replay_stats(r)->gse_delayed, 0);
+	cfsr_replay_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1003,6 +1025,7 @@ int main(void)
 		cmocka_unit_test(test_group_entity_reweight),
 		cmocka_unit_test(test_group_entity_reweight_eevdf),
 		cmocka_unit_test(test_group_entity_enqueue_update_curr),
+		cmocka_unit_test(test_group_entity_cfs_profile),
 		cmocka_unit_test(test_wakeup_reading),
 		cmocka_unit_test(test_balance_attach),
 	};
