@@ -118,6 +118,10 @@ struct validate {
 	uint64_t state_differs;
 	uint64_t delayed;
 	uint64_t delayed_model;
+	/* group entity records: on_rq, sched_delayed against the model's */
+	uint64_t gse_state_differs;
+	uint64_t gse_delayed;
+	uint64_t gse_delayed_model;
 	uint64_t regrouped;
 	uint64_t cfs_no_crossing;
 	struct rel_stats rel[R_NR];
@@ -341,6 +345,12 @@ static int on_gse_record(struct validate *v, const struct cfsr_pelt_rec *rec)
 		v->gse_no_crossing++;
 		return 0;
 	}
+	if ((int64_t)cfs->se_on_rq != rec->on_rq)
+		v->gse_state_differs++;
+	if (rec->sched_delayed > 0)
+		v->gse_delayed++;
+	if ((rec->sched_delayed > 0) != cfs->se_delayed)
+		v->gse_delayed_model++;
 	if (!cfs->se_known) {
 		k->first++;
 	} else {
@@ -475,9 +485,13 @@ static void print_report(const struct validate *v, const char *trace, const char
 	       rs->unseen_switch_outs, rs->unseen_migrations, rs->estimated_updates,
 	       rs->unanchored_updates);
 	printf("delayed dequeue:  %" PRIu64 " sleeps delayed, %" PRIu64
-	       " completed by a pick, %" PRIu64 " requeued by a wakeup, %" PRIu64
-	       " sleeps with eligibility unknown\n",
-	       rs->delayed, rs->delayed_picked, rs->delayed_woken, rs->eligibility_unknown);
+	       " completed by a pick, %" PRIu64 " requeued by a wakeup; group entities: %" PRIu64
+	       " delayed, %" PRIu64 " completed by a pick, %" PRIu64 " requeued\n",
+	       rs->delayed, rs->delayed_picked, rs->delayed_woken, rs->gse_delayed,
+	       rs->gse_delayed_picked, rs->gse_delayed_woken);
+	printf("group entities:   on_rq differs: %" PRIu64 "; kernel entity delayed: %" PRIu64
+	       "; delayed state differs: %" PRIu64 "\n",
+	       v->gse_state_differs, v->gse_delayed, v->gse_delayed_model);
 	printf("cfs_rq records without a period crossed (attach, detach, propagation): %" PRIu64
 	       "; group entity records: %" PRIu64 "\n",
 	       v->cfs_no_crossing, v->gse_no_crossing);

@@ -83,6 +83,8 @@ struct cfsr_replay {
 	/* TICK_NSEC and sysctl_sched_base_slice */
 	uint64_t tick_nsec;
 	uint64_t base_slice;
+	/* reweight_entity() places a queued entity again (v6.13+) */
+	bool reweight_place;
 	/* clock readings will come: no update on a CPU until its first */
 	bool expect_clock;
 	int nr_cpus;
@@ -143,7 +145,8 @@ static int map_grow(struct cfsr_replay *r)
 	return 0;
 }
 
-struct cfsr_task *cfsr_replay_task(struct cfsr_replay *r, int pid)
+/* The task with @pid, or NULL: cfsr_replay_task() for the engine's read-only paths. */
+static struct cfsr_task *task_find(const struct cfsr_replay *r, int pid)
 {
 	size_t s;
 
@@ -158,10 +161,16 @@ struct cfsr_task *cfsr_replay_task(struct cfsr_replay *r, int pid)
 	return NULL;
 }
 
+struct cfsr_task *cfsr_replay_task(struct cfsr_replay *r, int pid)
+{
+	return task_find(r, pid);
+}
+
 static void task_account(struct cfsr_replay *r, const struct cfsr_task *t, int sign);
 static void root_util_est(struct cfsr_replay *r, struct cfsr_task *t, int sign);
 static int group_get(struct cfsr_replay *r, const char *path);
 static void reweight_groups(struct cfsr_replay *r, int group, int cpu);
+static void group_levels(struct cfsr_replay *r, int group, int cpu, bool reweight);
 
 /* Find or create the task @pid (memory grows with tasks, not events). */
 static struct cfsr_task *task_get(struct cfsr_replay *r, int pid)
@@ -200,6 +209,11 @@ static struct cfsr_task *task_reset(struct cfsr_replay *r, int pid)
 	task_account(r, t, -1);
 	root_util_est(r, t, -1);
 	memset(&t->avg, 0, sizeof(t->avg));
+	if (t->cpu >= 0) {
+		/* the group entities it leaves follow */
+		t->state = CFSR_TS_UNKNOWN;
+		group_levels(r, t->group, t->cpu, false);
+	}
 	t->enq_pending = false;
 	t->cpu = -1;
 	t->state = CFSR_TS_UNKNOWN;
@@ -457,11 +471,17 @@ static int group_get(struct cfsr_replay *r, const char *path)
 	return (int)r->nr_groups++;
 }
 
-static struct cfsr_cfs_rq *cfs_of(struct cfsr_replay *r, int group, int cpu)
+static struct cfsr_cfs_rq *cfs_of(const struct cfsr_replay *r, int group, int cpu)
 {
 	if (cpu < 0 || cpu >= r->nr_cpus || group < 0 || (size_t)group >= r->nr_groups)
 		return NULL;
 	return &r->cfs[(size_t)group * (size_t)r->nr_cpus + (size_t)cpu];
+}
+
+/* The cfs_rq a group cfs_rq's group entity is queued on; NULL for a root. */
+static struct cfsr_cfs_rq *parent_cfs(const struct cfsr_replay *r, const struct cfsr_cfs_rq *g)
+{
+	return g->group ? cfs_of(r, r->tgs[g->group].parent, g->cpu) : NULL;
 }
 
 /* The cfs_rq a task is queued on, or was last. */
@@ -498,32 +518,85 @@ static bool state_on_rq(enum cfsr_task_state s)
 /* ---- EEVDF ---------------------------------------------------------------------------- */
 
 /*
- * Mirrors __calc_delta() in kernel/sched/fair.c, v5.7-v6.18, for
- * calc_delta_fair(): delta * NICE_0_LOAD / weight with the task's inverse
- * weight (sched_prio_to_wmult[]), normalised to 32 bits before the
- * 64x32 multiply-shift.
+ * An EEVDF entity: a task's, or the group entity of a group cfs_rq (@g)
+ * on its parent's cfs_rq.  The pointers are views into the owner's fields.
  */
-static uint64_t calc_delta_fair(uint64_t delta, const struct cfsr_task *t)
-{
-	uint64_t fact = cfsr_scale_load_down(NICE_0_LOAD);
-	unsigned int shift = 32;
-	uint32_t fact_hi;
+struct ent {
+	struct cfsr_task *t;
+	struct cfsr_cfs_rq *g;
+	uint64_t *vruntime;
+	uint64_t *deadline;
+	int64_t *vlag;
+	uint64_t *slice;
+	bool *rel_deadline;
+	/* se->load.weight and its load.inv_weight */
+	uint64_t weight;
+	uint32_t inv;
+};
 
-	if (t->load_weight == NICE_0_LOAD)
+static struct ent task_ent(struct cfsr_task *t)
+{
+	struct ent e = { t,
+			 NULL,
+			 &t->vruntime,
+			 &t->deadline,
+			 &t->vlag,
+			 &t->slice,
+			 &t->rel_deadline,
+			 t->load_weight,
+			 cfsr_prio_to_wmult(t->prio) };
+
+	return e;
+}
+
+/*
+ * A group entity's inverse weight is computed from its weight
+ * (__update_inv_weight(): update_load_set() clears it), a task's comes
+ * from sched_prio_to_wmult[] (set_load_weight()).
+ */
+static struct ent gse_ent(struct cfsr_cfs_rq *g)
+{
+	struct ent e = { NULL,
+			 g,
+			 &g->se_vruntime,
+			 &g->se_deadline,
+			 &g->se_vlag,
+			 &g->se_slice,
+			 &g->se_rel_deadline,
+			 g->se_weight,
+			 cfsr_weight_inv(g->se_weight) };
+
+	return e;
+}
+
+/*
+ * Mirrors calc_delta_fair() and __calc_delta() in kernel/sched/fair.c,
+ * v5.7-v6.18: delta * NICE_0_LOAD / weight with the entity's inverse
+ * weight, normalised to 32 bits before the 64x32 multiply-shift.
+ */
+static uint64_t calc_delta_fair(uint64_t delta, const struct ent *e)
+{
+	uint64_t fact = cfsr_scale_load_down(NICE_0_LOAD) * (uint64_t)e->inv;
+	unsigned int shift = 32;
+
+	if (e->weight == NICE_0_LOAD)
 		return delta;
-	fact *= cfsr_prio_to_wmult(t->prio);
-	fact_hi = (uint32_t)(fact >> 32);
-	while (fact_hi) {
+	while (fact >> 32) {
 		fact >>= 1;
-		fact_hi >>= 1;
 		shift--;
 	}
 	return cfsr_mul_u64_u32_shr(delta, (uint32_t)fact, shift);
 }
 
-static uint64_t eevdf_weight(const struct cfsr_task *t)
+static uint64_t ent_weight(const struct ent *e)
 {
-	return cfsr_scale_load_down(t->load_weight);
+	return cfsr_scale_load_down(e->weight);
+}
+
+/* The cfs_rq the entity is queued on. */
+static const struct cfsr_cfs_rq *ent_cfs(const struct cfsr_replay *r, const struct ent *e)
+{
+	return e->t ? cfs_of(r, e->t->group, e->t->cpu) : parent_cfs(r, e->g);
 }
 
 /*
@@ -531,16 +604,15 @@ static uint64_t eevdf_weight(const struct cfsr_task *t)
  * v6.6-v6.18): the running entity is kept out of the sums.  On an empty
  * cfs_rq the base moves to the entity, as min_vruntime would.
  */
-static void avg_vruntime_account(struct cfsr_cfs_rq *cfs, const struct cfsr_task *t, int sign)
+static void avg_vruntime_account(struct cfsr_cfs_rq *cfs, uint64_t vruntime, uint64_t w, int sign)
 {
-	uint64_t w = eevdf_weight(t);
 	int64_t key;
 
 	if (sign > 0 && !cfs->avg_load) {
-		cfs->zero_vruntime = t->vruntime;
+		cfs->zero_vruntime = vruntime;
 		cfs->avg_vruntime = 0;
 	}
-	key = (int64_t)(t->vruntime - cfs->zero_vruntime);
+	key = (int64_t)(vruntime - cfs->zero_vruntime);
 	if (sign > 0) {
 		cfs->avg_vruntime += key * (int64_t)w;
 		cfs->avg_load += w;
@@ -550,23 +622,102 @@ static void avg_vruntime_account(struct cfsr_cfs_rq *cfs, const struct cfsr_task
 	}
 }
 
-static struct cfsr_task *cfs_curr(struct cfsr_replay *r, const struct cfsr_cfs_rq *cfs)
+static struct cfsr_task *cfs_curr(const struct cfsr_replay *r, const struct cfsr_cfs_rq *cfs)
 {
-	struct cfsr_task *c = cfs->curr > 0 ? cfsr_replay_task(r, cfs->curr) : NULL;
+	struct cfsr_task *c = cfs->curr > 0 ? task_find(r, cfs->curr) : NULL;
 
 	return c && c->state == CFSR_TS_RUNNING && c->fair ? c : NULL;
 }
 
-/* The sums with the running task added, as avg_vruntime() and vruntime_eligible() do. */
-static void cfs_vsums(struct cfsr_replay *r, struct cfsr_cfs_rq *cfs, int64_t *avg, int64_t *load)
+/*
+ * The running entity of @cfs (cfs_rq->curr): the running task if it is
+ * queued on @cfs, else the group entity on @cfs above it.
+ */
+static bool cfs_curr_ent(const struct cfsr_replay *r, const struct cfsr_cfs_rq *cfs, struct ent *e)
 {
 	struct cfsr_task *c = cfs_curr(r, cfs);
+	struct cfsr_cfs_rq *g;
+
+	if (!c)
+		return false;
+	g = cfs_of(r, c->group, c->cpu);
+	if (g == cfs) {
+		*e = task_ent(c);
+		return true;
+	}
+	for (; g && g->group; g = cfs_of(r, r->tgs[g->group].parent, g->cpu))
+		if (parent_cfs(r, g) == cfs) {
+			*e = gse_ent(g);
+			return true;
+		}
+	return false;
+}
+
+/*
+ * A pick without changing the engine (cfsr_replay_pick()) stands in for the
+ * delayed dequeues it completes on the way: the entities it dequeued, and
+ * the group entities their dequeue left delayed.
+ */
+#define PICK_OVERLAY_MAX 32
+
+struct pick_overlay {
+	unsigned int nr_gone;
+	struct ent gone[PICK_OVERLAY_MAX];
+	unsigned int nr_delayed;
+	const struct cfsr_cfs_rq *delayed[PICK_OVERLAY_MAX];
+};
+
+static bool ent_same(const struct ent *a, const struct ent *b)
+{
+	return a->t == b->t && a->g == b->g;
+}
+
+static bool ov_gone(const struct pick_overlay *ov, const struct ent *e)
+{
+	unsigned int i;
+
+	for (i = 0; ov && i < ov->nr_gone; i++)
+		if (ent_same(&ov->gone[i], e))
+			return true;
+	return false;
+}
+
+static bool ent_delayed(const struct pick_overlay *ov, const struct ent *e)
+{
+	unsigned int i;
+
+	if (e->t)
+		return e->t->state == CFSR_TS_DELAYED;
+	if (e->g->se_delayed)
+		return true;
+	for (i = 0; ov && i < ov->nr_delayed; i++)
+		if (ov->delayed[i] == e->g)
+			return true;
+	return false;
+}
+
+/*
+ * The sums with the running entity added, as avg_vruntime() and
+ * vruntime_eligible() do; without the entities @ov dequeued.
+ */
+static void cfs_vsums(const struct cfsr_replay *r, const struct cfsr_cfs_rq *cfs,
+		      const struct pick_overlay *ov, int64_t *avg, int64_t *load)
+{
+	struct ent c;
+	unsigned int i;
 
 	*avg = cfs->avg_vruntime;
 	*load = (int64_t)cfs->avg_load;
-	if (c && task_cfs(r, c) == cfs) {
-		*avg += (int64_t)(c->vruntime - cfs->zero_vruntime) * (int64_t)eevdf_weight(c);
-		*load += (int64_t)eevdf_weight(c);
+	if (cfs_curr_ent(r, cfs, &c)) {
+		*avg += (int64_t)(*c.vruntime - cfs->zero_vruntime) * (int64_t)ent_weight(&c);
+		*load += (int64_t)ent_weight(&c);
+	}
+	for (i = 0; ov && i < ov->nr_gone; i++) {
+		if (ent_cfs(r, &ov->gone[i]) != cfs)
+			continue;
+		*avg -= (int64_t)(*ov->gone[i].vruntime - cfs->zero_vruntime) *
+			(int64_t)ent_weight(&ov->gone[i]);
+		*load -= (int64_t)ent_weight(&ov->gone[i]);
 	}
 }
 
@@ -574,11 +725,11 @@ static void cfs_vsums(struct cfsr_replay *r, struct cfsr_cfs_rq *cfs, int64_t *a
  * Mirrors avg_vruntime() in kernel/sched/fair.c, v6.6-v6.18: the weighted
  * mean vruntime of the queued entities, rounded toward minus infinity.
  */
-static uint64_t avg_vruntime(struct cfsr_replay *r, struct cfsr_cfs_rq *cfs)
+static uint64_t avg_vruntime(const struct cfsr_replay *r, const struct cfsr_cfs_rq *cfs)
 {
 	int64_t avg, load;
 
-	cfs_vsums(r, cfs, &avg, &load);
+	cfs_vsums(r, cfs, NULL, &avg, &load);
 	if (load) {
 		if (avg < 0)
 			avg -= load - 1;
@@ -592,11 +743,12 @@ static uint64_t avg_vruntime(struct cfsr_replay *r, struct cfsr_cfs_rq *cfs)
  * entity is eligible when its vruntime is at most the weighted mean,
  * compared cross-multiplied.
  */
-static bool eligible(struct cfsr_replay *r, struct cfsr_cfs_rq *cfs, uint64_t vruntime)
+static bool eligible(const struct cfsr_replay *r, const struct cfsr_cfs_rq *cfs,
+		     const struct pick_overlay *ov, uint64_t vruntime)
 {
 	int64_t avg, load;
 
-	cfs_vsums(r, cfs, &avg, &load);
+	cfs_vsums(r, cfs, ov, &avg, &load);
 	return avg >= (int64_t)(vruntime - cfs->zero_vruntime) * load;
 }
 
@@ -604,60 +756,108 @@ static bool eligible(struct cfsr_replay *r, struct cfsr_cfs_rq *cfs, uint64_t vr
  * Mirrors update_entity_lag() in kernel/sched/fair.c, v6.6-v6.18: the lag
  * V - v of a queued entity, clamped to the service of max(2 slices, a tick).
  */
-static void update_entity_lag(struct cfsr_replay *r, struct cfsr_cfs_rq *cfs, struct cfsr_task *t)
+static void update_entity_lag(const struct cfsr_replay *r, const struct cfsr_cfs_rq *cfs,
+			      const struct ent *e)
 {
-	uint64_t span = 2 * t->slice > r->tick_nsec ? 2 * t->slice : r->tick_nsec;
-	int64_t limit = (int64_t)calc_delta_fair(span, t);
-	int64_t vlag = (int64_t)(avg_vruntime(r, cfs) - t->vruntime);
+	uint64_t span = 2 * *e->slice > r->tick_nsec ? 2 * *e->slice : r->tick_nsec;
+	int64_t limit = (int64_t)calc_delta_fair(span, e);
+	int64_t vlag = (int64_t)(avg_vruntime(r, cfs) - *e->vruntime);
 
-	t->vlag = vlag < -limit ? -limit : vlag > limit ? limit : vlag;
+	*e->vlag = vlag < -limit ? -limit : vlag > limit ? limit : vlag;
+}
+
+/* cfs_rq->nr_queued: the tasks and group entities queued on @cfs. */
+static unsigned int cfs_nr_queued(const struct cfsr_cfs_rq *cfs)
+{
+	return cfs->nr_queued + cfs->nr_gse;
 }
 
 /*
  * Mirrors place_entity() in kernel/sched/fair.c, v6.13-v6.18 (called with
- * the entity not yet queued): vruntime = V - lag, the saved lag inflated by
- * (W + w) / W so that it survives the entity's own effect on V (PLACE_LAG);
- * deadline one virtual slice later, half a slice for a new task
- * (PLACE_DEADLINE_INITIAL), or the saved relative deadline after a
- * migration (PLACE_REL_DEADLINE).
+ * the entity not yet queued, nor counted in cfs_rq->nr_queued): vruntime =
+ * V - lag, the saved lag inflated by (W + w) / W so that it survives the
+ * entity's own effect on V (PLACE_LAG); deadline one virtual slice later,
+ * half a slice for a new task (PLACE_DEADLINE_INITIAL), or the saved
+ * relative deadline (PLACE_REL_DEADLINE).  A group entity's slice is the
+ * smallest of its cfs_rq (enqueue_task_fair(), v6.12+), the base slice
+ * for tasks without a custom slice, as before v6.12.
  */
-static void place_entity(struct cfsr_replay *r, struct cfsr_cfs_rq *cfs, struct cfsr_task *t,
-			 bool initial)
+static void place_entity(const struct cfsr_replay *r, const struct cfsr_cfs_rq *cfs,
+			 const struct ent *e, bool initial)
 {
 	uint64_t vruntime = avg_vruntime(r, cfs), vslice;
 	int64_t lag = 0, avg, load;
 
-	t->slice = r->base_slice;
-	vslice = calc_delta_fair(t->slice, t);
-	if (r->profile->place_lag && cfs->nr_queued && t->vlag) {
-		cfs_vsums(r, cfs, &avg, &load);
-		lag = t->vlag * (load + (int64_t)eevdf_weight(t));
+	*e->slice = r->base_slice;
+	vslice = calc_delta_fair(*e->slice, e);
+	if (r->profile->place_lag && cfs_nr_queued(cfs) && *e->vlag) {
+		cfs_vsums(r, cfs, NULL, &avg, &load);
+		lag = *e->vlag * (load + (int64_t)ent_weight(e));
 		if (!load)
 			load = 1;
 		lag /= load;
 	}
-	t->vruntime = vruntime - (uint64_t)lag;
-	if (t->rel_deadline) {
-		t->deadline += t->vruntime;
-		t->rel_deadline = false;
+	*e->vruntime = vruntime - (uint64_t)lag;
+	if (*e->rel_deadline) {
+		*e->deadline += *e->vruntime;
+		*e->rel_deadline = false;
 		return;
 	}
 	if (initial)
 		vslice /= 2;
-	t->deadline = t->vruntime + vslice;
+	*e->deadline = *e->vruntime + vslice;
+}
+
+static void task_lag(const struct cfsr_replay *r, const struct cfsr_cfs_rq *cfs,
+		     struct cfsr_task *t)
+{
+	struct ent e = task_ent(t);
+
+	update_entity_lag(r, cfs, &e);
+}
+
+static void task_place(const struct cfsr_replay *r, const struct cfsr_cfs_rq *cfs,
+		       struct cfsr_task *t, bool initial)
+{
+	struct ent e = task_ent(t);
+
+	place_entity(r, cfs, &e, initial);
 }
 
 /* ---- accounting: every change of a task's state, CPU, group or weight ------------------- */
 
 /*
+ * Put a group entity in (@in) or out of its parent's EEVDF sums: it is in
+ * them while queued and not running (__enqueue_entity()/__dequeue_entity()
+ * of a group entity, set_next_entity()/put_prev_entity()).  The sums are
+ * kept for the CFS profiles too; nothing reads them there.
+ */
+static void gse_sums_set(struct cfsr_replay *r, struct cfsr_cfs_rq *g, bool in)
+{
+	struct cfsr_cfs_rq *p = parent_cfs(r, g);
+
+	if (!p || in == g->se_in_sums)
+		return;
+	avg_vruntime_account(p, g->se_vruntime, cfsr_scale_load_down(g->se_weight), in ? 1 : -1);
+	g->se_in_sums = in;
+}
+
+static void gse_sums_sync(struct cfsr_replay *r, struct cfsr_cfs_rq *g)
+{
+	gse_sums_set(r, g, g->se_on_rq && g->curr <= 0);
+}
+
+/*
  * Add (@sign 1) or remove (-1) a task's part in its cfs_rq: account_entity_
  * enqueue/dequeue() (load.weight, nr_queued), the runnable counts of its
- * cfs_rq and the root (h_nr_runnable), cfs_rq->curr, and the EEVDF sums
- * (__enqueue_entity()/__dequeue_entity(), the running task excluded).
+ * cfs_rq and the levels above (h_nr_queued, h_nr_runnable), cfs_rq->curr
+ * at every level, and the EEVDF sums (__enqueue_entity()/__dequeue_entity(),
+ * the running entity excluded).  Whether a group entity is queued is
+ * group_levels()' to say, once the change is complete.
  */
 static void task_account(struct cfsr_replay *r, const struct cfsr_task *t, int sign)
 {
-	struct cfsr_cfs_rq *cfs = task_cfs(r, t), *root, *c, *p;
+	struct cfsr_cfs_rq *cfs = task_cfs(r, t), *root, *c;
 	unsigned int one = sign > 0 ? 1u : (unsigned int)-1;
 
 	if (!cfs || !t->fair || !state_on_rq(t->state))
@@ -671,7 +871,7 @@ static void task_account(struct cfsr_replay *r, const struct cfsr_task *t, int s
 	}
 	if (t->state == CFSR_TS_DELAYED)
 		cfs->nr_delayed += one;
-	for (c = cfs;;) {
+	for (c = cfs; c; c = parent_cfs(r, c)) {
 		c->h_nr_queued += one;
 		if (t->state != CFSR_TS_DELAYED)
 			c->h_nr_runnable += one;
@@ -680,25 +880,123 @@ static void task_account(struct cfsr_replay *r, const struct cfsr_task *t, int s
 				c->curr = t->pid;
 			else if (c->curr == t->pid)
 				c->curr = 0;
+			gse_sums_sync(r, c);
 		}
-		if (!c->group)
-			break;
-		/*
-		 * account_entity_enqueue()/_dequeue() of the group entity: it
-		 * is queued on the parent while any task is queued below
-		 */
-		p = cfs_of(r, r->tgs[c->group].parent, t->cpu);
-		if (sign > 0 && c->h_nr_queued == 1) {
-			c->se_on_rq = true;
-			p->load_weight += c->se_weight;
-		} else if (sign < 0 && !c->h_nr_queued) {
-			c->se_on_rq = false;
-			p->load_weight -= c->se_weight;
-		}
-		c = p;
 	}
 	if (t->state != CFSR_TS_RUNNING)
-		avg_vruntime_account(cfs, t, sign);
+		avg_vruntime_account(cfs, t->vruntime, cfsr_scale_load_down(t->load_weight), sign);
+}
+
+/*
+ * Mirrors enqueue_entity() of a group entity (kernel/sched/fair.c,
+ * v6.6-v6.18) whose cfs_rq gained its first entity: placed
+ * (place_entity(), its lag kept since its dequeue), then
+ * account_entity_enqueue() on the parent and __enqueue_entity().
+ */
+static void gse_enqueue(struct cfsr_replay *r, struct cfsr_cfs_rq *g)
+{
+	struct cfsr_cfs_rq *p = parent_cfs(r, g);
+	struct ent e = gse_ent(g);
+
+	if (r->profile->eevdf)
+		place_entity(r, p, &e, false);
+	g->se_on_rq = true;
+	p->load_weight += g->se_weight;
+	p->nr_gse++;
+	gse_sums_sync(r, g);
+}
+
+/* account_entity_dequeue() and __dequeue_entity() of a group entity. */
+static void gse_leave(struct cfsr_replay *r, struct cfsr_cfs_rq *g)
+{
+	struct cfsr_cfs_rq *p = parent_cfs(r, g);
+
+	g->se_on_rq = false;
+	g->se_delayed = false;
+	gse_sums_sync(r, g);
+	p->load_weight -= g->se_weight;
+	p->nr_gse--;
+}
+
+/*
+ * Mirrors dequeue_entity() of a group entity whose cfs_rq lost its last
+ * entity (kernel/sched/fair.c, v6.12-v6.18): dequeue_entities() dequeues
+ * the levels above a task with DEQUEUE_SLEEP set and DEQUEUE_SPECIAL
+ * cleared, so DELAY_DEQUEUE applies to a group entity whatever the task's
+ * dequeue was (a sleep, an exit, a load-balance detach, a completed delayed
+ * dequeue): not eligible, it stays queued with its weight (set_delayed()
+ * changes no count for a group entity).  Otherwise its lag is saved
+ * (update_entity_lag(), v6.6+) and it leaves.
+ */
+static void gse_dequeue(struct cfsr_replay *r, struct cfsr_cfs_rq *g)
+{
+	struct cfsr_cfs_rq *p = parent_cfs(r, g);
+	struct ent e = gse_ent(g);
+
+	if (r->profile->delay_dequeue && !eligible(r, p, NULL, g->se_vruntime)) {
+		g->se_delayed = true;
+		r->stats.gse_delayed++;
+		return;
+	}
+	if (r->profile->eevdf)
+		update_entity_lag(r, p, &e);
+	gse_leave(r, g);
+}
+
+/*
+ * Mirrors requeue_delayed_entity() (kernel/sched/fair.c, v6.12-v6.18) of a
+ * delayed group entity whose cfs_rq gained an entity (enqueue_task_fair()
+ * meets it on_rq and delayed): with DELAY_ZERO a positive lag is dropped
+ * and the entity placed again at V; clear_delayed().
+ */
+static void gse_requeue(struct cfsr_replay *r, struct cfsr_cfs_rq *g)
+{
+	struct cfsr_cfs_rq *p = parent_cfs(r, g);
+	struct ent e = gse_ent(g);
+
+	if (r->profile->delay_zero) {
+		update_entity_lag(r, p, &e);
+		if (g->se_vlag > 0) {
+			gse_sums_set(r, g, false);
+			p->nr_gse--;
+			g->se_vlag = 0;
+			place_entity(r, p, &e, false);
+			p->nr_gse++;
+		}
+	}
+	g->se_delayed = false;
+	gse_sums_sync(r, g);
+	r->stats.gse_delayed_woken++;
+}
+
+static void update_cfs_group(struct cfsr_replay *r, struct cfsr_cfs_rq *gcfs, bool walk);
+
+/*
+ * The group entities above @group's cfs_rq on @cpu follow the entities
+ * queued below them, bottom-up as enqueue_task_fair() and
+ * dequeue_entities() take them (v6.12-v6.18; the same without delays
+ * before): one whose cfs_rq lost its last entity is dequeued
+ * (gse_dequeue()), one whose cfs_rq gained its first is enqueued
+ * (gse_enqueue()) or, delayed, requeued (gse_requeue()).  With @reweight,
+ * update_cfs_group() of each, after its dequeue and before its enqueue, as
+ * dequeue_entity() and enqueue_entity() call it.
+ */
+static void group_levels(struct cfsr_replay *r, int group, int cpu, bool reweight)
+{
+	struct cfsr_cfs_rq *c = cfs_of(r, group, cpu);
+	bool busy;
+
+	for (; c && c->group; c = parent_cfs(r, c)) {
+		busy = cfs_nr_queued(c) > 0;
+		if (!busy && c->se_on_rq && !c->se_delayed)
+			gse_dequeue(r, c);
+		if (reweight)
+			update_cfs_group(r, c, false);
+		if (busy && !c->se_on_rq)
+			gse_enqueue(r, c);
+		else if (busy && c->se_delayed)
+			gse_requeue(r, c);
+	}
 }
 
 static void set_state(struct cfsr_replay *r, struct cfsr_task *t, enum cfsr_task_state state)
@@ -927,13 +1225,94 @@ int64_t cfsr_replay_tg_load_avg(const struct cfsr_replay *r, const struct cfsr_c
 }
 
 /*
+ * Mirrors the EEVDF part of reweight_entity() (kernel/sched/fair.c) for a
+ * group entity whose weight goes to @weight, by release (the profile's
+ * newest, as for the group parameters):
+ *  - v6.6: a queued entity keeps its vruntime, its deadline relative to it
+ *    is scaled by old/new weight; a dequeued one has its vlag scaled.
+ *  - v6.7-v6.8 (reweight_eevdf(), eab03c23c2a1): a queued entity's lag
+ *    against V = avg_vruntime() and its deadline relative to V are scaled
+ *    by old/new; vruntime and deadline are set back from V.  V is read
+ *    after a waiting entity left the tree, the lag is not clamped.
+ *  - v6.9-v6.12: the same with V read before the entity leaves the tree
+ *    (afae8002b4fd) and the lag clamped as entity_lag() does (1560d1f6eb6b).
+ *  - v6.13-v6.18 (6d71a9c61604): a queued entity saves its lag
+ *    (update_entity_lag()) and a relative deadline, leaves cfs_rq->nr_queued
+ *    (c70fc32f4443, v6.16 and 6.15.y; the same result before, where only a
+ *    lone entity, whose lag is 0, could tell), both are scaled by old/new,
+ *    and place_entity() puts it back with the new weight (the running
+ *    entity stays in V, at its new weight).  A dequeued one has its vlag,
+ *    and a relative deadline, scaled.
+ * A dequeued entity's vlag is scaled in every release.  The sums of the
+ * cfs_rq follow the new weight.  CFS profiles: no EEVDF state, only the
+ * weight changes.
+ * Not keyed: the stable backports of these changes (6.6.y, 6.8.y) and of
+ * the revert of 6d71a9c61604 (101f3498b4bd, v7.0) by sublevel.
+ */
+static void reweight_eevdf(struct cfsr_replay *r, struct cfsr_cfs_rq *g, uint64_t weight)
+{
+	struct cfsr_cfs_rq *p = parent_cfs(r, g);
+	int64_t old = (int64_t)g->se_weight, nw = (int64_t)weight, vlag, vslice, limit;
+	struct ent e = gse_ent(g);
+	uint64_t avr, span;
+
+	gse_sums_set(r, g, false);
+	if (!r->profile->eevdf || !p || !weight || weight == g->se_weight) {
+		g->se_weight = weight;
+		gse_sums_sync(r, g);
+		return;
+	}
+	if (!g->se_on_rq) {
+		g->se_vlag = g->se_vlag * old / nw;
+		if (r->reweight_place && g->se_rel_deadline)
+			g->se_deadline = (uint64_t)((int64_t)g->se_deadline * old / nw);
+	} else if (r->profile->last < 60700) {
+		vslice = (int64_t)(g->se_deadline - g->se_vruntime) * old / nw;
+		g->se_deadline = g->se_vruntime + (uint64_t)vslice;
+	} else if (!r->reweight_place) {
+		if (r->profile->last >= 60900)
+			gse_sums_sync(r, g);
+		avr = avg_vruntime(r, p);
+		gse_sums_set(r, g, false);
+		if (avr != g->se_vruntime) {
+			vlag = (int64_t)(avr - g->se_vruntime);
+			if (r->profile->last >= 60900) {
+				span = 2 * g->se_slice > r->tick_nsec ? 2 * g->se_slice :
+									r->tick_nsec;
+				limit = (int64_t)calc_delta_fair(span, &e);
+				vlag = vlag < -limit ? -limit : vlag > limit ? limit : vlag;
+			}
+			g->se_vruntime = avr - (uint64_t)(vlag * old / nw);
+		}
+		vslice = (int64_t)(g->se_deadline - avr) * old / nw;
+		g->se_deadline = avr + (uint64_t)vslice;
+	} else {
+		/* update_entity_lag() with the entity still counted in V */
+		gse_sums_sync(r, g);
+		update_entity_lag(r, p, &e);
+		gse_sums_set(r, g, false);
+		g->se_deadline -= g->se_vruntime;
+		g->se_rel_deadline = true;
+		p->nr_gse--;
+		g->se_vlag = g->se_vlag * old / nw;
+		g->se_deadline = (uint64_t)((int64_t)g->se_deadline * old / nw);
+		g->se_weight = weight;
+		e = gse_ent(g);
+		place_entity(r, p, &e, false);
+		p->nr_gse++;
+	}
+	g->se_weight = weight;
+	gse_sums_sync(r, g);
+}
+
+/*
  * Mirrors update_cfs_group() in kernel/sched/fair.c, v5.17-v6.18, with
  * reweight_entity()'s PELT part: an empty group keeps its entity's weight
  * (v6.12+); otherwise calc_group_shares() and, when the weight changes
  * (v6.7+) or always (v5.17-v6.6, gparams->reweight_unchanged), the
  * entity's load leaves the parent, its load_avg is recomputed from its
  * load_sum for the weight, and it re-enters (lib/group.c, lib/pelt.c).
- * The EEVDF part of a reweight is not modelled.  @walk: called from an
+ * The EEVDF part of the reweight is reweight_eevdf()'s.  @walk: called from an
  * update walk, where the kernel calls it; the model's own calls after
  * a change of its accounting (reweight_groups()) act only on a change of
  * weight, as a second reweight at the same instant changes nothing.
@@ -954,7 +1333,7 @@ static void update_cfs_group(struct cfsr_replay *r, struct cfsr_cfs_rq *gcfs, bo
 	if (gcfs->se_on_rq)
 		p->load_weight -= gcfs->se_weight;
 	cfsr_pelt_reweight_se(r->params, &p->avg, &gcfs->se_avg, gcfs->se_weight, shares);
-	gcfs->se_weight = shares;
+	reweight_eevdf(r, gcfs, shares);
 	if (gcfs->se_on_rq)
 		p->load_weight += shares;
 }
@@ -969,20 +1348,21 @@ void cfsr_replay_group_take(struct cfsr_replay *r, struct cfsr_cfs_rq *cfs, uint
 	p = cfs_of(r, r->tgs[cfs->group].parent, cfs->cpu);
 	if (cfs->se_on_rq && p)
 		p->load_weight += se_weight - cfs->se_weight;
-	cfs->se_weight = se_weight;
+	reweight_eevdf(r, cfs, se_weight);
 	cfs->tg_load_avg_contrib = contrib;
 	r->tgs[cfs->group].load_avg = tg_load_avg;
 	if (shares)
 		r->tgs[cfs->group].shares = shares;
 }
 
-/* update_cfs_group() of every group entity above a task's cfs_rq, bottom-up. */
+/*
+ * After a change of the tasks queued below @group's cfs_rq on @cpu: the
+ * group entities above enqueued or dequeued, and update_cfs_group() of
+ * each, bottom-up (group_levels()).
+ */
 static void reweight_groups(struct cfsr_replay *r, int group, int cpu)
 {
-	struct cfsr_cfs_rq *c = cfs_of(r, group, cpu);
-
-	for (; c && c->group; c = cfs_of(r, r->tgs[c->group].parent, cpu))
-		update_cfs_group(r, c, false);
+	group_levels(r, group, cpu, true);
 }
 
 /*
@@ -1301,11 +1681,11 @@ static void requeue_delayed(struct cfsr_replay *r, struct cfsr_task *t, uint64_t
 	struct cfsr_cfs_rq *cfs = task_cfs(r, t);
 
 	if (cfs && r->profile->delay_zero) {
-		update_entity_lag(r, cfs, t);
+		task_lag(r, cfs, t);
 		if (t->vlag > 0) {
 			task_account(r, t, -1);
 			t->vlag = 0;
-			place_entity(r, cfs, t, false);
+			task_place(r, cfs, t, false);
 			task_account(r, t, 1);
 		}
 	}
@@ -1329,7 +1709,7 @@ static void finish_delayed(struct cfsr_replay *r, struct cfsr_task *t, uint64_t 
 
 	update_task_with(r, t, now, ts, CFSR_UPD_DELAYED_DEQUEUE, exact, true, 0, false);
 	if (cfs)
-		update_entity_lag(r, cfs, t);
+		task_lag(r, cfs, t);
 	if (r->profile->delay_zero && t->vlag > 0)
 		t->vlag = 0;
 	set_state(r, t, CFSR_TS_SLEEPING);
@@ -1337,69 +1717,244 @@ static void finish_delayed(struct cfsr_replay *r, struct cfsr_task *t, uint64_t 
 }
 
 /*
- * Mirrors pick_eevdf() (kernel/sched/fair.c, v6.12-v6.18) on one cfs_rq:
- * the eligible queued entity with the earliest deadline (the only one, if
- * just one is queued).  Ties go to the earlier pid (the kernel's go to the
- * earlier insertion).
- * Differs: RUN_TO_PARITY is not modelled (the pick comes after a switch,
- * where it did not keep the previous task); PICK_BUDDY is not (the next
- * buddy is set only by paths the model does not see).
+ * Mirrors dequeue_entities(DEQUEUE_SLEEP | DEQUEUE_DELAYED) of a delayed
+ * group entity from pick_next_entity() (kernel/sched/fair.c, v6.12-v6.18):
+ * update_load_avg() (its cfs_rq empty: load 1, runnable 0), its lag saved
+ * (a positive one dropped with DELAY_ZERO, finish_delayed_dequeue_entity()),
+ * the entity dequeued; the level above, if that emptied it, is dequeued in
+ * turn (and may be delayed), and the levels above updated.  No trace event
+ * marks it.
  */
-static struct cfsr_task *pick_eevdf(struct cfsr_replay *r, struct cfsr_cfs_rq *cfs)
+static void finish_delayed_gse(struct cfsr_replay *r, struct cfsr_cfs_rq *g, uint64_t now,
+			       uint64_t ts, bool exact)
 {
-	struct cfsr_task *best = NULL, *only = NULL;
-	size_t i;
+	struct cfsr_cfs_rq *p = parent_cfs(r, g);
+	struct ent e = gse_ent(g);
 
-	for (i = 0; i < r->nr_tasks; i++) {
-		struct cfsr_task *t = &r->tasks[i];
+	if (clock_ok(r, g->cpu))
+		group_walk(r, g, now, ts, exact, true);
+	if (r->profile->eevdf)
+		update_entity_lag(r, p, &e);
+	if (r->profile->delay_zero && g->se_vlag > 0)
+		g->se_vlag = 0;
+	gse_leave(r, g);
+	r->stats.gse_delayed_picked++;
+	reweight_groups(r, p->group, p->cpu);
+}
 
-		if (!t->fair || !state_on_rq(t->state) || task_cfs(r, t) != cfs)
-			continue;
-		only = t;
-		if (cfs->nr_queued > 1 && !eligible(r, cfs, t->vruntime))
-			continue;
-		if (!best || (int64_t)(t->deadline - best->deadline) < 0)
-			best = t;
+/*
+ * The entities queued on @cfs: tasks, then group entities; *@i is the
+ * position, 0 to start.
+ */
+static bool cfs_ent_next(const struct cfsr_replay *r, const struct cfsr_cfs_rq *cfs, size_t *i,
+			 struct ent *e)
+{
+	struct cfsr_cfs_rq *g;
+	size_t gi;
+
+	while (*i < r->nr_tasks) {
+		struct cfsr_task *t = &r->tasks[(*i)++];
+
+		if (t->fair && state_on_rq(t->state) && cfs_of(r, t->group, t->cpu) == cfs) {
+			*e = task_ent(t);
+			return true;
+		}
 	}
-	return cfs->nr_queued == 1 ? only : best;
+	while (*i < r->nr_tasks + r->nr_groups) {
+		gi = (*i)++ - r->nr_tasks;
+		if (!gi || r->tgs[gi].parent != cfs->group)
+			continue;
+		g = cfs_of(r, (int)gi, cfs->cpu);
+		if (g->se_on_rq) {
+			*e = gse_ent(g);
+			return true;
+		}
+	}
+	return false;
+}
+
+/* The entities queued on @cfs, less those @ov dequeued. */
+static unsigned int ov_nr_queued(const struct cfsr_replay *r, const struct cfsr_cfs_rq *cfs,
+				 const struct pick_overlay *ov)
+{
+	unsigned int n = cfs_nr_queued(cfs), i;
+
+	for (i = 0; ov && i < ov->nr_gone; i++)
+		if (ent_cfs(r, &ov->gone[i]) == cfs)
+			n--;
+	return n;
+}
+
+/*
+ * Mirrors pick_eevdf() (kernel/sched/fair.c, v6.9-v6.18, the tree sorted by
+ * deadline) on one cfs_rq: the eligible queued entity, task or group
+ * entity, with the earliest deadline; the only one, if just one is queued.
+ * Ties go to the first met (the kernel's to the earlier insertion).
+ * Return: false if none is queued, or none is eligible.
+ * Differs: RUN_TO_PARITY is not modelled (the running entity is one
+ * candidate among the others); PICK_BUDDY and NEXT_BUDDY are not (buddies
+ * are set only by paths the model does not see).
+ */
+static bool pick_eevdf(const struct cfsr_replay *r, const struct cfsr_cfs_rq *cfs,
+		       const struct pick_overlay *ov, struct ent *best)
+{
+	unsigned int n = ov_nr_queued(r, cfs, ov);
+	bool have_best = false, have_only = false;
+	struct ent e, only;
+	size_t i = 0;
+
+	while (n && cfs_ent_next(r, cfs, &i, &e)) {
+		if (ov_gone(ov, &e))
+			continue;
+		only = e;
+		have_only = true;
+		if (n > 1 && !eligible(r, cfs, ov, *e.vruntime))
+			continue;
+		if (!have_best || (int64_t)(*e.deadline - *best->deadline) < 0) {
+			*best = e;
+			have_best = true;
+		}
+	}
+	if (n == 1 && have_only) {
+		*best = only;
+		return true;
+	}
+	return have_best;
+}
+
+/* Internal pick_walk() results, beside the public CFSR_PICK_* ones. */
+enum {
+	/* the pick met a delayed entity (returned in *met) */
+	PICK_DELAYED = -3,
+	/* the pick left the path to the task the trace says runs */
+	PICK_OFF_PATH = -4,
+};
+
+/* @e is @next or a group entity above it. */
+static bool on_path(const struct cfsr_replay *r, const struct ent *e, const struct cfsr_task *next)
+{
+	const struct cfsr_cfs_rq *c;
+
+	if (e->t)
+		return e->t == next;
+	for (c = cfs_of(r, next->group, next->cpu); c && c->group; c = parent_cfs(r, c))
+		if (c == e->g)
+			return true;
+	return false;
+}
+
+/*
+ * Mirrors the loop of pick_task_fair() (kernel/sched/fair.c, v6.12-v6.18)
+ * on @cpu: pick_eevdf() at the root, then in the cfs_rq of the group
+ * entity picked, down to a task.  With @next, the pick must stay on the
+ * path to it (the task the trace shows running next).
+ * Return: the pid, CFSR_PICK_IDLE, CFSR_PICK_UNKNOWN, PICK_DELAYED (*@met
+ * set) or PICK_OFF_PATH.
+ */
+static int pick_walk(const struct cfsr_replay *r, int cpu, const struct pick_overlay *ov,
+		     const struct cfsr_task *next, struct ent *met)
+{
+	const struct cfsr_cfs_rq *cfs = cfs_of(r, 0, cpu);
+	struct ent e;
+	size_t depth;
+
+	for (depth = 0; cfs && depth <= r->nr_groups; depth++) {
+		if (!pick_eevdf(r, cfs, ov, &e))
+			return !depth && !ov_nr_queued(r, cfs, ov) ? CFSR_PICK_IDLE :
+								     CFSR_PICK_UNKNOWN;
+		if (ent_delayed(ov, &e)) {
+			*met = e;
+			return PICK_DELAYED;
+		}
+		if (next && !on_path(r, &e, next))
+			return PICK_OFF_PATH;
+		if (e.t)
+			return e.t->pid;
+		cfs = e.g;
+	}
+	return CFSR_PICK_UNKNOWN;
+}
+
+/*
+ * For cfsr_replay_pick(): the dequeue of delayed entity @e, and of the
+ * group entities it empties (delayed instead where not eligible), in @ov.
+ * Return: -1 when @ov is full.
+ */
+static int ov_dequeue(const struct cfsr_replay *r, struct pick_overlay *ov, const struct ent *e)
+{
+	const struct cfsr_cfs_rq *cfs = ent_cfs(r, e);
+	struct cfsr_cfs_rq *g;
+	struct ent ge;
+
+	if (ov->nr_gone >= PICK_OVERLAY_MAX)
+		return -1;
+	ov->gone[ov->nr_gone++] = *e;
+	if (!cfs || !cfs->group || ov_nr_queued(r, cfs, ov))
+		return 0;
+	g = cfs_of(r, cfs->group, cfs->cpu);
+	ge = gse_ent(g);
+	if (r->profile->delay_dequeue && !eligible(r, parent_cfs(r, g), ov, g->se_vruntime)) {
+		if (ov->nr_delayed >= PICK_OVERLAY_MAX)
+			return -1;
+		ov->delayed[ov->nr_delayed++] = g;
+		return 0;
+	}
+	return ov_dequeue(r, ov, &ge);
+}
+
+int cfsr_replay_pick(const struct cfsr_replay *r, int cpu)
+{
+	struct pick_overlay ov;
+	struct ent met;
+	int ret;
+
+	if (!r || cpu < 0 || cpu >= r->nr_cpus || !r->profile->eevdf)
+		return CFSR_PICK_UNKNOWN;
+	memset(&ov, 0, sizeof(ov));
+	for (;;) {
+		ret = pick_walk(r, cpu, &ov, NULL, &met);
+		if (ret != PICK_DELAYED)
+			return ret;
+		if (ov_dequeue(r, &ov, &met) < 0)
+			return CFSR_PICK_UNKNOWN;
+	}
 }
 
 /*
  * The fair pick of a __schedule() on @cpu, as far as it completes delayed
- * dequeues: pick_task_fair() restarts while the entity it picks is
- * delayed.  The CPU going idle means every delayed task on it was picked;
- * otherwise the picks inside the chosen task's cfs_rq are replayed.
- * Differs: the picks among group entities at the root are not modelled.
+ * dequeues: pick_task_fair() restarts from the root while the entity it
+ * picks at some level is delayed (task or group entity), along the path
+ * to @next, the task the trace shows running.  The CPU going idle (@next
+ * NULL) means every delayed entity on it was picked: those the model's
+ * picks did not reach are completed after, bottom-up.
  */
 static void pick_delayed(struct cfsr_replay *r, int cpu, const struct cfsr_task *next, uint64_t now,
 			 uint64_t ts, bool exact)
 {
 	struct cfsr_cfs_rq *cfs;
-	struct cfsr_task *t;
-	size_t g, i;
+	struct ent met;
+	size_t g, i, guard;
 
 	if (!r->profile->delay_dequeue)
 		return;
-	for (g = 0; g < r->nr_groups; g++) {
+	for (guard = 0; guard < r->nr_tasks + r->nr_groups; guard++) {
+		if (pick_walk(r, cpu, NULL, next, &met) != PICK_DELAYED)
+			break;
+		if (met.t)
+			finish_delayed(r, met.t, now, ts, exact);
+		else
+			finish_delayed_gse(r, met.g, now, ts, exact);
+	}
+	if (next)
+		return;
+	for (g = r->nr_groups; g-- > 0;) {
 		cfs = cfs_of(r, (int)g, cpu);
-		if (!cfs->nr_delayed)
-			continue;
-		if (!next) {
-			for (i = 0; i < r->nr_tasks && cfs->nr_delayed; i++) {
-				t = &r->tasks[i];
-				if (t->state == CFSR_TS_DELAYED && task_cfs(r, t) == cfs)
-					finish_delayed(r, t, now, ts, exact);
-			}
-			continue;
-		}
-		if (task_cfs(r, next) != cfs)
-			continue;
-		while (cfs->nr_delayed) {
-			t = pick_eevdf(r, cfs);
-			if (!t || t->state != CFSR_TS_DELAYED)
-				break;
-			finish_delayed(r, t, now, ts, exact);
-		}
+		for (i = 0; i < r->nr_tasks && cfs->nr_delayed; i++)
+			if (r->tasks[i].state == CFSR_TS_DELAYED &&
+			    task_cfs(r, &r->tasks[i]) == cfs)
+				finish_delayed(r, &r->tasks[i], now, ts, exact);
+		if (g && cfs->se_delayed && !cfs_nr_queued(cfs))
+			finish_delayed_gse(r, cfs, now, ts, exact);
 	}
 }
 
@@ -1407,6 +1962,8 @@ static void pick_delayed(struct cfsr_replay *r, int cpu, const struct cfsr_task 
 static void set_next(struct cfsr_replay *r, struct cfsr_task *t, int cpu, uint64_t now, uint64_t ts,
 		     bool exact)
 {
+	struct cfsr_cfs_rq *g;
+
 	if (t->state == CFSR_TS_DELAYED) {
 		/* the model missed the wakeup that requeued it */
 		set_cpu(r, t, cpu, ts);
@@ -1416,7 +1973,7 @@ static void set_next(struct cfsr_replay *r, struct cfsr_task *t, int cpu, uint64
 		set_cpu(r, t, cpu, ts);
 		if (t->fair && task_cfs(r, t)) {
 			if (t->state != CFSR_TS_LEFT)
-				place_entity(r, task_cfs(r, t), t, false);
+				task_place(r, task_cfs(r, t), t, false);
 			root_util_est(r, t, 1);
 		}
 		set_state(r, t, CFSR_TS_QUEUED);
@@ -1438,6 +1995,9 @@ static void set_next(struct cfsr_replay *r, struct cfsr_task *t, int cpu, uint64
 	 */
 	t->exec_start = now;
 	t->exec_known = clock_ok(r, cpu);
+	/* set_next_entity() of the levels that change, update_curr() in the pick of the others */
+	for (g = task_cfs(r, t); g && g->group; g = parent_cfs(r, g))
+		g->se_exec_start = now;
 }
 
 /* A task the model had running left its CPU unseen. */
@@ -1465,17 +2025,12 @@ static void block_task(struct cfsr_replay *r, struct cfsr_task *t, bool special)
 		return;
 	}
 	root_util_est(r, t, -1);
-	if (r->profile->delay_dequeue && !special) {
-		if (!t->group && cfs->nr_group_tasks) {
-			/* eligibility among group entities is not known: taken as eligible */
-			r->stats.eligibility_unknown++;
-		} else if (!eligible(r, cfs, t->vruntime)) {
-			set_state(r, t, CFSR_TS_DELAYED);
-			r->stats.delayed++;
-			return;
-		}
+	if (r->profile->delay_dequeue && !special && !eligible(r, cfs, NULL, t->vruntime)) {
+		set_state(r, t, CFSR_TS_DELAYED);
+		r->stats.delayed++;
+		return;
 	}
-	update_entity_lag(r, cfs, t);
+	task_lag(r, cfs, t);
 	set_state(r, t, CFSR_TS_SLEEPING);
 }
 
@@ -1584,19 +2139,97 @@ static void recover_switch(struct cfsr_replay *r, struct replay_rq *rq, struct c
 }
 
 /*
- * Mirrors update_curr()'s EEVDF part (kernel/sched/fair.c, v6.12-v6.18):
- * vruntime += calc_delta_fair(delta_exec); a deadline reached is renewed
- * one virtual slice later (update_deadline()).
+ * Mirrors update_curr() (kernel/sched/fair.c, v6.6-v6.18) of a group
+ * entity running on its cfs_rq (cfs_rq->curr): its vruntime advances by
+ * calc_delta_fair() of the time since its own exec_start, at its weight,
+ * and a deadline reached is renewed one virtual slice later
+ * (update_deadline(); a group entity's slice is its cfs_rq's smallest,
+ * the base slice here).  With its exec_start unknown, @delta_exec stands
+ * for the time.
  */
-static void advance_vruntime(struct cfsr_replay *r, struct cfsr_task *t, uint64_t delta_exec)
+static void gse_update_curr(struct cfsr_replay *r, struct cfsr_cfs_rq *g, uint64_t now,
+			    uint64_t delta_exec)
 {
+	struct ent e = gse_ent(g);
+
+	if (g->se_exec_start)
+		delta_exec = now > g->se_exec_start ? now - g->se_exec_start : 0;
+	if (now > g->se_exec_start)
+		g->se_exec_start = now;
+	if (!delta_exec)
+		return;
+	gse_sums_set(r, g, false);
+	g->se_vruntime += calc_delta_fair(delta_exec, &e);
+	if ((int64_t)(g->se_vruntime - g->se_deadline) >= 0) {
+		g->se_slice = r->base_slice;
+		g->se_deadline = g->se_vruntime + calc_delta_fair(g->se_slice, &e);
+	}
+	gse_sums_sync(r, g);
+}
+
+/*
+ * Mirrors update_curr()'s EEVDF part (kernel/sched/fair.c, v6.6-v6.18) for
+ * a run-time report at clock @now: the running task's vruntime advances by
+ * calc_delta_fair(delta_exec), a deadline reached is renewed one virtual
+ * slice later (update_deadline()); with @levels (the report comes from the
+ * task's CPU: the tick, a dequeue, a put, a pick), the group entities above
+ * it too, each from its own exec_start (gse_update_curr()).  A read of the
+ * task's CPU time from another CPU (task_sched_runtime()) updates the
+ * task's cfs_rq only.
+ */
+static void advance_vruntime(struct cfsr_replay *r, struct cfsr_task *t, uint64_t delta_exec,
+			     uint64_t now, bool levels)
+{
+	struct ent e = task_ent(t);
+	struct cfsr_cfs_rq *g;
+
 	task_account(r, t, -1);
-	t->vruntime += calc_delta_fair(delta_exec, t);
+	t->vruntime += calc_delta_fair(delta_exec, &e);
 	if ((int64_t)(t->vruntime - t->deadline) >= 0) {
 		t->slice = r->base_slice;
-		t->deadline = t->vruntime + calc_delta_fair(t->slice, t);
+		t->deadline = t->vruntime + calc_delta_fair(t->slice, &e);
 	}
 	task_account(r, t, 1);
+	if (!r->profile->eevdf || !levels)
+		return;
+	for (g = task_cfs(r, t); g && g->group; g = parent_cfs(r, g))
+		if (g->se_on_rq)
+			gse_update_curr(r, g, now, delta_exec);
+}
+
+/*
+ * Mirrors the update_curr() calls of enqueue_task_fair() (kernel/sched/fair.c,
+ * v6.6-v6.18) on a CPU where a task runs: enqueue_entity() updates the
+ * woken task's cfs_rq and each cfs_rq on which a group entity is newly
+ * enqueued; where that cfs_rq's running entity is a group entity (the
+ * running task sits in another group), it advances with no trace event
+ * (update_curr() reports run time only for a task).
+ * Then check_preempt_wakeup_fair() (kernel/sched/fair.c, v6.12-v6.18;
+ * check_preempt_wakeup() before) updates the level where the woken task's
+ * path meets the running task's (find_matching_se()).
+ * Differs: the model does so also where the kernel returns first (the
+ * running task already asked to reschedule, SCHED_BATCH or SCHED_IDLE
+ * tasks); the time is then counted at the next update instead.
+ */
+static void enqueue_update_curr(struct cfsr_replay *r, const struct cfsr_task *t, uint64_t now)
+{
+	struct cfsr_cfs_rq *c;
+	struct ent e;
+
+	if (!r->profile->eevdf)
+		return;
+	for (c = task_cfs(r, t); c; c = parent_cfs(r, c)) {
+		if (cfs_curr_ent(r, c, &e) && e.g)
+			gse_update_curr(r, e.g, now, 0);
+		if (!c->group || c->se_on_rq)
+			break;
+	}
+	for (c = task_cfs(r, t); c; c = parent_cfs(r, c))
+		if (cfs_curr_ent(r, c, &e)) {
+			if (e.g)
+				gse_update_curr(r, e.g, now, 0);
+			break;
+		}
 }
 
 static int on_runtime(struct cfsr_replay *r, const struct cfsr_event *ev)
@@ -1643,7 +2276,8 @@ static int on_runtime(struct cfsr_replay *r, const struct cfsr_event *ev)
 			root_util_est(r, t, 1);
 		set_state(r, t, CFSR_TS_RUNNING);
 	}
-	advance_vruntime(r, t, ev->runtime.runtime);
+	advance_vruntime(r, t, ev->runtime.runtime, now,
+			 ev->cpu >= 0 && ev->cpu < r->nr_cpus && ev->cpu == t->cpu);
 	/*
 	 * A report emitted on another CPU comes from a read of the task's
 	 * CPU time (task_sched_runtime(): update_curr() only, no PELT update).
@@ -1713,6 +2347,8 @@ static int on_wakeup(struct cfsr_replay *r, const struct cfsr_event *ev, bool ne
 		set_state(r, t, CFSR_TS_QUEUED);
 		return 0;
 	}
+	if (clock_ok(r, cpu))
+		enqueue_update_curr(r, t, now);
 	if (new_task) {
 		/*
 		 * Mirrors init_entity_runnable_average(),
@@ -1725,7 +2361,7 @@ static int on_wakeup(struct cfsr_replay *r, const struct cfsr_event *ev, bool ne
 		t->avg_known = true;
 		attach_task(r, t, now, ev->ts, exact);
 		t->vlag = 0;
-		place_entity(r, cfs, t, true);
+		task_place(r, cfs, t, true);
 		set_state(r, t, CFSR_TS_QUEUED);
 		root_util_est(r, t, 1);
 		return 0;
@@ -1733,7 +2369,7 @@ static int on_wakeup(struct cfsr_replay *r, const struct cfsr_event *ev, bool ne
 	root_util_est(r, t, 1);
 	if (t->migrated) {
 		attach_task(r, t, now, ev->ts, exact);
-		place_entity(r, cfs, t, false);
+		task_place(r, cfs, t, false);
 		set_state(r, t, CFSR_TS_QUEUED);
 		return 0;
 	}
@@ -1744,7 +2380,7 @@ static int on_wakeup(struct cfsr_replay *r, const struct cfsr_event *ev, bool ne
 	t->enq_clock = now;
 	cfs_update_task(r, t, now, ev->ts, exact);
 	if (t->state != CFSR_TS_LEFT)
-		place_entity(r, cfs, t, false);
+		task_place(r, cfs, t, false);
 	set_state(r, t, CFSR_TS_QUEUED);
 	return 0;
 }
@@ -1784,7 +2420,7 @@ static int on_migrate(struct cfsr_replay *r, const struct cfsr_event *ev)
 			cfsr_pelt_detach_se(r->params, &cfs->avg, &t->avg, t->load_weight);
 		cfs->propagate = true;
 		tg_publish(r, cfs, ev->ts);
-		update_entity_lag(r, cfs, t);
+		task_lag(r, cfs, t);
 		t->deadline -= t->vruntime;
 		t->rel_deadline = true;
 		if (t->state == CFSR_TS_QUEUED)
@@ -1808,8 +2444,9 @@ static int on_migrate(struct cfsr_replay *r, const struct cfsr_event *ev)
 			t->attach_pending = true;
 			r->attach_pending++;
 		}
-		place_entity(r, task_cfs(r, t), t, false);
+		task_place(r, task_cfs(r, t), t, false);
 		task_account(r, t, 1);
+		group_levels(r, t->group, t->cpu, false);
 		if (t->state == CFSR_TS_QUEUED)
 			root_util_est(r, t, 1);
 		return 0;
@@ -2120,6 +2757,7 @@ struct cfsr_replay *cfsr_replay_new(int nr_cpus, const struct cfsr_profile *prof
 	for (factor = 1, i = nr_cpus < 8 ? nr_cpus : 8; i > 1; i >>= 1)
 		factor++;
 	r->base_slice = (uint64_t)profile->base_slice_ns * factor;
+	r->reweight_place = profile->eevdf && profile->last >= 61300;
 	return r;
 }
 

@@ -39,16 +39,20 @@
  * lib/pelt.c's; the state is the engine's.  Group shares are NICE_0_LOAD
  * (the default cpu.shares and an autogroup of nice 0): shares the trace
  * does not carry are not known.  Not modelled: the blocked-load walk of
- * the periodic and idle balance (updates without a trace event), delayed
- * group entities, cgroup moves of a task's signal.
+ * the periodic and idle balance (updates without a trace event), cgroup
+ * moves of a task's signal.
  *
- * EEVDF is modelled per cfs_rq as far as DELAY_DEQUEUE needs it: each task's
- * vruntime (advanced by its reported run time), deadline and lag, the
- * cfs_rq's weighted average vruntime, eligibility.  A task that blocks while
- * not eligible stays queued (CFSR_TS_DELAYED) until a pick on its CPU
- * chooses it or it is woken (which never migrates it).  Eligibility inside
- * a root cfs_rq that holds group entities is unknown; such tasks are taken
- * as eligible and counted.
+ * EEVDF is modelled per cfs_rq for tasks and group entities alike: each
+ * entity's vruntime (advanced by the reported run time at its own weight,
+ * at every level above the running task, a group entity from its own
+ * exec_start, and at the update_curr() of a wakeup's enqueue), deadline
+ * and lag, the cfs_rq's
+ * weighted average vruntime, eligibility, placement at enqueue and the
+ * EEVDF part of a group entity's reweight.  A task that blocks while not
+ * eligible stays queued (CFSR_TS_DELAYED), and so does a group entity whose
+ * cfs_rq empties while it is not eligible (@se_delayed), until a pick on
+ * its CPU chooses it (pick_eevdf() from the root down) or an enqueue
+ * requeues it (a wakeup never migrates a delayed task).
  */
 #ifndef CFSR_REPLAY_H
 #define CFSR_REPLAY_H
@@ -90,6 +94,8 @@ enum cfsr_task_state {
  *                 the whole CPU
  * @h_nr_queued: tasks queued at or below it, delayed ones included
  * @nr_delayed: delayed tasks on it
+ * @nr_gse: group entities queued on it, delayed ones included (the
+ *          kernel's cfs_rq->nr_queued is @nr_queued + @nr_gse)
  * @nr_group_tasks: root only: queued tasks of other groups on the CPU (the
  *                  root has group entities queued)
  * @group_children: root only: @nr_group_tasks was non-zero once, so group
@@ -100,12 +106,25 @@ enum cfsr_task_state {
  * @warm_until: clock until which its unknown past still shows
  * @zero_vruntime: base of @avg_vruntime
  * @avg_vruntime: sum of weight * (vruntime - @zero_vruntime) over its queued
- *                tasks but the running one (cfs_rq->avg_vruntime)
+ *                entities, tasks and group entities, but the running one
+ *                (cfs_rq->avg_vruntime)
  * @avg_load: sum of their weights, scaled down (cfs_rq->avg_load)
  * @updates: PELT updates applied
  * @se_avg: group cfs_rqs: the group entity's PELT signal
  * @se_weight: its se->load.weight (scaled; NICE_0_LOAD when created)
- * @se_on_rq: it is queued on the parent cfs_rq (tasks are queued below)
+ * @se_on_rq: it is queued on the parent cfs_rq: tasks are queued below, or
+ *            it is delayed
+ * @se_delayed: DELAY_DEQUEUE: its cfs_rq is empty but it stays queued,
+ *              not eligible (se->sched_delayed)
+ * @se_vruntime: EEVDF profiles: its se->vruntime, advanced by the run time
+ *               of the tasks below at its own weight
+ * @se_deadline: its se->deadline
+ * @se_vlag: its se->vlag, the lag saved at its last dequeue
+ * @se_slice: its se->slice
+ * @se_rel_deadline: @se_deadline is relative (se->rel_deadline)
+ * @se_in_sums: it is in the parent's @avg_vruntime (queued, not running)
+ * @se_exec_start: its se->exec_start: the rq clock its vruntime was last
+ *                 advanced to while it ran (0 unknown)
  * @se_known: its signal has a known origin (set by a reading)
  * @se_warm_until: clock until which its unknown past still shows
  * @se_updates: its PELT updates applied
@@ -125,6 +144,7 @@ struct cfsr_cfs_rq {
 	unsigned int h_nr_queued;
 	unsigned int h_nr_runnable;
 	unsigned int nr_delayed;
+	unsigned int nr_gse;
 	unsigned int nr_group_tasks;
 	bool group_children;
 	int curr;
@@ -137,6 +157,14 @@ struct cfsr_cfs_rq {
 	struct cfsr_sched_avg se_avg;
 	uint64_t se_weight;
 	bool se_on_rq;
+	bool se_delayed;
+	uint64_t se_vruntime;
+	uint64_t se_deadline;
+	int64_t se_vlag;
+	uint64_t se_slice;
+	bool se_rel_deadline;
+	bool se_in_sums;
+	uint64_t se_exec_start;
 	bool se_known;
 	uint64_t se_warm_until;
 	uint64_t se_updates;
@@ -288,8 +316,10 @@ typedef void (*cfsr_replay_hook)(void *data, const struct cfsr_replay_update *u)
  * @delayed: sleeps that the model kept queued (DELAY_DEQUEUE)
  * @delayed_picked: delayed dequeues completed by a pick
  * @delayed_woken: delayed tasks requeued by a wakeup
- * @eligibility_unknown: sleeps of root-group tasks on a root cfs_rq with
- *                       group entities, taken as eligible
+ * @gse_delayed: group entities kept queued when their cfs_rq emptied
+ *               (DELAY_DEQUEUE)
+ * @gse_delayed_picked: delayed group entities dequeued by a pick
+ * @gse_delayed_woken: delayed group entities requeued by an enqueue below
  * @unseen_migrations: tasks found on another CPU with no migration event
  */
 struct cfsr_replay_stats {
@@ -304,7 +334,9 @@ struct cfsr_replay_stats {
 	uint64_t delayed;
 	uint64_t delayed_picked;
 	uint64_t delayed_woken;
-	uint64_t eligibility_unknown;
+	uint64_t gse_delayed;
+	uint64_t gse_delayed_picked;
+	uint64_t gse_delayed_woken;
 	uint64_t unseen_migrations;
 };
 
@@ -499,6 +531,33 @@ bool cfsr_replay_clock_peek(const struct cfsr_replay *r, int cpu, uint64_t ts, u
  */
 bool cfsr_replay_task_avg_at(const struct cfsr_replay *r, const struct cfsr_task *t, uint64_t ts,
 			     struct cfsr_sched_avg *out);
+
+/* cfsr_replay_pick() results that are not a pid */
+enum {
+	/* no fair entity is queued on the CPU: it would run idle (or another class) */
+	CFSR_PICK_IDLE = -1,
+	/* the model cannot say: no EEVDF profile, a level with no eligible entity, bad CPU */
+	CFSR_PICK_UNKNOWN = -2,
+};
+
+/**
+ * cfsr_replay_pick() - the task the model's fair pick would run next on @cpu
+ * @r: the engine
+ * @cpu: the CPU
+ *
+ * pick_task_fair() on the CPU's state as it stands (v6.6-v6.18 EEVDF
+ * profiles): pick_eevdf() at the root cfs_rq, then inside the group
+ * entity it chose, down to a task; a delayed entity met on the way is
+ * dequeued as the kernel's pick does (DELAY_DEQUEUE, v6.12+), with the
+ * group entities that dequeue empties, and the pick starts again.  Nothing
+ * in the engine changes: the dequeues are taken into account only for this
+ * answer.  RUN_TO_PARITY and buddies are not modelled: the running task is
+ * one candidate among the others.
+ *
+ * Return: the pid, CFSR_PICK_IDLE if nothing fair is queued, or
+ * CFSR_PICK_UNKNOWN.
+ */
+int cfsr_replay_pick(const struct cfsr_replay *r, int cpu);
 
 /* Number of tasks, and the task at @i (borrowed until the next event). */
 size_t cfsr_replay_nr_tasks(const struct cfsr_replay *r);

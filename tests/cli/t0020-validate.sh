@@ -33,18 +33,18 @@ min_within1() {
 }
 
 if [ -f "$SHARED_TRACES/periodic-bpf/pelt.jsonl.gz" ]; then
-	test_expect_success 'periodic-bpf: task updates exact >= 98 %' 'min_exact periodic-bpf task 98'
+	test_expect_success 'periodic-bpf: task updates exact >= 99 %' 'min_exact periodic-bpf task 99'
 	test_expect_success 'cgroups-bpf: task updates exact >= 98.5 %' 'min_exact cgroups-bpf task 98.5'
 	test_expect_success 'periodic-bpf: group cfs_rq updates exact >= 97.5 %' \
 		'min_exact periodic-bpf "group cfs_rq" 97.5'
 	test_expect_success 'cgroups-bpf: group cfs_rq updates exact >= 97 %' \
 		'min_exact cgroups-bpf "group cfs_rq" 97'
-	test_expect_success 'periodic-bpf: group entity updates exact >= 58.5 %' \
-		'min_exact periodic-bpf "group entity" 58.5'
+	test_expect_success 'periodic-bpf: group entity updates exact >= 60 %' \
+		'min_exact periodic-bpf "group entity" 60'
 	test_expect_success 'cgroups-bpf: group entity updates exact >= 73.5 %' \
 		'min_exact cgroups-bpf "group entity" 73.5'
-	test_expect_success 'periodic-bpf: root cfs_rq updates exact >= 46 %' \
-		'min_exact periodic-bpf "root cfs_rq" 46'
+	test_expect_success 'periodic-bpf: root cfs_rq updates exact >= 48.5 %' \
+		'min_exact periodic-bpf "root cfs_rq" 48.5'
 	test_expect_success 'cgroups-bpf: root cfs_rq updates exact >= 59.5 %' \
 		'min_exact cgroups-bpf "root cfs_rq" 59.5'
 	test_expect_success 'periodic-bpf: group entity weights within 1 % >= 92.5 %' \

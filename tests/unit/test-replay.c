@@ -805,6 +805,234 @@ static void test_balance_attach(void **state)
 	cfsr_replay_free(r);
 }
 
+/*
+ * EEVDF with a group entity on the root of one CPU (base slice 0.7 ms, a
+ * 4 ms tick): root tasks A (70) and B (71), and C (72) in group "/g",
+ * whose entity weighs 2 * NICE_0_LOAD (tg->shares, and the group alone on
+ * its CPU takes all of them).  By hand, __calc_delta() at weight 2048:
+ * inv_weight = (2^32 - 1) / 2048 = 2097151, fact = 1024 * 2097151 =
+ * 2147482624 (< 2^32, shift 32), so calc_delta_fair(d) = d * 2147482624 >>
+ * 32: 0.7 ms -> 349999, 2 ms -> 999999, 4 ms -> 1999999.
+ * All three wake onto the empty root at V = 0: vruntimes 0, the group
+ * entity's deadline 349999.  C runs 2 ms: the group entity, curr of the
+ * root, advances 999999, past its deadline: renewed to 999999 + 349999.
+ * C blocks: V at the root = (0 * 1024 + 0 * 1024 + 999999 * 2048) / 4096
+ * = 499999 < 999999: the group entity, its cfs_rq empty, is not eligible
+ * and stays queued, delayed; A runs next (eligible, earliest deadline,
+ * 700000 as B's, met first).  The sums then hold B and the group entity:
+ * 999999 * 2048 = 2047997952 over 3072.
+ */
+/*
+ * One CPU: C (72) in group "/g", whose entity weighs 2 * NICE_0_LOAD, A
+ * (70) and B (71) in the root; the three wake onto the idle CPU and @next
+ * runs 2 ms.
+ */
+static struct cfsr_replay *group_of_three(const struct cfsr_profile *p, uint64_t t0, int next)
+{
+	struct cfsr_replay *r = cfsr_replay_new(1, p, 250);
+	struct cfsr_cfs_rq *g;
+
+	assert_int_equal(cfsr_replay_task_set_group(r, 72, "/g"), 1);
+	g = cfsr_replay_cfs_rq(r, "/g", 0);
+	cfsr_replay_group_take(r, g, 2 * W0, 0, 0, 2 * W0);
+	cfsr_replay_clock_sample(r, 0, t0, 9000000000000ull);
+	feed(r, ev_switch(t0, 0, 0, 0, false, 0));
+	/* within IDLE_AFTER_WAKEUP_NS of each other: none ran unseen */
+	feed(r, ev_wakeup(t0 + 100000, 0, 0, 70, 0));
+	feed(r, ev_wakeup(t0 + 105000, 0, 0, 72, 0));
+	feed(r, ev_wakeup(t0 + 110000, 0, 0, 71, 0));
+	feed(r, ev_switch(t0 + 115000, 0, 0, 0, false, next));
+	feed(r, ev_runtime(t0 + 2115000, 0, next, next, 2000000));
+	return r;
+}
+
+static struct cfsr_replay *run_group_delayed(uint64_t t0)
+{
+	return group_of_three(prof(), t0, 72);
+}
+
+static void test_group_entity_eevdf(void **state)
+{
+	const uint64_t t0 = 5000000000ull;
+	struct cfsr_replay *r = run_group_delayed(t0);
+	const struct cfsr_cfs_rq *root = cfsr_replay_cfs_rq(r, "/", 0);
+	const struct cfsr_cfs_rq *g = cfsr_replay_cfs_rq(r, "/g", 0);
+
+	(void)state;
+	assert_int_equal(g->se_weight, 2 * W0);
+	assert_int_equal(g->se_vruntime, 999999);
+	assert_int_equal(g->se_deadline, 999999 + 349999);
+	feed(r, ev_switch(t0 + 2400100, 0, 72, 1, false, 70));
+	assert_int_equal(cfsr_replay_task(r, 72)->state, CFSR_TS_SLEEPING);
+	assert_true(g->se_on_rq);
+	assert_true(g->se_delayed);
+	assert_int_equal(cfsr_replay_stats(r)->gse_delayed, 1);
+	assert_int_equal(root->load_weight, 4 * W0);
+	assert_int_equal(cfsr_replay_task(r, 70)->state, CFSR_TS_RUNNING);
+	assert_int_equal(root->zero_vruntime, 0);
+	assert_int_equal(root->avg_vruntime, 2047997952);
+	assert_int_equal(root->avg_load, 3072);
+	cfsr_replay_free(r);
+}
+
+/*
+ * After run_group_delayed() and C's sleep: A runs 1.5 ms, B 2 ms.  Before
+ * the switch back to A, V = (1500000 + 999999 * 2 + 2000000) * 1024 / 4096
+ * = 1374999: only the delayed group entity is eligible, so the pick
+ * completes its dequeue (lag 375000, positive: dropped by DELAY_ZERO),
+ * then picks again between A and B (V 1750000): A.  cfsr_replay_pick()
+ * says A without changing anything; the switch does the dequeue.
+ */
+static void test_group_entity_pick(void **state)
+{
+	const uint64_t t0 = 5000000000ull;
+	struct cfsr_replay *r = run_group_delayed(t0);
+	const struct cfsr_cfs_rq *root = cfsr_replay_cfs_rq(r, "/", 0);
+	const struct cfsr_cfs_rq *g = cfsr_replay_cfs_rq(r, "/g", 0);
+
+	(void)state;
+	feed(r, ev_switch(t0 + 2400100, 0, 72, 1, false, 70));
+	feed(r, ev_runtime(t0 + 3900100, 0, 70, 70, 1500000));
+	feed(r, ev_switch(t0 + 3900200, 0, 70, 0, true, 71));
+	assert_int_equal(cfsr_replay_pick(r, 0), 71);
+	feed(r, ev_runtime(t0 + 5900200, 0, 71, 71, 2000000));
+	assert_int_equal(cfsr_replay_pick(r, 0), 70);
+	assert_true(g->se_delayed);
+	assert_int_equal(cfsr_replay_stats(r)->gse_delayed_picked, 0);
+	feed(r, ev_switch(t0 + 5900300, 0, 71, 0, true, 70));
+	assert_false(g->se_on_rq);
+	assert_false(g->se_delayed);
+	assert_int_equal(g->se_vlag, 0);
+	assert_int_equal(cfsr_replay_stats(r)->gse_delayed_picked, 1);
+	assert_int_equal(root->load_weight, 2 * W0);
+	assert_int_equal(cfsr_replay_pick(r, 0), 70);
+	assert_int_equal(cfsr_replay_pick(r, 1), CFSR_PICK_UNKNOWN);
+	cfsr_replay_free(r);
+}
+
+/*
+ * reweight_entity() of v6.13+ on the delayed group entity of
+ * run_group_delayed() (queued, not running; A runs): its weight from 2048
+ * to 1024.  Lag: V = 2047997952 / 4096 = 499999 (A at 0 counted as curr),
+ * 499999 - 999999 = -500000 (within the 1999999 limit); relative deadline
+ * 349999.  Both doubled (old / new = 2): vlag -1000000, 699998.
+ * place_entity() without the entity: V = 0 over A and B (load 2048),
+ * lag = -1000000 * (2048 + 1024) / 2048 = -1500000: vruntime 1500000,
+ * deadline 1500000 + 699998.
+ */
+static void test_group_entity_reweight(void **state)
+{
+	const uint64_t t0 = 5000000000ull;
+	struct cfsr_replay *r = run_group_delayed(t0);
+	struct cfsr_cfs_rq *g = cfsr_replay_cfs_rq(r, "/g", 0);
+	const struct cfsr_cfs_rq *root = cfsr_replay_cfs_rq(r, "/", 0);
+
+	(void)state;
+	feed(r, ev_switch(t0 + 2400100, 0, 72, 1, false, 70));
+	cfsr_replay_group_take(r, g, W0, g->tg_load_avg_contrib, cfsr_replay_tg_load_avg(r, g), 0);
+	assert_int_equal(g->se_weight, W0);
+	assert_int_equal(g->se_vlag, -1000000);
+	assert_int_equal(g->se_vruntime, 1500000);
+	assert_int_equal(g->se_deadline, 1500000 + 699998);
+	assert_false(g->se_rel_deadline);
+	assert_int_equal(root->load_weight, 3 * W0);
+	assert_int_equal(root->avg_load, 2048);
+	assert_int_equal(root->avg_vruntime, 1500000ll * 1024);
+	cfsr_replay_free(r);
+}
+
+/*
+ * reweight_eevdf() of a queued group entity that does not run, 2048 to
+ * 1024, for the v6.7 and v6.10 profiles (base slice 0.75 ms, no delayed
+ * dequeue).  A (70), C (72, in "/g", entity weight 2048) and B (71) wake
+ * onto the empty root: all at 0, C's entity with deadline
+ * calc_delta_fair(750000) at 2048 = 374999.  A runs 2 ms: vruntime 2e6.
+ * v6.9+ (V read with the entity): V = 2e6 * 1024 / 4096 = 500000, lag
+ * 500000 (within the 1999999 clamp), doubled: vruntime 500000 - 1e6;
+ * deadline 500000 + (374999 - 500000) * 2 = 249998.  v6.7 (V without the
+ * waiting entity, over A and B): V = 1e6, lag 1e6 doubled: vruntime
+ * -1e6; deadline 1e6 + (374999 - 1e6) * 2 = -250002.
+ */
+static void reweight_waiting(const char *release, int64_t vruntime, int64_t deadline)
+{
+	struct cfsr_replay *r = group_of_three(cfsr_profile_for(release), 5000000000ull, 70);
+	struct cfsr_cfs_rq *g = cfsr_replay_cfs_rq(r, "/g", 0);
+
+	assert_int_equal(g->se_vruntime, 0);
+	assert_int_equal(g->se_deadline, 374999);
+	cfsr_replay_group_take(r, g, W0, g->tg_load_avg_contrib, cfsr_replay_tg_load_avg(r, g), 0);
+	assert_int_equal((int64_t)g->se_vruntime, vruntime);
+	assert_int_equal((int64_t)g->se_deadline, deadline);
+	cfsr_replay_free(r);
+}
+
+static void test_group_entity_reweight_eevdf(void **state)
+{
+	(void)state;
+	reweight_waiting("6.10", -500000, 249998);
+	reweight_waiting("6.7", -1000000, -250002);
+}
+
+/*
+ * update_curr() in the enqueue path: C (72, in "/g", entity weight 2048)
+ * runs from the clock of its wakeup, c0 + 100000 (the switch keeps it);
+ * A (70, root) wakes 995000 ns later (c0 + 1095000, the trace clock from
+ * the switch's anchor).  enqueue_entity() on the root first advances the
+ * running group entity: 995000 * 2147482624 >> 32 = 497499 (see above),
+ * so A is placed at V = 497499, not at 0.  C's report of 2 ms then
+ * advances the entity from there: (2100000 - 1095000) = 1005000 ->
+ * 502499, 999998 in all (999999 in one piece: the kernel truncates per
+ * update).
+ */
+static void test_group_entity_enqueue_update_curr(void **state)
+{
+	struct cfsr_replay *r = cfsr_replay_new(1, prof(), 250);
+	const uint64_t t0 = 5000000000ull, c0 = 9000000000000ull;
+	struct cfsr_cfs_rq *g;
+
+	(void)state;
+	assert_int_equal(cfsr_replay_task_set_group(r, 72, "/g"), 1);
+	g = cfsr_replay_cfs_rq(r, "/g", 0);
+	cfsr_replay_group_take(r, g, 2 * W0, 0, 0, 2 * W0);
+	cfsr_replay_clock_sample(r, 0, t0, c0);
+	feed(r, ev_switch(t0, 0, 0, 0, false, 0));
+	feed(r, ev_wakeup(t0 + 100000, 0, 0, 72, 0));
+	feed(r, ev_switch(t0 + 105000, 0, 0, 0, false, 72));
+	g = cfsr_replay_cfs_rq(r, "/g", 0);
+	assert_int_equal(g->se_vruntime, 0);
+	assert_int_equal(g->se_exec_start, c0 + 100000);
+	feed(r, ev_wakeup(t0 + 1100000, 0, 72, 70, 0));
+	assert_int_equal(g->se_vruntime, 497499);
+	assert_int_equal(g->se_exec_start, c0 + 1095000);
+	assert_int_equal(cfsr_replay_task(r, 70)->vruntime, 497499);
+	feed(r, ev_runtime(t0 + 2105000, 0, 72, 72, 2000000));
+	assert_int_equal(cfsr_replay_task(r, 72)->vruntime, 2000000);
+	assert_int_equal(g->se_vruntime, 999998);
+	cfsr_replay_free(r);
+}
+
+/*
+ * A CFS profile (v6.2-v6.5) keeps no EEVDF state for group entities: C's
+ * 2 ms leave its group entity's vruntime at 0, its sleep takes the entity
+ * off the root at once (no delayed dequeue), and the model's pick is
+ * unknown.
+ */
+static void test_group_entity_cfs_profile(void **state)
+{
+	struct cfsr_replay *r = group_of_three(cfsr_profile_for("6.5"), 5000000000ull, 72);
+	const struct cfsr_cfs_rq *g = cfsr_replay_cfs_rq(r, "/g", 0);
+
+	(void)state;
+	assert_true(g->se_on_rq);
+	assert_int_equal(g->se_vruntime, 0);
+	assert_int_equal(cfsr_replay_pick(r, 0), CFSR_PICK_UNKNOWN);
+	feed(r, ev_switch(5000000000ull + 2400100, 0, 72, 1, false, 70));
+	assert_false(g->se_on_rq);
+	assert_false(g->se_delayed);
+	assert_int_equal(cfsr_replay_stats(r)->gse_delayed, 0);
+	cfsr_replay_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -824,6 +1052,12 @@ int main(void)
 		cmocka_unit_test(test_delayed_pick_keeps),
 		cmocka_unit_test(test_root_cfs_rq),
 		cmocka_unit_test(test_group_entity),
+		cmocka_unit_test(test_group_entity_eevdf),
+		cmocka_unit_test(test_group_entity_pick),
+		cmocka_unit_test(test_group_entity_reweight),
+		cmocka_unit_test(test_group_entity_reweight_eevdf),
+		cmocka_unit_test(test_group_entity_enqueue_update_curr),
+		cmocka_unit_test(test_group_entity_cfs_profile),
 		cmocka_unit_test(test_wakeup_reading),
 		cmocka_unit_test(test_balance_attach),
 	};
