@@ -25,7 +25,7 @@
 #include "profile.h"
 #include "progress.h"
 
-#define REPORT_FORMAT_VERSION 1
+#define REPORT_FORMAT_VERSION 2
 
 static const char *const report_usage[] = {
 	"usage: cfsreplay report [--json] [--top N] [--cpu CPU] [--pid PID]",
@@ -34,7 +34,7 @@ static const char *const report_usage[] = {
 	"",
 	"Summarise where the kernel left CPUs idle while tasks waited, and how its",
 	"placements compare with the profile's placement rule: trace summary,",
-	"per-CPU observed busy time and interim load, idle-while-waiting totals and",
+	"per-CPU observed busy time and cfs_rq load, idle-while-waiting totals and",
 	"episodes, placement agreement and the largest divergences.",
 	"",
 	"    --json              print one JSON object (see docs/cfsreplay-output.5.txt)",
@@ -137,12 +137,52 @@ static int set_group(void *data, int tid, const char *group)
 	return cfsr_cpuload_set_group(data, tid, group);
 }
 
+/* The trace declares ftrace:print, which carries a recorder's markers. */
+static bool declares_markers(const struct cfsr_trace *t)
+{
+	int i;
+
+	for (i = 0; i < t->info.nr_types; i++)
+		if (t->info.types[i].system && t->info.types[i].name &&
+		    !strcmp(t->info.types[i].system, "ftrace") &&
+		    !strcmp(t->info.types[i].name, "print"))
+			return true;
+	return false;
+}
+
+/*
+ * A pass of its own over @t for the recorder's group markers
+ * (cfsr_cpuload_marker()): the engine must know each task's group from
+ * its first event.
+ */
+static int marker_groups(struct cfsr_comparators *c, const struct cfsr_trace *t)
+{
+	struct cfsr_trace *again;
+	struct cfsr_event ev;
+	int ret;
+
+	if (!declares_markers(t))
+		return 0;
+	again = cfsr_trace_open(t->path);
+	if (!again)
+		return -1;
+	while ((ret = cfsr_trace_next(again, &ev)) > 0)
+		if (ev.kind == CFSR_EV_MARKER && cfsr_cpuload_marker(c->cl, &ev) < 0) {
+			ret = -1;
+			break;
+		}
+	cfsr_trace_close(again);
+	return ret;
+}
+
 int cfsr_comparators_own_clock(struct cfsr_comparators *c, const struct cfsr_trace *t,
 			       struct cfsr_own_clock *oc)
 {
 	const char *src = cfsr_clock_source(t, NULL);
 
 	memset(oc, 0, sizeof(*oc));
+	if (marker_groups(c, t) < 0)
+		return -1;
 	if (!src)
 		return 0;
 	oc->feed = cfsr_clock_feed_open(src);
@@ -347,7 +387,7 @@ static void text_place(struct report *r)
 	if (!n)
 		return;
 	printf("  largest divergences (time, kind, task, from->to CPU, idle CPU preferred;\n"
-	       "  then per CPU: state/nr_running/interim load):\n");
+	       "  then per CPU: state/nr_running/root cfs_rq load_avg):\n");
 	for (i = 0; i < n; i++) {
 		printf("    ");
 		print_ts(d[i].ts);
@@ -385,10 +425,27 @@ static void text_fidelity(const struct report *r)
 static void text_notes(const struct report *r)
 {
 	const struct cfsr_iww_totals *tt = cfsr_iww_totals(r->c.iw);
+	struct cfsr_cpuload_groups g;
 
 	printf("\nnotes\n");
-	printf("  - load is interim: the sum of the queued tasks' modelled load_avg (no cfs_rq\n"
-	       "    signals yet: blocked load and groups are missing)\n");
+	cfsr_cpuload_groups(r->c.cl, &g);
+	printf("  - load is the model's root cfs_rq load_avg (cpu_load(): blocked load and group\n"
+	       "    entities included); a task's load is its task_h_load()\n");
+	if (g.marker_moves || g.shares_given)
+		printf("  - task groups from %" PRIu64 " cfsr-move markers, cpu.shares of %" PRIu64
+		       " groups from cfsr-mkdir markers\n",
+		       g.marker_moves, g.shares_given);
+	if (g.bad_markers)
+		printf("  - %" PRIu64 " cfsr-mkdir/cfsr-move markers could not be read\n",
+		       g.bad_markers);
+	if (!g.groups)
+		printf("  - group weights unknown: the trace names no task group, every task is taken\n"
+		       "    in the root group\n");
+	else if (g.shares_given < g.groups)
+		printf("  - %" PRIu64 " of %" PRIu64
+		       " task groups have no cpu.shares in the trace: 1024 (the\n"
+		       "    default) assumed\n",
+		       g.groups - g.shares_given, g.groups);
 	if (r->own_clock)
 		printf("  - the model took the clock readings and task groups of the snapshots the\n"
 		       "    trace carries\n");
@@ -462,7 +519,7 @@ static void print_text(struct report *r, const struct report_opts *o)
 		printf("\n");
 	}
 	printf("\nper CPU, observed ms     %10s %10s %10s %10s %10s  %s\n", "busy", "idle",
-	       "overloaded", "pending", "unknown", "interim load");
+	       "overloaded", "pending", "unknown", "cfs_rq load");
 	for (c = 0; c < in->nr_cpus; c++) {
 		if (o->cpu >= 0 && c != o->cpu)
 			continue;
@@ -653,13 +710,28 @@ static json_object *json_place(struct report *r)
 						       (enum cfsr_cpu_state)d[i].cpus[k].state)));
 			json_object_object_add(c, "nr_running",
 					       json_object_new_int(d[i].cpus[k].nr_running));
-			json_object_object_add(c, "interim_load", u64(d[i].cpus[k].load));
+			json_object_object_add(c, "load", u64(d[i].cpus[k].load));
 			json_object_array_add(cpus, c);
 		}
 		json_object_object_add(e, "cpus", cpus);
 		json_object_array_add(top, e);
 	}
 	json_object_object_add(o, "top", top);
+	return o;
+}
+
+/* Where the per-CPU load's engine took the task groups and their shares from. */
+static json_object *json_groups(const struct report *r)
+{
+	json_object *o = json_object_new_object();
+	struct cfsr_cpuload_groups g;
+
+	cfsr_cpuload_groups(r->c.cl, &g);
+	json_object_object_add(o, "groups", u64(g.groups));
+	json_object_object_add(o, "snapshot_tasks", u64(g.snapshot_tasks));
+	json_object_object_add(o, "marker_moves", u64(g.marker_moves));
+	json_object_object_add(o, "shares_given", u64(g.shares_given));
+	json_object_object_add(o, "bad_markers", u64(g.bad_markers));
 	return o;
 }
 
@@ -696,6 +768,7 @@ static int print_json(struct report *r, const struct report_opts *op)
 	json_object_object_add(w, "pid", int_or_null(op->pid));
 	json_object_object_add(o, "filters", w);
 	json_object_object_add(o, "load_kind", json_object_new_string(CFSR_CPULOAD_KIND));
+	json_object_object_add(o, "groups", json_groups(r));
 	for (i = 0; i < in->nr_cpus; i++) {
 		if (op->cpu >= 0 && i != op->cpu)
 			continue;
@@ -709,7 +782,7 @@ static int print_json(struct report *r, const struct report_opts *op)
 		json_object_object_add(c, "overloaded_ns", u64(cs->state_ns[CFSR_CPU_OVERLOADED]));
 		json_object_object_add(c, "pending_ns", u64(cs->state_ns[CFSR_CPU_PENDING]));
 		json_object_object_add(c, "unknown_ns", u64(cs->state_ns[CFSR_CPU_UNKNOWN]));
-		json_object_object_add(c, "interim_load_mean", u64(cfsr_cpuload_mean(r->c.cl, i)));
+		json_object_object_add(c, "load_mean", u64(cfsr_cpuload_mean(r->c.cl, i)));
 		json_object_array_add(cpus, c);
 	}
 	json_object_object_add(o, "cpus", cpus);
