@@ -432,9 +432,14 @@ static void text_notes(const struct report *r)
 	printf("  - load is the model's root cfs_rq load_avg (cpu_load(): blocked load and group\n"
 	       "    entities included); a task's load is its task_h_load()\n");
 	if (g.marker_moves || g.shares_given)
-		printf("  - task groups from %" PRIu64 " cfsr-move markers, cpu.shares of %" PRIu64
+		printf("  - task groups of %" PRIu64 " tasks from markers, cpu.shares of %" PRIu64
 		       " groups from cfsr-mkdir markers\n",
-		       g.marker_moves, g.shares_given);
+		       g.marker_moves - g.replay_moves, g.shares_given);
+	if (g.replay_moves)
+		printf("  - %" PRIu64
+		       " later moves between groups: the model leaves the task's load\n"
+		       "    in its old group (sched_move_task() is not modelled)\n",
+		       g.replay_moves);
 	if (g.bad_markers)
 		printf("  - %" PRIu64 " cfsr-mkdir/cfsr-move markers could not be read\n",
 		       g.bad_markers);
@@ -730,6 +735,7 @@ static json_object *json_groups(const struct report *r)
 	json_object_object_add(o, "groups", u64(g.groups));
 	json_object_object_add(o, "snapshot_tasks", u64(g.snapshot_tasks));
 	json_object_object_add(o, "marker_moves", u64(g.marker_moves));
+	json_object_object_add(o, "replay_moves", u64(g.replay_moves));
 	json_object_object_add(o, "shares_given", u64(g.shares_given));
 	json_object_object_add(o, "bad_markers", u64(g.bad_markers));
 	return o;

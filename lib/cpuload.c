@@ -25,10 +25,12 @@
 #include "error.h"
 #include "group.h"
 #include "pidmap.h"
+#include "pidset.h"
 #include "replay.h"
 
 #define MKDIR_MARKER "cfsr-mkdir "
 #define MOVE_MARKER "cfsr-move "
+#define TASK_MARKER "cfsr-task "
 
 /* Deeper hierarchies are not walked (cgroup v1 nests at most this far in practice). */
 #define CL_MAX_DEPTH 32
@@ -78,6 +80,8 @@ struct cfsr_cpuload {
 	size_t alloc_touched;
 	struct cl_shares *shares;
 	size_t nr_shares;
+	/* tasks a marker put in a group in the pass before the replay */
+	struct cfsr_pidset grouped;
 	size_t alloc_shares;
 	struct cfsr_cpuload_groups groups;
 	int failed;
@@ -241,32 +245,62 @@ static bool marker_field(const char *text, const char *key, char *buf, size_t si
 	return true;
 }
 
-/* Give the engine's group @path the shares a marker stated, if both are known. */
-static void apply_shares(struct cfsr_cpuload *cl, const char *path)
+/*
+ * A marker's cgroup path as the kernel names the group: relative to the
+ * cpu controller's hierarchy.  A recorder that writes the file-system path
+ * (scripts/workload.py) gives it under the controller's mount:
+ * /sys/fs/cgroup/<dir> whose name has "cpu" in it (v1: cpu, cpu,cpuacct),
+ * else /sys/fs/cgroup itself (v2).  Return: false if @in is not a path.
+ */
+static bool group_path(const char *in, char *out, size_t size)
 {
-	struct cfsr_cfs_rq *cfs = cfsr_replay_cfs_rq(cl->r, path, 0);
+	static const char mnt[] = "/sys/fs/cgroup";
+	const char *p = in, *dir;
+	size_t len;
+
+	if (in[0] != '/')
+		return false;
+	if (!strncmp(in, mnt, strlen(mnt)) && (!in[strlen(mnt)] || in[strlen(mnt)] == '/')) {
+		p = in + strlen(mnt);
+		dir = *p ? p + 1 : p;
+		len = strcspn(dir, "/");
+		if (len && memmem(dir, len, "cpu", 3))
+			p = dir + len;
+	}
+	if (!*p)
+		p = "/";
+	if (strlen(p) >= size)
+		return false;
+	memcpy(out, p, strlen(p) + 1);
+	return true;
+}
+
+/* Give every engine group whose shares a marker stated those shares. */
+static void apply_shares(struct cfsr_cpuload *cl)
+{
+	struct cfsr_cfs_rq *cfs;
 	size_t i;
 
-	if (!cfs)
-		return;
 	for (i = 0; i < cl->nr_shares; i++) {
-		if (strcmp(cl->shares[i].path, path))
-			continue;
+		cfs = cfsr_replay_cfs_rq(cl->r, cl->shares[i].path, 0);
 		/* the group's other state stays the model's: only tg->shares is set */
-		cfsr_replay_group_take(cl->r, cfs, cfs->se_weight, cfs->tg_load_avg_contrib,
-				       cfsr_replay_tg_load_avg(cl->r, cfs), cl->shares[i].shares);
-		return;
+		if (cfs)
+			cfsr_replay_group_take(cl->r, cfs, cfs->se_weight, cfs->tg_load_avg_contrib,
+					       cfsr_replay_tg_load_avg(cl->r, cfs),
+					       cl->shares[i].shares);
 	}
 }
 
+/* "cfsr-mkdir path=P shares=N": the group's cpu.shares (no trace event has them). */
 static int mkdir_marker(struct cfsr_cpuload *cl, const char *text)
 {
-	char path[256], num[32], *end;
+	char raw[256], path[256], num[32], *end;
 	unsigned long long v;
 	struct cl_shares *s;
 	size_t i;
 
-	if (!marker_field(text, "path=", path, sizeof(path)) || path[0] != '/' ||
+	if (!marker_field(text, "path=", raw, sizeof(raw)) ||
+	    !group_path(raw, path, sizeof(path)) ||
 	    !marker_field(text, "shares=", num, sizeof(num))) {
 		cl->groups.bad_markers++;
 		return 0;
@@ -290,17 +324,24 @@ static int mkdir_marker(struct cfsr_cpuload *cl, const char *text)
 	}
 	/* cpu_shares_write_u64(): scale_load() of the value, clamped */
 	cl->shares[i].shares = cfsr_group_shares_from_v1(v);
-	apply_shares(cl, path);
+	apply_shares(cl);
 	return 0;
 }
 
-static int move_marker(struct cfsr_cpuload *cl, const char *text)
+/*
+ * "cfsr-move pid=N path=P" (or "to=P"), "cfsr-task pid=N ... cgroup=P": the
+ * task is in group P from here.  @first: only a task not yet put in a
+ * group by a marker (the pass before the replay).
+ */
+static int move_marker(struct cfsr_cpuload *cl, const char *text, const char *key, bool first)
 {
-	char path[256], num[32], *end;
+	char raw[256], path[256], num[32], *end;
 	long pid;
+	int ret;
 
-	if (!marker_field(text, "path=", path, sizeof(path)) || path[0] != '/' ||
-	    !marker_field(text, "pid=", num, sizeof(num))) {
+	if (!marker_field(text, key, raw, sizeof(raw)))
+		return 0; /* a cfsr-task marker of a task left in its parent's group */
+	if (!group_path(raw, path, sizeof(path)) || !marker_field(text, "pid=", num, sizeof(num))) {
 		cl->groups.bad_markers++;
 		return 0;
 	}
@@ -309,14 +350,27 @@ static int move_marker(struct cfsr_cpuload *cl, const char *text)
 		cl->groups.bad_markers++;
 		return 0;
 	}
-	if (cfsr_replay_task_set_group(cl->r, (int)pid, path) < 0)
+	if (first) {
+		ret = cfsr_pidset_has(&cl->grouped, (int)pid);
+		if (ret)
+			return 0;
+		if (cfsr_pidset_add(&cl->grouped, (int)pid) < 0)
+			return cfsr_error("out of memory for task groups");
+	}
+	ret = cfsr_replay_task_set_group(cl->r, (int)pid, path);
+	if (ret < 0)
 		return -1;
-	cl->groups.marker_moves++;
-	apply_shares(cl, path);
+	if (ret > 0) {
+		cl->groups.marker_moves++;
+		if (!first)
+			cl->groups.replay_moves++;
+	}
+	apply_shares(cl);
 	return 0;
 }
 
-int cfsr_cpuload_marker(struct cfsr_cpuload *cl, const struct cfsr_event *ev)
+/* A group marker; @first: the pass before the replay. */
+static int group_marker(struct cfsr_cpuload *cl, const struct cfsr_event *ev, bool first)
 {
 	const char *text = ev->marker.text;
 
@@ -324,9 +378,18 @@ int cfsr_cpuload_marker(struct cfsr_cpuload *cl, const struct cfsr_event *ev)
 		return 0;
 	if (!strncmp(text, MKDIR_MARKER, strlen(MKDIR_MARKER)))
 		return mkdir_marker(cl, text + strlen(MKDIR_MARKER));
-	if (!strncmp(text, MOVE_MARKER, strlen(MOVE_MARKER)))
-		return move_marker(cl, text + strlen(MOVE_MARKER));
+	if (!strncmp(text, MOVE_MARKER, strlen(MOVE_MARKER))) {
+		text += strlen(MOVE_MARKER);
+		return move_marker(cl, text, strstr(text, "to=") ? "to=" : "path=", first);
+	}
+	if (!strncmp(text, TASK_MARKER, strlen(TASK_MARKER)))
+		return move_marker(cl, text + strlen(TASK_MARKER), "cgroup=", first);
 	return 0;
+}
+
+int cfsr_cpuload_marker(struct cfsr_cpuload *cl, const struct cfsr_event *ev)
+{
+	return group_marker(cl, ev, true);
 }
 
 static void on_update(void *data, const struct cfsr_replay_update *u)
@@ -391,6 +454,7 @@ void cfsr_cpuload_free(struct cfsr_cpuload *cl)
 	for (k = 0; k < cl->nr_shares; k++)
 		free(cl->shares[k].path);
 	free(cl->shares);
+	cfsr_pidset_release(&cl->grouped);
 	cfsr_pidmap_release(&cl->map);
 	free(cl);
 }
@@ -415,7 +479,7 @@ int cfsr_cpuload_event(struct cfsr_cpuload *cl, const struct cfsr_event *ev)
 		cl->now = ev->ts;
 	}
 	cl->nr_touched = 0;
-	if (cfsr_replay_event(cl->r, ev) < 0)
+	if (cfsr_replay_event(cl->r, ev) < 0 || group_marker(cl, ev, false) < 0)
 		return -1;
 	/* backwards: a task that leaves a list takes the last one's place */
 	for (c = 0; c < cl->nr_cpus; c++)

@@ -33,7 +33,10 @@
 /**
  * struct cfsr_cpuload_groups - where the tasks' groups and shares came from
  * @snapshot_tasks: tasks put in a non-root group by cfsr_cpuload_set_group()
- * @marker_moves: "cfsr-move pid=N path=P" markers applied
+ * @marker_moves: tasks a group marker moved ("cfsr-move pid=N path=P" or
+ *                "to=P", "cfsr-task pid=N ... cgroup=P")
+ * @replay_moves: of those, moves in mid-replay (a task's later group): the
+ *                engine leaves its signal in the old cfs_rq
  * @shares_given: groups whose cpu.shares a "cfsr-mkdir path=P shares=N" stated
  * @bad_markers: cfsr-mkdir/cfsr-move markers that could not be read
  * @groups: non-root groups the engine holds
@@ -41,6 +44,7 @@
 struct cfsr_cpuload_groups {
 	uint64_t snapshot_tasks;
 	uint64_t marker_moves;
+	uint64_t replay_moves;
 	uint64_t shares_given;
 	uint64_t bad_markers;
 	uint64_t groups;
@@ -111,14 +115,18 @@ int cfsr_cpuload_set_group(struct cfsr_cpuload *cl, int pid, const char *group);
  * cfsr_cpuload_marker() - take a recorder's group marker, before the replay
  * @cl: the per-CPU load, before its first event
  * @ev: any event; "cfsr-mkdir path=P shares=N" gives group P its
- *      cpu.shares, "cfsr-move pid=N path=P" puts task N in group P
+ *      cpu.shares, "cfsr-move pid=N path=P" (or "to=P") and "cfsr-task
+ *      pid=N ... cgroup=P" put task N in group P.  A path under
+ *      /sys/fs/cgroup is taken relative to the cpu controller's mount.
  *
  * The engine does not move a task's signal between groups (the kernel's
  * sched_move_task() detaches and attaches it), so a move in mid-replay
- * would leave the task's load behind in its old cfs_rq: the markers are
- * taken in a pass of their own, and each task is in its marker's group
- * from its first event.  Differs: the time the task spent in its parent's
- * group before the move (the recorder's workers move themselves first).
+ * leaves the task's load behind in its old cfs_rq.  In a pass of their own
+ * before the replay, each task's first marker puts it in its group from
+ * its first event; the replay (cfsr_cpuload_event()) takes the markers
+ * again, which moves a task only to a later group.  Differs: the time a
+ * task spent in its parent's group before its first move (the recorders'
+ * workers move themselves first).
  * Return: 0 (a marker that cannot be read is counted), -1 after cfsr_error().
  */
 int cfsr_cpuload_marker(struct cfsr_cpuload *cl, const struct cfsr_event *ev);

@@ -29,11 +29,32 @@ test_expect_success 'shares.dat: the groups and shares of the markers are taken'
 import json, sys
 g = json.load(open(\"r.json\"))[\"groups\"]
 assert g[\"marker_moves\"] == int(sys.argv[1]) and g[\"shares_given\"] == int(sys.argv[2]), g
-assert g[\"groups\"] == 2 and g[\"bad_markers\"] == 0, g
+assert g[\"groups\"] == 2 and g[\"bad_markers\"] == 0 and g[\"replay_moves\"] == 0, g
 ' \$moves \$mkdirs &&
 	cfsreplay report '$TRACES/shares.dat' >r.txt &&
-	grep -q 'task groups from 4 cfsr-move markers, cpu.shares of 2 groups' r.txt &&
+	grep -q 'task groups of 4 tasks from markers, cpu.shares of 2 groups' r.txt &&
 	! grep -q 'group weights unknown' r.txt
+"
+
+# cgroups.dat's recorder (scripts/workload.py) writes file-system paths
+# under the cpu controller's mount, "cfsr-task ... cgroup=P" for a worker's
+# first group and "cfsr-move pid=N to=P" for a later move.
+test_expect_success 'cgroups.dat: groups, shares and the later move of its markers' "
+	tr=\$(trace-cmd report -N '$TRACES/cgroups.dat') &&
+	firsts=\$(echo \"\$tr\" | grep -c 'cfsr-task pid=[0-9]* .*cgroup=/sys/fs/cgroup/cpu/') &&
+	moves=\$(echo \"\$tr\" | grep -c 'cfsr-move pid=[0-9]* to=/sys/fs/cgroup/cpu/') &&
+	mkdirs=\$(echo \"\$tr\" | grep -c 'cfsr-mkdir path=/sys/fs/cgroup/cpu/[^ ]* shares=') &&
+	used=\$(echo \"\$tr\" | grep -o 'cfsr-\(task\|move\) pid=[0-9]* .*\(cgroup\|to\)=/sys/fs/cgroup/cpu/[^ ]*' |
+		sed 's/.*=\/sys\/fs\/cgroup\/cpu//' | sort -u | wc -l) &&
+	test \$firsts -eq 4 && test \$moves -eq 1 && test \$mkdirs -eq 4 && test \$used -eq 3 &&
+	cfsreplay report --json '$TRACES/cgroups.dat' >c.json &&
+	python3 -c '
+import json, sys
+firsts, moves, mkdirs, used = map(int, sys.argv[1:])
+g = json.load(open(\"c.json\"))[\"groups\"]
+assert g[\"marker_moves\"] == firsts + moves and g[\"replay_moves\"] == moves, g
+assert g[\"shares_given\"] == mkdirs and g[\"groups\"] == used and g[\"bad_markers\"] == 0, g
+' \$firsts \$moves \$mkdirs \$used
 "
 
 test_expect_success 'shares.dat: one heavy and both light workers weigh about one heavy' "
