@@ -443,7 +443,12 @@ static void text_notes(const struct report *r)
 	if (g.bad_markers)
 		printf("  - %" PRIu64 " cfsr-mkdir/cfsr-move markers could not be read\n",
 		       g.bad_markers);
-	if (!g.groups)
+	if (!g.groups && g.cgroup_attaches)
+		printf("  - group weights unknown: %" PRIu64
+		       " cgroup_attach_task events, but no group\n"
+		       "    markers or snapshots; every task is taken in the root group\n",
+		       g.cgroup_attaches);
+	else if (!g.groups)
 		printf("  - group weights unknown: the trace names no task group, every task is taken\n"
 		       "    in the root group\n");
 	else if (g.shares_given < g.groups)
@@ -738,6 +743,7 @@ static json_object *json_groups(const struct report *r)
 	json_object_object_add(o, "replay_moves", u64(g.replay_moves));
 	json_object_object_add(o, "shares_given", u64(g.shares_given));
 	json_object_object_add(o, "bad_markers", u64(g.bad_markers));
+	json_object_object_add(o, "cgroup_attaches", u64(g.cgroup_attaches));
 	return o;
 }
 

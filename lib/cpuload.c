@@ -481,6 +481,8 @@ int cfsr_cpuload_event(struct cfsr_cpuload *cl, const struct cfsr_event *ev)
 	cl->nr_touched = 0;
 	if (cfsr_replay_event(cl->r, ev) < 0 || group_marker(cl, ev, false) < 0)
 		return -1;
+	if (ev->kind == CFSR_EV_CGROUP_ATTACH)
+		cl->groups.cgroup_attaches++;
 	/* backwards: a task that leaves a list takes the last one's place */
 	for (c = 0; c < cl->nr_cpus; c++)
 		for (k = cl->counted[c].nr; k-- > 0;)

@@ -39,6 +39,9 @@
  *                engine leaves its signal in the old cfs_rq
  * @shares_given: groups whose cpu.shares a "cfsr-mkdir path=P shares=N" stated
  * @bad_markers: cfsr-mkdir/cfsr-move markers that could not be read
+ * @cgroup_attaches: cgroup_attach_task events replayed (tasks moved between
+ *                   cgroups of some hierarchy; not used: no shares, and the
+ *                   cpu controller's hierarchy is not named)
  * @groups: non-root groups the engine holds
  */
 struct cfsr_cpuload_groups {
@@ -47,6 +50,7 @@ struct cfsr_cpuload_groups {
 	uint64_t replay_moves;
 	uint64_t shares_given;
 	uint64_t bad_markers;
+	uint64_t cgroup_attaches;
 	uint64_t groups;
 };
 
