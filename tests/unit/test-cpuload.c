@@ -6,8 +6,10 @@
  * instant; blocked load must stay and halve in LOAD_AVG_PERIOD periods;
  * a task alone in the root group has its own load_avg as h_load.
  */
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <setjmp.h>
 #include <cmocka.h>
@@ -177,6 +179,103 @@ static void test_sums(void **state)
 	cfsr_pidset_release(&pids);
 }
 
+static void marker(struct cfsr_cpuload *cl, const char *text, bool before)
+{
+	struct cfsr_event ev;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.kind = CFSR_EV_MARKER;
+	ev.ts = 1;
+	ev.marker.text = text;
+	if (before)
+		assert_int_equal(cfsr_cpuload_marker(cl, &ev), 0);
+	else
+		assert_int_equal(cfsr_cpuload_event(cl, &ev), 0);
+}
+
+/*
+ * The recorders' group markers: file-system paths under the cpu
+ * controller's mount (v1 "cpu" or "cpu,cpuacct", v2 the mount itself)
+ * name the same group as the kernel's path; the pass before the replay
+ * takes a task's first group only, the replay a later move.
+ */
+static void test_markers(void **state)
+{
+	const struct cfsr_profile *prof = cfsr_profile_for("6.18");
+	struct cfsr_cpuload *cl = cfsr_cpuload_new(2, prof, 250, 0, UINT64_MAX);
+	struct cfsr_cpuload_groups g;
+
+	(void)state;
+	assert_non_null(cl);
+	marker(cl, "cfsr-mkdir path=/sys/fs/cgroup/cpu,cpuacct/g shares=64", true);
+	marker(cl, "cfsr-mkdir path=/g shares=64", true);
+	marker(cl, "cfsr-mkdir path=/h shares=x", true);
+	marker(cl, "cfsr-move pid=5 to=/sys/fs/cgroup/cpu/g", true);
+	marker(cl, "cfsr-task pid=6 comm=w cgroup=/sys/fs/cgroup/g", true);
+	marker(cl, "cfsr-move pid=6 path=/sys/fs/cgroup/cpu/k", true);
+	marker(cl, "cfsr-task pid=7 comm=w", true);
+	marker(cl, "cfsr-move pid=0 path=/g", true);
+	cfsr_cpuload_groups(cl, &g);
+	/* /g once (three spellings), /k not yet: 6's first group was /g */
+	assert_int_equal(g.groups, 1);
+	assert_int_equal(g.shares_given, 1);
+	assert_int_equal(g.marker_moves, 2);
+	assert_int_equal(g.replay_moves, 0);
+	assert_int_equal(g.bad_markers, 2);
+	/* in the replay: 5's marker again changes nothing, 6's move to /k happens */
+	marker(cl, "cfsr-move pid=5 to=/sys/fs/cgroup/cpu/g", false);
+	marker(cl, "cfsr-move pid=6 path=/sys/fs/cgroup/cpu/k", false);
+	cfsr_cpuload_groups(cl, &g);
+	assert_int_equal(g.groups, 2);
+	assert_int_equal(g.marker_moves, 3);
+	assert_int_equal(g.replay_moves, 1);
+	cfsr_cpuload_free(cl);
+}
+
+/*
+ * A task alone in a group of cpu.shares 64, always running on CPU 0 for
+ * 400 ms (12.5 half-lives): by hand, calc_group_shares() gives the group
+ * entity all of the shares, 64, so the root's load_avg tends to 64 (the
+ * task's own tends to 1023 or 1024), not the task's 1023 as a sum of task
+ * signals would say; and task_h_load() = 1023 * (64 * 64 / 65) / 1024 =
+ * 1023 * 63 / 1024 = 62, within a unit or two of the PELT series' limit.
+ */
+static void test_group_weight(void **state)
+{
+	const struct cfsr_profile *prof = cfsr_profile_for("6.18");
+	struct cfsr_cpuload *cl = cfsr_cpuload_new(2, prof, 250, 0, UINT64_MAX);
+	uint64_t ts = 1000000000, load, h;
+	struct cfsr_event ev;
+	int cpu, i;
+
+	(void)state;
+	assert_non_null(cl);
+	marker(cl, "cfsr-mkdir path=/light shares=64", true);
+	marker(cl, "cfsr-move pid=10 path=/light", true);
+	memset(&ev, 0, sizeof(ev));
+	ev.kind = CFSR_EV_SWITCH;
+	ev.ts = ts;
+	ev.sw.prev_prio = ev.sw.next_prio = 120;
+	ev.sw.next_pid = 10;
+	assert_int_equal(cfsr_cpuload_event(cl, &ev), 0);
+	for (i = 1; i <= 100; i++) {
+		memset(&ev, 0, sizeof(ev));
+		ev.kind = CFSR_EV_STAT_RUNTIME;
+		ev.ts = ts + (uint64_t)i * 4000000;
+		ev.pid = 10;
+		ev.runtime.pid = 10;
+		ev.runtime.runtime = 4000000;
+		assert_int_equal(cfsr_cpuload_event(cl, &ev), 0);
+	}
+	load = cfsr_cpuload_now(cl, 0);
+	h = cfsr_cpuload_task(cl, 10, &cpu);
+	print_message("root load_avg %" PRIu64 ", task_h_load %" PRIu64 "\n", load, h);
+	assert_int_equal(cpu, 0);
+	assert_true(load >= 62 && load <= 64);
+	assert_true(h >= 60 && h <= 62);
+	cfsr_cpuload_free(cl);
+}
+
 /* The same on a whole real trace: every event, both CPUs. */
 static void test_bundled_trace(void **state)
 {
@@ -207,8 +306,8 @@ static void test_bundled_trace(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_h_load),
-		cmocka_unit_test(test_sums),
+		cmocka_unit_test(test_h_load),	      cmocka_unit_test(test_markers),
+		cmocka_unit_test(test_group_weight),  cmocka_unit_test(test_sums),
 		cmocka_unit_test(test_bundled_trace),
 	};
 
