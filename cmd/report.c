@@ -151,38 +151,48 @@ static bool declares_markers(const struct cfsr_trace *t)
 }
 
 /*
- * A pass of its own over @t for the recorder's group markers
- * (cfsr_cpuload_marker()): the engine must know each task's group from
- * its first event.
+ * A pass of its own over *@tp for the recorders' group markers
+ * (cfsr_cpuload_marker()): the engine must know each task's first group
+ * from its first event.  *@tp, not read yet, is closed meanwhile (one
+ * reader's metadata at a time) and opened again: NULL if that failed.
  */
-static int marker_groups(struct cfsr_comparators *c, const struct cfsr_trace *t)
+static int marker_groups(struct cfsr_comparators *c, struct cfsr_trace **tp)
 {
 	struct cfsr_trace *again;
 	struct cfsr_event ev;
+	char *path;
 	int ret;
 
-	if (!declares_markers(t))
+	if (!declares_markers(*tp))
 		return 0;
-	again = cfsr_trace_open(t->path);
-	if (!again)
-		return -1;
-	while ((ret = cfsr_trace_next(again, &ev)) > 0)
+	path = strdup((*tp)->path);
+	if (!path)
+		return cfsr_error("cannot read '%s' again: out of memory", (*tp)->path);
+	cfsr_trace_close(*tp);
+	*tp = NULL;
+	again = cfsr_trace_open(path);
+	ret = again ? 0 : -1;
+	while (again && (ret = cfsr_trace_next(again, &ev)) > 0)
 		if (ev.kind == CFSR_EV_MARKER && cfsr_cpuload_marker(c->cl, &ev) < 0) {
 			ret = -1;
 			break;
 		}
 	cfsr_trace_close(again);
-	return ret;
+	if (ret == 0)
+		*tp = cfsr_trace_open(path);
+	free(path);
+	return *tp ? 0 : -1;
 }
 
-int cfsr_comparators_own_clock(struct cfsr_comparators *c, const struct cfsr_trace *t,
+int cfsr_comparators_own_clock(struct cfsr_comparators *c, struct cfsr_trace **tp,
 			       struct cfsr_own_clock *oc)
 {
-	const char *src = cfsr_clock_source(t, NULL);
+	const char *src;
 
 	memset(oc, 0, sizeof(*oc));
-	if (marker_groups(c, t) < 0)
+	if (marker_groups(c, tp) < 0)
 		return -1;
+	src = cfsr_clock_source(*tp, NULL);
 	if (!src)
 		return 0;
 	oc->feed = cfsr_clock_feed_open(src);
@@ -214,7 +224,7 @@ static int run(struct report *r)
 	struct cfsr_event ev;
 	int ret;
 
-	ret = cfsr_comparators_own_clock(&r->c, r->t, &oc);
+	ret = cfsr_comparators_own_clock(&r->c, &r->t, &oc);
 	if (ret < 0)
 		return -1;
 	r->own_clock = ret > 0;
