@@ -73,13 +73,15 @@ struct cfsr_own_clock {
 };
 
 /*
- * When @t was made by 'cfsreplay record' with snapshots, give the
- * comparators' engine its tasks' groups and prepare its clock readings
- * (never PELT values).  Return 1 when it did, 0 when the trace has none,
- * -1 on error (after cfsr_error()).  Close @oc->feed with
- * cfsr_clock_feed_close() when done.
+ * Before the first event of *@tp is read: give the comparators' engine the
+ * task groups and shares of the recorders' markers, read in a pass of
+ * their own (*@tp is closed meanwhile and opened again; NULL on failure),
+ * and, when the trace was made by 'cfsreplay record' with snapshots, its
+ * tasks' groups and clock readings (never PELT values).  Return 1 when it
+ * took snapshots, 0 when the trace has none, -1 on error (after
+ * cfsr_error()).  Close @oc->feed with cfsr_clock_feed_close() when done.
  */
-int cfsr_comparators_own_clock(struct cfsr_comparators *c, const struct cfsr_trace *t,
+int cfsr_comparators_own_clock(struct cfsr_comparators *c, struct cfsr_trace **tp,
 			       struct cfsr_own_clock *oc);
 
 /* Feed the readings before trace time @ts; return -1 on a read error. */

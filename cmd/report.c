@@ -25,7 +25,7 @@
 #include "profile.h"
 #include "progress.h"
 
-#define REPORT_FORMAT_VERSION 1
+#define REPORT_FORMAT_VERSION 2
 
 static const char *const report_usage[] = {
 	"usage: cfsreplay report [--json] [--top N] [--cpu CPU] [--pid PID]",
@@ -34,7 +34,7 @@ static const char *const report_usage[] = {
 	"",
 	"Summarise where the kernel left CPUs idle while tasks waited, and how its",
 	"placements compare with the profile's placement rule: trace summary,",
-	"per-CPU observed busy time and interim load, idle-while-waiting totals and",
+	"per-CPU observed busy time and cfs_rq load, idle-while-waiting totals and",
 	"episodes, placement agreement and the largest divergences.",
 	"",
 	"    --json              print one JSON object (see docs/cfsreplay-output.5.txt)",
@@ -137,12 +137,62 @@ static int set_group(void *data, int tid, const char *group)
 	return cfsr_cpuload_set_group(data, tid, group);
 }
 
-int cfsr_comparators_own_clock(struct cfsr_comparators *c, const struct cfsr_trace *t,
+/* The trace declares ftrace:print, which carries a recorder's markers. */
+static bool declares_markers(const struct cfsr_trace *t)
+{
+	int i;
+
+	for (i = 0; i < t->info.nr_types; i++)
+		if (t->info.types[i].system && t->info.types[i].name &&
+		    !strcmp(t->info.types[i].system, "ftrace") &&
+		    !strcmp(t->info.types[i].name, "print"))
+			return true;
+	return false;
+}
+
+/*
+ * A pass of its own over *@tp for the recorders' group markers
+ * (cfsr_cpuload_marker()): the engine must know each task's first group
+ * from its first event.  *@tp, not read yet, is closed meanwhile (one
+ * reader's metadata at a time) and opened again: NULL if that failed.
+ */
+static int marker_groups(struct cfsr_comparators *c, struct cfsr_trace **tp)
+{
+	struct cfsr_trace *again;
+	struct cfsr_event ev;
+	char *path;
+	int ret;
+
+	if (!declares_markers(*tp))
+		return 0;
+	path = strdup((*tp)->path);
+	if (!path)
+		return cfsr_error("cannot read '%s' again: out of memory", (*tp)->path);
+	cfsr_trace_close(*tp);
+	*tp = NULL;
+	again = cfsr_trace_open(path);
+	ret = again ? 0 : -1;
+	while (again && (ret = cfsr_trace_next(again, &ev)) > 0)
+		if (ev.kind == CFSR_EV_MARKER && cfsr_cpuload_marker(c->cl, &ev) < 0) {
+			ret = -1;
+			break;
+		}
+	cfsr_trace_close(again);
+	if (ret == 0)
+		*tp = cfsr_trace_open(path);
+	free(path);
+	return *tp ? 0 : -1;
+}
+
+int cfsr_comparators_own_clock(struct cfsr_comparators *c, struct cfsr_trace **tp,
 			       struct cfsr_own_clock *oc)
 {
-	const char *src = cfsr_clock_source(t, NULL);
+	const char *src;
 
 	memset(oc, 0, sizeof(*oc));
+	if (marker_groups(c, tp) < 0)
+		return -1;
+	src = cfsr_clock_source(*tp, NULL);
 	if (!src)
 		return 0;
 	oc->feed = cfsr_clock_feed_open(src);
@@ -174,7 +224,7 @@ static int run(struct report *r)
 	struct cfsr_event ev;
 	int ret;
 
-	ret = cfsr_comparators_own_clock(&r->c, r->t, &oc);
+	ret = cfsr_comparators_own_clock(&r->c, &r->t, &oc);
 	if (ret < 0)
 		return -1;
 	r->own_clock = ret > 0;
@@ -347,7 +397,7 @@ static void text_place(struct report *r)
 	if (!n)
 		return;
 	printf("  largest divergences (time, kind, task, from->to CPU, idle CPU preferred;\n"
-	       "  then per CPU: state/nr_running/interim load):\n");
+	       "  then per CPU: state/nr_running/root cfs_rq load_avg):\n");
 	for (i = 0; i < n; i++) {
 		printf("    ");
 		print_ts(d[i].ts);
@@ -385,10 +435,37 @@ static void text_fidelity(const struct report *r)
 static void text_notes(const struct report *r)
 {
 	const struct cfsr_iww_totals *tt = cfsr_iww_totals(r->c.iw);
+	struct cfsr_cpuload_groups g;
 
 	printf("\nnotes\n");
-	printf("  - load is interim: the sum of the queued tasks' modelled load_avg (no cfs_rq\n"
-	       "    signals yet: blocked load and groups are missing)\n");
+	cfsr_cpuload_groups(r->c.cl, &g);
+	printf("  - load is the model's root cfs_rq load_avg (cpu_load(): blocked load and group\n"
+	       "    entities included); a task's load is its task_h_load()\n");
+	if (g.marker_moves || g.shares_given)
+		printf("  - task groups of %" PRIu64 " tasks from markers, cpu.shares of %" PRIu64
+		       " groups from cfsr-mkdir markers\n",
+		       g.marker_moves - g.replay_moves, g.shares_given);
+	if (g.replay_moves)
+		printf("  - %" PRIu64
+		       " later moves between groups: the model leaves the task's load\n"
+		       "    in its old group (sched_move_task() is not modelled)\n",
+		       g.replay_moves);
+	if (g.bad_markers)
+		printf("  - %" PRIu64 " cfsr-mkdir/cfsr-move markers could not be read\n",
+		       g.bad_markers);
+	if (!g.groups && g.cgroup_attaches)
+		printf("  - group weights unknown: %" PRIu64
+		       " cgroup_attach_task events, but no group\n"
+		       "    markers or snapshots; every task is taken in the root group\n",
+		       g.cgroup_attaches);
+	else if (!g.groups)
+		printf("  - group weights unknown: the trace names no task group, every task is taken\n"
+		       "    in the root group\n");
+	else if (g.shares_given < g.groups)
+		printf("  - %" PRIu64 " of %" PRIu64
+		       " task groups have no cpu.shares in the trace: 1024 (the\n"
+		       "    default) assumed\n",
+		       g.groups - g.shares_given, g.groups);
 	if (r->own_clock)
 		printf("  - the model took the clock readings and task groups of the snapshots the\n"
 		       "    trace carries\n");
@@ -462,7 +539,7 @@ static void print_text(struct report *r, const struct report_opts *o)
 		printf("\n");
 	}
 	printf("\nper CPU, observed ms     %10s %10s %10s %10s %10s  %s\n", "busy", "idle",
-	       "overloaded", "pending", "unknown", "interim load");
+	       "overloaded", "pending", "unknown", "cfs_rq load");
 	for (c = 0; c < in->nr_cpus; c++) {
 		if (o->cpu >= 0 && c != o->cpu)
 			continue;
@@ -653,13 +730,30 @@ static json_object *json_place(struct report *r)
 						       (enum cfsr_cpu_state)d[i].cpus[k].state)));
 			json_object_object_add(c, "nr_running",
 					       json_object_new_int(d[i].cpus[k].nr_running));
-			json_object_object_add(c, "interim_load", u64(d[i].cpus[k].load));
+			json_object_object_add(c, "load", u64(d[i].cpus[k].load));
 			json_object_array_add(cpus, c);
 		}
 		json_object_object_add(e, "cpus", cpus);
 		json_object_array_add(top, e);
 	}
 	json_object_object_add(o, "top", top);
+	return o;
+}
+
+/* Where the per-CPU load's engine took the task groups and their shares from. */
+static json_object *json_groups(const struct report *r)
+{
+	json_object *o = json_object_new_object();
+	struct cfsr_cpuload_groups g;
+
+	cfsr_cpuload_groups(r->c.cl, &g);
+	json_object_object_add(o, "groups", u64(g.groups));
+	json_object_object_add(o, "snapshot_tasks", u64(g.snapshot_tasks));
+	json_object_object_add(o, "marker_moves", u64(g.marker_moves));
+	json_object_object_add(o, "replay_moves", u64(g.replay_moves));
+	json_object_object_add(o, "shares_given", u64(g.shares_given));
+	json_object_object_add(o, "bad_markers", u64(g.bad_markers));
+	json_object_object_add(o, "cgroup_attaches", u64(g.cgroup_attaches));
 	return o;
 }
 
@@ -696,6 +790,7 @@ static int print_json(struct report *r, const struct report_opts *op)
 	json_object_object_add(w, "pid", int_or_null(op->pid));
 	json_object_object_add(o, "filters", w);
 	json_object_object_add(o, "load_kind", json_object_new_string(CFSR_CPULOAD_KIND));
+	json_object_object_add(o, "groups", json_groups(r));
 	for (i = 0; i < in->nr_cpus; i++) {
 		if (op->cpu >= 0 && i != op->cpu)
 			continue;
@@ -709,7 +804,7 @@ static int print_json(struct report *r, const struct report_opts *op)
 		json_object_object_add(c, "overloaded_ns", u64(cs->state_ns[CFSR_CPU_OVERLOADED]));
 		json_object_object_add(c, "pending_ns", u64(cs->state_ns[CFSR_CPU_PENDING]));
 		json_object_object_add(c, "unknown_ns", u64(cs->state_ns[CFSR_CPU_UNKNOWN]));
-		json_object_object_add(c, "interim_load_mean", u64(cfsr_cpuload_mean(r->c.cl, i)));
+		json_object_object_add(c, "load_mean", u64(cfsr_cpuload_mean(r->c.cl, i)));
 		json_object_array_add(cpus, c);
 	}
 	json_object_object_add(o, "cpus", cpus);

@@ -1,21 +1,39 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Interim per-CPU load from the replay engine's task table (see
- * cpuload.h).  Each task's counted contribution (CPU, load_avg) is kept;
- * after every event, once the engine has finished with it, the
- * contributions are refreshed for the tasks the event names, every task the
- * engine updated, and every task counted on a CPU (the engine may change a
- * task's state without an event naming it, e.g. a queued task found to have
- * left its CPU); the per-CPU sums follow.  Runnable tasks are few, so this
- * costs little.  The sums are integrated over time for the averages.
+ * The load balancer's per-CPU loads from the replay engine (see
+ * cpuload.h).  After every event, once the engine has finished with it,
+ * each CPU's root cfs_rq signal is read at the event's instant
+ * (cfsr_replay_cfs_rq_settle(): cpu_load()), and the per-CPU lists of
+ * queued tasks are brought in line with the engine for the tasks the event
+ * names, every task the engine updated and every task listed on a CPU (the
+ * engine may change a task's state without an event naming it, e.g. a
+ * queued task found to have left its CPU).  A task's task_h_load() is
+ * computed when asked, from the signals of its hierarchy at that instant.
+ * The root loads are integrated over time for the averages.
+ *
+ * Task groups and their shares come from the trace, before the replay:
+ * the snapshots of a trace made by 'cfsreplay record' (through
+ * cfsr_cpuload_set_group()), or the markers a recorder writes when it
+ * makes groups and moves tasks ("cfsr-mkdir path=P shares=N",
+ * "cfsr-move pid=N path=P"; cpu.shares writes have no trace event).
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "alloc.h"
 #include "cpuload.h"
 #include "error.h"
+#include "group.h"
 #include "pidmap.h"
+#include "pidset.h"
 #include "replay.h"
+
+#define MKDIR_MARKER "cfsr-mkdir "
+#define MOVE_MARKER "cfsr-move "
+#define TASK_MARKER "cfsr-task "
+
+/* Deeper hierarchies are not walked (cgroup v1 nests at most this far in practice). */
+#define CL_MAX_DEPTH 32
 
 struct cl_list {
 	int *pids;
@@ -29,12 +47,19 @@ struct cl_task {
 	int cpu;
 	/* running there (else waiting) */
 	bool running;
-	uint64_t load;
+};
+
+/* A group's cpu.shares given by a marker (tg->shares, scaled). */
+struct cl_shares {
+	char *path;
+	uint64_t shares;
 };
 
 struct cfsr_cpuload {
 	struct cfsr_replay *r;
+	const struct cfsr_pelt_params *params;
 	int nr_cpus;
+	/* per CPU, cpu_load() after the last event */
 	uint64_t *sum;
 	/* integral of sum over the window, in load * ns (128 bits: no overflow) */
 	unsigned __int128 *area;
@@ -53,6 +78,12 @@ struct cfsr_cpuload {
 	int *touched;
 	size_t nr_touched;
 	size_t alloc_touched;
+	struct cl_shares *shares;
+	size_t nr_shares;
+	/* tasks a marker put in a group in the pass before the replay */
+	struct cfsr_pidset grouped;
+	size_t alloc_shares;
+	struct cfsr_cpuload_groups groups;
 	int failed;
 };
 
@@ -73,7 +104,6 @@ static struct cl_task *cl_task_get(struct cfsr_cpuload *cl, int pid)
 	t->pid = pid;
 	t->cpu = -1;
 	t->running = false;
-	t->load = 0;
 	return t;
 }
 
@@ -121,20 +151,252 @@ static void refresh(struct cfsr_cpuload *cl, int pid)
 		cl->failed = -1;
 		return;
 	}
-	if (t->cpu >= 0)
-		cl->sum[t->cpu] -= t->load;
 	t->cpu = cpu;
 	t->running = cpu >= 0 && et->state == CFSR_TS_RUNNING;
-	t->load = cpu >= 0 ? et->avg.load_avg : 0;
-	if (cpu >= 0)
-		cl->sum[cpu] += t->load;
+}
+
+/* The cfs_rq's load_avg at trace time @ts, as an update then would give it. */
+static uint64_t cfs_load_at(const struct cfsr_cpuload *cl, const struct cfsr_cfs_rq *cfs,
+			    uint64_t ts)
+{
+	struct cfsr_sched_avg a;
+	uint64_t now;
+
+	/* never updated: nothing to age (its first update starts it) */
+	if (!cfs->avg.last_update_time || !cfsr_replay_clock_peek(cl->r, cfs->cpu, ts, &now))
+		return cfs->avg.load_avg;
+	cfsr_replay_cfs_rq_settle(cl->r, cfs, now, &a);
+	return a.load_avg;
+}
+
+/* The group entity of a group cfs_rq: its load_avg at trace time @ts. */
+static uint64_t se_load_at(const struct cfsr_cpuload *cl, const struct cfsr_cfs_rq *cfs,
+			   uint64_t ts)
+{
+	struct cfsr_sched_avg a = cfs->se_avg;
+	uint64_t now;
+
+	if (a.last_update_time && cfsr_replay_clock_peek(cl->r, cfs->cpu, ts, &now) &&
+	    now > a.last_update_time)
+		cfsr_pelt_update_se(cl->params, now, &a, cfs->se_weight, cfs->se_on_rq,
+				    cfs->h_nr_runnable, cfs->curr != 0);
+	return a.load_avg;
+}
+
+uint64_t cfsr_task_h_load(uint64_t root_load_avg, const struct cfsr_h_level *lv, size_t n,
+			  uint64_t task_load_avg)
+{
+	uint64_t h_load = root_load_avg, cfs_load = root_load_avg;
+	size_t k;
+
+	for (k = 0; k < n; k++) {
+		h_load = h_load * lv[k].se_load_avg / (cfs_load + 1);
+		cfs_load = lv[k].cfs_load_avg;
+	}
+	return n ? task_load_avg * h_load / (cfs_load + 1) : task_load_avg;
+}
+
+/* task_h_load() of an engine task at trace time @ts. */
+static uint64_t h_load_at(const struct cfsr_cpuload *cl, const struct cfsr_task *et, uint64_t ts)
+{
+	struct cfsr_h_level lv[CL_MAX_DEPTH];
+	const struct cfsr_cfs_rq *cfs = cfsr_replay_task_cfs_rq(cl->r, et), *p;
+	struct cfsr_sched_avg a;
+	uint64_t load = et->avg.load_avg;
+	size_t n = 0, k;
+
+	if (cfsr_replay_task_avg_at(cl->r, et, ts, &a))
+		load = a.load_avg;
+	if (!cfs)
+		return load;
+	/* bottom-up, then reversed: the levels below the root, top-down */
+	for (; (p = cfsr_replay_cfs_rq_parent(cl->r, cfs)); cfs = p) {
+		if (n == CL_MAX_DEPTH)
+			return load;
+		lv[n].se_load_avg = se_load_at(cl, cfs, ts);
+		lv[n].cfs_load_avg = cfs_load_at(cl, cfs, ts);
+		n++;
+	}
+	for (k = 0; k < n / 2; k++) {
+		struct cfsr_h_level x = lv[k];
+
+		lv[k] = lv[n - 1 - k];
+		lv[n - 1 - k] = x;
+	}
+	return cfsr_task_h_load(cfs_load_at(cl, cfs, ts), lv, n, load);
+}
+
+/* ---- groups from markers ------------------------------------------------------------------- */
+
+/* The value of "KEY=" in @text, up to the next space, in @buf; false if absent or too long. */
+static bool marker_field(const char *text, const char *key, char *buf, size_t size)
+{
+	const char *v = strstr(text, key);
+	size_t len;
+
+	if (!v)
+		return false;
+	v += strlen(key);
+	len = strcspn(v, " \n");
+	if (!len || len >= size)
+		return false;
+	memcpy(buf, v, len);
+	buf[len] = '\0';
+	return true;
+}
+
+/*
+ * A marker's cgroup path as the kernel names the group: relative to the
+ * cpu controller's hierarchy.  A recorder that writes the file-system path
+ * (scripts/workload.py) gives it under the controller's mount:
+ * /sys/fs/cgroup/<dir> whose name has "cpu" in it (v1: cpu, cpu,cpuacct),
+ * else /sys/fs/cgroup itself (v2).  Return: false if @in is not a path.
+ */
+static bool group_path(const char *in, char *out, size_t size)
+{
+	static const char mnt[] = "/sys/fs/cgroup";
+	const char *p = in, *dir;
+	size_t len;
+
+	if (in[0] != '/')
+		return false;
+	if (!strncmp(in, mnt, strlen(mnt)) && (!in[strlen(mnt)] || in[strlen(mnt)] == '/')) {
+		p = in + strlen(mnt);
+		dir = *p ? p + 1 : p;
+		len = strcspn(dir, "/");
+		if (len && memmem(dir, len, "cpu", 3))
+			p = dir + len;
+	}
+	if (!*p)
+		p = "/";
+	if (strlen(p) >= size)
+		return false;
+	memcpy(out, p, strlen(p) + 1);
+	return true;
+}
+
+/* Give every engine group whose shares a marker stated those shares. */
+static void apply_shares(struct cfsr_cpuload *cl)
+{
+	struct cfsr_cfs_rq *cfs;
+	size_t i;
+
+	for (i = 0; i < cl->nr_shares; i++) {
+		cfs = cfsr_replay_cfs_rq(cl->r, cl->shares[i].path, 0);
+		/* the group's other state stays the model's: only tg->shares is set */
+		if (cfs)
+			cfsr_replay_group_take(cl->r, cfs, cfs->se_weight, cfs->tg_load_avg_contrib,
+					       cfsr_replay_tg_load_avg(cl->r, cfs),
+					       cl->shares[i].shares);
+	}
+}
+
+/* "cfsr-mkdir path=P shares=N": the group's cpu.shares (no trace event has them). */
+static int mkdir_marker(struct cfsr_cpuload *cl, const char *text)
+{
+	char raw[256], path[256], num[32], *end;
+	unsigned long long v;
+	struct cl_shares *s;
+	size_t i;
+
+	if (!marker_field(text, "path=", raw, sizeof(raw)) ||
+	    !group_path(raw, path, sizeof(path)) ||
+	    !marker_field(text, "shares=", num, sizeof(num))) {
+		cl->groups.bad_markers++;
+		return 0;
+	}
+	v = strtoull(num, &end, 10);
+	if (*end || !v) {
+		cl->groups.bad_markers++;
+		return 0;
+	}
+	for (i = 0; i < cl->nr_shares && strcmp(cl->shares[i].path, path); i++)
+		;
+	if (i == cl->nr_shares) {
+		if (CFSR_ALLOC_GROW(cl->shares, cl->nr_shares + 1, cl->alloc_shares) < 0)
+			return cfsr_error("out of memory for group shares");
+		s = &cl->shares[cl->nr_shares];
+		s->path = strdup(path);
+		if (!s->path)
+			return cfsr_error("out of memory for group shares");
+		cl->nr_shares++;
+		cl->groups.shares_given++;
+	}
+	/* cpu_shares_write_u64(): scale_load() of the value, clamped */
+	cl->shares[i].shares = cfsr_group_shares_from_v1(v);
+	apply_shares(cl);
+	return 0;
+}
+
+/*
+ * "cfsr-move pid=N path=P" (or "to=P"), "cfsr-task pid=N ... cgroup=P": the
+ * task is in group P from here.  @first: only a task not yet put in a
+ * group by a marker (the pass before the replay).
+ */
+static int move_marker(struct cfsr_cpuload *cl, const char *text, const char *key, bool first)
+{
+	char raw[256], path[256], num[32], *end;
+	long pid;
+	int ret;
+
+	if (!marker_field(text, key, raw, sizeof(raw)))
+		return 0; /* a cfsr-task marker of a task left in its parent's group */
+	if (!group_path(raw, path, sizeof(path)) || !marker_field(text, "pid=", num, sizeof(num))) {
+		cl->groups.bad_markers++;
+		return 0;
+	}
+	pid = strtol(num, &end, 10);
+	if (*end || pid <= 0 || pid > 1 << 30) {
+		cl->groups.bad_markers++;
+		return 0;
+	}
+	if (first) {
+		ret = cfsr_pidset_has(&cl->grouped, (int)pid);
+		if (ret)
+			return 0;
+		if (cfsr_pidset_add(&cl->grouped, (int)pid) < 0)
+			return cfsr_error("out of memory for task groups");
+	}
+	ret = cfsr_replay_task_set_group(cl->r, (int)pid, path);
+	if (ret < 0)
+		return -1;
+	if (ret > 0) {
+		cl->groups.marker_moves++;
+		if (!first)
+			cl->groups.replay_moves++;
+	}
+	apply_shares(cl);
+	return 0;
+}
+
+/* A group marker; @first: the pass before the replay. */
+static int group_marker(struct cfsr_cpuload *cl, const struct cfsr_event *ev, bool first)
+{
+	const char *text = ev->marker.text;
+
+	if (ev->kind != CFSR_EV_MARKER || !text)
+		return 0;
+	if (!strncmp(text, MKDIR_MARKER, strlen(MKDIR_MARKER)))
+		return mkdir_marker(cl, text + strlen(MKDIR_MARKER));
+	if (!strncmp(text, MOVE_MARKER, strlen(MOVE_MARKER))) {
+		text += strlen(MOVE_MARKER);
+		return move_marker(cl, text, strstr(text, "to=") ? "to=" : "path=", first);
+	}
+	if (!strncmp(text, TASK_MARKER, strlen(TASK_MARKER)))
+		return move_marker(cl, text + strlen(TASK_MARKER), "cgroup=", first);
+	return 0;
+}
+
+int cfsr_cpuload_marker(struct cfsr_cpuload *cl, const struct cfsr_event *ev)
+{
+	return group_marker(cl, ev, true);
 }
 
 static void on_update(void *data, const struct cfsr_replay_update *u)
 {
 	struct cfsr_cpuload *cl = data;
 
-	/* the interim load sums task signals; cfs_rq updates come without a task */
+	/* the lists follow tasks; cfs_rq updates come without a task */
 	if (!u->task)
 		return;
 	if (CFSR_ALLOC_GROW(cl->touched, cl->nr_touched + 1, cl->alloc_touched) < 0) {
@@ -152,6 +414,7 @@ struct cfsr_cpuload *cfsr_cpuload_new(int nr_cpus, const struct cfsr_profile *pr
 	if (!cl)
 		goto oom;
 	cl->nr_cpus = nr_cpus;
+	cl->params = prof->pelt;
 	cl->win_start = win_start;
 	cl->win_end = win_end;
 	cl->sum = calloc((size_t)nr_cpus, sizeof(*cl->sum));
@@ -174,6 +437,7 @@ oom:
 
 void cfsr_cpuload_free(struct cfsr_cpuload *cl)
 {
+	size_t k;
 	int c;
 
 	if (!cl)
@@ -187,6 +451,10 @@ void cfsr_cpuload_free(struct cfsr_cpuload *cl)
 	free(cl->counted);
 	free(cl->touched);
 	free(cl->tasks);
+	for (k = 0; k < cl->nr_shares; k++)
+		free(cl->shares[k].path);
+	free(cl->shares);
+	cfsr_pidset_release(&cl->grouped);
 	cfsr_pidmap_release(&cl->map);
 	free(cl);
 }
@@ -211,8 +479,10 @@ int cfsr_cpuload_event(struct cfsr_cpuload *cl, const struct cfsr_event *ev)
 		cl->now = ev->ts;
 	}
 	cl->nr_touched = 0;
-	if (cfsr_replay_event(cl->r, ev) < 0)
+	if (cfsr_replay_event(cl->r, ev) < 0 || group_marker(cl, ev, false) < 0)
 		return -1;
+	if (ev->kind == CFSR_EV_CGROUP_ATTACH)
+		cl->groups.cgroup_attaches++;
 	/* backwards: a task that leaves a list takes the last one's place */
 	for (c = 0; c < cl->nr_cpus; c++)
 		for (k = cl->counted[c].nr; k-- > 0;)
@@ -222,6 +492,8 @@ int cfsr_cpuload_event(struct cfsr_cpuload *cl, const struct cfsr_event *ev)
 	n = cfsr_event_pids(ev, pids);
 	for (i = 0; i < n; i++)
 		refresh(cl, pids[i]);
+	for (c = 0; c < cl->nr_cpus; c++)
+		cl->sum[c] = cfs_load_at(cl, cfsr_replay_cfs_rq(cl->r, "/", c), ev->ts);
 	return cl->failed;
 }
 
@@ -233,9 +505,13 @@ uint64_t cfsr_cpuload_now(const struct cfsr_cpuload *cl, int cpu)
 uint64_t cfsr_cpuload_task(const struct cfsr_cpuload *cl, int pid, int *cpu)
 {
 	long i = cfsr_pidmap_get(&cl->map, pid);
+	const struct cfsr_task *et;
 
 	*cpu = i < 0 ? -1 : cl->tasks[i].cpu;
-	return i < 0 ? 0 : cl->tasks[i].load;
+	if (*cpu < 0)
+		return 0;
+	et = cfsr_replay_task(cl->r, pid);
+	return et ? h_load_at(cl, et, cl->now) : 0;
 }
 
 uint64_t cfsr_cpuload_mean(const struct cfsr_cpuload *cl, int cpu)
@@ -284,7 +560,18 @@ void cfsr_cpuload_clock(struct cfsr_cpuload *cl, int cpu, uint64_t ts, uint64_t 
 
 int cfsr_cpuload_set_group(struct cfsr_cpuload *cl, int pid, const char *group)
 {
-	return cfsr_replay_task_set_group(cl->r, pid, group) < 0 ? -1 : 0;
+	if (cfsr_replay_task_set_group(cl->r, pid, group) < 0)
+		return -1;
+	if (strcmp(group, "/"))
+		cl->groups.snapshot_tasks++;
+	return 0;
+}
+
+void cfsr_cpuload_groups(const struct cfsr_cpuload *cl, struct cfsr_cpuload_groups *out)
+{
+	*out = cl->groups;
+	/* the engine holds a cfs_rq per group and CPU, the root group's first */
+	out->groups = cfsr_replay_nr_cfs_rqs(cl->r) / (size_t)cl->nr_cpus - 1;
 }
 
 void cfsr_cpuload_expect_clock(struct cfsr_cpuload *cl)

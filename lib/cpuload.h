@@ -1,15 +1,20 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Per-CPU load as the comparators see it: the one place where they use the
- * replay engine.
+ * Per-CPU load as the load balancer sees it: the one place where the
+ * comparators use the replay engine.
  *
- * INTERIM: until the engine models cfs_rq signals, a CPU's load is the sum
- * of the modelled se.avg.load_avg of the tasks queued or running on it.
- * This leaves out the blocked load a cfs_rq keeps decaying after its tasks
- * sleep, group entities and the removed-load bookkeeping, so it is lower
- * than the kernel's cfs_rq->avg.load_avg whenever tasks have slept
- * recently.  Output labels it "interim".  When the engine gains per-CPU
- * cfs_rq signals, cfsr_cpuload_now() returns them and the label goes.
+ * A CPU's load is cpu_load(): the load_avg of its root cfs_rq, read at the
+ * instant of the last event (aged to it, removed load applied, as
+ * update_blocked_averages() leaves it before a balance).  It holds the
+ * blocked load of tasks that slept or left and the group entities, each
+ * weighing what calc_group_shares() gives its group's shares on that CPU.
+ * A task's load is task_h_load(): its load_avg scaled through its
+ * hierarchy, what detach_tasks() compares with the imbalance.
+ *
+ * Groups are known when the trace says them (snapshots of a recorded
+ * trace, cfsr-mkdir/cfsr-move markers); otherwise every task is in the
+ * root group, and a group's shares are the default (cpu.shares 1024)
+ * unless a marker states them (cfsr_cpuload_groups() tells which).
  */
 #ifndef CFSR_CPULOAD_H
 #define CFSR_CPULOAD_H
@@ -23,7 +28,61 @@
 #include "replay.h"
 
 /* Label of the load this module returns, for output headers and JSON. */
-#define CFSR_CPULOAD_KIND "interim-sum-of-queued-task-load_avg"
+#define CFSR_CPULOAD_KIND "root-cfs_rq-load_avg"
+
+/**
+ * struct cfsr_cpuload_groups - where the tasks' groups and shares came from
+ * @snapshot_tasks: tasks put in a non-root group by cfsr_cpuload_set_group()
+ * @marker_moves: tasks a group marker moved ("cfsr-move pid=N path=P" or
+ *                "to=P", "cfsr-task pid=N ... cgroup=P")
+ * @replay_moves: of those, moves in mid-replay (a task's later group): the
+ *                engine leaves its signal in the old cfs_rq
+ * @shares_given: groups whose cpu.shares a "cfsr-mkdir path=P shares=N" stated
+ * @bad_markers: cfsr-mkdir/cfsr-move markers that could not be read
+ * @cgroup_attaches: cgroup_attach_task events replayed (tasks moved between
+ *                   cgroups of some hierarchy; not used: no shares, and the
+ *                   cpu controller's hierarchy is not named)
+ * @groups: non-root groups the engine holds
+ */
+struct cfsr_cpuload_groups {
+	uint64_t snapshot_tasks;
+	uint64_t marker_moves;
+	uint64_t replay_moves;
+	uint64_t shares_given;
+	uint64_t bad_markers;
+	uint64_t cgroup_attaches;
+	uint64_t groups;
+};
+
+/**
+ * struct cfsr_h_level - one level of a task's hierarchy below the root
+ * @se_load_avg: the group entity's load_avg, on the level above
+ * @cfs_load_avg: the group's cfs_rq's load_avg on the task's CPU
+ */
+struct cfsr_h_level {
+	uint64_t se_load_avg;
+	uint64_t cfs_load_avg;
+};
+
+/**
+ * cfsr_task_h_load() - a task's load as seen from the root cfs_rq
+ * @root_load_avg: cfs_rq_load_avg() of the root
+ * @lv: the levels from the one below the root down to the task's cfs_rq
+ * @n: their number (0: the task is in the root group)
+ * @task_load_avg: the task's se.avg.load_avg
+ *
+ * Mirrors update_cfs_rq_h_load() and task_h_load() in kernel/sched/fair.c,
+ * v5.7-v6.18: the root's h_load is its load_avg; each level's h_load is
+ * the parent's h_load * the group entity's load_avg / (the parent's
+ * load_avg + 1); the task's is its load_avg * its cfs_rq's h_load / (that
+ * cfs_rq's load_avg + 1), all in integer division.  Before v5.7 the
+ * root's and the divisors were runnable_load_avg.
+ * Differs: the kernel keeps h_load for a jiffy (last_h_load_update); here
+ * it is computed from the values given.
+ * Return: the h_load (@task_load_avg for @n = 0).
+ */
+uint64_t cfsr_task_h_load(uint64_t root_load_avg, const struct cfsr_h_level *lv, size_t n,
+			  uint64_t task_load_avg);
 
 struct cfsr_cpuload;
 
@@ -56,13 +115,37 @@ void cfsr_cpuload_clock(struct cfsr_cpuload *cl, int cpu, uint64_t ts, uint64_t 
 /* Put a task in its task group (cfsr_replay_task_set_group()); return -1 on failure. */
 int cfsr_cpuload_set_group(struct cfsr_cpuload *cl, int pid, const char *group);
 
-/* The CPU's interim load now (before the next event is replayed). */
+/**
+ * cfsr_cpuload_marker() - take a recorder's group marker, before the replay
+ * @cl: the per-CPU load, before its first event
+ * @ev: any event; "cfsr-mkdir path=P shares=N" gives group P its
+ *      cpu.shares, "cfsr-move pid=N path=P" (or "to=P") and "cfsr-task
+ *      pid=N ... cgroup=P" put task N in group P.  A path under
+ *      /sys/fs/cgroup is taken relative to the cpu controller's mount.
+ *
+ * The engine does not move a task's signal between groups (the kernel's
+ * sched_move_task() detaches and attaches it), so a move in mid-replay
+ * leaves the task's load behind in its old cfs_rq.  In a pass of their own
+ * before the replay, each task's first marker puts it in its group from
+ * its first event; the replay (cfsr_cpuload_event()) takes the markers
+ * again, which moves a task only to a later group.  Differs: the time a
+ * task spent in its parent's group before its first move (the recorders'
+ * workers move themselves first).
+ * Return: 0 (a marker that cannot be read is counted), -1 after cfsr_error().
+ */
+int cfsr_cpuload_marker(struct cfsr_cpuload *cl, const struct cfsr_event *ev);
+
+/* Where the groups and shares came from, so far. */
+void cfsr_cpuload_groups(const struct cfsr_cpuload *cl, struct cfsr_cpuload_groups *out);
+
+/* The CPU's load now, cpu_load() (before the next event is replayed). */
 uint64_t cfsr_cpuload_now(const struct cfsr_cpuload *cl, int cpu);
 
 /**
- * cfsr_cpuload_task() - a task's modelled load_avg and whether it is counted
+ * cfsr_cpuload_task() - a task's task_h_load() now and whether it is counted
  * @cpu: set to the CPU it is counted on, -1 when not queued or running
- * Return: its load_avg (0 for an unknown task).
+ * Return: its h_load (cfsr_task_h_load(), the signals aged to the last
+ * event), 0 for a task not counted.
  */
 uint64_t cfsr_cpuload_task(const struct cfsr_cpuload *cl, int pid, int *cpu);
 
@@ -81,7 +164,7 @@ const char *cfsr_cpuload_comm(const struct cfsr_cpuload *cl, int pid);
 /* The engine's counts (updates, estimated and unanchored clock values). */
 const struct cfsr_replay_stats *cfsr_cpuload_replay_stats(const struct cfsr_cpuload *cl);
 
-/* The time average of the CPU's interim load over the window. */
+/* The time average of the CPU's load over the window (the load after each event held until the next). */
 uint64_t cfsr_cpuload_mean(const struct cfsr_cpuload *cl, int cpu);
 
 #endif /* CFSR_CPULOAD_H */

@@ -137,7 +137,13 @@ static bool pick_task(const struct cfsr_cpuload *cl, const struct cfsr_iww *iw, 
 	for (i = 0; i < n; i++) {
 		if (!cfsr_cpuload_waiting(cl, pids[i]))
 			continue;
+		/*
+		 * detach_tasks(), v5.8-v6.18 (stable v4.4+): max(task_h_load(), 1),
+		 * so that a task whose h_load rounds to 0 still counts
+		 */
 		load = cfsr_cpuload_task(cl, pids[i], &cpu);
+		if (!load)
+			load = 1;
 		if (load > imb)
 			continue;
 		switch (cfsr_iww_allowed(iw, pids[i], l)) {

@@ -19,13 +19,13 @@
  *    imbalance_pct * L (the imbalance_pct test of two overloaded groups);
  *  - the imbalance is min(B - avg, avg - L) with avg = (B + L) / 2 in
  *    integers (avg_load of equal capacities), and a waiting task of B with
- *    load_avg at most that would be detached on the first attempt
+ *    task_h_load() (at least 1) at most that would be detached on the first attempt
  *    (detach_tasks() before nr_balance_failed widens it), if
  *    can_migrate_task() lets it run on L: its affinity (lib/idlewait.h)
  *    classes the window "allowed" (some such task may run on L),
  *    "aff-unknown" (only tasks whose mask the trace lacks) or
  *    "affinity-bound" (none may: not a balancer fault).
- * Loads are the caller's per-CPU loads (lib/cpuload.h).  Differs: real
+ * Loads are cpu_load() and task_h_load() (lib/cpuload.h).  Differs: real
  * topologies with several levels, capacities reduced by RT/IRQ pressure,
  * the runnable/util conditions of group_is_overloaded() and the widening
  * after failed attempts are not modelled.

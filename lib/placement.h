@@ -3,7 +3,7 @@
  * Placement audit: every observed placement of a fair task, judged against
  * the placement rule of the kernel profile (v6.12-v6.18), from the CPU
  * states of the idle-while-waiting comparator and the per-CPU load of
- * cpuload.h (interim).
+ * cpuload.h (the root cfs_rq's load_avg).
  *
  *   wakeup     sched_wakeup's target CPU (with the sched_migrate_task
  *              between sched_waking and it, if any); the CPU states are
@@ -79,7 +79,7 @@ enum cfsr_place_reason {
  * @cpu: the CPU
  * @state: enum cfsr_cpu_state
  * @nr_running: running task (if any) plus the tasks waiting on it
- * @load: interim load (cpuload.h)
+ * @load: its root cfs_rq's load_avg, cpu_load() (cpuload.h)
  */
 struct cfsr_place_cpu {
 	int cpu;

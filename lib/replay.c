@@ -2797,3 +2797,20 @@ const struct cfsr_replay_stats *cfsr_replay_stats(const struct cfsr_replay *r)
 {
 	return &r->stats;
 }
+
+/* ---- read-only hierarchy accessors (the comparators' per-CPU load) ------------------------ */
+
+const struct cfsr_cfs_rq *cfsr_replay_task_cfs_rq(const struct cfsr_replay *r,
+						  const struct cfsr_task *t)
+{
+	/* cfs_of() only reads the engine */
+	return cfs_of((struct cfsr_replay *)r, t->group, t->cpu);
+}
+
+const struct cfsr_cfs_rq *cfsr_replay_cfs_rq_parent(const struct cfsr_replay *r,
+						    const struct cfsr_cfs_rq *cfs)
+{
+	if (!cfs->group || (size_t)cfs->group >= r->nr_groups)
+		return NULL;
+	return cfs_of((struct cfsr_replay *)r, r->tgs[cfs->group].parent, cfs->cpu);
+}

@@ -567,4 +567,15 @@ const struct cfsr_task *cfsr_replay_task_at(const struct cfsr_replay *r, size_t 
 size_t cfsr_replay_nr_cfs_rqs(const struct cfsr_replay *r);
 const struct cfsr_cfs_rq *cfsr_replay_cfs_rq_at(const struct cfsr_replay *r, size_t i);
 
+/*
+ * Read-only walks of the hierarchy, for callers that compute the load
+ * balancer's view (lib/cpuload.c).  Borrowed until the next event.
+ */
+/* The cfs_rq the task is queued on (or was last), NULL if it has no CPU. */
+const struct cfsr_cfs_rq *cfsr_replay_task_cfs_rq(const struct cfsr_replay *r,
+						  const struct cfsr_task *t);
+/* The cfs_rq its group entity is queued on (same CPU), NULL for a root. */
+const struct cfsr_cfs_rq *cfsr_replay_cfs_rq_parent(const struct cfsr_replay *r,
+						    const struct cfsr_cfs_rq *cfs);
+
 #endif /* CFSR_REPLAY_H */

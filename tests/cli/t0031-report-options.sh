@@ -11,18 +11,21 @@ test_expect_success 'JSON has every documented key' "
 	python3 -c '
 import json
 d = json.load(open(\"r.json\"))
-assert list(d)[0] == \"format_version\" and d[\"format_version\"] == 1
-assert set(d) == {\"format_version\", \"command\", \"trace\", \"filters\", \"load_kind\", \"cpus\",
+assert list(d)[0] == \"format_version\" and d[\"format_version\"] == 2
+assert set(d) == {\"format_version\", \"command\", \"trace\", \"filters\", \"load_kind\", \"groups\", \"cpus\",
                   \"idle_while_waiting\", \"lasting_imbalance\", \"placement\", \"fidelity\"}, set(d)
 # no kernel records beside periodic.dat: no fidelity
 assert d[\"fidelity\"] is None
-assert d[\"load_kind\"].startswith(\"interim\")
+assert d[\"load_kind\"] == \"root-cfs_rq-load_avg\"
+# periodic.dat names no task group: every task in the root group
+assert d[\"groups\"] == {\"groups\": 0, \"snapshot_tasks\": 0, \"marker_moves\": 0, \"replay_moves\": 0,
+                        \"shares_given\": 0, \"bad_markers\": 0, \"cgroup_attaches\": 0}, d[\"groups\"]
 assert set(d[\"trace\"]) == {\"file\", \"reader\", \"kernel_release\", \"model\", \"what_if\", \"nr_cpus\", \"clock\",
                            \"first_ts_ns\", \"last_ts_ns\", \"events\", \"lost_notices\"}
 assert [c[\"cpu\"] for c in d[\"cpus\"]] == [0, 1]
 for c in d[\"cpus\"]:
     assert set(c) == {\"cpu\", \"busy_ns\", \"idle_ns\", \"overloaded_ns\", \"pending_ns\", \"unknown_ns\",
-                      \"interim_load_mean\"}
+                      \"load_mean\"}
     span = d[\"trace\"][\"last_ts_ns\"] - d[\"trace\"][\"first_ts_ns\"]
     # busy includes overloaded: the states partition the span
     assert c[\"busy_ns\"] + c[\"idle_ns\"] + c[\"pending_ns\"] + c[\"unknown_ns\"] == span, c

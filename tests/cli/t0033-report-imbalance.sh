@@ -62,12 +62,17 @@ assert d[\"lasting_windows\"] == 1, d
 '
 "
 
-test_expect_success 'pinned.dat: what lasts is affinity-bound, nothing allowed' "
+# pinned.dat: the workers are bound to CPU 0, so nothing there is "allowed".
+# Whether anything lasts at all depends on CPU 1's root cfs_rq: the task
+# the model holds queued there (a nice -10 tokio-rt-worker; the switch into
+# it is missing from the trace, traces/README.md) weighs 9548 and outweighs the gap
+# the rule needs (a worker's 1023 <= (3072 - L) / 2 only while L <= 1026).
+test_expect_success 'pinned.dat: nothing allowed; what lasts is affinity-bound' "
 	cfsreplay report --json '$TRACES/pinned.dat' >p.json &&
 	python3 -c '
 import json
 d = json.load(open(\"p.json\"))[\"lasting_imbalance\"]
-assert d[\"affinity_bound_ns\"] > 32000000 and d[\"allowed_ns\"] == 0, d
+assert d[\"allowed_ns\"] == 0 and d[\"unknown_affinity_ns\"] == 0, d
 assert all(w[\"class\"] == \"affinity-bound\" for w in d[\"top\"]), d
 '
 "
