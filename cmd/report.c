@@ -446,9 +446,8 @@ static void text_notes(const struct report *r)
 		       " groups from cfsr-mkdir markers\n",
 		       g.marker_moves - g.replay_moves, g.shares_given);
 	if (g.replay_moves)
-		printf("  - %" PRIu64
-		       " later moves between groups: the model leaves the task's load\n"
-		       "    in its old group (sched_move_task() is not modelled)\n",
+		printf("  - %" PRIu64 " later moves between groups, replayed at their markers as\n"
+		       "    sched_move_task() (the task's signal moves with it)\n",
 		       g.replay_moves);
 	if (g.bad_markers)
 		printf("  - %" PRIu64 " cfsr-mkdir/cfsr-move markers could not be read\n",

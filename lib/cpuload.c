@@ -333,7 +333,8 @@ static int mkdir_marker(struct cfsr_cpuload *cl, const char *text)
  * task is in group P from here.  @first: only a task not yet put in a
  * group by a marker (the pass before the replay).
  */
-static int move_marker(struct cfsr_cpuload *cl, const char *text, const char *key, bool first)
+static int move_marker(struct cfsr_cpuload *cl, const char *text, const char *key, bool first,
+		       uint64_t ts)
 {
 	char raw[256], path[256], num[32], *end;
 	long pid;
@@ -357,7 +358,9 @@ static int move_marker(struct cfsr_cpuload *cl, const char *text, const char *ke
 		if (cfsr_pidset_add(&cl->grouped, (int)pid) < 0)
 			return cfsr_error("out of memory for task groups");
 	}
-	ret = cfsr_replay_task_set_group(cl->r, (int)pid, path);
+	/* read ahead: where the task was from its first event; in the replay: sched_move_task() */
+	ret = first ? cfsr_replay_task_set_group(cl->r, (int)pid, path) :
+		      cfsr_replay_task_move_group(cl->r, (int)pid, path, ts);
 	if (ret < 0)
 		return -1;
 	if (ret > 0) {
@@ -380,10 +383,10 @@ static int group_marker(struct cfsr_cpuload *cl, const struct cfsr_event *ev, bo
 		return mkdir_marker(cl, text + strlen(MKDIR_MARKER));
 	if (!strncmp(text, MOVE_MARKER, strlen(MOVE_MARKER))) {
 		text += strlen(MOVE_MARKER);
-		return move_marker(cl, text, strstr(text, "to=") ? "to=" : "path=", first);
+		return move_marker(cl, text, strstr(text, "to=") ? "to=" : "path=", first, ev->ts);
 	}
 	if (!strncmp(text, TASK_MARKER, strlen(TASK_MARKER)))
-		return move_marker(cl, text + strlen(TASK_MARKER), "cgroup=", first);
+		return move_marker(cl, text + strlen(TASK_MARKER), "cgroup=", first, ev->ts);
 	return 0;
 }
 

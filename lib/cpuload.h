@@ -35,8 +35,8 @@
  * @snapshot_tasks: tasks put in a non-root group by cfsr_cpuload_set_group()
  * @marker_moves: tasks a group marker moved ("cfsr-move pid=N path=P" or
  *                "to=P", "cfsr-task pid=N ... cgroup=P")
- * @replay_moves: of those, moves in mid-replay (a task's later group): the
- *                engine leaves its signal in the old cfs_rq
+ * @replay_moves: of those, moves in mid-replay (a task's later group), made
+ *                as sched_move_task() makes them
  * @shares_given: groups whose cpu.shares a "cfsr-mkdir path=P shares=N" stated
  * @bad_markers: cfsr-mkdir/cfsr-move markers that could not be read
  * @cgroup_attaches: cgroup_attach_task events replayed (tasks moved between
@@ -123,12 +123,11 @@ int cfsr_cpuload_set_group(struct cfsr_cpuload *cl, int pid, const char *group);
  *      pid=N ... cgroup=P" put task N in group P.  A path under
  *      /sys/fs/cgroup is taken relative to the cpu controller's mount.
  *
- * The engine does not move a task's signal between groups (the kernel's
- * sched_move_task() detaches and attaches it), so a move in mid-replay
- * leaves the task's load behind in its old cfs_rq.  In a pass of their own
- * before the replay, each task's first marker puts it in its group from
- * its first event; the replay (cfsr_cpuload_event()) takes the markers
- * again, which moves a task only to a later group.  Differs: the time a
+ * In a pass of their own before the replay, each task's first marker puts
+ * it in its group from its first event; the replay (cfsr_cpuload_event())
+ * takes the markers again, which moves a task only to a later group, as
+ * sched_move_task() does (cfsr_replay_task_move_group(): its signal is
+ * detached from the old cfs_rq and attached to the new one).  Differs: the time a
  * task spent in its parent's group before its first move (the recorders'
  * workers move themselves first).
  * Return: 0 (a marker that cannot be read is counted), -1 after cfsr_error().

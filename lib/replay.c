@@ -2488,22 +2488,95 @@ static int on_fork(struct cfsr_replay *r, const struct cfsr_event *ev)
 	return 0;
 }
 
-int cfsr_replay_task_set_group(struct cfsr_replay *r, int pid, const char *path)
+/* The task @pid and the index of group @path in *@g, both created if new; NULL if out of memory. */
+static struct cfsr_task *task_and_group(struct cfsr_replay *r, int pid, const char *path, int *g)
 {
 	struct cfsr_task *t;
-	int g = group_get(r, path);
 
-	if (g < 0)
-		return cfsr_error("replay: out of memory");
-	t = task_get(r, pid);
+	*g = group_get(r, path);
+	t = *g < 0 ? NULL : task_get(r, pid);
 	if (!t)
-		return cfsr_error("replay: out of memory");
+		cfsr_error("replay: out of memory");
+	return t;
+}
+
+int cfsr_replay_task_set_group(struct cfsr_replay *r, int pid, const char *path)
+{
+	int g;
+	struct cfsr_task *t = task_and_group(r, pid, path, &g);
+
+	if (!t)
+		return -1;
 	t->group_given = true;
 	if (t->group == g)
 		return 0;
 	task_account(r, t, -1);
 	reweight_groups(r, t->group, t->cpu);
 	t->group = g;
+	task_account(r, t, 1);
+	reweight_groups(r, t->group, t->cpu);
+	return 1;
+}
+
+/*
+ * Mirrors sched_move_task() (kernel/sched/core.c) with
+ * task_change_group_fair() (kernel/sched/fair.c), v6.12-v6.18; the PELT
+ * steps are those of every implemented profile (v5.17 on).  A queued,
+ * delayed or running task is dequeued with DEQUEUE_SAVE | DEQUEUE_MOVE:
+ * never delayed by it (a delayed task stays delayed), its lag and a
+ * relative deadline saved.  detach_task_cfs_rq() ages the entity at the rq
+ * clock with its inputs (update_load_avg(cfs_rq, se, 0)), takes it out of
+ * its cfs_rq (detach_entity_load_avg(), update_tg_load_avg()) and walks
+ * up (propagate_entity_cfs_rq()); attach_task_cfs_rq() adds it to the new
+ * group's cfs_rq on the same CPU, last_update_time being 0 (no ageing),
+ * and walks up; ENQUEUE_RESTORE places it with its lag, and a running
+ * task is set running again.  A sleeping task moves its blocked
+ * contribution the same way.  A task whose signal or CPU clock is not
+ * known yet only changes group (cfsr_replay_task_set_group()).
+ * Differs: the update_curr() of the dequeue (a running task's vruntime
+ * since its last run-time report) is not made.
+ */
+int cfsr_replay_task_move_group(struct cfsr_replay *r, int pid, const char *path, uint64_t ts)
+{
+	struct cfsr_cfs_rq *cfs;
+	struct replay_rq *rq;
+	bool exact, queued;
+	uint64_t now;
+	int g;
+	struct cfsr_task *t = task_and_group(r, pid, path, &g);
+
+	if (!t)
+		return -1;
+	if (t->group == g) {
+		t->group_given = true;
+		return 0;
+	}
+	rq = t->cpu >= 0 ? rq_of(r, t->cpu) : NULL;
+	cfs = task_cfs(r, t);
+	if (!t->fair || !rq || !cfs || t->state == CFSR_TS_UNKNOWN || t->migrated ||
+	    !t->avg.last_update_time || !clock_ok(r, t->cpu))
+		return cfsr_replay_task_set_group(r, pid, path);
+	now = clock_at(r, rq, ts, &exact);
+	cfsr_replay_task_settle(r, t, now);
+	queued = state_on_rq(t->state);
+	update_task(r, t, now, ts, CFSR_UPD_DETACH, exact);
+	cfs->prop_runnable_sum +=
+		cfsr_pelt_detach_se(r->params, &cfs->avg, &t->avg, t->load_weight);
+	cfs->propagate = true;
+	tg_publish(r, cfs, ts);
+	if (queued) {
+		task_lag(r, cfs, t);
+		t->deadline -= t->vruntime;
+		t->rel_deadline = true;
+	}
+	task_account(r, t, -1);
+	reweight_groups(r, t->group, t->cpu);
+	group_walk(r, cfs, now, ts, exact, true);
+	t->group = g;
+	t->group_given = true;
+	attach_task(r, t, now, ts, exact);
+	if (queued)
+		task_place(r, task_cfs(r, t), t, false);
 	task_account(r, t, 1);
 	reweight_groups(r, t->group, t->cpu);
 	return 1;

@@ -450,13 +450,29 @@ const struct cfsr_replay_stats *cfsr_replay_stats(const struct cfsr_replay *r);
  * @pid: the task (created if unknown)
  * @path: the group's path: "/" for the root, "/autogroup-N", a cgroup path
  *
- * The task's part in the cfs_rqs moves with it; its signal does not (the
- * kernel's sched_move_task() detaches and attaches it, which is not
- * modelled: the engine's callers name groups the trace does not show).
+ * The task's part in the cfs_rqs moves with it; its signal does not: this
+ * says where the task was all along (a group known from snapshots or from
+ * a marker read ahead), not a move the kernel made; for that, see
+ * cfsr_replay_task_move_group().
  * Return: 1 if the task changed group, 0 if not, -1 on allocation failure
  * (after cfsr_error()).
  */
 int cfsr_replay_task_set_group(struct cfsr_replay *r, int pid, const char *path);
+
+/**
+ * cfsr_replay_task_move_group() - the kernel moves a task to another group at @ts
+ * @r: the engine
+ * @pid: the task (created if unknown)
+ * @path: the new group's path
+ * @ts: trace time of the move
+ *
+ * As sched_move_task(): the task's signal is detached from its cfs_rq and
+ * attached to the new group's cfs_rq on the same CPU, at that CPU's clock;
+ * a queued task keeps its lag.  A task whose signal or CPU clock is not
+ * known yet just changes group, as with cfsr_replay_task_set_group().
+ * Return: as cfsr_replay_task_set_group().
+ */
+int cfsr_replay_task_move_group(struct cfsr_replay *r, int pid, const char *path, uint64_t ts);
 
 /**
  * cfsr_replay_cfs_rq() - the cfs_rq of group @path on @cpu

@@ -461,6 +461,54 @@ static void run_until_delayed(struct cfsr_replay *r, uint64_t c0, uint64_t t0,
 }
 
 /*
+ * sched_move_task() of a sleeping task: after test_delayed_dequeue()'s
+ * run both tasks sleep; A (its signal known) moves to /g.  Its signal
+ * leaves the root's cfs_rq and joins /g's on CPU 0 at one clock: /g's
+ * cfs_rq then holds exactly A's averages, on A's window, and /g's group
+ * entity takes the load up to the root in the same walk.  Naming
+ * the group instead (cfsr_replay_task_set_group(): where B was all
+ * along) moves no signal: /h's cfs_rq stays empty.
+ */
+static void test_move_group(void **state)
+{
+	struct cfsr_replay *r = cfsr_replay_new(1, prof(), 250);
+	const uint64_t c0 = 5000000000000ull, t0 = 3000000000ull;
+	const struct cfsr_cfs_rq *root, *g, *h;
+	struct cfsr_sched_avg want;
+	struct cfsr_task *a;
+	uint64_t root_load;
+
+	(void)state;
+	run_until_delayed(r, c0, t0, &want);
+	feed(r, ev_runtime(t0 + 3900300, 0, 51, 51, 1000000));
+	feed(r, ev_switch(t0 + 3900400, 0, 51, 1, false, 0));
+	a = cfsr_replay_task(r, 50);
+	assert_int_equal(a->state, CFSR_TS_SLEEPING);
+	root = cfsr_replay_cfs_rq(r, "/", 0);
+	root_load = root->avg.load_avg;
+	assert_true(a->avg.load_avg > 0 && root_load > 0);
+	assert_int_equal(cfsr_replay_task_move_group(r, 50, "/g", t0 + 4000000), 1);
+	a = cfsr_replay_task(r, 50);
+	root = cfsr_replay_cfs_rq(r, "/", 0);
+	g = cfsr_replay_cfs_rq(r, "/g", 0);
+	assert_non_null(g);
+	assert_int_equal(g->avg.load_avg, a->avg.load_avg);
+	assert_int_equal(g->avg.util_avg, a->avg.util_avg);
+	assert_int_equal(g->avg.runnable_avg, a->avg.runnable_avg);
+	assert_int_equal(g->avg.last_update_time, a->avg.last_update_time);
+	assert_true(a->avg.load_avg > 0);
+	/* propagated at once: /g's group entity carries A's load to the root */
+	assert_true(g->se_avg.load_avg > 0);
+	assert_true(root->avg.load_avg > 0);
+	assert_int_equal(cfsr_replay_task_move_group(r, 50, "/g", t0 + 4100000), 0);
+
+	assert_int_equal(cfsr_replay_task_set_group(r, 51, "/h"), 1);
+	h = cfsr_replay_cfs_rq(r, "/h", 0);
+	assert_true(!h || (h->avg.load_avg == 0 && h->se_avg.load_avg == 0));
+	cfsr_replay_free(r);
+}
+
+/*
  * The recorded sysctl_sched_base_slice replaces the profile's slice: with
  * 3 ms, A's first deadline is 0 + 3 ms (calc_delta_fair() at nice 0 is the
  * identity) and its 2.1 ms of run time never reach it, so it is not renewed
@@ -1048,6 +1096,7 @@ int main(void)
 		cmocka_unit_test(test_switch_grows_table),
 		cmocka_unit_test(test_delayed_dequeue),
 		cmocka_unit_test(test_recorded_base_slice),
+		cmocka_unit_test(test_move_group),
 		cmocka_unit_test(test_delayed_requeue),
 		cmocka_unit_test(test_delayed_pick_keeps),
 		cmocka_unit_test(test_root_cfs_rq),
