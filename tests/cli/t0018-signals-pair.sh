@@ -113,7 +113,7 @@ else
 		sed 's/^/# /' out | grep -v '^# [a-z_]*  *[0-9]' &&
 		grep -q \"pelt.jsonl.gz' on the trace's clock (perf)\" out &&
 		same_only \$TRASH/now out &&
-		share out task 50 55
+		share out task 50 50
 	"
 fi
 test_done
