@@ -797,6 +797,19 @@ static int run_models(struct models *m, const char *const kernel[2], const char 
 		feed = cfsr_clock_feed_open(clock);
 		if (!feed)
 			goto out;
+		/* a recorded trace's own snapshots are on its clock */
+		if (strcmp(clock, t->path)) {
+			struct cfsr_clock_map map;
+			char how[512];
+
+			if (cfsr_clock_map_find(clock, t->info.clock, &map) < 0)
+				goto out;
+			cfsr_clock_feed_align(feed, &map);
+			if (map.how != CFSR_CLOCK_SAME) {
+				cfsr_clock_map_describe(&map, clock, how, sizeof(how));
+				fprintf(stderr, "compare: %s\n", how);
+			}
+		}
 		for (s = 0; s < 2; s++)
 			cfsr_replay_expect_clock(m->r[s]);
 		if (cfsr_task_groups(clock, set_group, m) < 0)

@@ -204,7 +204,11 @@ static int replay(struct cfsr_trace *t, struct cfsr_clock_feed *feed, struct cfs
 		if (have_ev < 0 || have_rd < 0)
 			return -1;
 		if (have_rd > 0 && (have_ev <= 0 || rd.ts < ev.ts)) {
-			cfsr_replay_clock_sample(r, rd.cpu, rd.ts, rd.clock);
+			/* a PELT record's clock is that of the kernel path it fired in */
+			if (rd.in_path)
+				cfsr_replay_clock_record(r, rd.cpu, rd.ts, rd.clock);
+			else
+				cfsr_replay_clock_sample(r, rd.cpu, rd.ts, rd.clock);
 			have_rd = cfsr_clock_feed_next(feed, &rd);
 			continue;
 		}
@@ -223,9 +227,11 @@ static int replay(struct cfsr_trace *t, struct cfsr_clock_feed *feed, struct cfs
  * the CPU's last anchor (steal time since it is not seen) or taken from
  * the trace clock before any anchor (the PELT window phase is a guess).
  */
-static void clock_summary(const struct cfsr_replay *r, const char *clock, const char *path)
+static void clock_summary(const struct cfsr_replay *r, const char *clock, const char *path,
+			  const struct cfsr_clock_map *map)
 {
 	const struct cfsr_replay_stats *st = cfsr_replay_stats(r);
+	char how[512];
 
 	fprintf(stderr,
 		"signals: clock anchored by run-time reports%s%s%s; %" PRIu64 " task and %" PRIu64
@@ -236,6 +242,10 @@ static void clock_summary(const struct cfsr_replay *r, const char *clock, const 
 		st->cfs_updates, st->estimated_updates, st->unanchored_updates,
 		clock ? "before a CPU's first reading (no update made on them)" :
 			"on the trace clock (no anchor yet: PELT window phase guessed)");
+	if (clock && strcmp(clock, path)) {
+		cfsr_clock_map_describe(map, clock, how, sizeof(how));
+		fprintf(stderr, "signals: %s\n", how);
+	}
 }
 
 int cmd_signals(int argc, const char **argv)
@@ -254,6 +264,7 @@ int cmd_signals(int argc, const char **argv)
 		.pids = CFSR_PIDSET_INIT, .cpu = -1, .tasks = true, .cfs_rqs = true, .gses = true
 	};
 	struct cfsr_clock_feed *feed = NULL;
+	struct cfsr_clock_map map = { .how = CFSR_CLOCK_SAME };
 	struct cfsr_replay *r = NULL;
 	struct cfsr_trace *t = NULL;
 	const struct cfsr_profile *prof;
@@ -328,6 +339,10 @@ int cmd_signals(int argc, const char **argv)
 		feed = cfsr_clock_feed_open(clock);
 		if (!feed)
 			goto out;
+		/* a recorded trace's own snapshots are on its clock */
+		if (strcmp(clock, t->path) && cfsr_clock_map_find(clock, t->info.clock, &map) < 0)
+			goto out;
+		cfsr_clock_feed_align(feed, &map);
 	}
 	prof = cfsr_profile_choose(t->info.kernel_release, kernel, t->path);
 	if (!prof)
@@ -350,7 +365,7 @@ int cmd_signals(int argc, const char **argv)
 		puts(CSV_HEADER);
 	if (replay(t, feed, r) < 0)
 		goto out;
-	clock_summary(r, clock, t->path);
+	clock_summary(r, clock, t->path, &map);
 	status = CFSR_EXIT_OK;
 out:
 	cfsr_replay_free(r);

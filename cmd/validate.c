@@ -132,6 +132,8 @@ struct validate {
 	uint64_t *gklut;
 	size_t gklut_alloc;
 	uint64_t gse_no_crossing;
+	/* the records' times on the trace's clock */
+	struct cfsr_clock_map map;
 };
 
 static void rel_compare(struct rel_stats *s, int64_t model, int64_t kernel)
@@ -716,6 +718,20 @@ static bool lockstep_record(const struct cfsr_truth_item *it)
 	}
 }
 
+/* The next record the lock-step uses, its time put on the trace's clock. */
+static int next_record(const struct validate *v, struct cfsr_truth_reader *pr,
+		       struct cfsr_truth_item *item)
+{
+	int have;
+
+	do {
+		have = cfsr_truth_next(pr, item);
+	} while (have > 0 && !lockstep_record(item));
+	if (have > 0)
+		item->pelt.ts = cfsr_clock_map_pelt_ts(&v->map, item->pelt.ts, item->pelt.ktime);
+	return have;
+}
+
 /* Merge the trace and the kernel records by time and replay. */
 static int run(struct validate *v, struct cfsr_trace *t, struct cfsr_truth_reader *pr)
 {
@@ -726,9 +742,7 @@ static int run(struct validate *v, struct cfsr_trace *t, struct cfsr_truth_reade
 
 	cfsr_progress_init(&progress, t->path);
 	have_ev = cfsr_trace_next(t, &ev);
-	do {
-		have_rec = cfsr_truth_next(pr, &item);
-	} while (have_rec > 0 && !lockstep_record(&item));
+	have_rec = next_record(v, pr, &item);
 	while (have_ev > 0 || have_rec > 0) {
 		if (have_ev < 0 || have_rec < 0)
 			return -1;
@@ -754,9 +768,7 @@ static int run(struct validate *v, struct cfsr_trace *t, struct cfsr_truth_reade
 			return -1;
 		else if (item.pelt.type == CFSR_PELT_CFS && on_cfs_record(v, &item.pelt) < 0)
 			return -1;
-		do {
-			have_rec = cfsr_truth_next(pr, &item);
-		} while (have_rec > 0 && !lockstep_record(&item));
+		have_rec = next_record(v, pr, &item);
 	}
 	cfsr_progress_done(&progress);
 	return 0;
@@ -946,6 +958,15 @@ static struct validate *lockstep(const char *pelt, struct cfsr_trace *t, const c
 	}
 	cfsr_replay_take_tunables(v->replay, &t->info);
 	cfsr_replay_expect_clock(v->replay);
+	/* a perf.data's samples may be on another clock than the records */
+	if (cfsr_clock_map_find(pelt, t->info.clock, &v->map) < 0)
+		goto out;
+	if (v->map.how != CFSR_CLOCK_SAME) {
+		char how[512];
+
+		cfsr_clock_map_describe(&v->map, pelt, how, sizeof(how));
+		fprintf(stderr, "validate: %s\n", how);
+	}
 	if (assign_groups(v->replay, pelt) < 0 || run(v, t, pr) < 0)
 		goto out;
 	ok = true;

@@ -5,6 +5,8 @@
  * A truth.jsonl snapshot's cpu rows are read between its "truth-mid" and
  * "truth-end" markers; the reading's time is taken as the middle of the two.
  */
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,9 +19,169 @@
 struct cfsr_clock_feed {
 	struct cfsr_truth_reader *r;
 	enum cfsr_truth_format format;
-	/* current snapshot's reading time (truth.jsonl) */
+	/* current snapshot's reading time (truth.jsonl), on the trace clock */
 	int64_t snap_ts;
+	/* cfsr_clock_feed_align(): the readings' times onto the trace clock */
+	struct cfsr_clock_map map;
 };
+
+/* A clock name the files use, as a static string; NULL for any other. */
+static const char *known_clock(const char *name)
+{
+	static const char *const names[] = { "local", "perf", "mono" };
+	size_t i;
+
+	for (i = 0; name && i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(name, names[i]))
+			return names[i];
+	return NULL;
+}
+
+/*
+ * A snapshot's sched_debug header holds sched_clk (sched_clock(), the
+ * "local" trace clock) and cpu_clk (local_clock(), the "perf" one), read
+ * one after the other: their difference is the boot-time constant between
+ * the two clocks, to within the read (tens of ns).  @from is the clock the
+ * snapshot's marker times are on; *@shift moves them onto the other.
+ */
+static bool snap_shift(const struct cfsr_truth_snap *sn, const char *from, int64_t *shift)
+{
+	if (sn->sched_clk < 0 || sn->cpu_clk < 0 || !from)
+		return false;
+	*shift = !strcmp(from, "local") ? sn->cpu_clk - sn->sched_clk : sn->sched_clk - sn->cpu_clk;
+	return true;
+}
+
+/* The clock a snapshot's marker times are on: the header clock read between them. */
+static const char *snap_clock(const struct cfsr_truth_snap *sn)
+{
+	if (sn->trace_ts_begin < 0 || sn->trace_ts_end < 0)
+		return NULL;
+	if (sn->sched_clk >= sn->trace_ts_begin && sn->sched_clk <= sn->trace_ts_end)
+		return "local";
+	if (sn->cpu_clk >= sn->trace_ts_begin && sn->cpu_clk <= sn->trace_ts_end)
+		return "perf";
+	return NULL;
+}
+
+/*
+ * The constant local_clock() - sched_clock() from a pelt.jsonl on "local":
+ * each record holds its rq's clock (rq->clock, local_clock() at the rq's
+ * last update_rq_clock()) and its own time on sched_clock().  The record
+ * fires after that update, so clock - ts is at most the constant; the
+ * largest value over the records, from an update right before its record,
+ * is taken.  Differs: low by the shortest such delay and off by the
+ * file's own calibration (hdr clock.precision_ns), each about 1 us.
+ */
+static int pelt_shift(struct cfsr_truth_reader *r, struct cfsr_clock_map *m)
+{
+	struct cfsr_truth_item it;
+	int ret;
+
+	while ((ret = cfsr_truth_next(r, &it)) > 0) {
+		const struct cfsr_pelt_rec *p = &it.pelt;
+
+		if (it.kind != CFSR_TRUTH_PELT || p->ts < 0 || p->clock < 0 ||
+		    p->type == CFSR_PELT_HDR)
+			continue;
+		if (!m->support || p->clock - p->ts > m->shift)
+			m->shift = p->clock - p->ts;
+		m->support++;
+		m->records = true;
+	}
+	return ret;
+}
+
+int cfsr_clock_map_find(const char *path, const char *trace_clock, struct cfsr_clock_map *m)
+{
+	struct cfsr_truth_reader *r = cfsr_truth_open(path);
+	const struct cfsr_pelt_hdr *h;
+	struct cfsr_truth_item it;
+	int ret = 0;
+
+	memset(m, 0, sizeof(*m));
+	m->to = trace_clock;
+	if (!r)
+		return -1;
+	if (cfsr_truth_format(r) == CFSR_TRUTH_FMT_PELT) {
+		ret = cfsr_truth_next(r, &it);
+		h = cfsr_truth_pelt_hdr(r);
+		m->from = h ? known_clock(h->trace_clock) : NULL;
+	} else {
+		while ((ret = cfsr_truth_next(r, &it)) > 0) {
+			if (it.kind != CFSR_TRUTH_SNAP)
+				continue;
+			m->from = snap_clock(&it.snap);
+			if (m->from)
+				break;
+		}
+		if (ret > 0 && snap_shift(&it.snap, m->from, &m->shift))
+			m->support = 1;
+	}
+	if (ret < 0)
+		goto out;
+	if (!m->from || !trace_clock)
+		m->how = CFSR_CLOCK_ASSUMED;
+	else if (!strcmp(m->from, trace_clock))
+		m->how = CFSR_CLOCK_SAME;
+	else if (cfsr_truth_format(r) == CFSR_TRUTH_FMT_PELT && !strcmp(trace_clock, "mono"))
+		m->how = CFSR_CLOCK_KTIME;
+	else if (cfsr_truth_format(r) == CFSR_TRUTH_FMT_SNAPSHOTS && m->support &&
+		 (!strcmp(trace_clock, "perf") || !strcmp(trace_clock, "local")))
+		m->how = CFSR_CLOCK_SHIFTED;
+	else if (cfsr_truth_format(r) == CFSR_TRUTH_FMT_PELT && !strcmp(m->from, "local") &&
+		 !strcmp(trace_clock, "perf"))
+		m->how = (ret = pelt_shift(r, m)) == 0 && m->support ? CFSR_CLOCK_SHIFTED :
+								       CFSR_CLOCK_UNALIGNED;
+	else
+		m->how = CFSR_CLOCK_UNALIGNED;
+out:
+	cfsr_truth_close(r);
+	return ret < 0 ? -1 : 0;
+}
+
+int64_t cfsr_clock_map_pelt_ts(const struct cfsr_clock_map *m, int64_t ts, int64_t ktime)
+{
+	if (m->how == CFSR_CLOCK_KTIME)
+		return ktime;
+	if (ts < 0 || m->how != CFSR_CLOCK_SHIFTED)
+		return ts;
+	return ts + m->shift;
+}
+
+void cfsr_clock_map_describe(const struct cfsr_clock_map *m, const char *path, char *buf,
+			     size_t len)
+{
+	const char *from = m->from ? m->from : "unknown", *to = m->to ? m->to : "unknown";
+
+	switch (m->how) {
+	case CFSR_CLOCK_SAME:
+		snprintf(buf, len, "times of '%s' on the trace's clock (%s)", path, to);
+		break;
+	case CFSR_CLOCK_ASSUMED:
+		snprintf(buf, len, "times of '%s' (clock %s) taken as on the trace's clock (%s)",
+			 path, from, to);
+		break;
+	case CFSR_CLOCK_SHIFTED:
+		snprintf(buf, len,
+			 "times of '%s' moved from clock %s onto the trace's %s by %+" PRId64
+			 " ns (%s)",
+			 path, from, to, m->shift,
+			 m->records ? "the largest rq clock - time of its records" :
+				      "each snapshot's cpu_clk - sched_clk");
+		break;
+	case CFSR_CLOCK_KTIME:
+		snprintf(buf, len, "times of '%s' from its records' ktime (the trace's clock, %s)",
+			 path, to);
+		break;
+	case CFSR_CLOCK_UNALIGNED:
+		snprintf(buf, len,
+			 "times of '%s' (clock %s) NOT aligned with the trace's clock (%s): no "
+			 "known relation, taken as the same",
+			 path, from, to);
+		break;
+	}
+}
 
 struct cfsr_clock_feed *cfsr_clock_feed_open(const char *path)
 {
@@ -42,6 +204,7 @@ struct cfsr_clock_feed *cfsr_clock_feed_open(const char *path)
 int cfsr_clock_feed_next(struct cfsr_clock_feed *f, struct cfsr_clock_reading *out)
 {
 	struct cfsr_truth_item it;
+	int64_t ts;
 	int ret;
 
 	while ((ret = cfsr_truth_next(f->r, &it)) > 0) {
@@ -51,9 +214,13 @@ int cfsr_clock_feed_next(struct cfsr_clock_feed *f, struct cfsr_clock_reading *o
 			if (p->ts < 0 || p->rq_cpu < 0 || p->clock_pelt < 0 ||
 			    p->lost_idle_time < 0 || p->clock_pelt < p->lost_idle_time)
 				continue;
+			ts = cfsr_clock_map_pelt_ts(&f->map, p->ts, p->ktime);
+			if (ts < 0)
+				continue;
 			out->cpu = (int)p->rq_cpu;
-			out->ts = (uint64_t)p->ts;
+			out->ts = (uint64_t)ts;
 			out->clock = (uint64_t)(p->clock_pelt - p->lost_idle_time);
+			out->in_path = true;
 			return 1;
 		}
 		if (it.kind == CFSR_TRUTH_SNAP) {
@@ -62,6 +229,10 @@ int cfsr_clock_feed_next(struct cfsr_clock_feed *f, struct cfsr_clock_reading *o
 					it.snap.trace_ts_mid +
 						(it.snap.trace_ts_end - it.snap.trace_ts_mid) / 2 :
 					-1;
+			if (f->snap_ts >= 0 && f->map.how == CFSR_CLOCK_SHIFTED)
+				f->snap_ts = snap_shift(&it.snap, f->map.from, &ts) ?
+						     f->snap_ts + ts :
+						     f->snap_ts + f->map.shift;
 			continue;
 		}
 		if (it.kind == CFSR_TRUTH_CPU && f->snap_ts >= 0 && it.cpu.cpu >= 0 &&
@@ -69,10 +240,16 @@ int cfsr_clock_feed_next(struct cfsr_clock_feed *f, struct cfsr_clock_reading *o
 			out->cpu = (int)it.cpu.cpu;
 			out->ts = (uint64_t)f->snap_ts;
 			out->clock = (uint64_t)it.cpu.clock_task;
+			out->in_path = false;
 			return 1;
 		}
 	}
 	return ret;
+}
+
+void cfsr_clock_feed_align(struct cfsr_clock_feed *f, const struct cfsr_clock_map *m)
+{
+	f->map = *m;
 }
 
 void cfsr_clock_feed_close(struct cfsr_clock_feed *f)

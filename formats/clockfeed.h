@@ -10,6 +10,8 @@
 #ifndef CFSR_CLOCKFEED_H
 #define CFSR_CLOCKFEED_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 struct cfsr_clock_feed;
@@ -19,6 +21,8 @@ struct cfsr_clock_reading {
 	int cpu;
 	uint64_t ts;
 	uint64_t clock;
+	/* taken inside a kernel path (a PELT record), not by a reader beside it */
+	bool in_path;
 };
 
 struct cfsr_trace;
@@ -37,6 +41,78 @@ const char *cfsr_clock_source(const struct cfsr_trace *t, const char *given);
 
 /* Open @path (pelt.jsonl[.gz] or truth.jsonl[.gz]); NULL after cfsr_error(). */
 struct cfsr_clock_feed *cfsr_clock_feed_open(const char *path);
+
+/*
+ * How a truth file's times are put on a trace's clock.  The kernel clocks
+ * the files name: "local" (trace_clock_local(), sched_clock()), "perf"
+ * (local_clock(), also perf record's default and the clock of rq->clock)
+ * and "mono" (CLOCK_MONOTONIC, bpf_ktime_get_ns()).  With a stable
+ * sched_clock, local_clock() is sched_clock() plus a constant set at boot
+ * (__sched_clock_offset, not a multiple of 1024 ns).
+ */
+enum cfsr_clock_how {
+	/* the file's times are on the trace's clock */
+	CFSR_CLOCK_SAME,
+	/* one of the two clocks is not known: taken as the same, flagged */
+	CFSR_CLOCK_ASSUMED,
+	/* "local" times moved onto "perf" by the boot-time constant */
+	CFSR_CLOCK_SHIFTED,
+	/* a pelt.jsonl record's ktime, for a trace on "mono" */
+	CFSR_CLOCK_KTIME,
+	/* no known relation between the clocks: taken as the same, flagged */
+	CFSR_CLOCK_UNALIGNED,
+};
+
+/**
+ * struct cfsr_clock_map - a truth file's times on a trace's clock
+ * @how: the mapping
+ * @from: the truth file's clock name, NULL if unknown (borrowed: static)
+ * @to: the trace's clock name, NULL if unknown (borrowed from the caller)
+ * @shift: CFSR_CLOCK_SHIFTED: added to the file's times (the first
+ *         snapshot's for a truth.jsonl, where each snapshot gives its own)
+ * @support: the records or snapshots @shift was taken from
+ * @records: @shift came from pelt.jsonl records, else from a snapshot
+ */
+struct cfsr_clock_map {
+	enum cfsr_clock_how how;
+	const char *from;
+	const char *to;
+	int64_t shift;
+	uint64_t support;
+	bool records;
+};
+
+/**
+ * cfsr_clock_map_find() - how the times of a truth file go onto a trace's clock
+ * @path: a pelt.jsonl[.gz] or truth.jsonl[.gz] (read once through)
+ * @trace_clock: the trace's clock name (struct cfsr_trace_info.clock), or NULL
+ * @m: set
+ *
+ * A pelt.jsonl names its clock in its header (clock.trace_clock); a
+ * truth.jsonl's is the one of the sched_debug header clocks (sched_clk is
+ * sched_clock(), cpu_clk local_clock()) that falls between the markers
+ * bracketing the snapshot's read.
+ *
+ * Return: 0, or -1 (reported).
+ */
+int cfsr_clock_map_find(const char *path, const char *trace_clock, struct cfsr_clock_map *m);
+
+/**
+ * cfsr_clock_map_pelt_ts() - a pelt.jsonl record's time on the trace's clock
+ * @m: from cfsr_clock_map_find()
+ * @ts: the record's ts
+ * @ktime: the record's ktime
+ *
+ * Return: the time, negative if it has none.
+ */
+int64_t cfsr_clock_map_pelt_ts(const struct cfsr_clock_map *m, int64_t ts, int64_t ktime);
+
+/* Put the readings of @f on the trace clock @m was found for. */
+void cfsr_clock_feed_align(struct cfsr_clock_feed *f, const struct cfsr_clock_map *m);
+
+/* A line saying how @m puts @path's times on the trace clock, into @buf. */
+void cfsr_clock_map_describe(const struct cfsr_clock_map *m, const char *path, char *buf,
+			     size_t len);
 
 /* The next reading in time order: 1, 0 at the end, -1 on error. */
 int cfsr_clock_feed_next(struct cfsr_clock_feed *f, struct cfsr_clock_reading *out);

@@ -75,6 +75,7 @@ struct cfsr_truth_reader {
 
 	struct cfsr_pelt_hdr hdr;
 	char *hdr_format;
+	char *hdr_trace_clock;
 	struct cfsr_pelt_cgroup *cgroups;
 	size_t nr_cgroups;
 	size_t alloc_cgroups;
@@ -811,6 +812,19 @@ static int parse_hdr(struct cfsr_truth_reader *r, char *why, size_t why_len)
 	    hdr_object(r->cur, "counts", &counts, why, why_len) < 0 ||
 	    hdr_object(r->cur, "cgroup_ids", &ids, why, why_len) < 0)
 		return -1;
+	if (clock && json_object_object_get_ex(clock, "trace_clock", &v) && v) {
+		format = get_string(clock, "trace_clock");
+		if (!format) {
+			snprintf(why, why_len, "member 'trace_clock' is not a string");
+			return -1;
+		}
+		r->hdr_trace_clock = strdup(format);
+		if (!r->hdr_trace_clock) {
+			snprintf(why, why_len, "out of memory");
+			return -1;
+		}
+		h->trace_clock = r->hdr_trace_clock;
+	}
 	for (i = 0; counts && i < CFSR_PELT_OTHER; i++) {
 		if (hdr_int(counts, pelt_type_names[i], &h->counts[i], why, why_len) < 0)
 			return -1;
@@ -1039,6 +1053,7 @@ void cfsr_truth_close(struct cfsr_truth_reader *r)
 		free((char *)r->cgroups[i].path);
 	free(r->cgroups);
 	free(r->hdr_format);
+	free(r->hdr_trace_clock);
 	free(r->skip_reason);
 	free(r->buf);
 	free(r->in);

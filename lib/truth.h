@@ -250,6 +250,8 @@ struct cfsr_pelt_cgroup {
  * struct cfsr_pelt_hdr - the first line of a pelt.jsonl ("type": "hdr")
  * @format: "format", e.g. "pelt-bpf/1"; NULL when absent
  * @loader_pid: pid of the recorder
+ * @trace_clock: clock.trace_clock: the trace clock of every ts ("local",
+ *               "perf"); NULL when absent
  * @offset_ns: clock.offset_ns: trace.dat time = ktime + @offset_ns
  * @precision_ns: clock.precision_ns: half the width of the offset's interval
  * @counts: counts.<type>: records the recorder wrote per type (hdr, sync, sw
@@ -263,6 +265,7 @@ struct cfsr_pelt_cgroup {
  */
 struct cfsr_pelt_hdr {
 	const char *format;
+	const char *trace_clock;
 	int64_t loader_pid;
 	int64_t offset_ns;
 	int64_t precision_ns;

@@ -1,13 +1,18 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# pair-signals.sh [--record DIR] | TRACE.dat PERF.data
+# pair-signals.sh [--record DIR] | TRACE.dat PERF.data [PELT.jsonl.gz]
 #
 # How far `cfsreplay signals` on the trace.dat and on the perf.data of one
 # run agree.  With --record DIR (root), first records such a pair: the
-# sched events in a tracefs instance of its own and with perf record -a at
-# once, over a workload, while a SCHED_IDLE spinner on each CPU keeps the
-# CPUs from idling (perf misses tracepoints fired on an idle vCPU).
+# sched events in a tracefs instance of its own (trace clock perf) and with
+# perf record -a at once, over a workload (scripts/workload.py periodic),
+# while a SCHED_IDLE spinner on each CPU keeps the CPUs from idling (perf
+# misses tracepoints fired on an idle vCPU), and the kernel's PELT updates
+# with tests/helpers/pelt-capture into DIR/pelt.jsonl.gz.
+#
+# With a PELT file (given, or recorded), signals takes its clock readings
+# (--clock) and the rows are compared one by one (CLOCK mode below).
 #
 # Both files are printed as ns text (trace-cmd report -t, perf script
 # --ns), which reads exactly as the binary files do (tests/cli/t0015),
@@ -22,12 +27,18 @@ EVENTS="sched_switch sched_waking sched_wakeup sched_wakeup_new sched_migrate_ta
 	sched_process_fork sched_process_exit sched_process_free sched_process_exec
 	sched_stat_runtime"
 
+PELTCAP=${PELTCAP:-$(dirname "$0")/../tests/helpers/pelt-capture}
+
+spin=""
+inst=""
 record() {
-	local out=$1 name=cfsr-pair-$$ inst pe="" spin="" e c
+	local out=$1 name=cfsr-pair-$$ pe="" e c
 	inst=/sys/kernel/tracing/instances/$name
 	mkdir -p "$out"
 	mkdir "$inst"
-	trap 'kill $spin 2>/dev/null; rmdir "$inst" 2>/dev/null || true' EXIT
+	trap '[ -z "$spin" ] || kill $spin 2>/dev/null; rmdir "$inst" 2>/dev/null || true' EXIT
+	# perf record's default clock, local_clock(): the one the capture uses
+	echo perf >"$inst/trace_clock"
 	echo 65536 >"$inst/buffer_size_kb"
 	for e in $EVENTS; do
 		echo 1 >"$inst/events/sched/$e/enable"
@@ -36,11 +47,13 @@ record() {
 	for c in 0 1; do
 		taskset -c $c chrt -i 0 sh -c 'while :; do :; done' &
 		spin="$spin $!"
-	done
+	done >/dev/null 2>&1
 	echo 1 >"$inst/tracing_on"
 	# shellcheck disable=SC2086
-	perf record -q -m 4096 -a $pe -o "$out/perf.data" -- \
-		sh -c 'for i in $(seq 40); do ls >/dev/null; sleep 0.005; done' 2>/dev/null
+	"$PELTCAP" -o "$out/pelt.jsonl.gz" -m "$inst/trace_marker" -l "$out/sync.log" -- \
+		perf record -q -m 4096 -a $pe -o "$out/perf.data" -- \
+		python3 "$(dirname "$0")/workload.py" periodic --marker /dev/null \
+		--seconds "${PAIR_SECONDS:-1}" >/dev/null 2>&1
 	echo 0 >"$inst/tracing_on"
 	kill $spin
 	spin=
@@ -50,12 +63,68 @@ record() {
 
 if [ "$1" = --record ]; then
 	record "$2"
-	set -- "$2/trace.dat" "$2/perf.data"
+	set -- "$2/trace.dat" "$2/perf.data" "$2/pelt.jsonl.gz"
 fi
 a=$1
 b=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+pelt=$3
+# PAIR_DIR: keep the cut texts and the signals there (else a temporary directory)
+if [ -n "$PAIR_DIR" ]; then
+	tmp=$PAIR_DIR
+	mkdir -p "$tmp"
+else
+	tmp=$(mktemp -d)
+	trap 'rm -rf "$tmp"' EXIT
+fi
+
+# CLOCK mode: signals --clock PELT on both, rows compared one by one
+# (scripts/pair-rows.py says which rows are excluded and why).  The perf
+# text is put on the trace.dat's clock with the shift signals itself found
+# for the perf.data (stderr), so that the PELT file's times hold for both.
+if [ -n "$pelt" ]; then
+	off=$("$CFSREPLAY" info "$a" "$b" | sed -n 's/^clock offset B-A: \(-*[0-9]*\) ns.*/\1/p')
+	"$CFSREPLAY" signals --clock "$pelt" "$b" 2>"$tmp/b.err" >/dev/null
+	shift_ns=$(sed -n 's/.* by \([-+][0-9]*\) ns .*/\1/p' "$tmp/b.err")
+	# a cfsreplay that says nothing of the clocks: the offset info A B found
+	grep -q "on the trace's clock" "$tmp/b.err" && shift_ns=0
+	shift_ns=${shift_ns:-$off}
+	grep -h '^signals: times' "$tmp/b.err" || true
+	trace-cmd report -t "$a" >"$tmp/a.txt" 2>/dev/null
+	perf script --ns -i "$b" -F comm,tid,cpu,time,event,trace >"$tmp/b.txt" 2>/dev/null
+	python3 - "$tmp" "$off" "$shift_ns" <<'PY'
+import re, sys
+tmp, off, shift = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+rx = re.compile(r'(\[\d+\]\s+(?:\S+\s+)?)(\d+)\.(\d{9}):')
+def events(path, move):
+    for line in open(path, errors='replace'):
+        m = rx.search(line)
+        if m:
+            t = int(m[2]) * 10**9 + int(m[3])
+            yield t, t - move, m, line
+a = [(t, l) for t, _, _, l in events(tmp + '/a.txt', 0)]
+b = list(events(tmp + '/b.txt', shift))
+# the window both hold, 2 ms in from each end, on the trace.dat's clock
+lo = max(a[0][0], b[0][0] - off) + 2000000
+hi = min(a[-1][0], b[-1][0] - off) - 2000000
+with open(tmp + '/a.cut.txt', 'w') as f:
+    f.writelines(l for t, l in a if lo <= t <= hi)
+with open(tmp + '/b.cut.txt', 'w') as f:
+    for t, moved, m, l in b:
+        if lo <= t - off <= hi:
+            f.write(l[:m.start(2)] + '%d.%09d' % divmod(moved, 10**9) + l[m.end(3):])
+print('window: %.6f s on the trace.dat clock; perf times moved by %+d ns' %
+      ((hi - lo) / 1e9, -shift))
+PY
+	"$CFSREPLAY" info "$tmp/a.cut.txt" "$tmp/b.cut.txt" | sed -n '/^event /,/^$/p'
+	release=$("$CFSREPLAY" info --json "$a" | python3 -c 'import json,sys; print(json.load(sys.stdin)["kernel_release"])')
+	for s in a b; do
+		"$CFSREPLAY" signals --kernel "$release" --clock "$pelt" "$tmp/$s.cut.txt" \
+			>"$tmp/$s.csv" 2>"$tmp/$s.err"
+	done
+	python3 "$(dirname "$0")/pair-rows.py" "$tmp/a.cut.txt" "$tmp/b.cut.txt" \
+		"$tmp/a.csv" "$tmp/b.csv"
+	exit 0
+fi
 
 off=$("$CFSREPLAY" info "$a" "$b" | sed -n 's/^clock offset B-A: \(-*[0-9]*\) ns.*/\1/p')
 release=$("$CFSREPLAY" info --json "$a" | python3 -c 'import json,sys; print(json.load(sys.stdin)["kernel_release"])')

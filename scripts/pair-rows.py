@@ -1,0 +1,131 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""pair-rows.py A.txt B.txt A.csv B.csv: signals rows of two recordings of one run, one by one.
+
+A.txt and B.txt are the same run's events as text (trace-cmd report -t,
+perf script --ns), cut to the same window and on the same clock; A.csv and
+B.csv are `cfsreplay signals --clock PELT` over each.  Events are the same
+when their kind, CPU and the pids they name agree within 200 us (as
+`cfsreplay info A B` pairs them).  An event that only one file holds, of
+a kind the replay engine reads, touches:
+  - every task it names, from its time on;
+  - every cfs_rq and group entity from its time on, on every CPU (group
+    entities' weights follow tg->load_avg, summed over the CPUs).
+An entity's rows are compared while untouched, in A's order: the n-th
+untouched row of A with the n-th row of B, every column but the time
+stamp.  Other tasks' rows are compared also after an event on their CPU
+that one file lacks, although the CPU's clock anchors may differ for a
+while: their differences are counted, not excluded.  Prints, per entity kind, rows / compared / identical / excluded,
+and the events only one file holds.
+"""
+import collections
+import csv
+import re
+import sys
+
+WINDOW_NS = 200000
+EV = re.compile(r'\[(\d+)\]\s+(?:\S+\s+)?(\d+)\.(\d{9}):\s+(?:sched:)?(\w+):(.*)')
+# pid=N and its kin, or trace-cmd's comm:pid [prio] of switches and wakeups
+PIDS = re.compile(r'\b\w*pid=(\d+)|:(\d+) \[')
+# the events the replay engine reads (lib/replay.c cfsr_replay_event()); the
+# others (sched_waking, sched_process_free, sched_process_exec) change nothing
+USED = ('sched_switch', 'sched_stat_runtime', 'sched_wakeup', 'sched_wakeup_new',
+        'sched_migrate_task', 'sched_process_fork', 'sched_process_exit', 'sched_pi_setprio')
+# the run queues an event acts on besides its own CPU's
+CPUS = re.compile(r'(?:target_cpu=|orig_cpu=|dest_cpu=|CPU:)(\d+)')
+COLS = ('load_weight', 'load_sum', 'runnable_sum', 'util_sum', 'period_contrib', 'load_avg',
+        'runnable_avg', 'util_avg', 'util_est', 'last_update_time', 'tg_load_avg',
+        'tg_load_avg_contrib')
+
+
+def events(path):
+    out = collections.defaultdict(list)
+    for line in open(path, errors='replace'):
+        m = EV.search(line)
+        if not m or not m[4].startswith('sched_'):
+            continue
+        pids = tuple(int(x or y) for x, y in PIDS.findall(m[5]))
+        cpus = {int(m[1])} | {int(c) for c in CPUS.findall(m[5])}
+        out[(m[4], int(m[1]), pids)].append((int(m[2]) * 10**9 + int(m[3]), cpus))
+    return out
+
+
+def unmatched(a, b):
+    """Events of a key in one list with no partner in the other: (time, kind, cpu, pids, side)."""
+    only = []
+    for key in set(a) | set(b):
+        ta, tb = sorted(a.get(key, [])), sorted(b.get(key, []))
+        used = [False] * len(tb)
+        j = 0
+        for t, cpus in ta:
+            while j < len(tb) and tb[j][0] < t - WINDOW_NS:
+                j += 1
+            k, best = j, None
+            while k < len(tb) and tb[k][0] <= t + WINDOW_NS:
+                if not used[k] and (best is None or
+                                    abs(tb[k][0] - t) < abs(tb[best][0] - t)):
+                    best = k
+                k += 1
+            if best is None:
+                only.append((t, key, cpus, 'A'))
+            else:
+                used[best] = True
+        only += [(t, key, c, 'B') for (t, c), u in zip(tb, used) if not u]
+    return sorted(only)
+
+
+def rows(path):
+    out = collections.defaultdict(list)
+    for r in csv.DictReader(open(path)):
+        kind = r['entity']
+        key = (kind, r['pid']) if kind == 'task' else (kind, r['cpu'], r['path'])
+        out[key].append((int(r['ts_ns']), int(r['cpu']), tuple(r[c] for c in COLS)))
+    return out
+
+
+def main():
+    ea, eb = events(sys.argv[1]), events(sys.argv[2])
+    only = unmatched(ea, eb)
+    never = float('inf')
+    touch = [o for o in only if o[1][0] in USED]
+    group_from = touch[0][0] if touch else never
+    pid_from = {}
+    for t, (kind, cpu, pids), cpus, side in touch:
+        for p in pids:
+            pid_from.setdefault(str(p), t)
+    ra, rb = rows(sys.argv[3]), rows(sys.argv[4])
+    tot = collections.Counter()
+    cmp = collections.Counter()
+    same = collections.Counter()
+    first = {}
+    for key in sorted(set(ra) | set(rb)):
+        kind = key[0]
+        la, lb = ra.get(key, []), rb.get(key, [])
+        n = 0
+        for ts, cpu, _ in la:
+            if kind == 'task':
+                if ts >= pid_from.get(key[1], never):
+                    break
+            elif ts >= group_from:
+                break
+            n += 1
+        tot[kind] += len(la)
+        cmp[kind] += n
+        for i in range(n):
+            if i < len(lb) and la[i][2] == lb[i][2]:
+                same[kind] += 1
+            elif kind not in first:
+                first[kind] = (key, la[i], lb[i] if i < len(lb) else None)
+    by = collections.Counter((k[0], side) for t, k, c, side in only)
+    print('events only in A: %s' % (dict(sorted((k, n) for (k, s), n in by.items() if s == 'A'))))
+    print('events only in B: %s' % (dict(sorted((k, n) for (k, s), n in by.items() if s == 'B'))))
+    print('first event only one file holds that the engine reads: %s' %
+          (' '.join(map(str, touch[0][:2])) if touch else 'none'))
+    for kind in ('task', 'cfs_rq', 'gse'):
+        print('%-6s rows %d compared %d identical %d excluded %d' %
+              (kind, tot[kind], cmp[kind], same[kind], tot[kind] - cmp[kind]))
+    for kind, (key, a, b) in first.items():
+        print('first difference (%s %s): A %s, B %s' % (kind, key, a, b))
+
+
+main()
