@@ -137,61 +137,12 @@ static int set_group(void *data, int tid, const char *group)
 	return cfsr_cpuload_set_group(data, tid, group);
 }
 
-/* The trace declares ftrace:print, which carries a recorder's markers. */
-static bool declares_markers(const struct cfsr_trace *t)
-{
-	int i;
-
-	for (i = 0; i < t->info.nr_types; i++)
-		if (t->info.types[i].system && t->info.types[i].name &&
-		    !strcmp(t->info.types[i].system, "ftrace") &&
-		    !strcmp(t->info.types[i].name, "print"))
-			return true;
-	return false;
-}
-
-/*
- * A pass of its own over *@tp for the recorders' group markers
- * (cfsr_cpuload_marker()): the engine must know each task's first group
- * from its first event.  *@tp, not read yet, is closed meanwhile (one
- * reader's metadata at a time) and opened again: NULL if that failed.
- */
-static int marker_groups(struct cfsr_comparators *c, struct cfsr_trace **tp)
-{
-	struct cfsr_trace *again;
-	struct cfsr_event ev;
-	char *path;
-	int ret;
-
-	if (!declares_markers(*tp))
-		return 0;
-	path = strdup((*tp)->path);
-	if (!path)
-		return cfsr_error("cannot read '%s' again: out of memory", (*tp)->path);
-	cfsr_trace_close(*tp);
-	*tp = NULL;
-	again = cfsr_trace_open(path);
-	ret = again ? 0 : -1;
-	while (again && (ret = cfsr_trace_next(again, &ev)) > 0)
-		if (ev.kind == CFSR_EV_MARKER && cfsr_cpuload_marker(c->cl, &ev) < 0) {
-			ret = -1;
-			break;
-		}
-	cfsr_trace_close(again);
-	if (ret == 0)
-		*tp = cfsr_trace_open(path);
-	free(path);
-	return *tp ? 0 : -1;
-}
-
 int cfsr_comparators_own_clock(struct cfsr_comparators *c, struct cfsr_trace **tp,
 			       struct cfsr_own_clock *oc)
 {
 	const char *src;
 
 	memset(oc, 0, sizeof(*oc));
-	if (marker_groups(c, tp) < 0)
-		return -1;
 	src = cfsr_clock_source(*tp, NULL);
 	if (!src)
 		return 0;
@@ -442,13 +393,11 @@ static void text_notes(const struct report *r)
 	printf("  - load is the model's root cfs_rq load_avg (cpu_load(): blocked load and group\n"
 	       "    entities included); a task's load is its task_h_load()\n");
 	if (g.marker_moves || g.shares_given)
-		printf("  - task groups of %" PRIu64 " tasks from markers, cpu.shares of %" PRIu64
+		printf("  - %" PRIu64
+		       " moves of tasks between groups from markers, replayed at their\n"
+		       "    markers as sched_move_task(); cpu.shares of %" PRIu64
 		       " groups from cfsr-mkdir markers\n",
-		       g.marker_moves - g.replay_moves, g.shares_given);
-	if (g.replay_moves)
-		printf("  - %" PRIu64 " later moves between groups, replayed at their markers as\n"
-		       "    sched_move_task() (the task's signal moves with it)\n",
-		       g.replay_moves);
+		       g.marker_moves, g.shares_given);
 	if (g.bad_markers)
 		printf("  - %" PRIu64 " cfsr-mkdir/cfsr-move markers could not be read\n",
 		       g.bad_markers);
@@ -749,7 +698,6 @@ static json_object *json_groups(const struct report *r)
 	json_object_object_add(o, "groups", u64(g.groups));
 	json_object_object_add(o, "snapshot_tasks", u64(g.snapshot_tasks));
 	json_object_object_add(o, "marker_moves", u64(g.marker_moves));
-	json_object_object_add(o, "replay_moves", u64(g.replay_moves));
 	json_object_object_add(o, "shares_given", u64(g.shares_given));
 	json_object_object_add(o, "bad_markers", u64(g.bad_markers));
 	json_object_object_add(o, "cgroup_attaches", u64(g.cgroup_attaches));

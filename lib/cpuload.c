@@ -25,7 +25,6 @@
 #include "error.h"
 #include "group.h"
 #include "pidmap.h"
-#include "pidset.h"
 #include "replay.h"
 
 #define MKDIR_MARKER "cfsr-mkdir "
@@ -80,8 +79,6 @@ struct cfsr_cpuload {
 	size_t alloc_touched;
 	struct cl_shares *shares;
 	size_t nr_shares;
-	/* tasks a marker put in a group in the pass before the replay */
-	struct cfsr_pidset grouped;
 	size_t alloc_shares;
 	struct cfsr_cpuload_groups groups;
 	int failed;
@@ -330,11 +327,11 @@ static int mkdir_marker(struct cfsr_cpuload *cl, const char *text)
 
 /*
  * "cfsr-move pid=N path=P" (or "to=P"), "cfsr-task pid=N ... cgroup=P": the
- * task is in group P from here.  @first: only a task not yet put in a
- * group by a marker (the pass before the replay).
+ * task is in group P from here, moved as sched_move_task() moves it.  The
+ * recorders write the marker just after the move (cgroup_attach_task shows
+ * it a fraction of a millisecond earlier).
  */
-static int move_marker(struct cfsr_cpuload *cl, const char *text, const char *key, bool first,
-		       uint64_t ts)
+static int move_marker(struct cfsr_cpuload *cl, const char *text, const char *key, uint64_t ts)
 {
 	char raw[256], path[256], num[32], *end;
 	long pid;
@@ -351,29 +348,17 @@ static int move_marker(struct cfsr_cpuload *cl, const char *text, const char *ke
 		cl->groups.bad_markers++;
 		return 0;
 	}
-	if (first) {
-		ret = cfsr_pidset_has(&cl->grouped, (int)pid);
-		if (ret)
-			return 0;
-		if (cfsr_pidset_add(&cl->grouped, (int)pid) < 0)
-			return cfsr_error("out of memory for task groups");
-	}
-	/* read ahead: where the task was from its first event; in the replay: sched_move_task() */
-	ret = first ? cfsr_replay_task_set_group(cl->r, (int)pid, path) :
-		      cfsr_replay_task_move_group(cl->r, (int)pid, path, ts);
+	ret = cfsr_replay_task_move_group(cl->r, (int)pid, path, ts);
 	if (ret < 0)
 		return -1;
-	if (ret > 0) {
+	if (ret > 0)
 		cl->groups.marker_moves++;
-		if (!first)
-			cl->groups.replay_moves++;
-	}
 	apply_shares(cl);
 	return 0;
 }
 
-/* A group marker; @first: the pass before the replay. */
-static int group_marker(struct cfsr_cpuload *cl, const struct cfsr_event *ev, bool first)
+/* A group marker. */
+static int group_marker(struct cfsr_cpuload *cl, const struct cfsr_event *ev)
 {
 	const char *text = ev->marker.text;
 
@@ -383,16 +368,11 @@ static int group_marker(struct cfsr_cpuload *cl, const struct cfsr_event *ev, bo
 		return mkdir_marker(cl, text + strlen(MKDIR_MARKER));
 	if (!strncmp(text, MOVE_MARKER, strlen(MOVE_MARKER))) {
 		text += strlen(MOVE_MARKER);
-		return move_marker(cl, text, strstr(text, "to=") ? "to=" : "path=", first, ev->ts);
+		return move_marker(cl, text, strstr(text, "to=") ? "to=" : "path=", ev->ts);
 	}
 	if (!strncmp(text, TASK_MARKER, strlen(TASK_MARKER)))
-		return move_marker(cl, text + strlen(TASK_MARKER), "cgroup=", first, ev->ts);
+		return move_marker(cl, text + strlen(TASK_MARKER), "cgroup=", ev->ts);
 	return 0;
-}
-
-int cfsr_cpuload_marker(struct cfsr_cpuload *cl, const struct cfsr_event *ev)
-{
-	return group_marker(cl, ev, true);
 }
 
 static void on_update(void *data, const struct cfsr_replay_update *u)
@@ -457,7 +437,6 @@ void cfsr_cpuload_free(struct cfsr_cpuload *cl)
 	for (k = 0; k < cl->nr_shares; k++)
 		free(cl->shares[k].path);
 	free(cl->shares);
-	cfsr_pidset_release(&cl->grouped);
 	cfsr_pidmap_release(&cl->map);
 	free(cl);
 }
@@ -482,7 +461,7 @@ int cfsr_cpuload_event(struct cfsr_cpuload *cl, const struct cfsr_event *ev)
 		cl->now = ev->ts;
 	}
 	cl->nr_touched = 0;
-	if (cfsr_replay_event(cl->r, ev) < 0 || group_marker(cl, ev, false) < 0)
+	if (cfsr_replay_event(cl->r, ev) < 0 || group_marker(cl, ev) < 0)
 		return -1;
 	if (ev->kind == CFSR_EV_CGROUP_ATTACH)
 		cl->groups.cgroup_attaches++;

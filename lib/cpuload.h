@@ -33,10 +33,9 @@
 /**
  * struct cfsr_cpuload_groups - where the tasks' groups and shares came from
  * @snapshot_tasks: tasks put in a non-root group by cfsr_cpuload_set_group()
- * @marker_moves: tasks a group marker moved ("cfsr-move pid=N path=P" or
- *                "to=P", "cfsr-task pid=N ... cgroup=P")
- * @replay_moves: of those, moves in mid-replay (a task's later group), made
- *                as sched_move_task() makes them
+ * @marker_moves: moves a group marker made ("cfsr-move pid=N path=P" or
+ *                "to=P", "cfsr-task pid=N ... cgroup=P"), each replayed at
+ *                the marker as sched_move_task() (cfsr_replay_task_move_group())
  * @shares_given: groups whose cpu.shares a "cfsr-mkdir path=P shares=N" stated
  * @bad_markers: cfsr-mkdir/cfsr-move markers that could not be read
  * @cgroup_attaches: cgroup_attach_task events replayed (tasks moved between
@@ -47,7 +46,6 @@
 struct cfsr_cpuload_groups {
 	uint64_t snapshot_tasks;
 	uint64_t marker_moves;
-	uint64_t replay_moves;
 	uint64_t shares_given;
 	uint64_t bad_markers;
 	uint64_t cgroup_attaches;
@@ -102,6 +100,14 @@ void cfsr_cpuload_free(struct cfsr_cpuload *cl);
 
 /**
  * cfsr_cpuload_event() - replay one event (time order)
+ *
+ * A recorder's group marker is taken too: "cfsr-mkdir path=P shares=N"
+ * gives group P its cpu.shares; "cfsr-move pid=N path=P" (or "to=P") and
+ * "cfsr-task pid=N ... cgroup=P" move task N to group P there, as
+ * sched_move_task() does.  A path under /sys/fs/cgroup is taken relative
+ * to the cpu controller's mount.  Differs: the recorders write the marker
+ * just after the move, which cgroup_attach_task shows a fraction of a
+ * millisecond earlier.
  * Return: 0, or -1 after cfsr_error().
  */
 int cfsr_cpuload_event(struct cfsr_cpuload *cl, const struct cfsr_event *ev);
@@ -114,25 +120,6 @@ void cfsr_cpuload_clock(struct cfsr_cpuload *cl, int cpu, uint64_t ts, uint64_t 
 
 /* Put a task in its task group (cfsr_replay_task_set_group()); return -1 on failure. */
 int cfsr_cpuload_set_group(struct cfsr_cpuload *cl, int pid, const char *group);
-
-/**
- * cfsr_cpuload_marker() - take a recorder's group marker, before the replay
- * @cl: the per-CPU load, before its first event
- * @ev: any event; "cfsr-mkdir path=P shares=N" gives group P its
- *      cpu.shares, "cfsr-move pid=N path=P" (or "to=P") and "cfsr-task
- *      pid=N ... cgroup=P" put task N in group P.  A path under
- *      /sys/fs/cgroup is taken relative to the cpu controller's mount.
- *
- * In a pass of their own before the replay, each task's first marker puts
- * it in its group from its first event; the replay (cfsr_cpuload_event())
- * takes the markers again, which moves a task only to a later group, as
- * sched_move_task() does (cfsr_replay_task_move_group(): its signal is
- * detached from the old cfs_rq and attached to the new one).  Differs: the time a
- * task spent in its parent's group before its first move (the recorders'
- * workers move themselves first).
- * Return: 0 (a marker that cannot be read is counted), -1 after cfsr_error().
- */
-int cfsr_cpuload_marker(struct cfsr_cpuload *cl, const struct cfsr_event *ev);
 
 /* Where the groups and shares came from, so far. */
 void cfsr_cpuload_groups(const struct cfsr_cpuload *cl, struct cfsr_cpuload_groups *out);

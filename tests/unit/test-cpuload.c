@@ -179,7 +179,7 @@ static void test_sums(void **state)
 	cfsr_pidset_release(&pids);
 }
 
-static void marker(struct cfsr_cpuload *cl, const char *text, bool before)
+static void marker(struct cfsr_cpuload *cl, const char *text)
 {
 	struct cfsr_event ev;
 
@@ -187,17 +187,15 @@ static void marker(struct cfsr_cpuload *cl, const char *text, bool before)
 	ev.kind = CFSR_EV_MARKER;
 	ev.ts = 1;
 	ev.marker.text = text;
-	if (before)
-		assert_int_equal(cfsr_cpuload_marker(cl, &ev), 0);
-	else
-		assert_int_equal(cfsr_cpuload_event(cl, &ev), 0);
+	assert_int_equal(cfsr_cpuload_event(cl, &ev), 0);
 }
 
 /*
  * The recorders' group markers: file-system paths under the cpu
  * controller's mount (v1 "cpu" or "cpu,cpuacct", v2 the mount itself)
- * name the same group as the kernel's path; the pass before the replay
- * takes a task's first group only, the replay a later move.
+ * name the same group as the kernel's path; each move marker moves its
+ * task where it stands, and a marker naming the task's group again moves
+ * nothing.
  */
 static void test_markers(void **state)
 {
@@ -207,28 +205,25 @@ static void test_markers(void **state)
 
 	(void)state;
 	assert_non_null(cl);
-	marker(cl, "cfsr-mkdir path=/sys/fs/cgroup/cpu,cpuacct/g shares=64", true);
-	marker(cl, "cfsr-mkdir path=/g shares=64", true);
-	marker(cl, "cfsr-mkdir path=/h shares=x", true);
-	marker(cl, "cfsr-move pid=5 to=/sys/fs/cgroup/cpu/g", true);
-	marker(cl, "cfsr-task pid=6 comm=w cgroup=/sys/fs/cgroup/g", true);
-	marker(cl, "cfsr-move pid=6 path=/sys/fs/cgroup/cpu/k", true);
-	marker(cl, "cfsr-task pid=7 comm=w", true);
-	marker(cl, "cfsr-move pid=0 path=/g", true);
+	marker(cl, "cfsr-mkdir path=/sys/fs/cgroup/cpu,cpuacct/g shares=64");
+	marker(cl, "cfsr-mkdir path=/g shares=64");
+	marker(cl, "cfsr-mkdir path=/h shares=x");
+	marker(cl, "cfsr-move pid=5 to=/sys/fs/cgroup/cpu/g");
+	marker(cl, "cfsr-task pid=6 comm=w cgroup=/sys/fs/cgroup/g");
+	marker(cl, "cfsr-task pid=7 comm=w");
+	marker(cl, "cfsr-move pid=0 path=/g");
 	cfsr_cpuload_groups(cl, &g);
-	/* /g once (three spellings), /k not yet: 6's first group was /g */
+	/* /g once (three spellings) */
 	assert_int_equal(g.groups, 1);
 	assert_int_equal(g.shares_given, 1);
 	assert_int_equal(g.marker_moves, 2);
-	assert_int_equal(g.replay_moves, 0);
 	assert_int_equal(g.bad_markers, 2);
-	/* in the replay: 5's marker again changes nothing, 6's move to /k happens */
-	marker(cl, "cfsr-move pid=5 to=/sys/fs/cgroup/cpu/g", false);
-	marker(cl, "cfsr-move pid=6 path=/sys/fs/cgroup/cpu/k", false);
+	/* 5's marker again changes nothing, 6's move to /k happens */
+	marker(cl, "cfsr-move pid=5 to=/sys/fs/cgroup/cpu/g");
+	marker(cl, "cfsr-move pid=6 path=/sys/fs/cgroup/cpu/k");
 	cfsr_cpuload_groups(cl, &g);
 	assert_int_equal(g.groups, 2);
 	assert_int_equal(g.marker_moves, 3);
-	assert_int_equal(g.replay_moves, 1);
 	cfsr_cpuload_free(cl);
 }
 
@@ -250,8 +245,8 @@ static void test_group_weight(void **state)
 
 	(void)state;
 	assert_non_null(cl);
-	marker(cl, "cfsr-mkdir path=/light shares=64", true);
-	marker(cl, "cfsr-move pid=10 path=/light", true);
+	marker(cl, "cfsr-mkdir path=/light shares=64");
+	marker(cl, "cfsr-move pid=10 path=/light");
 	memset(&ev, 0, sizeof(ev));
 	ev.kind = CFSR_EV_SWITCH;
 	ev.ts = ts;
