@@ -2152,3 +2152,211 @@ const struct cfsr_replay_stats *cfsr_replay_stats(const struct cfsr_replay *r)
 {
 	return &r->stats;
 }
+
+/* ---- the fair pick, read-only (for the pick check) -------------------------------------- */
+
+/* Bound on the delayed dequeues one pick completes before it gives up (see below). */
+#define PICK_MAX_DELAYED 64
+
+/* The EEVDF sums of a cfs_rq as one pick sees them: cfs->avg_vruntime/avg_load, changed locally. */
+struct pick_sums {
+	int64_t avg;
+	int64_t load;
+};
+
+static void pick_sums_add(struct pick_sums *s, const struct cfsr_cfs_rq *cfs,
+			  const struct cfsr_task *t, int64_t sign)
+{
+	int64_t w = (int64_t)eevdf_weight(t);
+
+	s->avg += sign * (int64_t)(t->vruntime - cfs->zero_vruntime) * w;
+	s->load += sign * w;
+}
+
+/* vruntime_eligible() (v6.8-v6.18; entity_eligible() of v6.6-v6.7) on the local sums. */
+static bool pick_eligible(const struct pick_sums *s, const struct cfsr_cfs_rq *cfs,
+			  uint64_t vruntime)
+{
+	return s->avg >= (int64_t)(vruntime - cfs->zero_vruntime) * s->load;
+}
+
+/* avg_vruntime() on the local sums: the mean rounded toward minus infinity. */
+static uint64_t pick_avg_vruntime(const struct pick_sums *s, const struct cfsr_cfs_rq *cfs)
+{
+	int64_t avg = s->avg;
+
+	if (s->load) {
+		if (avg < 0)
+			avg -= s->load - 1;
+		avg /= s->load;
+	}
+	return cfs->zero_vruntime + (uint64_t)avg;
+}
+
+static bool pick_done(const int *done, unsigned int nr, int pid)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr; i++)
+		if (done[i] == pid)
+			return true;
+	return false;
+}
+
+static void pick_describe(struct cfsr_pick_entity *e, const struct cfsr_task *t,
+			  const struct pick_sums *s, const struct cfsr_cfs_rq *cfs, bool runnable)
+{
+	e->pid = t->pid;
+	e->runnable = runnable;
+	e->eligible = pick_eligible(s, cfs, t->vruntime);
+	e->vruntime = t->vruntime;
+	e->deadline = t->deadline;
+}
+
+/*
+ * Mirrors, without changing the engine, the fair pick of a __schedule()
+ * on one cfs_rq: pick_task_fair() -> pick_next_entity() -> pick_eevdf()
+ * (kernel/sched/fair.c, v6.6-v6.18; __pick_eevdf() from v6.15).  Before
+ * the pick, a prev that blocks is dequeued (dequeue_entity(), v6.6-v6.18)
+ * unless DELAY_DEQUEUE keeps it, delayed, because it is not eligible
+ * (v6.12-v6.18); a prev that stays runnable is cfs_rq->curr.  The pick:
+ * with one queued entity, that one; else curr is dropped unless it is
+ * eligible; an eligible curr still protected by RUN_TO_PARITY (v6.6-v6.18:
+ * deadline not renewed since its pick, "vlag == deadline" to v6.16,
+ * "vruntime < vprot" from v6.17, the same with equal slices) is kept;
+ * otherwise the eligible entity with the earliest deadline, curr only if
+ * strictly earlier than the best queued one.  A delayed entity so picked is
+ * dequeued (pick_next_entity(), v6.12-v6.18: dequeue_entities() with
+ * DEQUEUE_DELAYED) and the pick starts again without it.
+ * Differs: equal deadlines are reported, not broken (the kernel takes the
+ * entity queued first); the next buddy (NEXT_BUDDY, PICK_BUDDY: set only
+ * by yield_to() and features off by default) and custom slices
+ * (sched_attr.sched_runtime, PREEMPT_SHORT) are not seen in a trace.
+ */
+int cfsr_replay_pick(const struct cfsr_replay *r, int cpu, const struct cfsr_pick_query *q,
+		     struct cfsr_pick *out)
+{
+	const struct cfsr_cfs_rq *cfs = NULL;
+	const struct cfsr_task *prev = NULL, *other = NULL, *best, *only, *t;
+	int done[PICK_MAX_DELAYED];
+	bool prev_on_rq = false, prev_delayed = false, other_runnable = false, curr_ok;
+	struct pick_sums s;
+	unsigned int nr;
+	size_t i;
+
+	memset(out, 0, sizeof(*out));
+	if (cpu < 0 || cpu >= r->nr_cpus || r->rqs[cpu].curr < 0 ||
+	    r->rqs[cpu].curr != (q->prev_pid > 0 ? q->prev_pid : 0))
+		return CFSR_PICK_NO_STATE;
+	if (!r->profile->eevdf)
+		return CFSR_PICK_NOT_EEVDF;
+	for (i = 0; i < r->nr_tasks; i++) {
+		t = &r->tasks[i];
+		if (t->pid == q->other_pid && q->other_pid > 0)
+			other = t;
+		if (!t->fair || t->cpu != cpu || !state_on_rq(t->state))
+			continue;
+		if (t->state == CFSR_TS_RUNNING) {
+			if (t->pid != q->prev_pid)
+				return CFSR_PICK_NO_STATE;
+			prev = t;
+		}
+		if (!cfs)
+			cfs = &r->cfs[(size_t)t->group * (size_t)r->nr_cpus + (size_t)cpu];
+		else if (cfs->group != t->group)
+			return CFSR_PICK_GROUPS;
+	}
+	if (q->prev_pid > 0 && !prev) {
+		/* a fair prev the model does not have running here */
+		for (i = 0; i < r->nr_tasks; i++)
+			if (r->tasks[i].pid == q->prev_pid && r->tasks[i].fair)
+				return CFSR_PICK_NO_STATE;
+	}
+	if (!cfs)
+		return 0;
+	s.avg = cfs->avg_vruntime;
+	s.load = (int64_t)cfs->avg_load;
+	if (prev) {
+		pick_sums_add(&s, cfs, prev, 1);
+		prev_on_rq = !q->prev_sleeps;
+		if (q->prev_sleeps && r->profile->delay_dequeue && !q->prev_special &&
+		    !pick_eligible(&s, cfs, prev->vruntime))
+			prev_on_rq = prev_delayed = true;
+		if (!prev_on_rq)
+			pick_sums_add(&s, cfs, prev, -1);
+	}
+	if (other && other->fair && other->cpu == cpu &&
+	    (other->state == CFSR_TS_QUEUED || (other == prev && !q->prev_sleeps)))
+		other_runnable = true;
+	for (i = 0; i < r->nr_tasks; i++) {
+		t = &r->tasks[i];
+		if (t->fair && t->cpu == cpu && t->state == CFSR_TS_QUEUED)
+			out->nr_runnable++;
+	}
+	if (prev && !q->prev_sleeps)
+		out->nr_runnable++;
+	for (;;) {
+		best = only = NULL;
+		nr = 0;
+		out->tie = false;
+		for (i = 0; i < r->nr_tasks; i++) {
+			t = &r->tasks[i];
+			if (!t->fair || t->cpu != cpu || !state_on_rq(t->state) ||
+			    pick_done(done, out->nr_delayed_done, t->pid))
+				continue;
+			if (t == prev) {
+				if (!prev_on_rq)
+					continue;
+				nr++;
+				only = t;
+				continue;
+			}
+			nr++;
+			only = t;
+			if (!pick_eligible(&s, cfs, t->vruntime))
+				continue;
+			if (best && t->deadline == best->deadline)
+				out->tie = true;
+			if (!best || (int64_t)(t->deadline - best->deadline) < 0) {
+				best = t;
+				out->tie = false;
+			}
+		}
+		if (!nr)
+			break;
+		curr_ok = prev && prev_on_rq && !prev_delayed &&
+			  pick_eligible(&s, cfs, prev->vruntime);
+		if (nr == 1) {
+			best = only;
+			out->tie = false;
+		} else if (curr_ok && q->prev_protected) {
+			best = prev;
+			out->kept_curr = true;
+			out->tie = false;
+		} else if (curr_ok && (!best || (int64_t)(prev->deadline - best->deadline) < 0)) {
+			best = prev;
+			out->tie = false;
+		} else if (curr_ok && best && prev->deadline == best->deadline) {
+			out->tie = true;
+		}
+		if (!best)
+			return CFSR_PICK_NO_STATE; /* nothing eligible: the sums are not the kernel's */
+		if (best->state != CFSR_TS_DELAYED && !(best == prev && prev_delayed)) {
+			out->avg_vruntime = pick_avg_vruntime(&s, cfs);
+			pick_describe(&out->picked, best, &s, cfs, true);
+			break;
+		}
+		if (out->nr_delayed_done == PICK_MAX_DELAYED)
+			return CFSR_PICK_NO_STATE;
+		done[out->nr_delayed_done++] = best->pid;
+		pick_sums_add(&s, cfs, best, -1);
+		if (best == prev)
+			prev_on_rq = false;
+	}
+	if (!out->picked.pid)
+		out->avg_vruntime = pick_avg_vruntime(&s, cfs);
+	if (other)
+		pick_describe(&out->other, other, &s, cfs, other_runnable);
+	out->group = cfs->group;
+	return out->picked.pid;
+}

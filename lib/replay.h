@@ -495,4 +495,89 @@ const struct cfsr_task *cfsr_replay_task_at(const struct cfsr_replay *r, size_t 
 size_t cfsr_replay_nr_cfs_rqs(const struct cfsr_replay *r);
 const struct cfsr_cfs_rq *cfsr_replay_cfs_rq_at(const struct cfsr_replay *r, size_t i);
 
+/**
+ * struct cfsr_pick_entity - a task as a pick sees it
+ * @pid: the task, 0 if none
+ * @runnable: it takes part in the pick: queued on the CPU and not delayed,
+ *            or the running task when it stays runnable
+ * @eligible: vruntime_eligible() against the cfs_rq's average at the pick
+ * @vruntime: se->vruntime
+ * @deadline: se->deadline
+ */
+struct cfsr_pick_entity {
+	int pid;
+	bool runnable;
+	bool eligible;
+	uint64_t vruntime;
+	uint64_t deadline;
+};
+
+/**
+ * struct cfsr_pick_query - the __schedule() whose fair pick is asked for
+ * @prev_pid: the task leaving the CPU (sched_switch's prev), 0 for idle
+ * @prev_sleeps: it blocks (not preempted, prev_state not R)
+ * @prev_special: it is exiting (DEQUEUE_SPECIAL: never delayed)
+ * @prev_protected: RUN_TO_PARITY still protects it: its deadline is the one
+ *                  it had when it was last switched in (the caller keeps that)
+ * @other_pid: a task to describe as well (the one the kernel ran), 0 none
+ */
+struct cfsr_pick_query {
+	int prev_pid;
+	bool prev_sleeps;
+	bool prev_special;
+	bool prev_protected;
+	int other_pid;
+};
+
+/**
+ * struct cfsr_pick - the model's fair pick on a CPU
+ * @picked: the task picked (pid 0: none, the CPU goes idle)
+ * @other: the query's @other_pid at the pick
+ * @avg_vruntime: avg_vruntime() of the cfs_rq at the pick
+ * @nr_runnable: runnable fair tasks taking part (delayed ones not counted)
+ * @nr_delayed_done: delayed tasks the pick dequeued before its choice
+ * @kept_curr: RUN_TO_PARITY kept the running task
+ * @tie: another eligible task had the picked task's deadline (the kernel
+ *       takes the one queued first, which the model does not know)
+ * @group: the task group of the cfs_rq the pick was made on (0: root)
+ */
+struct cfsr_pick {
+	struct cfsr_pick_entity picked;
+	struct cfsr_pick_entity other;
+	uint64_t avg_vruntime;
+	unsigned int nr_runnable;
+	unsigned int nr_delayed_done;
+	bool kept_curr;
+	bool tie;
+	int group;
+};
+
+/* Why cfsr_replay_pick() gives no answer (negative returns). */
+enum cfsr_pick_status {
+	/* the CPU's current task is unknown to the model, or not the query's prev */
+	CFSR_PICK_NO_STATE = -1,
+	/* the CPU's queued fair tasks are not all on one cfs_rq (task groups) */
+	CFSR_PICK_GROUPS = -2,
+	/* the profile picks as CFS did (v5.17-v6.5), whose placement the engine does not keep */
+	CFSR_PICK_NOT_EEVDF = -3,
+};
+
+/**
+ * cfsr_replay_pick() - the task the model's fair pick would run next on @cpu
+ * @r: the engine, before it replays the sched_switch in question
+ * @cpu: the CPU
+ * @q: the switch: its prev and how prev leaves
+ * @out: set to the pick and the figures behind it
+ *
+ * Read-only: the engine is not changed.  Answers for a CPU whose queued
+ * fair tasks all sit on one cfs_rq (the root, or a single group's with
+ * nothing else queued on the CPU); the picks among group entities are
+ * for a model of the hierarchy.  pick_eevdf() as the model mirrors it:
+ * see the comment at the function.
+ * Return: the pid picked, 0 when no fair task is runnable, or a negative
+ * enum cfsr_pick_status.
+ */
+int cfsr_replay_pick(const struct cfsr_replay *r, int cpu, const struct cfsr_pick_query *q,
+		     struct cfsr_pick *out);
+
 #endif /* CFSR_REPLAY_H */
