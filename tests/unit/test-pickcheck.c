@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Unit tests for lib/pickcheck.c and the engine's read-only pick
+ * (cfsr_replay_pick(), lib/replay.c) it asks: the agreement arithmetic,
+ * and picks worked out by hand from the EEVDF rules (v6.18 on 2 CPUs:
+ * slice 1.4 ms; nice 0, so virtual time is real time), delayed dequeues
+ * included, and the cases the pick does not answer.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include "pickcheck.h"
+#include "replay.h"
+
+#define MS 1000000ull
+#define T0 5000000000ull
+
+static struct cfsr_event ev_switch(uint64_t ts, int prev, long state, bool preempt, int next)
+{
+	struct cfsr_event e;
+
+	memset(&e, 0, sizeof(e));
+	e.ts = ts;
+	e.kind = CFSR_EV_SWITCH;
+	e.pid = prev;
+	e.sw.prev_pid = prev;
+	e.sw.prev_prio = 120;
+	e.sw.prev_state = (uint64_t)state;
+	e.sw.preempt = preempt;
+	e.sw.next_pid = next;
+	e.sw.next_prio = 120;
+	return e;
+}
+
+static struct cfsr_event ev_runtime(uint64_t ts, int pid, uint64_t runtime)
+{
+	struct cfsr_event e;
+
+	memset(&e, 0, sizeof(e));
+	e.ts = ts;
+	e.kind = CFSR_EV_STAT_RUNTIME;
+	e.pid = pid;
+	e.runtime.pid = pid;
+	e.runtime.runtime = runtime;
+	return e;
+}
+
+static struct cfsr_event ev_wakeup(uint64_t ts, int ctx, int pid)
+{
+	struct cfsr_event e;
+
+	memset(&e, 0, sizeof(e));
+	e.ts = ts;
+	e.kind = CFSR_EV_WAKEUP;
+	e.pid = ctx;
+	e.wake.pid = pid;
+	e.wake.prio = 120;
+	e.wake.target_cpu = 0;
+	return e;
+}
+
+static void feed(struct cfsr_replay *r, struct cfsr_event e)
+{
+	assert_int_equal(cfsr_replay_event(r, &e), 0);
+}
+
+/* Rounded to the nearest tenth of a percent, halves up: by hand. */
+static void test_agree_permille(void **state)
+{
+	(void)state;
+	assert_int_equal(cfsr_pick_agree_permille(1, 3), 333);   /* 333.33 */
+	assert_int_equal(cfsr_pick_agree_permille(2, 3), 667);   /* 666.67 */
+	assert_int_equal(cfsr_pick_agree_permille(1, 16), 63);   /* 62.5 */
+	assert_int_equal(cfsr_pick_agree_permille(11, 12), 917); /* 916.67 */
+	assert_int_equal(cfsr_pick_agree_permille(5, 5), 1000);
+	assert_int_equal(cfsr_pick_agree_permille(0, 7), 0);
+	assert_int_equal(cfsr_pick_agree_permille(0, 0), -1);
+	assert_int_equal(cfsr_pick_agree_permille(3, 2), -1);
+	/* large counts do not overflow */
+	assert_int_equal(cfsr_pick_agree_permille(999999999999ull, 1000000000000ull), 1000);
+}
+
+/*
+ * A (10) switched in at V = 0 (v 0, d 1.4); after 1 ms (v 1.0) B (11)
+ * wakes at V = 1.0 (v 1.0, d 2.4); A runs 1 ms more (v 2.0, deadline
+ * renewed to 3.4).  Returns the engine with A running.
+ */
+static struct cfsr_replay *two_tasks(void)
+{
+	struct cfsr_replay *r = cfsr_replay_new(2, cfsr_profile_for("6.18"), 250);
+
+	assert_non_null(r);
+	feed(r, ev_switch(T0, 0, 0, false, 10));
+	feed(r, ev_runtime(T0 + MS, 10, MS));
+	feed(r, ev_wakeup(T0 + MS, 10, 11));
+	feed(r, ev_runtime(T0 + 2 * MS, 10, MS));
+	return r;
+}
+
+/*
+ * A blocks: V = (2.0 + 1.0) / 2 = 1.5 and A (2.0) is not eligible, so
+ * DELAY_DEQUEUE keeps it queued; B (1.0, eligible) is the one runnable
+ * task and is picked.  Then B runs 2 ms (v 3.0, d renewed to 4.4): V =
+ * (2.0 + 3.0) / 2 = 2.5, and A (2.0) is eligible again.  If B is preempted,
+ * curr B (3.0 > 2.5) is dropped, A is picked but delayed: dequeued; B
+ * alone is left and picked.  If B blocks instead, it is delayed itself
+ * (not eligible); A is picked and dequeued, then B, and the CPU idles.
+ */
+static void test_delayed(void **state)
+{
+	struct cfsr_replay *r = two_tasks();
+	struct cfsr_pick_query q = { .prev_pid = 10, .prev_sleeps = true, .other_pid = 11 };
+	struct cfsr_pick pk;
+
+	(void)state;
+	assert_int_equal(cfsr_replay_pick(r, 0, &q, &pk), 11);
+	assert_int_equal(pk.nr_runnable, 1);
+	assert_int_equal(pk.nr_delayed_done, 0);
+	assert_int_equal(pk.avg_vruntime, 3 * MS / 2);
+	assert_true(pk.other.runnable && pk.other.eligible);
+	assert_int_equal(pk.picked.deadline, 2400000);
+	/* the engine itself keeps A delayed */
+	feed(r, ev_switch(T0 + 2 * MS, 10, 1, false, 11));
+	assert_int_equal(cfsr_replay_task(r, 10)->state, CFSR_TS_DELAYED);
+	feed(r, ev_runtime(T0 + 4 * MS, 11, 2 * MS));
+
+	q = (struct cfsr_pick_query){ .prev_pid = 11, .other_pid = 10 };
+	assert_int_equal(cfsr_replay_pick(r, 0, &q, &pk), 11);
+	assert_int_equal(pk.nr_delayed_done, 1);
+	assert_int_equal(pk.nr_runnable, 1);
+	assert_int_equal(pk.avg_vruntime, 3 * MS);
+	assert_false(pk.other.runnable);
+
+	q.prev_sleeps = true;
+	assert_int_equal(cfsr_replay_pick(r, 0, &q, &pk), 0);
+	assert_int_equal(pk.nr_delayed_done, 2);
+	assert_int_equal(pk.nr_runnable, 0);
+	/* read-only: the engine still has A delayed and B running */
+	assert_int_equal(cfsr_replay_task(r, 10)->state, CFSR_TS_DELAYED);
+	assert_int_equal(cfsr_replay_task(r, 11)->state, CFSR_TS_RUNNING);
+	cfsr_replay_free(r);
+}
+
+/*
+ * With A (v 2.0, d 3.4) preempted: V = 1.5, A not eligible, B (1.0, d 2.4)
+ * is picked, protected or not (RUN_TO_PARITY needs an eligible curr).
+ * One tick earlier, before its second millisecond, A (v 1.0, d 1.4) is
+ * eligible at V = 1.0 and has the earlier deadline: kept either way, and
+ * reported as kept by RUN_TO_PARITY when protected.
+ */
+static void test_curr(void **state)
+{
+	struct cfsr_replay *r = two_tasks();
+	struct cfsr_pick_query q = { .prev_pid = 10, .prev_protected = true, .other_pid = 11 };
+	struct cfsr_pick pk;
+
+	(void)state;
+	assert_int_equal(cfsr_replay_pick(r, 0, &q, &pk), 11);
+	assert_false(pk.kept_curr);
+	assert_int_equal(pk.nr_runnable, 2);
+	cfsr_replay_free(r);
+
+	r = cfsr_replay_new(2, cfsr_profile_for("6.18"), 250);
+	feed(r, ev_switch(T0, 0, 0, false, 10));
+	feed(r, ev_runtime(T0 + MS, 10, MS));
+	feed(r, ev_wakeup(T0 + MS, 10, 11));
+	assert_int_equal(cfsr_replay_pick(r, 0, &q, &pk), 10);
+	assert_true(pk.kept_curr);
+	assert_true(pk.picked.eligible);
+	q.prev_protected = false;
+	assert_int_equal(cfsr_replay_pick(r, 0, &q, &pk), 10);
+	assert_false(pk.kept_curr);
+	assert_int_equal(pk.picked.deadline, 1400000);
+	assert_int_equal(pk.other.deadline, 2400000);
+	cfsr_replay_free(r);
+}
+
+/* What the pick does not answer: a prev the engine does not have, groups, CFS. */
+static void test_no_answer(void **state)
+{
+	struct cfsr_replay *r = two_tasks();
+	struct cfsr_pick_query q = { .prev_pid = 11, .other_pid = 10 };
+	struct cfsr_pick pk;
+
+	(void)state;
+	assert_int_equal(cfsr_replay_pick(r, 0, &q, &pk), CFSR_PICK_NO_STATE);
+	assert_int_equal(cfsr_replay_pick(r, 1, &q, &pk), CFSR_PICK_NO_STATE);
+	q.prev_pid = 10;
+	assert_int_equal(cfsr_replay_task_set_group(r, 11, "/autogroup-3"), 1);
+	assert_int_equal(cfsr_replay_pick(r, 0, &q, &pk), CFSR_PICK_GROUPS);
+	/* both in the one group: one cfs_rq again */
+	assert_int_equal(cfsr_replay_task_set_group(r, 10, "/autogroup-3"), 1);
+	assert_int_equal(cfsr_replay_pick(r, 0, &q, &pk), 11);
+	assert_int_not_equal(pk.group, 0);
+	cfsr_replay_free(r);
+
+	r = cfsr_replay_new(2, cfsr_profile_for("6.1"), 250);
+	feed(r, ev_switch(T0, 0, 0, false, 10));
+	assert_int_equal(cfsr_replay_pick(r, 0, &q, &pk), CFSR_PICK_NOT_EEVDF);
+	cfsr_replay_free(r);
+}
+
+/* Every reason has a key, a class and a text, and the keys are distinct. */
+static void test_reasons(void **state)
+{
+	int i, j;
+
+	(void)state;
+	for (i = 0; i < CFSR_PR_NR; i++) {
+		assert_non_null(strchr("TADC", cfsr_pick_reason_class((enum cfsr_pick_reason)i)));
+		assert_true(strlen(cfsr_pick_reason_text((enum cfsr_pick_reason)i)) > 0);
+		for (j = 0; j < i; j++)
+			assert_string_not_equal(cfsr_pick_reason_key((enum cfsr_pick_reason)i),
+						cfsr_pick_reason_key((enum cfsr_pick_reason)j));
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_agree_permille),
+		cmocka_unit_test(test_delayed),
+		cmocka_unit_test(test_curr),
+		cmocka_unit_test(test_no_answer),
+		cmocka_unit_test(test_reasons),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
