@@ -72,9 +72,9 @@ static void feed(struct cfsr_replay *r, struct cfsr_event e)
 static void test_agree_permille(void **state)
 {
 	(void)state;
-	assert_int_equal(cfsr_pick_agree_permille(1, 3), 333);   /* 333.33 */
-	assert_int_equal(cfsr_pick_agree_permille(2, 3), 667);   /* 666.67 */
-	assert_int_equal(cfsr_pick_agree_permille(1, 16), 63);   /* 62.5 */
+	assert_int_equal(cfsr_pick_agree_permille(1, 3), 333); /* 333.33 */
+	assert_int_equal(cfsr_pick_agree_permille(2, 3), 667); /* 666.67 */
+	assert_int_equal(cfsr_pick_agree_permille(1, 16), 63); /* 62.5 */
 	assert_int_equal(cfsr_pick_agree_permille(11, 12), 917); /* 916.67 */
 	assert_int_equal(cfsr_pick_agree_permille(5, 5), 1000);
 	assert_int_equal(cfsr_pick_agree_permille(0, 7), 0);
@@ -222,10 +222,8 @@ static void test_reasons(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_agree_permille),
-		cmocka_unit_test(test_delayed),
-		cmocka_unit_test(test_curr),
-		cmocka_unit_test(test_no_answer),
+		cmocka_unit_test(test_agree_permille), cmocka_unit_test(test_delayed),
+		cmocka_unit_test(test_curr),	       cmocka_unit_test(test_no_answer),
 		cmocka_unit_test(test_reasons),
 	};
 
