@@ -388,7 +388,7 @@ static void print_comparators(const struct side sd[2])
 		text_pair(label, comp_agree(&sd[0], x, sizeof(x), k),
 			  comp_agree(&sd[1], y, sizeof(y), k));
 	}
-	text_pair("pick agrees, of contested", comp_pick(&sd[0], x, sizeof(x)),
+	text_pair("pick agrees/contested", comp_pick(&sd[0], x, sizeof(x)),
 		  comp_pick(&sd[1], y, sizeof(y)));
 	for (s = 0; s < 2; s++) {
 		char *v = s ? y : x;

@@ -485,8 +485,12 @@ static void text_pick(struct report *r, const struct report_opts *o)
 	printf("            %s)\n",
 	       r->prof->eevdf ? "pick_eevdf(): the eligible task with the earliest deadline" :
 				"CFS pick: vruntime placement not modelled, not judged");
-	if (!cfsr_pickcheck_groups_known(r->c.pk))
-		printf("  task groups not in the trace: every task taken as in the root group\n");
+	if (cfsr_pickcheck_groups(r->c.pk) == CFSR_PICK_GROUPS_UNKNOWN)
+		printf("  task groups not in the trace: every task taken as in the root group;\n"
+		       "  under autogroups or cgroups divergences may be the model's\n");
+	else if (cfsr_pickcheck_groups(r->c.pk) == CFSR_PICK_GROUPS_ATTACH)
+		printf("  task groups from the trace's cgroup attach events (autogroups and\n"
+		       "  moves before the trace unseen)\n");
 	printf("  %-8s %11s %10s %10s %10s %10s %12s %8s\n", "", "switches", "trivial", "contested",
 	       "agrees", "diverges", "cannot judge", "agree");
 	for (c = 0; c < r->t->info.nr_cpus; c++) {
@@ -784,6 +788,11 @@ static json_object *json_pick_entity(const struct cfsr_pick_entity *e, const cha
 
 static json_object *json_pick(struct report *r, const struct report_opts *op)
 {
+	static const char *const pick_groups[] = {
+		[CFSR_PICK_GROUPS_SNAPSHOTS] = "snapshots",
+		[CFSR_PICK_GROUPS_ATTACH] = "cgroup-attach-events",
+		[CFSR_PICK_GROUPS_UNKNOWN] = "unknown-all-root",
+	};
 	json_object *o = json_object_new_object(), *cpus = json_object_new_array();
 	json_object *reasons = json_object_new_object(), *top = json_object_new_array(), *e;
 	const struct cfsr_pick_div *d;
@@ -794,9 +803,7 @@ static json_object *json_pick(struct report *r, const struct report_opts *op)
 	json_object_object_add(o, "rule", json_object_new_string(r->prof->name));
 	json_object_object_add(o, "pick", json_object_new_string(r->prof->eevdf ? "eevdf" : "cfs"));
 	json_object_object_add(o, "task_groups",
-			       json_object_new_string(cfsr_pickcheck_groups_known(r->c.pk) ?
-							      "snapshots" :
-							      "unknown-all-root"));
+			       json_object_new_string(pick_groups[cfsr_pickcheck_groups(r->c.pk)]));
 	cfsr_pickcheck_total(r->c.pk, &sum);
 	json_object_object_add(o, "total", json_pick_counts(&sum));
 	for (c = 0; c < r->t->info.nr_cpus; c++) {

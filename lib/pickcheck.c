@@ -29,6 +29,8 @@ struct cfsr_pickcheck {
 	struct cfsr_pick_div *top;
 	size_t nr_top;
 	bool groups_known;
+	/* cgroup attach events put tasks in groups (when no snapshot gave them) */
+	uint64_t attaches;
 };
 
 static const struct {
@@ -241,6 +243,19 @@ int cfsr_pickcheck_event(struct cfsr_pickcheck *pc, const struct cfsr_event *ev)
 			if (!cpu_ok || c == ev->cpu)
 				pc->cpus[c].known = false;
 	}
+	/*
+	 * Without the snapshots' groups, a task attached to a cgroup is put in
+	 * a group of that path: which hierarchy holds the cpu controller the
+	 * events do not say, so this only keeps such tasks apart from the
+	 * others (their CPUs' picks become "task-groups"), never merges them.
+	 */
+	if (ev->kind == CFSR_EV_CGROUP_ATTACH && !pc->groups_known && ev->cgroup.pid > 0 &&
+	    ev->cgroup.path && ev->cgroup.path[0]) {
+		if (cfsr_replay_task_set_group(pc->r, ev->cgroup.pid,
+					       ev->cgroup.level > 0 ? ev->cgroup.path : "/") < 0)
+			return -1;
+		pc->attaches++;
+	}
 	if (cfsr_replay_event(pc->r, ev) < 0)
 		return -1;
 	if (ev->kind == CFSR_EV_SWITCH && cpu_ok) {
@@ -270,9 +285,11 @@ int cfsr_pickcheck_set_group(struct cfsr_pickcheck *pc, int pid, const char *gro
 	return cfsr_replay_task_set_group(pc->r, pid, group) < 0 ? -1 : 0;
 }
 
-bool cfsr_pickcheck_groups_known(const struct cfsr_pickcheck *pc)
+enum cfsr_pick_groups cfsr_pickcheck_groups(const struct cfsr_pickcheck *pc)
 {
-	return pc->groups_known;
+	if (pc->groups_known)
+		return CFSR_PICK_GROUPS_SNAPSHOTS;
+	return pc->attaches ? CFSR_PICK_GROUPS_ATTACH : CFSR_PICK_GROUPS_UNKNOWN;
 }
 
 const struct cfsr_pick_cpu *cfsr_pickcheck_cpu(const struct cfsr_pickcheck *pc, int cpu)

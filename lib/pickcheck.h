@@ -154,8 +154,17 @@ void cfsr_pickcheck_clock(struct cfsr_pickcheck *pc, int cpu, uint64_t ts, uint6
 /* Put a task in its task group (cfsr_replay_task_set_group()); return -1 on failure. */
 int cfsr_pickcheck_set_group(struct cfsr_pickcheck *pc, int pid, const char *group);
 
-/* The task groups were given (a recorded trace's snapshots); else every task is in the root. */
-bool cfsr_pickcheck_groups_known(const struct cfsr_pickcheck *pc);
+/* Where the tasks' groups came from. */
+enum cfsr_pick_groups {
+	/* cfsr_pickcheck_set_group(): a recorded trace's snapshots */
+	CFSR_PICK_GROUPS_SNAPSHOTS,
+	/* cgroup attach events of the trace (autogroups and earlier moves unseen) */
+	CFSR_PICK_GROUPS_ATTACH,
+	/* nothing: every task taken as in the root group */
+	CFSR_PICK_GROUPS_UNKNOWN,
+};
+
+enum cfsr_pick_groups cfsr_pickcheck_groups(const struct cfsr_pickcheck *pc);
 
 /* Counts of a CPU (NULL out of range), and over all CPUs into @sum. */
 const struct cfsr_pick_cpu *cfsr_pickcheck_cpu(const struct cfsr_pickcheck *pc, int cpu);

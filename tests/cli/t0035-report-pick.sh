@@ -103,6 +103,18 @@ test_expect_success 'text: the section, its divergence, within 100 columns' "
 	test \$(awk '{ if (length(\$0) > m) m = length(\$0) } END { print m }' i.out) -le 100
 "
 
+test_expect_success 'cgroups.dat: attached tasks kept apart, their CPUs not judged' "
+	cfsreplay report --json '$TRACES/cgroups.dat' >cg.json &&
+	cfsreplay report --json '$TRACES/recorded.dat' >rec.json &&
+	python3 -c '
+import json
+p = json.load(open(\"cg.json\"))[\"pick_check\"]
+assert p[\"task_groups\"] == \"cgroup-attach-events\" and p[\"reasons\"][\"task-groups\"] > 0, p
+p = json.load(open(\"rec.json\"))[\"pick_check\"]
+assert p[\"task_groups\"] == \"snapshots\", p[\"task_groups\"]
+'
+"
+
 # adds_up TRACE: the classes add up, and every sched_switch of the trace is counted
 adds_up() {
 	cfsreplay report --json --top 3 "$1" >a.json &&
