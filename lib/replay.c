@@ -2256,6 +2256,8 @@ int cfsr_replay_pick(const struct cfsr_replay *r, int cpu, const struct cfsr_pic
 			other = t;
 		if (!t->fair || t->cpu != cpu || !state_on_rq(t->state))
 			continue;
+		if (t->state == CFSR_TS_QUEUED)
+			out->nr_runnable++;
 		if (t->state == CFSR_TS_RUNNING) {
 			if (t->pid != q->prev_pid)
 				return CFSR_PICK_NO_STATE;
@@ -2288,11 +2290,6 @@ int cfsr_replay_pick(const struct cfsr_replay *r, int cpu, const struct cfsr_pic
 	if (other && other->fair && other->cpu == cpu &&
 	    (other->state == CFSR_TS_QUEUED || (other == prev && !q->prev_sleeps)))
 		other_runnable = true;
-	for (i = 0; i < r->nr_tasks; i++) {
-		t = &r->tasks[i];
-		if (t->fair && t->cpu == cpu && t->state == CFSR_TS_QUEUED)
-			out->nr_runnable++;
-	}
 	if (prev && !q->prev_sleeps)
 		out->nr_runnable++;
 	for (;;) {
