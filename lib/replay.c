@@ -2157,6 +2157,8 @@ const struct cfsr_replay_stats *cfsr_replay_stats(const struct cfsr_replay *r)
 
 /* Bound on the delayed dequeues one pick completes before it gives up (see below). */
 #define PICK_MAX_DELAYED 64
+/* Tasks on a CPU's run queue the pick remembers from its first pass; more: it scans again. */
+#define PICK_MAX_CAND 64
 
 /* The EEVDF sums of a cfs_rq as one pick sees them: cfs->avg_vruntime/avg_load, changed locally. */
 struct pick_sums {
@@ -2238,6 +2240,8 @@ int cfsr_replay_pick(const struct cfsr_replay *r, int cpu, const struct cfsr_pic
 {
 	const struct cfsr_cfs_rq *cfs = NULL;
 	const struct cfsr_task *prev = NULL, *other = NULL, *best, *only, *t;
+	const struct cfsr_task *cand[PICK_MAX_CAND];
+	size_t nr_cand = 0, nr_scan;
 	int done[PICK_MAX_DELAYED];
 	bool prev_on_rq = false, prev_delayed = false, other_runnable = false, curr_ok;
 	struct pick_sums s;
@@ -2258,6 +2262,11 @@ int cfsr_replay_pick(const struct cfsr_replay *r, int cpu, const struct cfsr_pic
 			continue;
 		if (t->state == CFSR_TS_QUEUED)
 			out->nr_runnable++;
+		if (nr_cand <= PICK_MAX_CAND) {
+			if (nr_cand < PICK_MAX_CAND)
+				cand[nr_cand] = t;
+			nr_cand++;
+		}
 		if (t->state == CFSR_TS_RUNNING) {
 			if (t->pid != q->prev_pid)
 				return CFSR_PICK_NO_STATE;
@@ -2292,12 +2301,14 @@ int cfsr_replay_pick(const struct cfsr_replay *r, int cpu, const struct cfsr_pic
 		other_runnable = true;
 	if (prev && !q->prev_sleeps)
 		out->nr_runnable++;
+	/* the tasks of the first pass, or all of them again when they did not fit */
+	nr_scan = nr_cand <= PICK_MAX_CAND ? nr_cand : r->nr_tasks;
 	for (;;) {
 		best = only = NULL;
 		nr = 0;
 		out->tie = false;
-		for (i = 0; i < r->nr_tasks; i++) {
-			t = &r->tasks[i];
+		for (i = 0; i < nr_scan; i++) {
+			t = nr_cand <= PICK_MAX_CAND ? cand[i] : &r->tasks[i];
 			if (!t->fair || t->cpu != cpu || !state_on_rq(t->state) ||
 			    pick_done(done, out->nr_delayed_done, t->pid))
 				continue;
