@@ -2218,21 +2218,23 @@ static void pick_describe(struct cfsr_pick_entity *e, const struct cfsr_task *t,
 /*
  * Mirrors, without changing the engine, the fair pick of a __schedule()
  * on one cfs_rq: pick_task_fair() -> pick_next_entity() -> pick_eevdf()
- * (kernel/sched/fair.c, v6.6-v6.18; __pick_eevdf() from v6.15).  Before
- * the pick, a prev that blocks is dequeued (dequeue_entity(), v6.6-v6.18)
+ * (kernel/sched/fair.c, v6.6-v6.18; later split out as __pick_eevdf(),
+ * release not pinned).  Before the pick, a prev that blocks is dequeued
+ * (dequeue_entity(), v6.6-v6.18)
  * unless DELAY_DEQUEUE keeps it, delayed, because it is not eligible
  * (v6.12-v6.18); a prev that stays runnable is cfs_rq->curr.  The pick:
  * with one queued entity, that one; else curr is dropped unless it is
  * eligible; an eligible curr still protected by RUN_TO_PARITY (v6.6-v6.18:
- * deadline not renewed since its pick, "vlag == deadline" to v6.16,
- * "vruntime < vprot" from v6.17, the same with equal slices) is kept;
+ * deadline not renewed since its pick: "vlag == deadline" from v6.6,
+ * "vruntime < vprot" from about v6.17, the same with equal slices) is kept;
  * otherwise the eligible entity with the earliest deadline, curr only if
  * strictly earlier than the best queued one.  A delayed entity so picked is
  * dequeued (pick_next_entity(), v6.12-v6.18: dequeue_entities() with
  * DEQUEUE_DELAYED) and the pick starts again without it.
  * Differs: equal deadlines are reported, not broken (the kernel takes the
- * entity queued first); the next buddy (NEXT_BUDDY, PICK_BUDDY: set only
- * by yield_to() and features off by default) and custom slices
+ * entity queued first); the next buddy (cfs_rq->next, read under
+ * NEXT_BUDDY or PICK_BUDDY, set for tasks only by yield_to() and by
+ * NEXT_BUDDY wakeups, off by default), sched_yield() and custom slices
  * (sched_attr.sched_runtime, PREEMPT_SHORT) are not seen in a trace.
  */
 int cfsr_replay_pick(const struct cfsr_replay *r, int cpu, const struct cfsr_pick_query *q,
