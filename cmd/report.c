@@ -457,19 +457,24 @@ static void text_pick_counts(const char *label, const struct cfsr_pick_cpu *n)
 
 static void text_pick_reasons(const struct report *r, char cls, const char *label)
 {
-	bool any = false;
-	int k;
+	int k, col = 0, w;
+	char item[64];
 
 	for (k = 0; k < CFSR_PR_NR; k++) {
 		uint64_t v = cfsr_pickcheck_reason(r->c.pk, (enum cfsr_pick_reason)k);
 
 		if (cfsr_pick_reason_class((enum cfsr_pick_reason)k) != cls || !v)
 			continue;
-		printf("%s %s %" PRIu64, any ? "," : label,
-		       cfsr_pick_reason_key((enum cfsr_pick_reason)k), v);
-		any = true;
+		w = snprintf(item, sizeof(item), "%s %" PRIu64,
+			     cfsr_pick_reason_key((enum cfsr_pick_reason)k), v);
+		if (!col)
+			col = printf("%s %s", label, item);
+		else if (col + 2 + w > 98)
+			col = printf(",\n    %s", item) - 2;
+		else
+			col += printf(", %s", item);
 	}
-	if (any)
+	if (col)
 		printf("\n");
 }
 

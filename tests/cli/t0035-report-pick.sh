@@ -115,10 +115,13 @@ assert p[\"task_groups\"] == \"snapshots\", p[\"task_groups\"]
 '
 "
 
-# adds_up TRACE: the classes add up, and every sched_switch of the trace is counted
+# adds_up TRACE: the classes add up, every sched_switch of the trace is counted, and the
+# text fits 100 columns
 adds_up() {
 	cfsreplay report --json --top 3 "$1" >a.json &&
 	cfsreplay info --json "$1" >ai.json &&
+	cfsreplay report --top 3 "$1" >a.out &&
+	test "$(awk '{ if (length($0) > m) m = length($0) } END { print m }' a.out)" -le 100 &&
 	python3 - a.json ai.json "$1" <<'PY'
 import json, sys
 p = json.load(open(sys.argv[1]))["pick_check"]
