@@ -73,14 +73,15 @@ struct cfsr_own_clock {
 };
 
 /*
- * When @t was made by 'cfsreplay record' with snapshots, give the
- * comparators' engine its tasks' groups and prepare its clock readings
- * (never PELT values).  Return 1 when it did, 0 when the trace has none,
- * -1 on error (after cfsr_error()).  Close @oc->feed with
- * cfsr_clock_feed_close() when done.
+ * When @t was made by 'cfsreplay record' with snapshots, or @given names a
+ * truth.jsonl or pelt.jsonl(.gz) of the same run (cfsr_clock_source():
+ * "none" takes nothing), give the comparators' engines its tasks' groups
+ * and prepare its clock readings (never PELT values).  Return 1 when it
+ * did, 0 when there is no source, -1 on error (after cfsr_error()).  Close
+ * @oc->feed with cfsr_clock_feed_close() when done.
  */
 int cfsr_comparators_own_clock(struct cfsr_comparators *c, const struct cfsr_trace *t,
-			       struct cfsr_own_clock *oc);
+			       const char *given, struct cfsr_own_clock *oc);
 
 /* Feed the readings before trace time @ts; return -1 on a read error. */
 int cfsr_comparators_clock_until(struct cfsr_comparators *c, struct cfsr_own_clock *oc,

@@ -158,7 +158,7 @@ static int account(struct side *sd)
 	if (comparators_for(sd, t) < 0)
 		goto out;
 	/* a recorded trace's own clock readings and groups, as report takes them */
-	if (sd->comp && cfsr_comparators_own_clock(&sd->c, t, &oc) < 0)
+	if (sd->comp && cfsr_comparators_own_clock(&sd->c, t, NULL, &oc) < 0)
 		goto out;
 	cfsr_progress_init(&progress, t->path);
 	while ((ret = cfsr_trace_next(t, &ev)) > 0) {

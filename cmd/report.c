@@ -29,13 +29,14 @@
 
 static const char *const report_usage[] = {
 	"usage: cfsreplay report [--json] [--top N] [--cpu CPU] [--pid PID]",
-	"                        [--time START,END] [--kernel RELEASE] TRACE",
+	"                        [--time START,END] [--kernel RELEASE] [--clock FILE] TRACE",
 	"   or: cfsreplay TRACE",
 	"",
 	"Summarise where the kernel left CPUs idle while tasks waited, and how its",
 	"placements compare with the profile's placement rule: trace summary,",
 	"per-CPU observed busy time and interim load, idle-while-waiting totals and",
-	"episodes, placement agreement and the largest divergences.",
+	"episodes, placement agreement, the pick check (the fair pick against the",
+	"task each switch ran) and the largest divergences.",
 	"",
 	"    --json              print one JSON object (see docs/cfsreplay-output.5.txt)",
 	"    --top N             episodes and divergences listed (default 10)",
@@ -44,6 +45,9 @@ static const char *const report_usage[] = {
 	"    --time START,END    count only trace times in [START, END), in seconds",
 	"                        as trace-cmd prints them; either may be empty",
 	"    --kernel RELEASE    model profile for RELEASE instead of the trace's",
+	"    --clock FILE        take the run queues' clock readings and the tasks' groups",
+	"                        from FILE (truth.jsonl or pelt.jsonl(.gz) of the same run)",
+	"                        instead of a recorded trace's snapshots; 'none': neither",
 	"    -h, --help          show this help",
 	"",
 	"Exit status: 0 success, 2 error (unreadable or invalid trace, usage).",
@@ -69,8 +73,10 @@ struct report {
 	/* records lie beside it but could not be used (the error was printed) */
 	bool fid_failed;
 	struct cfsr_fidelity fid;
-	/* the per-CPU load's engine took the trace's own clock readings and groups */
+	/* the engines took the clock readings and groups of the trace's snapshots or of --clock */
 	bool own_clock;
+	/* --clock FILE, or NULL */
+	const char *clock;
 };
 
 static void print_usage(void)
@@ -142,9 +148,9 @@ static int set_group(void *data, int tid, const char *group)
 }
 
 int cfsr_comparators_own_clock(struct cfsr_comparators *c, const struct cfsr_trace *t,
-			       struct cfsr_own_clock *oc)
+			       const char *given, struct cfsr_own_clock *oc)
 {
-	const char *src = cfsr_clock_source(t, NULL);
+	const char *src = cfsr_clock_source(t, given);
 
 	memset(oc, 0, sizeof(*oc));
 	if (!src)
@@ -181,7 +187,7 @@ static int run(struct report *r)
 	struct cfsr_event ev;
 	int ret;
 
-	ret = cfsr_comparators_own_clock(&r->c, r->t, &oc);
+	ret = cfsr_comparators_own_clock(&r->c, r->t, r->clock, &oc);
 	if (ret < 0)
 		return -1;
 	r->own_clock = ret > 0;
@@ -396,7 +402,9 @@ static void text_notes(const struct report *r)
 	printf("\nnotes\n");
 	printf("  - load is interim: the sum of the queued tasks' modelled load_avg (no cfs_rq\n"
 	       "    signals yet: blocked load and groups are missing)\n");
-	if (r->own_clock)
+	if (r->own_clock && r->clock)
+		printf("  - the model took the clock readings and task groups of '%s'\n", r->clock);
+	else if (r->own_clock)
 		printf("  - the model took the clock readings and task groups of the snapshots the\n"
 		       "    trace carries\n");
 	{
@@ -912,6 +920,7 @@ int cmd_report(int argc, const char **argv)
 		{ "pid", required_argument, NULL, 'p' },
 		{ "time", required_argument, NULL, 't' },
 		{ "kernel", required_argument, NULL, 'k' },
+		{ "clock", required_argument, NULL, 'C' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -944,6 +953,9 @@ int cmd_report(int argc, const char **argv)
 			break;
 		case 'k':
 			o.kernel = optarg;
+			break;
+		case 'C':
+			r.clock = optarg;
 			break;
 		case 'h':
 			print_usage();

@@ -153,6 +153,20 @@ if [ -d "$SHARED_TRACES" ]; then
 		[ "$d" = bench ] && continue
 		test_expect_success "shared $d: the classes add up to its switches" "adds_up '$t'"
 	done
+	test_expect_success 'shared periodic-bpf: --clock gives the groups of its snapshots' "
+		cfsreplay report --json --clock '$SHARED_TRACES/periodic-bpf/truth.jsonl' \
+			'$SHARED_TRACES/periodic-bpf/trace.dat' >pb.json &&
+		cfsreplay report --json --clock none '$TRACES/recorded.dat' >rn.json &&
+		python3 -c '
+import json
+p = json.load(open(\"pb.json\"))[\"pick_check\"]
+assert p[\"task_groups\"] == \"snapshots\" and p[\"reasons\"][\"task-groups\"] > 0, p
+t = p[\"total\"]
+assert t[\"switches\"] == t[\"trivial\"] + t[\"contested\"] + t[\"cannot_judge\"], t
+p = json.load(open(\"rn.json\"))[\"pick_check\"]
+assert p[\"task_groups\"] != \"snapshots\", p[\"task_groups\"]
+'
+	"
 else
 	echo "# no $SHARED_TRACES: shared traces skipped"
 fi
