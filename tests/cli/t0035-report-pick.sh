@@ -115,6 +115,13 @@ assert p[\"task_groups\"] == \"snapshots\", p[\"task_groups\"]
 '
 "
 
+test_expect_success '--clock: a missing or foreign file is one error, exit 2' "
+	cfsreplay report --clock nosuch.jsonl '$TRACES/periodic.dat' >out 2>err; test \$? -eq 2 &&
+	test \$(wc -l <err) -eq 1 && grep -q nosuch.jsonl err && test ! -s out &&
+	cfsreplay report --clock '$TRACES/README.md' '$TRACES/periodic.dat' >out 2>err; test \$? -eq 2 &&
+	grep -q 'not a truth.jsonl' err
+"
+
 # adds_up TRACE: the classes add up, every sched_switch of the trace is counted, and the
 # text fits 100 columns
 adds_up() {
