@@ -219,12 +219,97 @@ static void test_reasons(void **state)
 	}
 }
 
+static void pc_feed(struct cfsr_pickcheck *pc, struct cfsr_event e)
+{
+	assert_int_equal(cfsr_pickcheck_event(pc, &e), 0);
+}
+
+/*
+ * Three nice-0 spinners as scripts/pick-trace.py's "wrong" scenario
+ * builds them (A 201 switched in at V = 0; B 202 woken at 1 ms, v 1.0,
+ * d 2.4; C 203 at 1.2 ms, v 1.1, d 2.5; ticks every 4 ms), switched
+ * A C B A B A.  At 4 ms C runs while B had the earlier deadline (2.4 <
+ * 2.5): earlier-deadline, size 0.1 ms.  Then C B A B agree (the rule's
+ * order).  At 20 ms B (9.0) leaves; A 8.0, C 5.1: V = floor(22.1 / 3) =
+ * 7.366666 (on the base 1.0 of B's wakeup, as the engine keeps it), C
+ * eligible, A not: running A is ineligible, size 8.0 - 7.366666.  With
+ * --top 1 only that larger one is kept.
+ */
+static void run_wrong(struct cfsr_pickcheck *pc)
+{
+	static const int order[] = { 201, 203, 202, 201, 202, 201 };
+	uint64_t ts;
+	int k;
+
+	pc_feed(pc, ev_switch(T0, 0, 0, false, 201));
+	pc_feed(pc, ev_runtime(T0 + MS, 201, MS));
+	pc_feed(pc, ev_wakeup(T0 + MS, 201, 202));
+	pc_feed(pc, ev_runtime(T0 + 1200000, 201, 200000));
+	pc_feed(pc, ev_wakeup(T0 + 1200000, 201, 203));
+	for (k = 1; k <= 5; k++) {
+		ts = T0 + 4 * MS * (uint64_t)k;
+		pc_feed(pc, ev_runtime(ts, order[k - 1], k == 1 ? 2800000 : 4 * MS));
+		pc_feed(pc, ev_switch(ts, order[k - 1], 0, true, order[k]));
+	}
+}
+
+static void test_pickcheck_top(void **state)
+{
+	struct cfsr_pickcheck_params p = {
+		.nr_cpus = 2,
+		.prof = cfsr_profile_for("6.18"),
+		.hz = 250,
+		.top = 1,
+		.win_end = UINT64_MAX,
+		.filter_cpu = -1,
+		.filter_pid = -1,
+	};
+	const struct cfsr_pick_div *d;
+	struct cfsr_pickcheck *pc;
+	struct cfsr_pick_cpu n;
+
+	(void)state;
+	pc = cfsr_pickcheck_new(&p);
+	assert_non_null(pc);
+	run_wrong(pc);
+	cfsr_pickcheck_total(pc, &n);
+	assert_int_equal(n.switches, 6);
+	assert_int_equal(n.contested, 5);
+	assert_int_equal(n.agrees, 3);
+	assert_int_equal(n.diverges, 2);
+	assert_int_equal(n.cannot, 1);
+	assert_int_equal(cfsr_pickcheck_reason(pc, CFSR_PR_STATE_UNKNOWN), 1);
+	assert_int_equal(cfsr_pickcheck_reason(pc, CFSR_PR_EARLIER_DEADLINE), 1);
+	assert_int_equal(cfsr_pickcheck_reason(pc, CFSR_PR_INELIGIBLE), 1);
+	assert_int_equal(cfsr_pickcheck_top(pc, &d), 1);
+	assert_int_equal(d[0].why, CFSR_PR_INELIGIBLE);
+	assert_int_equal(d[0].ts, T0 + 20 * MS);
+	assert_int_equal(d[0].ran.pid, 201);
+	assert_int_equal(d[0].preferred.pid, 203);
+	assert_int_equal(d[0].avg_vruntime, 7366666);
+	assert_int_equal(d[0].size, 8000000 - 7366666);
+	cfsr_pickcheck_free(pc);
+
+	p.top = 5;
+	pc = cfsr_pickcheck_new(&p);
+	assert_non_null(pc);
+	run_wrong(pc);
+	assert_int_equal(cfsr_pickcheck_top(pc, &d), 2);
+	assert_int_equal(d[0].why, CFSR_PR_INELIGIBLE);
+	assert_int_equal(d[1].why, CFSR_PR_EARLIER_DEADLINE);
+	assert_int_equal(d[1].size, 100000);
+	assert_int_equal(d[1].avg_vruntime, 2033333);
+	assert_int_equal(d[1].ran.pid, 203);
+	assert_int_equal(d[1].preferred.pid, 202);
+	cfsr_pickcheck_free(pc);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_agree_permille), cmocka_unit_test(test_delayed),
 		cmocka_unit_test(test_curr),	       cmocka_unit_test(test_no_answer),
-		cmocka_unit_test(test_reasons),
+		cmocka_unit_test(test_reasons),	       cmocka_unit_test(test_pickcheck_top),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
