@@ -73,16 +73,15 @@ struct cfsr_own_clock {
 };
 
 /*
- * Before the first event of *@tp is read: give the comparators' engine the
- * task groups and shares of the recorders' markers, read in a pass of
- * their own (*@tp is closed meanwhile and opened again; NULL on failure),
- * and, when the trace was made by 'cfsreplay record' with snapshots, its
- * tasks' groups and clock readings (never PELT values).  Return 1 when it
- * took snapshots, 0 when the trace has none, -1 on error (after
- * cfsr_error()).  Close @oc->feed with cfsr_clock_feed_close() when done.
+ * When @t was made by 'cfsreplay record' with snapshots, or @given names a
+ * truth.jsonl or pelt.jsonl(.gz) of the same run (cfsr_clock_source():
+ * "none" takes nothing), give the comparators' engines its tasks' groups
+ * and prepare its clock readings (never PELT values).  Return 1 when it
+ * did, 0 when there is no source, -1 on error (after cfsr_error()).  Close
+ * @oc->feed with cfsr_clock_feed_close() when done.
  */
-int cfsr_comparators_own_clock(struct cfsr_comparators *c, struct cfsr_trace **tp,
-			       struct cfsr_own_clock *oc);
+int cfsr_comparators_own_clock(struct cfsr_comparators *c, const struct cfsr_trace *t,
+			       const char *given, struct cfsr_own_clock *oc);
 
 /* Feed the readings before trace time @ts; return -1 on a read error. */
 int cfsr_comparators_clock_until(struct cfsr_comparators *c, struct cfsr_own_clock *oc,

@@ -37,7 +37,7 @@
 #include "replay.h"
 #include "taskstats.h"
 
-#define COMPARE_FORMAT_VERSION 2
+#define COMPARE_FORMAT_VERSION 3
 /* compare --kernel: its own schema (cfsreplay-output(5), COMPARE --KERNEL) */
 #define MODELS_FORMAT_VERSION 1
 #define DEFAULT_TOP 20
@@ -67,7 +67,7 @@ static const char *const compare_usage[] = {
 	"                     default, a recorded trace's own snapshots; 'none')",
 	"    --top N          list the N names (tasks) that differ most (default 20,",
 	"                     0 for all); --json lists all unless --top is given",
-	"    --json           JSON output (format_version 1, see cfsreplay-output(5))",
+	"    --json           JSON output (format_version 3, see cfsreplay-output(5))",
 	"    -h, --help       show this help",
 	"",
 	"With two traces, each also goes through the report's comparators when its",
@@ -158,7 +158,7 @@ static int account(struct side *sd)
 	if (comparators_for(sd, t) < 0)
 		goto out;
 	/* a recorded trace's own clock readings and groups, as report takes them */
-	if (sd->comp && cfsr_comparators_own_clock(&sd->c, &t, &oc) < 0)
+	if (sd->comp && cfsr_comparators_own_clock(&sd->c, t, NULL, &oc) < 0)
 		goto out;
 	cfsr_progress_init(&progress, t->path);
 	while ((ret = cfsr_trace_next(t, &ev)) > 0) {
@@ -323,6 +323,22 @@ static const char *comp_agree(const struct side *sd, char *buf, size_t len, int 
 	return buf;
 }
 
+/* "agrees/contested (pct)" of the pick check */
+static const char *comp_pick(const struct side *sd, char *buf, size_t len)
+{
+	struct cfsr_pick_cpu n;
+
+	if (!sd->comp)
+		return "-";
+	cfsr_pickcheck_total(sd->c.pk, &n);
+	if (!n.contested)
+		snprintf(buf, len, "0 contested");
+	else
+		snprintf(buf, len, "%" PRIu64 "/%" PRIu64 " (%.1f %%)", n.agrees, n.contested,
+			 100.0 * (double)n.agrees / (double)n.contested);
+	return buf;
+}
+
 /* one row of times, "-" for a side without comparators */
 static void comp_row(const char *label, const struct side sd[2], const uint64_t v[2])
 {
@@ -372,6 +388,8 @@ static void print_comparators(const struct side sd[2])
 		text_pair(label, comp_agree(&sd[0], x, sizeof(x), k),
 			  comp_agree(&sd[1], y, sizeof(y), k));
 	}
+	text_pair("pick agrees/contested", comp_pick(&sd[0], x, sizeof(x)),
+		  comp_pick(&sd[1], y, sizeof(y)));
 	for (s = 0; s < 2; s++) {
 		char *v = s ? y : x;
 		const struct cfsr_fidelity *f = &sd[s].fid;
@@ -555,6 +573,7 @@ static json_object *json_comparators(const struct side *sd)
 	const struct cfsr_iww_totals *it;
 	const struct cfsr_imb_totals *mt;
 	const struct cfsr_place_totals *pt;
+	struct cfsr_pick_cpu pn;
 	json_object *o, *x, *k;
 	int kind, v;
 
@@ -597,6 +616,17 @@ static json_object *json_comparators(const struct side *sd)
 		json_object_object_add(x, cfsr_place_kind_name((enum cfsr_place_kind)kind), k);
 	}
 	json_object_object_add(o, "placement", x);
+	cfsr_pickcheck_total(sd->c.pk, &pn);
+	x = json_object_new_object();
+	json_object_object_add(x, "switches", json_object_new_uint64(pn.switches));
+	json_object_object_add(x, "trivial", json_object_new_uint64(pn.trivial));
+	json_object_object_add(x, "contested", json_object_new_uint64(pn.contested));
+	json_object_object_add(x, "agrees", json_object_new_uint64(pn.agrees));
+	json_object_object_add(x, "diverges", json_object_new_uint64(pn.diverges));
+	json_object_object_add(x, "cannot_judge", json_object_new_uint64(pn.cannot));
+	v = cfsr_pick_agree_permille(pn.agrees, pn.contested);
+	json_object_object_add(x, "agree_permille", v < 0 ? NULL : json_object_new_int(v));
+	json_object_object_add(o, "pick_check", x);
 	return o;
 }
 

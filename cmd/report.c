@@ -29,13 +29,14 @@
 
 static const char *const report_usage[] = {
 	"usage: cfsreplay report [--json] [--top N] [--cpu CPU] [--pid PID]",
-	"                        [--time START,END] [--kernel RELEASE] TRACE",
+	"                        [--time START,END] [--kernel RELEASE] [--clock FILE] TRACE",
 	"   or: cfsreplay TRACE",
 	"",
 	"Summarise where the kernel left CPUs idle while tasks waited, and how its",
 	"placements compare with the profile's placement rule: trace summary,",
 	"per-CPU observed busy time and cfs_rq load, idle-while-waiting totals and",
-	"episodes, placement agreement and the largest divergences.",
+	"episodes, placement agreement, the pick check (the fair pick against the",
+	"task each switch ran) and the largest divergences.",
 	"",
 	"    --json              print one JSON object (see docs/cfsreplay-output.5.txt)",
 	"    --top N             episodes and divergences listed (default 10)",
@@ -44,6 +45,9 @@ static const char *const report_usage[] = {
 	"    --time START,END    count only trace times in [START, END), in seconds",
 	"                        as trace-cmd prints them; either may be empty",
 	"    --kernel RELEASE    model profile for RELEASE instead of the trace's",
+	"    --clock FILE        take the run queues' clock readings and the tasks' groups",
+	"                        from FILE (truth.jsonl or pelt.jsonl(.gz) of the same run)",
+	"                        instead of a recorded trace's snapshots; 'none': neither",
 	"    -h, --help          show this help",
 	"",
 	"Exit status: 0 success, 2 error (unreadable or invalid trace, usage).",
@@ -69,8 +73,10 @@ struct report {
 	/* records lie beside it but could not be used (the error was printed) */
 	bool fid_failed;
 	struct cfsr_fidelity fid;
-	/* the per-CPU load's engine took the trace's own clock readings and groups */
+	/* the engines took the clock readings and groups of the trace's snapshots or of --clock */
 	bool own_clock;
+	/* --clock FILE, or NULL */
+	const char *clock;
 };
 
 static void print_usage(void)
@@ -134,23 +140,27 @@ static int parse_int(const char *opt, const char *arg, int min, int *val)
 /* cfsr_task_groups() callback: the task's group, in the per-CPU load's engine */
 static int set_group(void *data, int tid, const char *group)
 {
-	return cfsr_cpuload_set_group(data, tid, group);
+	struct cfsr_comparators *c = data;
+
+	if (cfsr_pickcheck_set_group(c->pk, tid, group) < 0)
+		return -1;
+	return cfsr_cpuload_set_group(c->cl, tid, group);
 }
 
-int cfsr_comparators_own_clock(struct cfsr_comparators *c, struct cfsr_trace **tp,
-			       struct cfsr_own_clock *oc)
+int cfsr_comparators_own_clock(struct cfsr_comparators *c, const struct cfsr_trace *t,
+			       const char *given, struct cfsr_own_clock *oc)
 {
-	const char *src;
+	const char *src = cfsr_clock_source(t, given);
 
 	memset(oc, 0, sizeof(*oc));
-	src = cfsr_clock_source(*tp, NULL);
 	if (!src)
 		return 0;
 	oc->feed = cfsr_clock_feed_open(src);
 	if (!oc->feed)
 		return -1;
 	cfsr_cpuload_expect_clock(c->cl);
-	if (cfsr_task_groups(src, set_group, c->cl) < 0) {
+	cfsr_pickcheck_expect_clock(c->pk);
+	if (cfsr_task_groups(src, set_group, c) < 0) {
 		cfsr_clock_feed_close(oc->feed);
 		oc->feed = NULL;
 		return -1;
@@ -163,8 +173,10 @@ int cfsr_comparators_clock_until(struct cfsr_comparators *c, struct cfsr_own_clo
 {
 	if (!oc->feed)
 		return 0;
-	for (; oc->have > 0 && oc->rd.ts < ts; oc->have = cfsr_clock_feed_next(oc->feed, &oc->rd))
+	for (; oc->have > 0 && oc->rd.ts < ts; oc->have = cfsr_clock_feed_next(oc->feed, &oc->rd)) {
 		cfsr_cpuload_clock(c->cl, oc->rd.cpu, oc->rd.ts, oc->rd.clock);
+		cfsr_pickcheck_clock(c->pk, oc->rd.cpu, oc->rd.ts, oc->rd.clock);
+	}
 	return oc->have < 0 ? -1 : 0;
 }
 
@@ -175,7 +187,7 @@ static int run(struct report *r)
 	struct cfsr_event ev;
 	int ret;
 
-	ret = cfsr_comparators_own_clock(&r->c, &r->t, &oc);
+	ret = cfsr_comparators_own_clock(&r->c, r->t, r->clock, &oc);
 	if (ret < 0)
 		return -1;
 	r->own_clock = ret > 0;
@@ -414,7 +426,9 @@ static void text_notes(const struct report *r)
 		       " task groups have no cpu.shares in the trace: 1024 (the\n"
 		       "    default) assumed\n",
 		       g.groups - g.shares_given, g.groups);
-	if (r->own_clock)
+	if (r->own_clock && r->clock)
+		printf("  - the model took the clock readings and task groups of '%s'\n", r->clock);
+	else if (r->own_clock)
 		printf("  - the model took the clock readings and task groups of the snapshots the\n"
 		       "    trace carries\n");
 	{
@@ -452,6 +466,99 @@ static void text_notes(const struct report *r)
 	else
 		printf("  - no affinity change in the trace: tasks are taken as allowed on every\n"
 		       "    CPU, per-CPU kthreads (name/N) on theirs\n");
+}
+
+/* A vruntime or deadline relative to V, in virtual microseconds. */
+static double rel_us(uint64_t v, uint64_t base)
+{
+	return (double)(int64_t)(v - base) / 1e3;
+}
+
+static void text_pick_counts(const char *label, const struct cfsr_pick_cpu *n)
+{
+	int pm = cfsr_pick_agree_permille(n->agrees, n->contested);
+
+	printf("  %-8s %11" PRIu64 " %10" PRIu64 " %10" PRIu64 " %10" PRIu64 " %10" PRIu64
+	       " %12" PRIu64,
+	       label, n->switches, n->trivial, n->contested, n->agrees, n->diverges, n->cannot);
+	if (pm < 0)
+		printf("        -\n");
+	else
+		printf("   %5d.%d%%\n", pm / 10, pm % 10);
+}
+
+static void text_pick_reasons(const struct report *r, char cls, const char *label)
+{
+	int k, col = 0, w;
+	char item[64];
+
+	for (k = 0; k < CFSR_PR_NR; k++) {
+		uint64_t v = cfsr_pickcheck_reason(r->c.pk, (enum cfsr_pick_reason)k);
+
+		if (cfsr_pick_reason_class((enum cfsr_pick_reason)k) != cls || !v)
+			continue;
+		w = snprintf(item, sizeof(item), "%s %" PRIu64,
+			     cfsr_pick_reason_key((enum cfsr_pick_reason)k), v);
+		if (!col)
+			col = printf("%s %s", label, item);
+		else if (col + 2 + w > 98)
+			col = printf(",\n    %s", item) - 2;
+		else
+			col += printf(", %s", item);
+	}
+	if (col)
+		printf("\n");
+}
+
+static void text_pick(struct report *r, const struct report_opts *o)
+{
+	const struct cfsr_pick_div *d;
+	struct cfsr_pick_cpu sum;
+	char who[48];
+	size_t i, n;
+	int c;
+
+	printf("\npick check (rule of model %s:\n", r->prof->name);
+	printf("            %s)\n",
+	       r->prof->eevdf ? "pick_eevdf(): the eligible task with the earliest deadline" :
+				"CFS pick: vruntime placement not modelled, not judged");
+	if (cfsr_pickcheck_groups(r->c.pk) == CFSR_PICK_GROUPS_UNKNOWN)
+		printf("  task groups not in the trace: every task taken as in the root group;\n"
+		       "  under autogroups or cgroups divergences may be the model's\n");
+	else if (cfsr_pickcheck_groups(r->c.pk) == CFSR_PICK_GROUPS_ATTACH)
+		printf("  task groups from the trace's cgroup attach events (autogroups and\n"
+		       "  moves before the trace unseen)\n");
+	printf("  %-8s %11s %10s %10s %10s %10s %12s %8s\n", "", "switches", "trivial", "contested",
+	       "agrees", "diverges", "cannot judge", "agree");
+	for (c = 0; c < r->t->info.nr_cpus; c++) {
+		if (o->cpu >= 0 && c != o->cpu)
+			continue;
+		snprintf(who, sizeof(who), "CPU %d", c);
+		text_pick_counts(who, cfsr_pickcheck_cpu(r->c.pk, c));
+	}
+	cfsr_pickcheck_total(r->c.pk, &sum);
+	text_pick_counts("all", &sum);
+	text_pick_reasons(r, 'D', "  diverges:");
+	text_pick_reasons(r, 'C', "  cannot judge:");
+	n = cfsr_pickcheck_top(r->c.pk, &d);
+	if (!n)
+		return;
+	printf("  largest divergences (v-V, d-V: vruntime and deadline less the average\n"
+	       "  vruntime V of the cfs_rq, in virtual us)\n");
+	for (i = 0; i < n; i++) {
+		snprintf(who, sizeof(who), "%" PRIu64 ".%06" PRIu64, d[i].ts / 1000000000,
+			 d[i].ts % 1000000000 / 1000);
+		printf("    %-14s CPU %-3d ran       ", who, d[i].cpu);
+		snprintf(who, sizeof(who), "%.15s:%d", d[i].ran_comm, d[i].ran.pid);
+		printf("%-23s v-V %+10.1f  d-V %+10.1f\n", who,
+		       rel_us(d[i].ran.vruntime, d[i].avg_vruntime),
+		       rel_us(d[i].ran.deadline, d[i].avg_vruntime));
+		snprintf(who, sizeof(who), "%.15s:%d", d[i].pref_comm, d[i].preferred.pid);
+		printf("      %-20s preferred %-23s v-V %+10.1f  d-V %+10.1f\n",
+		       cfsr_pick_reason_key(d[i].why), who,
+		       rel_us(d[i].preferred.vruntime, d[i].avg_vruntime),
+		       rel_us(d[i].preferred.deadline, d[i].avg_vruntime));
+	}
 }
 
 static void print_text(struct report *r, const struct report_opts *o)
@@ -503,6 +610,7 @@ static void print_text(struct report *r, const struct report_opts *o)
 	text_iww(r, o);
 	text_imb(r);
 	text_place(r);
+	text_pick(r, o);
 	text_fidelity(r);
 	text_notes(r);
 }
@@ -704,6 +812,87 @@ static json_object *json_groups(const struct report *r)
 	return o;
 }
 
+static json_object *json_pick_counts(const struct cfsr_pick_cpu *n)
+{
+	json_object *o = json_object_new_object();
+	int pm = cfsr_pick_agree_permille(n->agrees, n->contested);
+
+	json_object_object_add(o, "switches", u64(n->switches));
+	json_object_object_add(o, "trivial", u64(n->trivial));
+	json_object_object_add(o, "contested", u64(n->contested));
+	json_object_object_add(o, "agrees", u64(n->agrees));
+	json_object_object_add(o, "diverges", u64(n->diverges));
+	json_object_object_add(o, "cannot_judge", u64(n->cannot));
+	json_object_object_add(o, "agree_permille", pm < 0 ? NULL : json_object_new_int(pm));
+	return o;
+}
+
+static json_object *json_pick_entity(const struct cfsr_pick_entity *e, const char *comm)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "pid", json_object_new_int(e->pid));
+	json_object_object_add(o, "comm", json_object_new_string(comm));
+	json_object_object_add(o, "vruntime", u64(e->vruntime));
+	json_object_object_add(o, "deadline", u64(e->deadline));
+	json_object_object_add(o, "eligible", json_object_new_boolean(e->eligible));
+	return o;
+}
+
+static json_object *json_pick(struct report *r, const struct report_opts *op)
+{
+	static const char *const pick_groups[] = {
+		[CFSR_PICK_GROUPS_SNAPSHOTS] = "snapshots",
+		[CFSR_PICK_GROUPS_ATTACH] = "cgroup-attach-events",
+		[CFSR_PICK_GROUPS_UNKNOWN] = "unknown-all-root",
+	};
+	json_object *o = json_object_new_object(), *cpus = json_object_new_array();
+	json_object *reasons = json_object_new_object(), *top = json_object_new_array(), *e;
+	const struct cfsr_pick_div *d;
+	struct cfsr_pick_cpu sum;
+	size_t i, n;
+	int c, k;
+
+	json_object_object_add(o, "rule", json_object_new_string(r->prof->name));
+	json_object_object_add(o, "pick", json_object_new_string(r->prof->eevdf ? "eevdf" : "cfs"));
+	json_object_object_add(o, "task_groups",
+			       json_object_new_string(pick_groups[cfsr_pickcheck_groups(r->c.pk)]));
+	cfsr_pickcheck_total(r->c.pk, &sum);
+	json_object_object_add(o, "total", json_pick_counts(&sum));
+	for (c = 0; c < r->t->info.nr_cpus; c++) {
+		if (op->cpu >= 0 && c != op->cpu)
+			continue;
+		e = json_pick_counts(cfsr_pickcheck_cpu(r->c.pk, c));
+		json_object_object_add(e, "cpu", json_object_new_int(c));
+		json_object_array_add(cpus, e);
+	}
+	json_object_object_add(o, "cpus", cpus);
+	for (k = 0; k < CFSR_PR_NR; k++)
+		json_object_object_add(
+			reasons, cfsr_pick_reason_key((enum cfsr_pick_reason)k),
+			u64(cfsr_pickcheck_reason(r->c.pk, (enum cfsr_pick_reason)k)));
+	json_object_object_add(o, "reasons", reasons);
+	n = cfsr_pickcheck_top(r->c.pk, &d);
+	for (i = 0; i < n; i++) {
+		e = json_object_new_object();
+		json_object_object_add(e, "ts_ns", u64(d[i].ts));
+		json_object_object_add(e, "cpu", json_object_new_int(d[i].cpu));
+		json_object_object_add(e, "reason",
+				       json_object_new_string(cfsr_pick_reason_key(d[i].why)));
+		json_object_object_add(e, "prev_pid", json_object_new_int(d[i].prev_pid));
+		json_object_object_add(e, "ran", json_pick_entity(&d[i].ran, d[i].ran_comm));
+		json_object_object_add(e, "preferred",
+				       json_pick_entity(&d[i].preferred, d[i].pref_comm));
+		json_object_object_add(e, "avg_vruntime", u64(d[i].avg_vruntime));
+		json_object_object_add(e, "nr_runnable",
+				       json_object_new_int((int)d[i].nr_runnable));
+		json_object_object_add(e, "size", u64(d[i].size));
+		json_object_array_add(top, e);
+	}
+	json_object_object_add(o, "top", top);
+	return o;
+}
+
 static int print_json(struct report *r, const struct report_opts *op)
 {
 	const struct cfsr_trace_info *in = &r->t->info;
@@ -758,6 +947,7 @@ static int print_json(struct report *r, const struct report_opts *op)
 	json_object_object_add(o, "idle_while_waiting", json_iww(r));
 	json_object_object_add(o, "lasting_imbalance", json_imb(r));
 	json_object_object_add(o, "placement", json_place(r));
+	json_object_object_add(o, "pick_check", json_pick(r, op));
 	json_object_object_add(o, "fidelity", r->have_fid ? cfsr_fidelity_json(&r->fid) : NULL);
 	return cfsr_put_json(o);
 }
@@ -771,6 +961,7 @@ int cmd_report(int argc, const char **argv)
 		{ "pid", required_argument, NULL, 'p' },
 		{ "time", required_argument, NULL, 't' },
 		{ "kernel", required_argument, NULL, 'k' },
+		{ "clock", required_argument, NULL, 'C' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -803,6 +994,9 @@ int cmd_report(int argc, const char **argv)
 			break;
 		case 'k':
 			o.kernel = optarg;
+			break;
+		case 'C':
+			r.clock = optarg;
 			break;
 		case 'h':
 			print_usage();

@@ -31,6 +31,16 @@ int cfsr_comparators_init(struct cfsr_comparators *c, const struct cfsr_comparat
 		.filter_cpu = p->filter_cpu,
 		.filter_pid = p->filter_pid,
 	};
+	struct cfsr_pickcheck_params kp = {
+		.nr_cpus = p->nr_cpus,
+		.prof = p->prof,
+		.hz = p->hz,
+		.top = p->top,
+		.win_start = p->win_start,
+		.win_end = p->win_end,
+		.filter_cpu = p->filter_cpu,
+		.filter_pid = p->filter_pid,
+	};
 	struct cfsr_imb_params mp = {
 		.nr_cpus = p->nr_cpus,
 		.filter_cpu = p->filter_cpu,
@@ -51,7 +61,8 @@ int cfsr_comparators_init(struct cfsr_comparators *c, const struct cfsr_comparat
 	c->pl = cfsr_place_new(p->nr_cpus, p->top, p->win_start, p->win_end, p->filter_cpu,
 			       p->filter_pid);
 	c->im = cfsr_imb_new(&mp);
-	if (!c->iw || !c->cl || !c->pl || !c->im) {
+	c->pk = cfsr_pickcheck_new(&kp);
+	if (!c->iw || !c->cl || !c->pl || !c->im || !c->pk) {
 		cfsr_comparators_release(c);
 		return -1;
 	}
@@ -67,6 +78,9 @@ int cfsr_comparators_event(struct cfsr_comparators *c, const struct cfsr_event *
 	if (cfsr_place_event(c->pl, ev, c->iw, c->cl) < 0 || cfsr_iww_event(c->iw, ev) < 0 ||
 	    cfsr_cpuload_event(c->cl, ev) < 0 || cfsr_imb_event(c->im, ev, c->cl, c->iw) < 0)
 		return -1;
+	/* judges a switch before its own engine replays it */
+	if (cfsr_pickcheck_event(c->pk, ev) < 0)
+		return -1;
 	c->last_ts = ev->ts;
 	return 0;
 }
@@ -79,6 +93,7 @@ void cfsr_comparators_finish(struct cfsr_comparators *c)
 
 void cfsr_comparators_release(struct cfsr_comparators *c)
 {
+	cfsr_pickcheck_free(c->pk);
 	cfsr_imb_free(c->im);
 	cfsr_place_free(c->pl);
 	cfsr_cpuload_free(c->cl);

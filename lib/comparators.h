@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The report's comparators as one bundle: idle while waiting, the
- * placement audit, the per-CPU load (the only user of the replay engine)
- * and lasting imbalance, fed each event of one trace in one pass, with the
+ * placement audit, the per-CPU load (the replay engine behind the loads),
+ * lasting imbalance and the pick check (with an engine of its own), fed each event of one trace in one pass, with the
  * balance intervals they share.  `report` prints them; `compare` sets two
  * traces' totals side by side.
  */
@@ -16,6 +16,7 @@
 #include "event.h"
 #include "idlewait.h"
 #include "imbalance.h"
+#include "pickcheck.h"
 #include "placement.h"
 #include "profile.h"
 
@@ -52,6 +53,7 @@ struct cfsr_comparators_params {
  * @cl: per-CPU load
  * @pl: placement audit
  * @im: lasting imbalance
+ * @pk: the pick check (a replay engine of its own, asked before each switch)
  * @balance_ns: an idle CPU's balance interval (idle-while-waiting's long episodes)
  * @busy_balance_ns: a busy CPU's (lasting imbalance)
  * @hz_assumed: HZ was not in the trace
@@ -64,6 +66,7 @@ struct cfsr_comparators {
 	struct cfsr_cpuload *cl;
 	struct cfsr_place *pl;
 	struct cfsr_imbalance *im;
+	struct cfsr_pickcheck *pk;
 	uint64_t balance_ns;
 	uint64_t busy_balance_ns;
 	bool hz_assumed;

@@ -654,7 +654,7 @@ static bool cfs_curr_ent(const struct cfsr_replay *r, const struct cfsr_cfs_rq *
 }
 
 /*
- * A pick without changing the engine (cfsr_replay_pick()) stands in for the
+ * A pick without changing the engine (cfsr_replay_pick_tree()) stands in for the
  * delayed dequeues it completes on the way: the entities it dequeued, and
  * the group entities their dequeue left delayed.
  */
@@ -1848,7 +1848,7 @@ static bool on_path(const struct cfsr_replay *r, const struct ent *e, const stru
  * on @cpu: pick_eevdf() at the root, then in the cfs_rq of the group
  * entity picked, down to a task.  With @next, the pick must stay on the
  * path to it (the task the trace shows running next).
- * Return: the pid, CFSR_PICK_IDLE, CFSR_PICK_UNKNOWN, PICK_DELAYED (*@met
+ * Return: the pid, CFSR_PICK_TREE_IDLE, CFSR_PICK_TREE_UNKNOWN, PICK_DELAYED (*@met
  * set) or PICK_OFF_PATH.
  */
 static int pick_walk(const struct cfsr_replay *r, int cpu, const struct pick_overlay *ov,
@@ -1860,8 +1860,8 @@ static int pick_walk(const struct cfsr_replay *r, int cpu, const struct pick_ove
 
 	for (depth = 0; cfs && depth <= r->nr_groups; depth++) {
 		if (!pick_eevdf(r, cfs, ov, &e))
-			return !depth && !ov_nr_queued(r, cfs, ov) ? CFSR_PICK_IDLE :
-								     CFSR_PICK_UNKNOWN;
+			return !depth && !ov_nr_queued(r, cfs, ov) ? CFSR_PICK_TREE_IDLE :
+								     CFSR_PICK_TREE_UNKNOWN;
 		if (ent_delayed(ov, &e)) {
 			*met = e;
 			return PICK_DELAYED;
@@ -1872,11 +1872,11 @@ static int pick_walk(const struct cfsr_replay *r, int cpu, const struct pick_ove
 			return e.t->pid;
 		cfs = e.g;
 	}
-	return CFSR_PICK_UNKNOWN;
+	return CFSR_PICK_TREE_UNKNOWN;
 }
 
 /*
- * For cfsr_replay_pick(): the dequeue of delayed entity @e, and of the
+ * For cfsr_replay_pick_tree(): the dequeue of delayed entity @e, and of the
  * group entities it empties (delayed instead where not eligible), in @ov.
  * Return: -1 when @ov is full.
  */
@@ -1902,21 +1902,21 @@ static int ov_dequeue(const struct cfsr_replay *r, struct pick_overlay *ov, cons
 	return ov_dequeue(r, ov, &ge);
 }
 
-int cfsr_replay_pick(const struct cfsr_replay *r, int cpu)
+int cfsr_replay_pick_tree(const struct cfsr_replay *r, int cpu)
 {
 	struct pick_overlay ov;
 	struct ent met;
 	int ret;
 
 	if (!r || cpu < 0 || cpu >= r->nr_cpus || !r->profile->eevdf)
-		return CFSR_PICK_UNKNOWN;
+		return CFSR_PICK_TREE_UNKNOWN;
 	memset(&ov, 0, sizeof(ov));
 	for (;;) {
 		ret = pick_walk(r, cpu, &ov, NULL, &met);
 		if (ret != PICK_DELAYED)
 			return ret;
 		if (ov_dequeue(r, &ov, &met) < 0)
-			return CFSR_PICK_UNKNOWN;
+			return CFSR_PICK_TREE_UNKNOWN;
 	}
 }
 
@@ -2886,4 +2886,222 @@ const struct cfsr_cfs_rq *cfsr_replay_cfs_rq_parent(const struct cfsr_replay *r,
 	if (!cfs->group || (size_t)cfs->group >= r->nr_groups)
 		return NULL;
 	return cfs_of((struct cfsr_replay *)r, r->tgs[cfs->group].parent, cfs->cpu);
+}
+
+/* ---- the fair pick, read-only (for the pick check) -------------------------------------- */
+
+/* Bound on the delayed dequeues one pick completes before it gives up (see below). */
+#define PICK_MAX_DELAYED 64
+/* Tasks on a CPU's run queue the pick remembers from its first pass; more: it scans again. */
+#define PICK_MAX_CAND 64
+
+/* The EEVDF sums of a cfs_rq as one pick sees them: cfs->avg_vruntime/avg_load, changed locally. */
+struct pick_sums {
+	int64_t avg;
+	int64_t load;
+};
+
+static void pick_sums_add(struct pick_sums *s, const struct cfsr_cfs_rq *cfs,
+			  const struct cfsr_task *t, int64_t sign)
+{
+	int64_t w = (int64_t)cfsr_scale_load_down(t->load_weight);
+
+	s->avg += sign * (int64_t)(t->vruntime - cfs->zero_vruntime) * w;
+	s->load += sign * w;
+}
+
+/* vruntime_eligible() (v6.8-v6.18; entity_eligible() of v6.6-v6.7) on the local sums. */
+static bool pick_eligible(const struct pick_sums *s, const struct cfsr_cfs_rq *cfs,
+			  uint64_t vruntime)
+{
+	return s->avg >= (int64_t)(vruntime - cfs->zero_vruntime) * s->load;
+}
+
+/* avg_vruntime() on the local sums: the mean rounded toward minus infinity. */
+static uint64_t pick_avg_vruntime(const struct pick_sums *s, const struct cfsr_cfs_rq *cfs)
+{
+	int64_t avg = s->avg;
+
+	if (s->load) {
+		if (avg < 0)
+			avg -= s->load - 1;
+		avg /= s->load;
+	}
+	return cfs->zero_vruntime + (uint64_t)avg;
+}
+
+static bool pick_done(const int *done, unsigned int nr, int pid)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr; i++)
+		if (done[i] == pid)
+			return true;
+	return false;
+}
+
+static void pick_describe(struct cfsr_pick_entity *e, const struct cfsr_task *t,
+			  const struct pick_sums *s, const struct cfsr_cfs_rq *cfs, bool runnable)
+{
+	e->pid = t->pid;
+	e->runnable = runnable;
+	e->eligible = pick_eligible(s, cfs, t->vruntime);
+	e->vruntime = t->vruntime;
+	e->deadline = t->deadline;
+}
+
+/*
+ * Mirrors, without changing the engine, the fair pick of a __schedule()
+ * on one cfs_rq: pick_task_fair() -> pick_next_entity() -> pick_eevdf()
+ * (kernel/sched/fair.c, v6.6-v6.18; later split out as __pick_eevdf(),
+ * release not pinned).  Before the pick, a prev that blocks is dequeued
+ * (dequeue_entity(), v6.6-v6.18)
+ * unless DELAY_DEQUEUE keeps it, delayed, because it is not eligible
+ * (v6.12-v6.18); a prev that stays runnable is cfs_rq->curr.  The pick:
+ * with one queued entity, that one; else curr is dropped unless it is
+ * eligible; an eligible curr still protected by RUN_TO_PARITY (v6.6-v6.18:
+ * deadline not renewed since its pick: "vlag == deadline" from v6.6,
+ * "vruntime < vprot" from about v6.17, the same with equal slices) is kept;
+ * otherwise the eligible entity with the earliest deadline, curr only if
+ * strictly earlier than the best queued one.  A delayed entity so picked is
+ * dequeued (pick_next_entity(), v6.12-v6.18: dequeue_entities() with
+ * DEQUEUE_DELAYED) and the pick starts again without it.
+ * Differs: equal deadlines are reported, not broken (the kernel takes the
+ * entity queued first); the next buddy (cfs_rq->next, read under
+ * NEXT_BUDDY or PICK_BUDDY, set for tasks only by yield_to() and by
+ * NEXT_BUDDY wakeups, off by default), sched_yield() and custom slices
+ * (sched_attr.sched_runtime, PREEMPT_SHORT) are not seen in a trace.
+ */
+int cfsr_replay_pick(const struct cfsr_replay *r, int cpu, const struct cfsr_pick_query *q,
+		     struct cfsr_pick *out)
+{
+	const struct cfsr_cfs_rq *cfs = NULL;
+	const struct cfsr_task *prev = NULL, *other = NULL, *best, *only, *t;
+	const struct cfsr_task *cand[PICK_MAX_CAND];
+	size_t nr_cand = 0, nr_scan;
+	int done[PICK_MAX_DELAYED];
+	bool prev_on_rq = false, prev_delayed = false, other_runnable = false, curr_ok;
+	struct pick_sums s;
+	unsigned int nr;
+	size_t i;
+
+	memset(out, 0, sizeof(*out));
+	if (cpu < 0 || cpu >= r->nr_cpus || r->rqs[cpu].curr < 0 ||
+	    r->rqs[cpu].curr != (q->prev_pid > 0 ? q->prev_pid : 0))
+		return CFSR_PICK_NO_STATE;
+	if (!r->profile->eevdf)
+		return CFSR_PICK_NOT_EEVDF;
+	for (i = 0; i < r->nr_tasks; i++) {
+		t = &r->tasks[i];
+		if (t->pid == q->other_pid && q->other_pid > 0)
+			other = t;
+		if (!t->fair || t->cpu != cpu || !state_on_rq(t->state))
+			continue;
+		if (t->state == CFSR_TS_QUEUED)
+			out->nr_runnable++;
+		if (nr_cand <= PICK_MAX_CAND) {
+			if (nr_cand < PICK_MAX_CAND)
+				cand[nr_cand] = t;
+			nr_cand++;
+		}
+		if (t->state == CFSR_TS_RUNNING) {
+			if (t->pid != q->prev_pid)
+				return CFSR_PICK_NO_STATE;
+			prev = t;
+		}
+		if (!cfs)
+			cfs = &r->cfs[(size_t)t->group * (size_t)r->nr_cpus + (size_t)cpu];
+		else if (cfs->group != t->group)
+			return CFSR_PICK_GROUPS;
+	}
+	if (q->prev_pid > 0 && !prev) {
+		/* a fair prev the model does not have running here */
+		for (i = 0; i < r->nr_tasks; i++)
+			if (r->tasks[i].pid == q->prev_pid && r->tasks[i].fair)
+				return CFSR_PICK_NO_STATE;
+	}
+	if (!cfs)
+		return 0;
+	s.avg = cfs->avg_vruntime;
+	s.load = (int64_t)cfs->avg_load;
+	if (prev) {
+		pick_sums_add(&s, cfs, prev, 1);
+		prev_on_rq = !q->prev_sleeps;
+		if (q->prev_sleeps && r->profile->delay_dequeue && !q->prev_special &&
+		    !pick_eligible(&s, cfs, prev->vruntime))
+			prev_on_rq = prev_delayed = true;
+		if (!prev_on_rq)
+			pick_sums_add(&s, cfs, prev, -1);
+	}
+	if (other && other->fair && other->cpu == cpu &&
+	    (other->state == CFSR_TS_QUEUED || (other == prev && !q->prev_sleeps)))
+		other_runnable = true;
+	if (prev && !q->prev_sleeps)
+		out->nr_runnable++;
+	/* the tasks of the first pass, or all of them again when they did not fit */
+	nr_scan = nr_cand <= PICK_MAX_CAND ? nr_cand : r->nr_tasks;
+	for (;;) {
+		best = only = NULL;
+		nr = 0;
+		out->tie = false;
+		for (i = 0; i < nr_scan; i++) {
+			t = nr_cand <= PICK_MAX_CAND ? cand[i] : &r->tasks[i];
+			if (!t->fair || t->cpu != cpu || !state_on_rq(t->state) ||
+			    pick_done(done, out->nr_delayed_done, t->pid))
+				continue;
+			if (t == prev) {
+				if (!prev_on_rq)
+					continue;
+				nr++;
+				only = t;
+				continue;
+			}
+			nr++;
+			only = t;
+			if (!pick_eligible(&s, cfs, t->vruntime))
+				continue;
+			if (best && t->deadline == best->deadline)
+				out->tie = true;
+			if (!best || (int64_t)(t->deadline - best->deadline) < 0) {
+				best = t;
+				out->tie = false;
+			}
+		}
+		if (!nr)
+			break;
+		curr_ok = prev && prev_on_rq && !prev_delayed &&
+			  pick_eligible(&s, cfs, prev->vruntime);
+		if (nr == 1) {
+			best = only;
+			out->tie = false;
+		} else if (curr_ok && q->prev_protected) {
+			best = prev;
+			out->kept_curr = true;
+			out->tie = false;
+		} else if (curr_ok && (!best || (int64_t)(prev->deadline - best->deadline) < 0)) {
+			best = prev;
+			out->tie = false;
+		} else if (curr_ok && best && prev->deadline == best->deadline) {
+			out->tie = true;
+		}
+		if (!best)
+			return CFSR_PICK_NO_STATE; /* nothing eligible: the sums are not the kernel's */
+		if (best->state != CFSR_TS_DELAYED && !(best == prev && prev_delayed)) {
+			out->avg_vruntime = pick_avg_vruntime(&s, cfs);
+			pick_describe(&out->picked, best, &s, cfs, true);
+			break;
+		}
+		if (out->nr_delayed_done == PICK_MAX_DELAYED)
+			return CFSR_PICK_NO_STATE;
+		done[out->nr_delayed_done++] = best->pid;
+		pick_sums_add(&s, cfs, best, -1);
+		if (best == prev)
+			prev_on_rq = false;
+	}
+	if (!out->picked.pid)
+		out->avg_vruntime = pick_avg_vruntime(&s, cfs);
+	if (other)
+		pick_describe(&out->other, other, &s, cfs, other_runnable);
+	out->group = cfs->group;
+	return out->picked.pid;
 }

@@ -548,20 +548,22 @@ bool cfsr_replay_clock_peek(const struct cfsr_replay *r, int cpu, uint64_t ts, u
 bool cfsr_replay_task_avg_at(const struct cfsr_replay *r, const struct cfsr_task *t, uint64_t ts,
 			     struct cfsr_sched_avg *out);
 
-/* cfsr_replay_pick() results that are not a pid */
+/* cfsr_replay_pick_tree() results that are not a pid */
 enum {
 	/* no fair entity is queued on the CPU: it would run idle (or another class) */
-	CFSR_PICK_IDLE = -1,
+	CFSR_PICK_TREE_IDLE = -1,
 	/* the model cannot say: no EEVDF profile, a level with no eligible entity, bad CPU */
-	CFSR_PICK_UNKNOWN = -2,
+	CFSR_PICK_TREE_UNKNOWN = -2,
 };
 
 /**
- * cfsr_replay_pick() - the task the model's fair pick would run next on @cpu
+ * cfsr_replay_pick_tree() - the task the model's fair pick would run next on @cpu
  * @r: the engine
  * @cpu: the CPU
  *
- * pick_task_fair() on the CPU's state as it stands (v6.6-v6.18 EEVDF
+ * Through the hierarchy, on the run queue as it stands (the running task
+ * a candidate; for the pick of a __schedule(), with how its prev leaves,
+ * see cfsr_replay_pick()): pick_task_fair() on the CPU's state as it stands (v6.6-v6.18 EEVDF
  * profiles): pick_eevdf() at the root cfs_rq, then inside the group
  * entity it chose, down to a task; a delayed entity met on the way is
  * dequeued as the kernel's pick does (DELAY_DEQUEUE, v6.12+), with the
@@ -570,10 +572,10 @@ enum {
  * answer.  RUN_TO_PARITY and buddies are not modelled: the running task is
  * one candidate among the others.
  *
- * Return: the pid, CFSR_PICK_IDLE if nothing fair is queued, or
- * CFSR_PICK_UNKNOWN.
+ * Return: the pid, CFSR_PICK_TREE_IDLE if nothing fair is queued, or
+ * CFSR_PICK_TREE_UNKNOWN.
  */
-int cfsr_replay_pick(const struct cfsr_replay *r, int cpu);
+int cfsr_replay_pick_tree(const struct cfsr_replay *r, int cpu);
 
 /* Number of tasks, and the task at @i (borrowed until the next event). */
 size_t cfsr_replay_nr_tasks(const struct cfsr_replay *r);
@@ -593,5 +595,89 @@ const struct cfsr_cfs_rq *cfsr_replay_task_cfs_rq(const struct cfsr_replay *r,
 /* The cfs_rq its group entity is queued on (same CPU), NULL for a root. */
 const struct cfsr_cfs_rq *cfsr_replay_cfs_rq_parent(const struct cfsr_replay *r,
 						    const struct cfsr_cfs_rq *cfs);
+/**
+ * struct cfsr_pick_entity - a task as a pick sees it
+ * @pid: the task, 0 if none
+ * @runnable: it takes part in the pick: queued on the CPU and not delayed,
+ *            or the running task when it stays runnable
+ * @eligible: vruntime_eligible() against the cfs_rq's average at the pick
+ * @vruntime: se->vruntime
+ * @deadline: se->deadline
+ */
+struct cfsr_pick_entity {
+	int pid;
+	bool runnable;
+	bool eligible;
+	uint64_t vruntime;
+	uint64_t deadline;
+};
+
+/**
+ * struct cfsr_pick_query - the __schedule() whose fair pick is asked for
+ * @prev_pid: the task leaving the CPU (sched_switch's prev), 0 for idle
+ * @prev_sleeps: it blocks (not preempted, prev_state not R)
+ * @prev_special: it is exiting (DEQUEUE_SPECIAL: never delayed)
+ * @prev_protected: RUN_TO_PARITY still protects it: its deadline is the one
+ *                  it had when it was last switched in (the caller keeps that)
+ * @other_pid: a task to describe as well (the one the kernel ran), 0 none
+ */
+struct cfsr_pick_query {
+	int prev_pid;
+	bool prev_sleeps;
+	bool prev_special;
+	bool prev_protected;
+	int other_pid;
+};
+
+/**
+ * struct cfsr_pick - the model's fair pick on a CPU
+ * @picked: the task picked (pid 0: none, the CPU goes idle)
+ * @other: the query's @other_pid at the pick
+ * @avg_vruntime: avg_vruntime() of the cfs_rq at the pick
+ * @nr_runnable: runnable fair tasks taking part (delayed ones not counted)
+ * @nr_delayed_done: delayed tasks the pick dequeued before its choice
+ * @kept_curr: RUN_TO_PARITY kept the running task
+ * @tie: another eligible task had the picked task's deadline (the kernel
+ *       takes the one queued first, which the model does not know)
+ * @group: the task group of the cfs_rq the pick was made on (0: root)
+ */
+struct cfsr_pick {
+	struct cfsr_pick_entity picked;
+	struct cfsr_pick_entity other;
+	uint64_t avg_vruntime;
+	unsigned int nr_runnable;
+	unsigned int nr_delayed_done;
+	bool kept_curr;
+	bool tie;
+	int group;
+};
+
+/* Why cfsr_replay_pick() gives no answer (negative returns). */
+enum cfsr_pick_status {
+	/* the CPU's current task is unknown to the model, or not the query's prev */
+	CFSR_PICK_NO_STATE = -1,
+	/* the CPU's queued fair tasks are not all on one cfs_rq (task groups) */
+	CFSR_PICK_GROUPS = -2,
+	/* the profile picks as CFS did (v5.17-v6.5), whose placement the engine does not keep */
+	CFSR_PICK_NOT_EEVDF = -3,
+};
+
+/**
+ * cfsr_replay_pick() - the task the model's fair pick would run next on @cpu
+ * @r: the engine, before it replays the sched_switch in question
+ * @cpu: the CPU
+ * @q: the switch: its prev and how prev leaves
+ * @out: set to the pick and the figures behind it
+ *
+ * Read-only: the engine is not changed.  Answers for a CPU whose queued
+ * fair tasks all sit on one cfs_rq (the root, or a single group's with
+ * nothing else queued on the CPU); the picks among group entities are
+ * for a model of the hierarchy.  pick_eevdf() as the model mirrors it:
+ * see the comment at the function.
+ * Return: the pid picked, 0 when no fair task is runnable, or a negative
+ * enum cfsr_pick_status.
+ */
+int cfsr_replay_pick(const struct cfsr_replay *r, int cpu, const struct cfsr_pick_query *q,
+		     struct cfsr_pick *out);
 
 #endif /* CFSR_REPLAY_H */

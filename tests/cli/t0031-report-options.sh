@@ -13,7 +13,18 @@ import json
 d = json.load(open(\"r.json\"))
 assert list(d)[0] == \"format_version\" and d[\"format_version\"] == 2
 assert set(d) == {\"format_version\", \"command\", \"trace\", \"filters\", \"load_kind\", \"groups\", \"cpus\",
-                  \"idle_while_waiting\", \"lasting_imbalance\", \"placement\", \"fidelity\"}, set(d)
+                  \"idle_while_waiting\", \"lasting_imbalance\", \"placement\", \"pick_check\",
+                  \"fidelity\"}, set(d)
+p = d[\"pick_check\"]
+assert set(p) == {\"rule\", \"pick\", \"task_groups\", \"total\", \"cpus\", \"reasons\", \"top\"}, set(p)
+for c in [p[\"total\"]] + p[\"cpus\"]:
+    assert set(c) - {\"cpu\"} == {\"switches\", \"trivial\", \"contested\", \"agrees\", \"diverges\",
+                                \"cannot_judge\", \"agree_permille\"}, set(c)
+for e in p[\"top\"]:
+    assert set(e) == {\"ts_ns\", \"cpu\", \"reason\", \"prev_pid\", \"ran\", \"preferred\",
+                      \"avg_vruntime\", \"nr_runnable\", \"size\"}, set(e)
+    for k in (\"ran\", \"preferred\"):
+        assert set(e[k]) == {\"pid\", \"comm\", \"vruntime\", \"deadline\", \"eligible\"}, e
 # no kernel records beside periodic.dat: no fidelity
 assert d[\"fidelity\"] is None
 assert d[\"load_kind\"] == \"root-cfs_rq-load_avg\"

@@ -26,7 +26,7 @@ d = json.load(open("self.json"))
 a, b = d["traces"]
 a.pop("file"); b.pop("file")
 assert a == b, "machine sides differ"
-assert d["format_version"] == 2
+assert d["format_version"] == 3
 assert d["tasks"], "no tasks"
 for t in d["tasks"]:
     assert t["a"] == t["b"], t["comm"]
@@ -138,6 +138,7 @@ for side, rep in zip(d[\"traces\"], (\"ra.json\", \"rb.json\")):
         want = r[\"lasting_imbalance\"][\"lasting_windows\" if k == \"lasting_windows\" else k]
         assert v == want, k
     assert c[\"placement\"] == r[\"placement\"][\"counts\"], (c[\"placement\"], r[\"placement\"][\"counts\"])
+    assert c[\"pick_check\"] == r[\"pick_check\"][\"total\"], (c[\"pick_check\"], r[\"pick_check\"])
 a, b = (t[\"comparators\"] for t in d[\"traces\"])
 # pinned workers: idle-while-waiting affinity-bound; unpinned: none of it
 assert a[\"idle_while_waiting\"][\"affinity_bound_cpu_ns\"] > 400000000

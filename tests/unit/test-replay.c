@@ -942,9 +942,9 @@ static void test_group_entity_pick(void **state)
 	feed(r, ev_switch(t0 + 2400100, 0, 72, 1, false, 70));
 	feed(r, ev_runtime(t0 + 3900100, 0, 70, 70, 1500000));
 	feed(r, ev_switch(t0 + 3900200, 0, 70, 0, true, 71));
-	assert_int_equal(cfsr_replay_pick(r, 0), 71);
+	assert_int_equal(cfsr_replay_pick_tree(r, 0), 71);
 	feed(r, ev_runtime(t0 + 5900200, 0, 71, 71, 2000000));
-	assert_int_equal(cfsr_replay_pick(r, 0), 70);
+	assert_int_equal(cfsr_replay_pick_tree(r, 0), 70);
 	assert_true(g->se_delayed);
 	assert_int_equal(cfsr_replay_stats(r)->gse_delayed_picked, 0);
 	feed(r, ev_switch(t0 + 5900300, 0, 71, 0, true, 70));
@@ -953,8 +953,8 @@ static void test_group_entity_pick(void **state)
 	assert_int_equal(g->se_vlag, 0);
 	assert_int_equal(cfsr_replay_stats(r)->gse_delayed_picked, 1);
 	assert_int_equal(root->load_weight, 2 * W0);
-	assert_int_equal(cfsr_replay_pick(r, 0), 70);
-	assert_int_equal(cfsr_replay_pick(r, 1), CFSR_PICK_UNKNOWN);
+	assert_int_equal(cfsr_replay_pick_tree(r, 0), 70);
+	assert_int_equal(cfsr_replay_pick_tree(r, 1), CFSR_PICK_TREE_UNKNOWN);
 	cfsr_replay_free(r);
 }
 
@@ -1073,7 +1073,7 @@ static void test_group_entity_cfs_profile(void **state)
 	(void)state;
 	assert_true(g->se_on_rq);
 	assert_int_equal(g->se_vruntime, 0);
-	assert_int_equal(cfsr_replay_pick(r, 0), CFSR_PICK_UNKNOWN);
+	assert_int_equal(cfsr_replay_pick_tree(r, 0), CFSR_PICK_TREE_UNKNOWN);
 	feed(r, ev_switch(5000000000ull + 2400100, 0, 72, 1, false, 70));
 	assert_false(g->se_on_rq);
 	assert_false(g->se_delayed);

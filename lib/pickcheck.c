@@ -1,0 +1,336 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The pick check (see pickcheck.h).  It drives a replay engine of its own,
+ * as lib/cpuload.c drives the per-CPU load's, so that it can ask the
+ * engine at each sched_switch before the engine replays it; per CPU it
+ * keeps whether the CPU's state is known and the deadline its current task
+ * had when it was switched in, which RUN_TO_PARITY reads.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+#include "pickcheck.h"
+
+struct pc_cpu {
+	/* a switch was seen since the start or the last lost-events notice */
+	bool known;
+	/* the task switched in last, and its deadline then (set_next_entity()) */
+	int pick_pid;
+	uint64_t pick_deadline;
+	struct cfsr_pick_cpu n;
+};
+
+struct cfsr_pickcheck {
+	struct cfsr_pickcheck_params p;
+	struct cfsr_replay *r;
+	struct pc_cpu *cpus;
+	uint64_t reasons[CFSR_PR_NR];
+	struct cfsr_pick_div *top;
+	size_t nr_top;
+	bool groups_known;
+	/* cgroup attach events put tasks in groups (when no snapshot gave them) */
+	uint64_t attaches;
+};
+
+static const struct {
+	const char *key;
+	char cls;
+	const char *text;
+} reasons[] = {
+#define X(id, k, c, t) [id] = { k, c, t },
+	CFSR_PICK_REASONS
+#undef X
+};
+
+const char *cfsr_pick_reason_key(enum cfsr_pick_reason why)
+{
+	return why < CFSR_PR_NR ? reasons[why].key : "?";
+}
+
+char cfsr_pick_reason_class(enum cfsr_pick_reason why)
+{
+	return why < CFSR_PR_NR ? reasons[why].cls : '?';
+}
+
+const char *cfsr_pick_reason_text(enum cfsr_pick_reason why)
+{
+	return why < CFSR_PR_NR ? reasons[why].text : "?";
+}
+
+int cfsr_pick_agree_permille(uint64_t agrees, uint64_t contested)
+{
+	if (!contested || agrees > contested)
+		return -1;
+	return (int)((agrees * 2000 + contested) / (contested * 2));
+}
+
+struct cfsr_pickcheck *cfsr_pickcheck_new(const struct cfsr_pickcheck_params *p)
+{
+	struct cfsr_pickcheck *pc = calloc(1, sizeof(*pc));
+
+	if (!pc)
+		goto oom;
+	pc->p = *p;
+	if (pc->p.top < 0)
+		pc->p.top = 0;
+	pc->cpus = calloc((size_t)p->nr_cpus, sizeof(*pc->cpus));
+	pc->top = calloc((size_t)pc->p.top + 1, sizeof(*pc->top));
+	if (!pc->cpus || !pc->top)
+		goto oom;
+	pc->r = cfsr_replay_new(p->nr_cpus, p->prof, p->hz);
+	if (!pc->r) {
+		cfsr_pickcheck_free(pc);
+		cfsr_error("cannot make the pick check's replay engine");
+		return NULL;
+	}
+	return pc;
+oom:
+	cfsr_pickcheck_free(pc);
+	cfsr_error("out of memory for the pick check");
+	return NULL;
+}
+
+void cfsr_pickcheck_free(struct cfsr_pickcheck *pc)
+{
+	if (!pc)
+		return;
+	cfsr_replay_free(pc->r);
+	free(pc->cpus);
+	free(pc->top);
+	free(pc);
+}
+
+/* Keep @d if it is among the --top largest (memory fixed by --top). */
+static void keep_div(struct cfsr_pickcheck *pc, const struct cfsr_pick_div *d)
+{
+	size_t i, min = 0;
+
+	if (!pc->p.top)
+		return;
+	if (pc->nr_top < (size_t)pc->p.top) {
+		pc->top[pc->nr_top++] = *d;
+		return;
+	}
+	for (i = 1; i < pc->nr_top; i++)
+		if (pc->top[i].size < pc->top[min].size ||
+		    (pc->top[i].size == pc->top[min].size && pc->top[i].ts > pc->top[min].ts))
+			min = i;
+	if (d->size > pc->top[min].size)
+		pc->top[min] = *d;
+}
+
+static uint64_t ahead(uint64_t a, uint64_t b)
+{
+	return (int64_t)(a - b) > 0 ? a - b : 0;
+}
+
+/* Class the switch @ev against the engine's state before it. */
+static enum cfsr_pick_reason classify(struct cfsr_pickcheck *pc, const struct cfsr_event *ev,
+				      struct cfsr_pick *pk, int *picked)
+{
+	struct pc_cpu *c = &pc->cpus[ev->cpu];
+	struct cfsr_pick_query q = { 0 };
+	const struct cfsr_task *prev = NULL;
+	int next = ev->sw.next_pid;
+
+	*picked = -1;
+	if (!c->known)
+		return CFSR_PR_STATE_UNKNOWN;
+	if (next > 0 && ev->sw.next_prio < 100)
+		return CFSR_PR_HIGHER_CLASS;
+	q.prev_pid = ev->sw.prev_pid > 0 ? ev->sw.prev_pid : 0;
+	q.prev_sleeps = !ev->sw.preempt && ev->sw.prev_state;
+	if (q.prev_pid)
+		prev = cfsr_replay_task(pc->r, q.prev_pid);
+	q.prev_special = (prev && prev->exiting) || (ev->sw.prev_state & CFSR_TASK_DEAD_BITS);
+	q.prev_protected = prev && c->pick_pid == q.prev_pid && prev->deadline == c->pick_deadline;
+	q.other_pid = next > 0 ? next : 0;
+	*picked = cfsr_replay_pick(pc->r, ev->cpu, &q, pk);
+	switch (*picked) {
+	case CFSR_PICK_NO_STATE:
+		return CFSR_PR_STATE_UNKNOWN;
+	case CFSR_PICK_GROUPS:
+		return CFSR_PR_GROUPS;
+	case CFSR_PICK_NOT_EEVDF:
+		return CFSR_PR_CFS;
+	default:
+		break;
+	}
+	if (next <= 0)
+		return *picked ? CFSR_PR_IDLE_RUNNABLE : CFSR_PR_NONE_RUNNABLE;
+	if (!pk->other.runnable)
+		return CFSR_PR_NEXT_UNSEEN;
+	if (pk->nr_runnable <= 1)
+		return CFSR_PR_ONE_RUNNABLE;
+	if (*picked == next)
+		return CFSR_PR_EARLIEST;
+	if (pk->kept_curr)
+		return CFSR_PR_RUN_TO_PARITY;
+	if (!pk->other.eligible)
+		return CFSR_PR_INELIGIBLE;
+	if (pk->other.deadline == pk->picked.deadline)
+		return CFSR_PR_TIE;
+	return CFSR_PR_EARLIER_DEADLINE;
+}
+
+static void judge(struct cfsr_pickcheck *pc, const struct cfsr_event *ev)
+{
+	struct cfsr_pick_cpu *n = &pc->cpus[ev->cpu].n;
+	struct cfsr_pick pk = { 0 };
+	enum cfsr_pick_reason why;
+	struct cfsr_pick_div d;
+	const struct cfsr_task *t;
+	int picked;
+
+	if (ev->ts < pc->p.win_start || ev->ts >= pc->p.win_end ||
+	    (pc->p.filter_cpu >= 0 && ev->cpu != pc->p.filter_cpu))
+		return;
+	why = classify(pc, ev, &pk, &picked);
+	if (pc->p.filter_pid >= 0 && ev->sw.prev_pid != pc->p.filter_pid &&
+	    ev->sw.next_pid != pc->p.filter_pid && picked != pc->p.filter_pid)
+		return;
+	pc->reasons[why]++;
+	n->switches++;
+	switch (cfsr_pick_reason_class(why)) {
+	case 'T':
+		n->trivial++;
+		return;
+	case 'C':
+		n->cannot++;
+		return;
+	case 'A':
+		n->contested++;
+		n->agrees++;
+		return;
+	default:
+		n->contested++;
+		n->diverges++;
+		break;
+	}
+	memset(&d, 0, sizeof(d));
+	d.ts = ev->ts;
+	d.cpu = ev->cpu;
+	d.why = why;
+	d.prev_pid = ev->sw.prev_pid;
+	d.ran = pk.other;
+	d.preferred = pk.picked;
+	memcpy(d.ran_comm, ev->sw.next_comm, sizeof(d.ran_comm));
+	t = cfsr_replay_task(pc->r, pk.picked.pid);
+	if (t)
+		memcpy(d.pref_comm, t->comm, sizeof(d.pref_comm));
+	d.avg_vruntime = pk.avg_vruntime;
+	d.nr_runnable = pk.nr_runnable;
+	if (why == CFSR_PR_INELIGIBLE)
+		d.size = ahead(pk.other.vruntime, pk.avg_vruntime);
+	else if (why == CFSR_PR_EARLIER_DEADLINE)
+		d.size = ahead(pk.other.deadline, pk.picked.deadline);
+	else
+		d.size = ahead(pk.picked.deadline, pk.picked.vruntime);
+	keep_div(pc, &d);
+}
+
+int cfsr_pickcheck_event(struct cfsr_pickcheck *pc, const struct cfsr_event *ev)
+{
+	bool cpu_ok = ev->cpu >= 0 && ev->cpu < pc->p.nr_cpus;
+	const struct cfsr_task *t;
+	int c;
+
+	if (ev->kind == CFSR_EV_SWITCH && cpu_ok)
+		judge(pc, ev);
+	if (ev->kind == CFSR_EV_LOST) {
+		for (c = 0; c < pc->p.nr_cpus; c++)
+			if (!cpu_ok || c == ev->cpu)
+				pc->cpus[c].known = false;
+	}
+	/*
+	 * Without the snapshots' groups, a task attached to a cgroup is put in
+	 * a group of that path: which hierarchy holds the cpu controller the
+	 * events do not say, so this only keeps such tasks apart from the
+	 * others (their CPUs' picks become "task-groups"), never merges them.
+	 */
+	if (ev->kind == CFSR_EV_CGROUP_ATTACH && !pc->groups_known && ev->cgroup.pid > 0 &&
+	    ev->cgroup.path && ev->cgroup.path[0]) {
+		if (cfsr_replay_task_set_group(pc->r, ev->cgroup.pid,
+					       ev->cgroup.level > 0 ? ev->cgroup.path : "/") < 0)
+			return -1;
+		pc->attaches++;
+	}
+	if (cfsr_replay_event(pc->r, ev) < 0)
+		return -1;
+	if (ev->kind == CFSR_EV_SWITCH && cpu_ok) {
+		struct pc_cpu *cs = &pc->cpus[ev->cpu];
+
+		t = ev->sw.next_pid > 0 ? cfsr_replay_task(pc->r, ev->sw.next_pid) : NULL;
+		cs->known = true;
+		cs->pick_pid = t ? t->pid : 0;
+		cs->pick_deadline = t ? t->deadline : 0;
+	}
+	return 0;
+}
+
+void cfsr_pickcheck_expect_clock(struct cfsr_pickcheck *pc)
+{
+	cfsr_replay_expect_clock(pc->r);
+}
+
+void cfsr_pickcheck_clock(struct cfsr_pickcheck *pc, int cpu, uint64_t ts, uint64_t clock_task)
+{
+	cfsr_replay_clock_sample(pc->r, cpu, ts, clock_task);
+}
+
+int cfsr_pickcheck_set_group(struct cfsr_pickcheck *pc, int pid, const char *group)
+{
+	pc->groups_known = true;
+	return cfsr_replay_task_set_group(pc->r, pid, group) < 0 ? -1 : 0;
+}
+
+enum cfsr_pick_groups cfsr_pickcheck_groups(const struct cfsr_pickcheck *pc)
+{
+	if (pc->groups_known)
+		return CFSR_PICK_GROUPS_SNAPSHOTS;
+	return pc->attaches ? CFSR_PICK_GROUPS_ATTACH : CFSR_PICK_GROUPS_UNKNOWN;
+}
+
+const struct cfsr_pick_cpu *cfsr_pickcheck_cpu(const struct cfsr_pickcheck *pc, int cpu)
+{
+	return cpu >= 0 && cpu < pc->p.nr_cpus ? &pc->cpus[cpu].n : NULL;
+}
+
+void cfsr_pickcheck_total(const struct cfsr_pickcheck *pc, struct cfsr_pick_cpu *sum)
+{
+	int c;
+
+	memset(sum, 0, sizeof(*sum));
+	for (c = 0; c < pc->p.nr_cpus; c++) {
+		const struct cfsr_pick_cpu *n = &pc->cpus[c].n;
+
+		sum->switches += n->switches;
+		sum->trivial += n->trivial;
+		sum->contested += n->contested;
+		sum->agrees += n->agrees;
+		sum->diverges += n->diverges;
+		sum->cannot += n->cannot;
+	}
+}
+
+uint64_t cfsr_pickcheck_reason(const struct cfsr_pickcheck *pc, enum cfsr_pick_reason why)
+{
+	return why < CFSR_PR_NR ? pc->reasons[why] : 0;
+}
+
+static int div_cmp(const void *a, const void *b)
+{
+	const struct cfsr_pick_div *x = a, *y = b;
+
+	if (x->size != y->size)
+		return x->size > y->size ? -1 : 1;
+	return x->ts < y->ts ? -1 : x->ts > y->ts;
+}
+
+size_t cfsr_pickcheck_top(struct cfsr_pickcheck *pc, const struct cfsr_pick_div **divs)
+{
+	qsort(pc->top, pc->nr_top, sizeof(*pc->top), div_cmp);
+	*divs = pc->top;
+	return pc->nr_top;
+}

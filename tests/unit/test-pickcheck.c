@@ -1,0 +1,316 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Unit tests for lib/pickcheck.c and the engine's read-only pick
+ * (cfsr_replay_pick(), lib/replay.c) it asks: the agreement arithmetic,
+ * and picks worked out by hand from the EEVDF rules (v6.18 on 2 CPUs:
+ * slice 1.4 ms; nice 0, so virtual time is real time), delayed dequeues
+ * included, and the cases the pick does not answer.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include "pickcheck.h"
+#include "replay.h"
+
+#define MS 1000000ull
+#define T0 5000000000ull
+
+static struct cfsr_event ev_switch(uint64_t ts, int prev, long state, bool preempt, int next)
+{
+	struct cfsr_event e;
+
+	memset(&e, 0, sizeof(e));
+	e.ts = ts;
+	e.kind = CFSR_EV_SWITCH;
+	e.pid = prev;
+	e.sw.prev_pid = prev;
+	e.sw.prev_prio = 120;
+	e.sw.prev_state = (uint64_t)state;
+	e.sw.preempt = preempt;
+	e.sw.next_pid = next;
+	e.sw.next_prio = 120;
+	return e;
+}
+
+static struct cfsr_event ev_runtime(uint64_t ts, int pid, uint64_t runtime)
+{
+	struct cfsr_event e;
+
+	memset(&e, 0, sizeof(e));
+	e.ts = ts;
+	e.kind = CFSR_EV_STAT_RUNTIME;
+	e.pid = pid;
+	e.runtime.pid = pid;
+	e.runtime.runtime = runtime;
+	return e;
+}
+
+static struct cfsr_event ev_wakeup(uint64_t ts, int ctx, int pid)
+{
+	struct cfsr_event e;
+
+	memset(&e, 0, sizeof(e));
+	e.ts = ts;
+	e.kind = CFSR_EV_WAKEUP;
+	e.pid = ctx;
+	e.wake.pid = pid;
+	e.wake.prio = 120;
+	e.wake.target_cpu = 0;
+	return e;
+}
+
+static void feed(struct cfsr_replay *r, struct cfsr_event e)
+{
+	assert_int_equal(cfsr_replay_event(r, &e), 0);
+}
+
+/* Rounded to the nearest tenth of a percent, halves up: by hand. */
+static void test_agree_permille(void **state)
+{
+	(void)state;
+	assert_int_equal(cfsr_pick_agree_permille(1, 3), 333); /* 333.33 */
+	assert_int_equal(cfsr_pick_agree_permille(2, 3), 667); /* 666.67 */
+	assert_int_equal(cfsr_pick_agree_permille(1, 16), 63); /* 62.5 */
+	assert_int_equal(cfsr_pick_agree_permille(11, 12), 917); /* 916.67 */
+	assert_int_equal(cfsr_pick_agree_permille(5, 5), 1000);
+	assert_int_equal(cfsr_pick_agree_permille(0, 7), 0);
+	assert_int_equal(cfsr_pick_agree_permille(0, 0), -1);
+	assert_int_equal(cfsr_pick_agree_permille(3, 2), -1);
+	/* large counts do not overflow */
+	assert_int_equal(cfsr_pick_agree_permille(999999999999ull, 1000000000000ull), 1000);
+}
+
+/*
+ * A (10) switched in at V = 0 (v 0, d 1.4); after 1 ms (v 1.0) B (11)
+ * wakes at V = 1.0 (v 1.0, d 2.4); A runs 1 ms more (v 2.0, deadline
+ * renewed to 3.4).  Returns the engine with A running.
+ */
+static struct cfsr_replay *two_tasks(void)
+{
+	struct cfsr_replay *r = cfsr_replay_new(2, cfsr_profile_for("6.18"), 250);
+
+	assert_non_null(r);
+	feed(r, ev_switch(T0, 0, 0, false, 10));
+	feed(r, ev_runtime(T0 + MS, 10, MS));
+	feed(r, ev_wakeup(T0 + MS, 10, 11));
+	feed(r, ev_runtime(T0 + 2 * MS, 10, MS));
+	return r;
+}
+
+/*
+ * A blocks: V = (2.0 + 1.0) / 2 = 1.5 and A (2.0) is not eligible, so
+ * DELAY_DEQUEUE keeps it queued; B (1.0, eligible) is the one runnable
+ * task and is picked.  Then B runs 2 ms (v 3.0, d renewed to 4.4): V =
+ * (2.0 + 3.0) / 2 = 2.5, and A (2.0) is eligible again.  If B is preempted,
+ * curr B (3.0 > 2.5) is dropped, A is picked but delayed: dequeued; B
+ * alone is left and picked.  If B blocks instead, it is delayed itself
+ * (not eligible); A is picked and dequeued, then B, and the CPU idles.
+ */
+static void test_delayed(void **state)
+{
+	struct cfsr_replay *r = two_tasks();
+	struct cfsr_pick_query q = { .prev_pid = 10, .prev_sleeps = true, .other_pid = 11 };
+	struct cfsr_pick pk;
+
+	(void)state;
+	assert_int_equal(cfsr_replay_pick(r, 0, &q, &pk), 11);
+	assert_int_equal(pk.nr_runnable, 1);
+	assert_int_equal(pk.nr_delayed_done, 0);
+	assert_int_equal(pk.avg_vruntime, 3 * MS / 2);
+	assert_true(pk.other.runnable && pk.other.eligible);
+	assert_int_equal(pk.picked.deadline, 2400000);
+	/* the engine itself keeps A delayed */
+	feed(r, ev_switch(T0 + 2 * MS, 10, 1, false, 11));
+	assert_int_equal(cfsr_replay_task(r, 10)->state, CFSR_TS_DELAYED);
+	feed(r, ev_runtime(T0 + 4 * MS, 11, 2 * MS));
+
+	q = (struct cfsr_pick_query){ .prev_pid = 11, .other_pid = 10 };
+	assert_int_equal(cfsr_replay_pick(r, 0, &q, &pk), 11);
+	assert_int_equal(pk.nr_delayed_done, 1);
+	assert_int_equal(pk.nr_runnable, 1);
+	assert_int_equal(pk.avg_vruntime, 3 * MS);
+	assert_false(pk.other.runnable);
+
+	q.prev_sleeps = true;
+	assert_int_equal(cfsr_replay_pick(r, 0, &q, &pk), 0);
+	assert_int_equal(pk.nr_delayed_done, 2);
+	assert_int_equal(pk.nr_runnable, 0);
+	/* read-only: the engine still has A delayed and B running */
+	assert_int_equal(cfsr_replay_task(r, 10)->state, CFSR_TS_DELAYED);
+	assert_int_equal(cfsr_replay_task(r, 11)->state, CFSR_TS_RUNNING);
+	cfsr_replay_free(r);
+}
+
+/*
+ * With A (v 2.0, d 3.4) preempted: V = 1.5, A not eligible, B (1.0, d 2.4)
+ * is picked, protected or not (RUN_TO_PARITY needs an eligible curr).
+ * One tick earlier, before its second millisecond, A (v 1.0, d 1.4) is
+ * eligible at V = 1.0 and has the earlier deadline: kept either way, and
+ * reported as kept by RUN_TO_PARITY when protected.
+ */
+static void test_curr(void **state)
+{
+	struct cfsr_replay *r = two_tasks();
+	struct cfsr_pick_query q = { .prev_pid = 10, .prev_protected = true, .other_pid = 11 };
+	struct cfsr_pick pk;
+
+	(void)state;
+	assert_int_equal(cfsr_replay_pick(r, 0, &q, &pk), 11);
+	assert_false(pk.kept_curr);
+	assert_int_equal(pk.nr_runnable, 2);
+	cfsr_replay_free(r);
+
+	r = cfsr_replay_new(2, cfsr_profile_for("6.18"), 250);
+	feed(r, ev_switch(T0, 0, 0, false, 10));
+	feed(r, ev_runtime(T0 + MS, 10, MS));
+	feed(r, ev_wakeup(T0 + MS, 10, 11));
+	assert_int_equal(cfsr_replay_pick(r, 0, &q, &pk), 10);
+	assert_true(pk.kept_curr);
+	assert_true(pk.picked.eligible);
+	q.prev_protected = false;
+	assert_int_equal(cfsr_replay_pick(r, 0, &q, &pk), 10);
+	assert_false(pk.kept_curr);
+	assert_int_equal(pk.picked.deadline, 1400000);
+	assert_int_equal(pk.other.deadline, 2400000);
+	cfsr_replay_free(r);
+}
+
+/* What the pick does not answer: a prev the engine does not have, groups, CFS. */
+static void test_no_answer(void **state)
+{
+	struct cfsr_replay *r = two_tasks();
+	struct cfsr_pick_query q = { .prev_pid = 11, .other_pid = 10 };
+	struct cfsr_pick pk;
+
+	(void)state;
+	assert_int_equal(cfsr_replay_pick(r, 0, &q, &pk), CFSR_PICK_NO_STATE);
+	assert_int_equal(cfsr_replay_pick(r, 1, &q, &pk), CFSR_PICK_NO_STATE);
+	q.prev_pid = 10;
+	assert_int_equal(cfsr_replay_task_set_group(r, 11, "/autogroup-3"), 1);
+	assert_int_equal(cfsr_replay_pick(r, 0, &q, &pk), CFSR_PICK_GROUPS);
+	/* both in the one group: one cfs_rq again */
+	assert_int_equal(cfsr_replay_task_set_group(r, 10, "/autogroup-3"), 1);
+	assert_int_equal(cfsr_replay_pick(r, 0, &q, &pk), 11);
+	assert_int_not_equal(pk.group, 0);
+	cfsr_replay_free(r);
+
+	r = cfsr_replay_new(2, cfsr_profile_for("6.1"), 250);
+	feed(r, ev_switch(T0, 0, 0, false, 10));
+	assert_int_equal(cfsr_replay_pick(r, 0, &q, &pk), CFSR_PICK_NOT_EEVDF);
+	cfsr_replay_free(r);
+}
+
+/* Every reason has a key, a class and a text, and the keys are distinct. */
+static void test_reasons(void **state)
+{
+	int i, j;
+
+	(void)state;
+	for (i = 0; i < CFSR_PR_NR; i++) {
+		assert_non_null(strchr("TADC", cfsr_pick_reason_class((enum cfsr_pick_reason)i)));
+		assert_true(strlen(cfsr_pick_reason_text((enum cfsr_pick_reason)i)) > 0);
+		for (j = 0; j < i; j++)
+			assert_string_not_equal(cfsr_pick_reason_key((enum cfsr_pick_reason)i),
+						cfsr_pick_reason_key((enum cfsr_pick_reason)j));
+	}
+}
+
+static void pc_feed(struct cfsr_pickcheck *pc, struct cfsr_event e)
+{
+	assert_int_equal(cfsr_pickcheck_event(pc, &e), 0);
+}
+
+/*
+ * Three nice-0 spinners as scripts/pick-trace.py's "wrong" scenario
+ * builds them (A 201 switched in at V = 0; B 202 woken at 1 ms, v 1.0,
+ * d 2.4; C 203 at 1.2 ms, v 1.1, d 2.5; ticks every 4 ms), switched
+ * A C B A B A.  At 4 ms C runs while B had the earlier deadline (2.4 <
+ * 2.5): earlier-deadline, size 0.1 ms.  Then C B A B agree (the rule's
+ * order).  At 20 ms B (9.0) leaves; A 8.0, C 5.1: V = floor(22.1 / 3) =
+ * 7.366666 (on the base 1.0 of B's wakeup, as the engine keeps it), C
+ * eligible, A not: running A is ineligible, size 8.0 - 7.366666.  With
+ * --top 1 only that larger one is kept.
+ */
+static void run_wrong(struct cfsr_pickcheck *pc)
+{
+	static const int order[] = { 201, 203, 202, 201, 202, 201 };
+	uint64_t ts;
+	int k;
+
+	pc_feed(pc, ev_switch(T0, 0, 0, false, 201));
+	pc_feed(pc, ev_runtime(T0 + MS, 201, MS));
+	pc_feed(pc, ev_wakeup(T0 + MS, 201, 202));
+	pc_feed(pc, ev_runtime(T0 + 1200000, 201, 200000));
+	pc_feed(pc, ev_wakeup(T0 + 1200000, 201, 203));
+	for (k = 1; k <= 5; k++) {
+		ts = T0 + 4 * MS * (uint64_t)k;
+		pc_feed(pc, ev_runtime(ts, order[k - 1], k == 1 ? 2800000 : 4 * MS));
+		pc_feed(pc, ev_switch(ts, order[k - 1], 0, true, order[k]));
+	}
+}
+
+static void test_pickcheck_top(void **state)
+{
+	struct cfsr_pickcheck_params p = {
+		.nr_cpus = 2,
+		.prof = cfsr_profile_for("6.18"),
+		.hz = 250,
+		.top = 1,
+		.win_end = UINT64_MAX,
+		.filter_cpu = -1,
+		.filter_pid = -1,
+	};
+	const struct cfsr_pick_div *d;
+	struct cfsr_pickcheck *pc;
+	struct cfsr_pick_cpu n;
+
+	(void)state;
+	pc = cfsr_pickcheck_new(&p);
+	assert_non_null(pc);
+	run_wrong(pc);
+	cfsr_pickcheck_total(pc, &n);
+	assert_int_equal(n.switches, 6);
+	assert_int_equal(n.contested, 5);
+	assert_int_equal(n.agrees, 3);
+	assert_int_equal(n.diverges, 2);
+	assert_int_equal(n.cannot, 1);
+	assert_int_equal(cfsr_pickcheck_reason(pc, CFSR_PR_STATE_UNKNOWN), 1);
+	assert_int_equal(cfsr_pickcheck_reason(pc, CFSR_PR_EARLIER_DEADLINE), 1);
+	assert_int_equal(cfsr_pickcheck_reason(pc, CFSR_PR_INELIGIBLE), 1);
+	assert_int_equal(cfsr_pickcheck_top(pc, &d), 1);
+	assert_int_equal(d[0].why, CFSR_PR_INELIGIBLE);
+	assert_int_equal(d[0].ts, T0 + 20 * MS);
+	assert_int_equal(d[0].ran.pid, 201);
+	assert_int_equal(d[0].preferred.pid, 203);
+	assert_int_equal(d[0].avg_vruntime, 7366666);
+	assert_int_equal(d[0].size, 8000000 - 7366666);
+	cfsr_pickcheck_free(pc);
+
+	p.top = 5;
+	pc = cfsr_pickcheck_new(&p);
+	assert_non_null(pc);
+	run_wrong(pc);
+	assert_int_equal(cfsr_pickcheck_top(pc, &d), 2);
+	assert_int_equal(d[0].why, CFSR_PR_INELIGIBLE);
+	assert_int_equal(d[1].why, CFSR_PR_EARLIER_DEADLINE);
+	assert_int_equal(d[1].size, 100000);
+	assert_int_equal(d[1].avg_vruntime, 2033333);
+	assert_int_equal(d[1].ran.pid, 203);
+	assert_int_equal(d[1].preferred.pid, 202);
+	cfsr_pickcheck_free(pc);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_agree_permille), cmocka_unit_test(test_delayed),
+		cmocka_unit_test(test_curr),	       cmocka_unit_test(test_no_answer),
+		cmocka_unit_test(test_reasons),	       cmocka_unit_test(test_pickcheck_top),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
