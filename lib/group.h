@@ -99,7 +99,7 @@ extern const struct cfsr_group_params cfsr_group_params_v6_13;
 extern const struct cfsr_group_params cfsr_group_params_v6_12;
 /* v6.7-v6.11. */
 extern const struct cfsr_group_params cfsr_group_params_v6_7;
-/* v5.17-v6.6. */
+/* v5.7-v6.6. */
 extern const struct cfsr_group_params cfsr_group_params_v6_6;
 
 /**
@@ -110,7 +110,7 @@ extern const struct cfsr_group_params cfsr_group_params_v6_6;
  * review series, not checked against each release: 6.12.7 (h_nr_delayed)
  * and 6.18.2 (ca125231dd29).
  *
- * Return: a static table, or NULL before v5.17 (not modelled).
+ * Return: a static table, or NULL before v5.7 (not modelled).
  */
 const struct cfsr_group_params *cfsr_group_params_for(int version);
 
