@@ -35,25 +35,44 @@
 P=$TRACES/periodic.dat
 R=$TRACES/recorded.dat
 
+# From trace-cmd report of periodic.dat, one line per event that matters
+# here: "fork PID", "exit TS CPU", "wakemove TS ORIG_CPU" (a migration
+# inside a wakeup) and "lbmove TS ORIG_CPU" (of a task not being woken:
+# a load balance)
+have_tc=false
 if ! command -v trace-cmd >/dev/null 2>&1; then
 	echo "# trace-cmd not found: the checks against the trace are skipped"
-	have_tc=false
-else
+elif trace-cmd report --raw-ts "$P" 2>/dev/null | python3 -c '
+import re, sys
+waking = set()
+for line in sys.stdin:
+    m = re.search(r"\[(\d+)\]\s*(\d+): (\w+):\s+(.*)", line)
+    if not m:
+        continue
+    cpu, ts, ev, rest = m.groups()
+    if ev == "sched_wakeup_new":
+        print("fork", re.search(r":(\d+) \[", rest).group(1))
+    elif ev == "sched_process_exit":
+        print("exit", ts, cpu)
+    elif ev == "sched_waking":
+        waking.add(re.search(r" pid=(\d+)", rest).group(1))
+    elif ev == "sched_wakeup":
+        waking.discard(re.search(r":(\d+) \[", rest).group(1))
+    elif ev == "sched_migrate_task":
+        pid = re.search(r" pid=(\d+)", rest).group(1)
+        orig = re.search(r"orig_cpu=(\d+)", rest).group(1)
+        print("wakemove" if pid in waking else "lbmove", ts, orig)
+' >"$TRASH/events.txt"; then
 	have_tc=true
 fi
 
 test_expect_success 'v5.7.6 and v5.7.7 differ in the runnable signals of forked tasks' "
 	$have_tc || exit 0
-	trace-cmd report --raw-ts '$P' >report.txt 2>/dev/null &&
 	cfsreplay signals --kernel 5.7.6 '$P' >a.csv &&
 	cfsreplay signals --kernel 5.7.7 '$P' >b.csv &&
 	python3 - <<'EOF'
 import csv, re, sys
-forked = set()
-for line in open('report.txt'):
-    m = re.search(r'sched_wakeup_new:\s+.*:(\d+) \[', line)
-    if m:
-        forked.add(m.group(1))
+forked = {l.split()[1] for l in open('events.txt') if l.startswith('fork ')}
 A = list(csv.DictReader(open('a.csv')))
 B = list(csv.DictReader(open('b.csv')))
 key = lambda r: (r['ts_ns'], r['cpu'], r['entity'], r['pid'], r['path'])
@@ -116,26 +135,12 @@ EOF
 
 test_expect_success 'v5.12 prints odd estimates (LSB flag); v5.13 resyncs a detach' "
 	$have_tc || exit 0
-	trace-cmd report --raw-ts '$P' >report.txt 2>/dev/null &&
 	cfsreplay signals --kernel 5.12 '$P' >a.csv &&
 	cfsreplay signals --kernel 5.13 '$P' >b.csv &&
 	python3 - <<'EOF'
 import csv, re, sys
-# load-balance moves: sched_migrate_task of a task not being woken
-waking, lb = set(), []
-for line in open('report.txt'):
-    m = re.search(r'\]\s*(\d+): (\w+):\s+(.*)', line)
-    if not m:
-        continue
-    ts, ev, rest = int(m.group(1)), m.group(2), m.group(3)
-    if ev == 'sched_waking':
-        waking.add(re.search(r' pid=(\d+)', rest).group(1))
-    elif ev == 'sched_wakeup':
-        waking.discard(re.search(r':(\d+) \[', rest).group(1))
-    elif ev == 'sched_migrate_task':
-        pid = re.search(r' pid=(\d+)', rest).group(1)
-        if pid not in waking:
-            lb.append((ts, re.search(r'orig_cpu=(\d+)', rest).group(1)))
+lb = [(int(t), c) for k, t, c in (l.split() for l in open('events.txt') if l[0] != 'f')
+      if k == 'lbmove']
 A = list(csv.DictReader(open('a.csv')))
 B = list(csv.DictReader(open('b.csv')))
 above = [(int(a['util_est']), int(b['util_est'])) for a, b in zip(A, B)
@@ -162,21 +167,11 @@ EOF
 
 test_expect_success 'v5.13 and v5.14 first differ at a cfs_rq that lost load' "
 	$have_tc || exit 0
-	trace-cmd report --raw-ts '$P' >report.txt 2>/dev/null &&
 	cfsreplay signals --kernel 5.13 '$P' >a.csv &&
 	cfsreplay signals --kernel 5.14 '$P' >b.csv &&
 	python3 - <<'EOF'
 import csv, re, sys
-lost = []
-for line in open('report.txt'):
-    m = re.search(r'\[(\d+)\]\s*(\d+): (\w+):\s+(.*)', line)
-    if not m:
-        continue
-    cpu, ts, ev, rest = m.group(1), int(m.group(2)), m.group(3), m.group(4)
-    if ev == 'sched_process_exit':
-        lost.append((ts, cpu))
-    elif ev == 'sched_migrate_task':
-        lost.append((ts, re.search(r'orig_cpu=(\d+)', rest).group(1)))
+lost = [(int(t), c) for k, t, c in (l.split() for l in open('events.txt') if l[0] != 'f')]
 A = list(csv.DictReader(open('a.csv')))
 B = list(csv.DictReader(open('b.csv')))
 for a, b in zip(A, B):
