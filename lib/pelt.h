@@ -49,6 +49,8 @@ extern const uint32_t cfsr_runnable_avg_yN_inv[LOAD_AVG_PERIOD];
  *            for a task, the EWMA ORed with UTIL_AVG_UNCHANGED.  v5.13-v6.7
  *            layout (CFSR_UTIL_EST_PAIR): for a task, util_est.enqueued,
  *            the util_avg of its last sample ORed with UTIL_AVG_UNCHANGED.
+ *            v5.7-v5.12 (CFSR_UTIL_EST_PAIR_LSB): the same pair with the
+ *            flag in bit 0 (UTIL_AVG_UNCHANGED_LSB).
  *            For a root cfs_rq in either, the sum of the queued tasks'
  *            estimates (util_est.enqueued before v6.8)
  * @util_est_ewma: util_est.ewma of a task in the v5.13-v6.7 layout; 0 in
@@ -533,7 +535,10 @@ uint64_t cfsr_pelt_task_util_est(const struct cfsr_pelt_params *params,
  *
  * _task_util_est(): the EWMA without the flag (v6.8+), or max(ewma,
  * enqueued without the flag) (v5.13-v6.7).  The same expression serves
- * both layouts, util_est_ewma being 0 in the v6.8+ one.
+ * both layouts, util_est_ewma being 0 in the v6.8+ one.  For the
+ * v5.7-v5.12 layout it is max(ewma, enqueued) as held; the kernel ORs
+ * UTIL_AVG_UNCHANGED_LSB into it, which cfsr_pelt_util_est_enqueue(),
+ * cfsr_pelt_util_est_dequeue() and cfsr_pelt_task_util_est() do.
  *
  * Return: the estimate, without UTIL_AVG_UNCHANGED.
  */
