@@ -473,7 +473,7 @@ static void update_tg_load_avg(struct cfsr_group_model *m, struct cfsr_task_grou
 }
 
 /*
- * Mirrors propagate_entity_load_avg() in kernel/sched/fair.c, v5.17-v6.18.
+ * Mirrors propagate_entity_load_avg() in kernel/sched/fair.c, v5.7-v6.18 (the same calls since the runnable_avg rework).
  * @cfs_tg is the group the entity is queued in.
  */
 static int propagate_entity_load_avg(struct cfsr_group_model *m, struct cfsr_task_group *cfs_tg,
