@@ -58,8 +58,8 @@ struct signals {
 	bool tasks;
 	bool cfs_rqs;
 	bool gses;
-	/* util_est is the v5.13-v6.7 pair: task rows print task_util_est() */
-	bool ue_pair;
+	/* util_est is a pair (v5.7-v6.7): task rows print task_util_est() */
+	const struct cfsr_pelt_params *ue_pair;
 	uint64_t rows;
 	const struct cfsr_replay *replay;
 };
@@ -162,7 +162,7 @@ static void on_update(void *data, const struct cfsr_replay_update *u)
 		s->rows++;
 		a = t->avg;
 		if (s->ue_pair)
-			a.util_est = (uint32_t)cfsr_pelt_task_util_est(&t->avg);
+			a.util_est = (uint32_t)cfsr_pelt_task_util_est(s->ue_pair, &t->avg);
 		print_row(s, u, t->pid, "", t->comm, t->load_weight, &a, NULL);
 		return;
 	}
@@ -354,7 +354,7 @@ int cmd_signals(int argc, const char **argv)
 	}
 	cfsr_replay_take_tunables(r, &t->info);
 	s.replay = r;
-	s.ue_pair = prof->pelt->util_est_repr == CFSR_UTIL_EST_PAIR;
+	s.ue_pair = prof->pelt->util_est_repr != CFSR_UTIL_EST_SINGLE ? prof->pelt : NULL;
 	cfsr_replay_set_hook(r, on_update, &s);
 	if (feed)
 		cfsr_replay_expect_clock(r);

@@ -67,14 +67,17 @@ const struct cfsr_group_params cfsr_group_params_v6_7 = {
 };
 
 /*
- * v5.17-v6.6: update_tg_load_avg() without the rate limit (1528c661c24b
+ * v5.7-v6.6: update_tg_load_avg() without the rate limit (1528c661c24b
  * came with v6.7) and update_cfs_group() calling reweight_entity() even at
  * an unchanged weight (the check came with eab03c23c2a1, v6.7); as v6.7
- * otherwise.  Earlier releases change the propagation and subtraction
- * arithmetic (lib/pelt.c): not checked here.
+ * otherwise.  v5.7-v5.16 have the same update_tg_load_avg() (its unused
+ * force argument went in v5.10, fe749158294d), calc_group_shares() and
+ * update_cfs_group() (reweight_entity() lost its runnable weight with
+ * runnable_load_avg in v5.7); their propagation and subtraction
+ * arithmetic differ, which struct cfsr_pelt_params carries.
  */
 const struct cfsr_group_params cfsr_group_params_v6_6 = {
-	.name = "v5.17-v6.6",
+	.name = "v5.7-v6.6",
 	.tg_load_ratelimit = false,
 	.keep_empty_weight = false,
 	.runnable_h_nr_runnable = false,
@@ -92,7 +95,7 @@ const struct cfsr_group_params *cfsr_group_params_for(int version)
 		return &cfsr_group_params_v6_12;
 	if (version >= 60700)
 		return &cfsr_group_params_v6_7;
-	if (version >= 51700)
+	if (version >= 50700)
 		return &cfsr_group_params_v6_6;
 	return NULL;
 }
@@ -206,12 +209,28 @@ bool cfsr_group_publish_load(const struct cfsr_group_params *params, int64_t *tg
 }
 
 /*
+ * The divider of update_tg_cfs_util/runnable/load(): the parent cfs_rq's
+ * get_pelt_divider() (95d685935a2e, v5.8+); LOAD_AVG_MAX in v5.7, when the
+ * comment there still said the windows of the group entity and of its
+ * cfs_rq are not aligned.
+ */
+static uint32_t prop_divider(const struct cfsr_pelt_params *pelt, const struct cfsr_sched_avg *cfs)
+{
+	if (pelt->prop_load_avg_max)
+		return LOAD_AVG_MAX;
+	return cfsr_pelt_divider(pelt, cfs);
+}
+
+/*
  * Mirrors update_tg_cfs_util() in kernel/sched/fair.c, v5.17-v6.18.
  *
  * The group entity's util_avg is copied from its cfs_rq; its util_sum is
  * rebuilt as util_avg * divider, the divider being the parent cfs_rq's
  * (whose window the entity shares), in u32; the parent gains both
  * differences through add_positive() and gets the u32 lower bound.
+ * Differs: v5.7-v5.16 (!pelt->sum_lower_bounds) set the parent's util_sum
+ * to its new util_avg * divider (u32) instead, with LOAD_AVG_MAX as the
+ * divider in v5.7 (prop_divider()).
  */
 static void update_tg_cfs_util(const struct cfsr_pelt_params *pelt, struct cfsr_sched_avg *cfs,
 			       struct cfsr_sched_avg *se, const struct cfsr_sched_avg *gcfs)
@@ -222,7 +241,7 @@ static void update_tg_cfs_util(const struct cfsr_pelt_params *pelt, struct cfsr_
 	if (!delta_avg)
 		return;
 
-	divider = cfsr_pelt_divider(pelt, cfs);
+	divider = prop_divider(pelt, cfs);
 
 	se->util_avg = gcfs->util_avg;
 	new_sum = (uint32_t)(se->util_avg * divider);
@@ -230,6 +249,10 @@ static void update_tg_cfs_util(const struct cfsr_pelt_params *pelt, struct cfsr_
 	se->util_sum = new_sum;
 
 	pelt_add_positive_u64(&cfs->util_avg, delta_avg);
+	if (!pelt->sum_lower_bounds) {
+		cfs->util_sum = (uint32_t)(cfs->util_avg * divider);
+		return;
+	}
 	pelt_add_positive_u32(&cfs->util_sum, delta_sum);
 	if (pelt->sum_lower_bounds)
 		cfs->util_sum = pelt_max_u32(cfs->util_sum, cfs->util_avg * PELT_MIN_DIVIDER);
@@ -241,6 +264,9 @@ static void update_tg_cfs_util(const struct cfsr_pelt_params *pelt, struct cfsr_
  * As update_tg_cfs_util() for runnable_avg/runnable_sum.  The new sum is
  * a u32 in the kernel too, although runnable_sum is 64-bit: a group
  * entity with more than about 87 runnable tasks below it would wrap.
+ * Differs: v5.7-v5.16 (!pelt->sum_lower_bounds) compute the entity's and
+ * the parent's runnable_sum as runnable_avg * divider in 64 bits, the
+ * parent's from its new runnable_avg (LOAD_AVG_MAX in v5.7).
  */
 static void update_tg_cfs_runnable(const struct cfsr_pelt_params *pelt, struct cfsr_sched_avg *cfs,
 				   struct cfsr_sched_avg *se, const struct cfsr_sched_avg *gcfs)
@@ -251,7 +277,15 @@ static void update_tg_cfs_runnable(const struct cfsr_pelt_params *pelt, struct c
 	if (!delta_avg)
 		return;
 
-	divider = cfsr_pelt_divider(pelt, cfs);
+	divider = prop_divider(pelt, cfs);
+
+	if (!pelt->sum_lower_bounds) {
+		se->runnable_avg = gcfs->runnable_avg;
+		se->runnable_sum = se->runnable_avg * divider;
+		pelt_add_positive_u64(&cfs->runnable_avg, delta_avg);
+		cfs->runnable_sum = cfs->runnable_avg * divider;
+		return;
+	}
 
 	se->runnable_avg = gcfs->runnable_avg;
 	new_sum = (uint32_t)(se->runnable_avg * divider);
@@ -277,8 +311,12 @@ static void update_tg_cfs_runnable(const struct cfsr_pelt_params *pelt, struct c
  * running time, util_sum >> 10.  Then load_sum = se_weight * runnable_sum,
  * load_avg = load_sum / divider; if load_avg moved, the entity takes both
  * and the parent gets the differences (add_positive(), u32 lower bound).
- * Differs: before v5.13 the load_avg of a group entity was not derived
- * this way (runnable_load_avg era); not modelled.
+ * Differs (pelt->prop_load): v5.14-v5.16 set the entity's load_sum
+ * before returning on an unchanged load_avg (83c5e9d573e1), and v5.13-v5.16
+ * set the parent's load_sum to its new load_avg * divider (7c7ad626d9a0);
+ * v5.13 and v5.7-v5.12 do not return early, and v5.7-v5.12 add the sum
+ * difference with add_positive() and no bound.  v5.7 clips and divides by
+ * LOAD_AVG_MAX (prop_divider()).
  */
 static void update_tg_cfs_load(const struct cfsr_pelt_params *pelt, struct cfsr_sched_avg *cfs,
 			       struct cfsr_sched_avg *se, uint64_t se_load_weight,
@@ -295,7 +333,7 @@ static void update_tg_cfs_load(const struct cfsr_pelt_params *pelt, struct cfsr_
 
 	*prop_runnable_sum = 0;
 
-	divider = cfsr_pelt_divider(pelt, cfs);
+	divider = prop_divider(pelt, cfs);
 
 	if (runnable_sum >= 0) {
 		runnable_sum += (int64_t)se->load_sum;
@@ -317,7 +355,10 @@ static void update_tg_cfs_load(const struct cfsr_pelt_params *pelt, struct cfsr_
 	load_avg = cfsr_div_u64(load_sum, divider);
 
 	delta_avg = (int64_t)(load_avg - se->load_avg);
-	if (!delta_avg)
+	if (pelt->prop_load == CFSR_PROP_LOAD_RESYNC_EARLY)
+		se->load_sum = (uint64_t)runnable_sum;
+	if (!delta_avg && (pelt->prop_load == CFSR_PROP_LOAD_BOUND ||
+			   pelt->prop_load == CFSR_PROP_LOAD_RESYNC_EARLY))
 		return;
 
 	delta_sum = (int64_t)(load_sum - se_weight * se->load_sum);
@@ -325,6 +366,11 @@ static void update_tg_cfs_load(const struct cfsr_pelt_params *pelt, struct cfsr_
 	se->load_sum = (uint64_t)runnable_sum;
 	se->load_avg = load_avg;
 	pelt_add_positive_u64(&cfs->load_avg, delta_avg);
+	if (pelt->prop_load == CFSR_PROP_LOAD_RESYNC ||
+	    pelt->prop_load == CFSR_PROP_LOAD_RESYNC_EARLY) {
+		cfs->load_sum = cfs->load_avg * divider;
+		return;
+	}
 	pelt_add_positive_u64(&cfs->load_sum, delta_sum);
 	if (pelt->sum_lower_bounds)
 		cfs->load_sum = pelt_max_u32(cfs->load_sum, cfs->load_avg * PELT_MIN_DIVIDER);
@@ -427,7 +473,7 @@ static void update_tg_load_avg(struct cfsr_group_model *m, struct cfsr_task_grou
 }
 
 /*
- * Mirrors propagate_entity_load_avg() in kernel/sched/fair.c, v5.17-v6.18.
+ * Mirrors propagate_entity_load_avg() in kernel/sched/fair.c, v5.7-v6.18 (the same calls since the runnable_avg rework).
  * @cfs_tg is the group the entity is queued in.
  */
 static int propagate_entity_load_avg(struct cfsr_group_model *m, struct cfsr_task_group *cfs_tg,

@@ -99,7 +99,7 @@ extern const struct cfsr_group_params cfsr_group_params_v6_13;
 extern const struct cfsr_group_params cfsr_group_params_v6_12;
 /* v6.7-v6.11. */
 extern const struct cfsr_group_params cfsr_group_params_v6_7;
-/* v5.17-v6.6. */
+/* v5.7-v6.6. */
 extern const struct cfsr_group_params cfsr_group_params_v6_6;
 
 /**
@@ -110,7 +110,7 @@ extern const struct cfsr_group_params cfsr_group_params_v6_6;
  * review series, not checked against each release: 6.12.7 (h_nr_delayed)
  * and 6.18.2 (ca125231dd29).
  *
- * Return: a static table, or NULL before v5.17 (not modelled).
+ * Return: a static table, or NULL before v5.7 (not modelled).
  */
 const struct cfsr_group_params *cfsr_group_params_for(int version);
 
@@ -285,8 +285,9 @@ bool cfsr_group_publish_load(const struct cfsr_group_params *params, int64_t *tg
  * @prop_runnable_sum: the group cfs_rq's prop_runnable_sum; consumed
  *
  * Mirrors update_tg_cfs_util(), update_tg_cfs_runnable() and
- * update_tg_cfs_load() in kernel/sched/fair.c, v5.17-v6.18, in the order
- * propagate_entity_load_avg() calls them.  The caller forwards
+ * update_tg_cfs_load() in kernel/sched/fair.c, v5.7-v6.18 (the v5.7-v5.16
+ * arithmetic by @pelt), in the order propagate_entity_load_avg() calls
+ * them.  The caller forwards
  * @prop_runnable_sum to the parent first, as the kernel does.
  */
 void cfsr_group_propagate(const struct cfsr_pelt_params *pelt, struct cfsr_sched_avg *cfs,

@@ -134,17 +134,78 @@ const struct cfsr_pelt_params cfsr_pelt_params_v5_17 = {
 	.util_est_capacity_check = true,
 };
 
-const struct cfsr_pelt_params cfsr_pelt_params_v5_7 = {
-	.name = "v5.7-v5.16",
+/*
+ * v5.7-v5.16 mainline, going back from v5.17 (each change found in the
+ * patches as posted and merged, docs/PROFILES.md):
+ * - v5.14-v5.16: the subtractions resynchronise _sum from _avg in the
+ *   removed-load branch (1c35b07e6d39) and in dequeue_load_avg()
+ *   (ceb6ba45dc80); update_tg_cfs_load() returns early on an unchanged
+ *   load_avg (83c5e9d573e1);
+ * - v5.13: detach_entity_load_avg() resynchronises util and runnable
+ *   (fcf6631f3736), update_tg_cfs_load() the parent's load_sum
+ *   (7c7ad626d9a0); util_est's flag moves to the MSB (68d7a190682a) and
+ *   util_est_update() gains the last_enqueued_diff filter (b89997aa88f0);
+ * - v5.8-v5.12: util_est pair with the flag in the LSB; the propagation
+ *   uses the parent's divider (95d685935a2e, v5.8);
+ * - v5.7: the propagation divides by LOAD_AVG_MAX; until 5.7.6 a new
+ *   task's runnable_avg starts at the CPU capacity (e21cf43406a1, v5.8-rc3
+ *   and stable 5.7.7).
+ */
+const struct cfsr_pelt_params cfsr_pelt_params_v5_14 = {
+	.name = "v5.14-v5.16",
 	.whole_unit_advance = true,
 	.divider_period_contrib = true,
 	.scale_load_down_floor = true,
-	.sum_lower_bounds = false,
-	.attach_load_sum_min1 = false,
-	.post_init_se_weight = false,
 	.util_est_repr = CFSR_UTIL_EST_PAIR,
-	.util_est_runnable_check = false,
 	.util_est_capacity_check = true,
+	.prop_load = CFSR_PROP_LOAD_RESYNC_EARLY,
+	.detach_resync = true,
+	.removed_resync = true,
+	.dequeue_load_resync = true,
+};
+
+const struct cfsr_pelt_params cfsr_pelt_params_v5_13 = {
+	.name = "v5.13",
+	.whole_unit_advance = true,
+	.divider_period_contrib = true,
+	.scale_load_down_floor = true,
+	.util_est_repr = CFSR_UTIL_EST_PAIR,
+	.util_est_capacity_check = true,
+	.prop_load = CFSR_PROP_LOAD_RESYNC,
+	.detach_resync = true,
+};
+
+const struct cfsr_pelt_params cfsr_pelt_params_v5_8 = {
+	.name = "v5.8-v5.12",
+	.whole_unit_advance = true,
+	.divider_period_contrib = true,
+	.scale_load_down_floor = true,
+	.util_est_repr = CFSR_UTIL_EST_PAIR_LSB,
+	.util_est_capacity_check = true,
+	.prop_load = CFSR_PROP_LOAD_ADD,
+};
+
+const struct cfsr_pelt_params cfsr_pelt_params_v5_7_7 = {
+	.name = "v5.7.7-v5.7.y",
+	.whole_unit_advance = true,
+	.divider_period_contrib = true,
+	.scale_load_down_floor = true,
+	.util_est_repr = CFSR_UTIL_EST_PAIR_LSB,
+	.util_est_capacity_check = true,
+	.prop_load_avg_max = true,
+	.prop_load = CFSR_PROP_LOAD_ADD,
+};
+
+const struct cfsr_pelt_params cfsr_pelt_params_v5_7 = {
+	.name = "v5.7.0-v5.7.6",
+	.whole_unit_advance = true,
+	.divider_period_contrib = true,
+	.scale_load_down_floor = true,
+	.util_est_repr = CFSR_UTIL_EST_PAIR_LSB,
+	.util_est_capacity_check = true,
+	.post_init_runnable_cpu_scale = true,
+	.prop_load_avg_max = true,
+	.prop_load = CFSR_PROP_LOAD_ADD,
 };
 
 /*
@@ -356,11 +417,12 @@ int cfsr_pelt_update_blocked_se(const struct cfsr_pelt_params *params, uint64_t 
 }
 
 /*
- * Mirrors __update_load_avg_se() in kernel/sched/pelt.c, v5.13-v6.18.
+ * Mirrors __update_load_avg_se() in kernel/sched/pelt.c, v5.7-v6.18.
  *
  * Inputs: load = !!se->on_rq, runnable = se_runnable(se), running =
  * (cfs_rq->curr == se); averages with se_weight(se); then
- * cfs_se_util_change() when a boundary was crossed.
+ * cfs_se_util_change() when a boundary was crossed, which clears the flag
+ * in the MSB of util_est (v5.13+) or in its LSB (v5.7-v5.12).
  * Differs: the kernel clears UTIL_AVG_UNCHANGED only while the UTIL_EST
  * feature is on.  The flag is never set while the feature is off, so this
  * only matters if the feature is switched off at run time with a flag set.
@@ -371,7 +433,10 @@ int cfsr_pelt_update_se(const struct cfsr_pelt_params *params, uint64_t now,
 {
 	if (cfsr_pelt_update_sum(params, now, sa, on_rq ? 1 : 0, runnable, running)) {
 		cfsr_pelt_update_avg(params, sa, cfsr_pelt_weight(params, load_weight));
-		cfsr_pelt_util_est_clear_unchanged(sa);
+		if (params->util_est_repr == CFSR_UTIL_EST_PAIR_LSB)
+			sa->util_est &= ~UTIL_AVG_UNCHANGED_LSB;
+		else
+			cfsr_pelt_util_est_clear_unchanged(sa);
 		return 1;
 	}
 	return 0;
@@ -416,13 +481,18 @@ void cfsr_pelt_enqueue_load(const struct cfsr_pelt_params *params, struct cfsr_s
  *
  * Clamped subtraction of load_avg and of se_weight * load_sum, then the
  * u32 lower bound load_sum >= load_avg * PELT_MIN_DIVIDER.
- * Differs: before the lower bounds (!params->sum_lower_bounds), the plain
- * clamped subtraction of v4.15-v5.12 only.
+ * Differs: v5.14-v5.16 (params->dequeue_load_resync, ceb6ba45dc80) set
+ * load_sum = load_avg * get_pelt_divider(&se->avg), the entity's divider;
+ * v4.15-v5.13 the plain clamped subtraction only.
  */
 void cfsr_pelt_dequeue_load(const struct cfsr_pelt_params *params, struct cfsr_sched_avg *cfs,
 			    const struct cfsr_sched_avg *se, uint64_t load_weight)
 {
 	pelt_sub_positive_u64(&cfs->load_avg, se->load_avg);
+	if (params->dequeue_load_resync) {
+		cfs->load_sum = cfs->load_avg * cfsr_pelt_divider(params, se);
+		return;
+	}
 	pelt_sub_positive_u64(&cfs->load_sum, cfsr_pelt_weight(params, load_weight) * se->load_sum);
 	if (params->sum_lower_bounds)
 		cfs->load_sum = pelt_max_u32(cfs->load_sum, cfs->load_avg * PELT_MIN_DIVIDER);
@@ -484,13 +554,25 @@ int64_t cfsr_pelt_attach_se(const struct cfsr_pelt_params *params, struct cfsr_s
  * dequeue_load_avg(), then clamped subtraction of util and runnable, each
  * _sum raised to its u32 lower bound _avg * PELT_MIN_DIVIDER.  The
  * entity's own values are left as they are.
- * Differs: before the lower bounds, the plain clamped subtraction of
- * v4.15-v5.12 only.
+ * Differs: v5.13-v5.16 (params->detach_resync, fcf6631f3736) set
+ * util_sum (u32) and runnable_sum to _avg * get_pelt_divider(&cfs_rq->avg)
+ * after subtracting the averages; v4.15-v5.12 the plain clamped
+ * subtraction only.
  */
 int64_t cfsr_pelt_detach_se(const struct cfsr_pelt_params *params, struct cfsr_sched_avg *cfs,
 			    const struct cfsr_sched_avg *se, uint64_t load_weight)
 {
+	uint32_t divider = cfsr_pelt_divider(params, cfs);
+
 	cfsr_pelt_dequeue_load(params, cfs, se, load_weight);
+
+	if (params->detach_resync) {
+		pelt_sub_positive_u64(&cfs->util_avg, se->util_avg);
+		cfs->util_sum = (uint32_t)(cfs->util_avg * divider);
+		pelt_sub_positive_u64(&cfs->runnable_avg, se->runnable_avg);
+		cfs->runnable_sum = cfs->runnable_avg * divider;
+		return (int64_t)(0 - se->load_sum);
+	}
 
 	pelt_sub_positive_u64(&cfs->util_avg, se->util_avg);
 	pelt_sub_positive_u32(&cfs->util_sum, se->util_sum);
@@ -528,8 +610,9 @@ void cfsr_pelt_remove_se(struct cfsr_pelt_removed *removed, const struct cfsr_sc
  * sum >= avg * PELT_MIN_DIVIDER.  The propagation estimate is
  * -(long)(removed_runnable * divider) >> SCHED_CAPACITY_SHIFT, an
  * arithmetic shift that rounds towards minus infinity.
- * Differs: before the lower bounds, the plain clamped subtraction of
- * v5.7-v5.12 only.
+ * Differs: v5.14-v5.16 (params->removed_resync, 1c35b07e6d39) set each
+ * _sum to its _avg * divider (util_sum in u32) after subtracting the
+ * average; v5.7-v5.13 the plain clamped subtraction only.
  */
 int cfsr_pelt_apply_removed(const struct cfsr_pelt_params *params, struct cfsr_sched_avg *cfs,
 			    struct cfsr_pelt_removed *removed, int64_t *prop)
@@ -546,6 +629,16 @@ int cfsr_pelt_apply_removed(const struct cfsr_pelt_params *params, struct cfsr_s
 	removed_util = removed->util_avg;
 	removed_runnable = removed->runnable_avg;
 	*removed = (struct cfsr_pelt_removed)CFSR_PELT_REMOVED_INIT;
+
+	if (params->removed_resync) {
+		pelt_sub_positive_u64(&cfs->load_avg, removed_load);
+		cfs->load_sum = cfs->load_avg * divider;
+		pelt_sub_positive_u64(&cfs->util_avg, removed_util);
+		cfs->util_sum = (uint32_t)(cfs->util_avg * divider);
+		pelt_sub_positive_u64(&cfs->runnable_avg, removed_runnable);
+		cfs->runnable_sum = cfs->runnable_avg * divider;
+		goto prop;
+	}
 
 	r = removed_load;
 	pelt_sub_positive_u64(&cfs->load_avg, r);
@@ -566,6 +659,7 @@ int cfsr_pelt_apply_removed(const struct cfsr_pelt_params *params, struct cfsr_s
 		cfs->runnable_sum =
 			pelt_max_u32(cfs->runnable_sum, cfs->runnable_avg * PELT_MIN_DIVIDER);
 
+prop:
 	*prop = cfsr_asr_s64((int64_t)(0 - removed_runnable * divider), SCHED_CAPACITY_SHIFT);
 	return 1;
 }
@@ -635,7 +729,10 @@ void cfsr_pelt_init_se(const struct cfsr_pelt_params *params, struct cfsr_sched_
  * itself on an idle cfs_rq.  Otherwise util_avg stays 0.  runnable_avg
  * starts equal to util_avg.
  * Differs: before v6.10 (!params->post_init_se_weight) the weight factor
- * was se->load.weight, 1024 times larger on 64-bit.
+ * was se->load.weight, 1024 times larger on 64-bit.  In v5.7.0-v5.7.6
+ * (params->post_init_runnable_cpu_scale) runnable_avg started at
+ * cpu_scale, the CPU's whole capacity, until e21cf43406a1 ("sched/cfs:
+ * change initial value of runnable_avg", v5.8-rc3, stable 5.7.7).
  */
 void cfsr_pelt_post_init_se(const struct cfsr_pelt_params *params, struct cfsr_sched_avg *sa,
 			    uint64_t load_weight, uint64_t cpu_scale,
@@ -660,7 +757,10 @@ void cfsr_pelt_post_init_se(const struct cfsr_pelt_params *params, struct cfsr_s
 		}
 	}
 
-	sa->runnable_avg = sa->util_avg;
+	if (params->post_init_runnable_cpu_scale)
+		sa->runnable_avg = cpu_scale;
+	else
+		sa->runnable_avg = sa->util_avg;
 }
 
 /*
@@ -690,41 +790,59 @@ uint32_t cfsr_pelt_util_est_of(const struct cfsr_sched_avg *sa)
 }
 
 /*
- * Mirrors task_util_est() in kernel/sched/fair.c, v5.13-v6.18:
- * max(task_util(), _task_util_est()).
+ * Mirrors task_util_est() in kernel/sched/fair.c, v5.7-v6.18:
+ * max(task_util(), _task_util_est()), where _task_util_est() ORs
+ * UTIL_AVG_UNCHANGED (the LSB) into the estimate before v5.13
+ * (68d7a190682a stopped it).
  */
-uint64_t cfsr_pelt_task_util_est(const struct cfsr_sched_avg *sa)
+uint64_t cfsr_pelt_task_util_est(const struct cfsr_pelt_params *params,
+				 const struct cfsr_sched_avg *sa)
 {
 	uint64_t est = cfsr_pelt_util_est_of(sa);
+
+	if (params->util_est_repr == CFSR_UTIL_EST_PAIR_LSB)
+		est |= UTIL_AVG_UNCHANGED_LSB;
 
 	return sa->util_avg > est ? sa->util_avg : est;
 }
 
 /*
- * Mirrors util_est_enqueue() in kernel/sched/fair.c, v5.13-v6.18.
+ * The estimate _task_util_est() returns for what cfsr_pelt_util_est_of()
+ * read: with the flag in the LSB (v4.17-v5.12) it is ORed in, so the root
+ * sum gains the flag of every queued task; from v5.13 it is masked out.
+ */
+static uint32_t task_util_est_flagged(const struct cfsr_pelt_params *params, uint32_t est)
+{
+	if (params->util_est_repr == CFSR_UTIL_EST_PAIR_LSB)
+		return est | UTIL_AVG_UNCHANGED_LSB;
+	return est & ~UTIL_AVG_UNCHANGED;
+}
+
+/*
+ * Mirrors util_est_enqueue() in kernel/sched/fair.c, v5.7-v6.18.
  *
  * The root sum (cfs_rq->avg.util_est, util_est.enqueued before v6.8)
- * gains _task_util_est(), in u32.  The two layouts differ only in what
- * the task holds, which the caller's cfsr_pelt_util_est_of() reads.
+ * gains _task_util_est(), in u32.  The layouts differ in what the task
+ * holds, which the caller's cfsr_pelt_util_est_of() reads, and before
+ * v5.13 in the LSB ORed into it.
  */
 uint32_t cfsr_pelt_util_est_enqueue(const struct cfsr_pelt_params *params, uint32_t cfs_util_est,
 				    uint32_t task_util_est)
 {
-	(void)params;
-	return cfs_util_est + (task_util_est & ~UTIL_AVG_UNCHANGED);
+	return cfs_util_est + task_util_est_flagged(params, task_util_est);
 }
 
 /*
- * Mirrors util_est_dequeue() in kernel/sched/fair.c, v5.13-v6.18.
+ * Mirrors util_est_dequeue() in kernel/sched/fair.c, v5.7-v6.18 (its first
+ * half before v5.11, when it also sampled).
  *
  * enqueued -= min(enqueued, _task_util_est()), in u32.
  */
 uint32_t cfsr_pelt_util_est_dequeue(const struct cfsr_pelt_params *params, uint32_t cfs_util_est,
 				    uint32_t task_util_est)
 {
-	uint32_t est = task_util_est & ~UTIL_AVG_UNCHANGED;
+	uint32_t est = task_util_est_flagged(params, task_util_est);
 
-	(void)params;
 	return cfs_util_est - (cfs_util_est < est ? cfs_util_est : est);
 }
 
@@ -861,9 +979,58 @@ done:
 	sa->util_est_ewma = ewma;
 }
 
+/*
+ * Mirrors util_est_update() in kernel/sched/fair.c, v5.11-v5.12, and the
+ * sampling half of util_est_dequeue() of v5.7-v5.10 (same code): the pair
+ * with UTIL_AVG_UNCHANGED in the LSB of enqueued, before 68d7a190682a and
+ * b89997aa88f0 (both v5.13).
+ *
+ * Only a sleep samples, and only if the LSB of enqueued is clear.  The new
+ * enqueued is util_avg | 1 (u32), so the flag is part of every comparison:
+ * UTIL_EST_FASTUP raises an EWMA below it to it, flag included;
+ * last_ewma_diff = enqueued - ewma in u32 stored in a long; an EWMA within
+ * the margin (within_margin() on the value truncated to int) writes
+ * nothing at all, the new enqueued included; a util_avg above the CPU
+ * capacity writes nothing; otherwise ewma = ((ewma << 2) + last_ewma_diff)
+ * >> 2 in u32.  enqueued is written with the EWMA.
+ */
+static void util_est_update_lsb(const struct cfsr_pelt_params *params, struct cfsr_sched_avg *sa,
+				uint64_t cpu_capacity, bool task_sleep)
+{
+	int64_t last_ewma_diff;
+	uint32_t enqueued, ewma;
+
+	if (!task_sleep || (sa->util_est & UTIL_AVG_UNCHANGED_LSB))
+		return;
+
+	ewma = sa->util_est_ewma;
+	enqueued = (uint32_t)sa->util_avg | UTIL_AVG_UNCHANGED_LSB;
+	if (ewma < enqueued) {
+		ewma = enqueued;
+		goto done;
+	}
+
+	last_ewma_diff = (int64_t)(uint32_t)(enqueued - ewma);
+	if (util_est_within_margin(last_ewma_diff, UTIL_EST_MARGIN))
+		return;
+
+	if (params->util_est_capacity_check && sa->util_avg > cpu_capacity)
+		return;
+
+	ewma = (uint32_t)((uint64_t)(ewma << UTIL_EST_WEIGHT_SHIFT) + (uint64_t)last_ewma_diff);
+	ewma >>= UTIL_EST_WEIGHT_SHIFT;
+done:
+	sa->util_est = enqueued;
+	sa->util_est_ewma = ewma;
+}
+
 void cfsr_pelt_util_est_sample(const struct cfsr_pelt_params *params, struct cfsr_sched_avg *sa,
 			       uint64_t cpu_capacity, bool task_sleep)
 {
+	if (params->util_est_repr == CFSR_UTIL_EST_PAIR_LSB) {
+		util_est_update_lsb(params, sa, cpu_capacity, task_sleep);
+		return;
+	}
 	if (params->util_est_repr == CFSR_UTIL_EST_PAIR) {
 		util_est_update_pair(params, sa, cpu_capacity, task_sleep);
 		return;

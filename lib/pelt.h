@@ -26,6 +26,8 @@
 /* util_est: new samples weigh 1/4; the flag marks "util_avg unchanged". */
 #define UTIL_EST_WEIGHT_SHIFT 2
 #define UTIL_AVG_UNCHANGED 0x80000000U
+/* v4.17-v5.12: the flag is the LSB of util_est.enqueued (68d7a190682a moved it). */
+#define UTIL_AVG_UNCHANGED_LSB 0x1U
 #define UTIL_EST_MARGIN (SCHED_CAPACITY_SCALE / 100)
 
 /* Decay table: runnable_avg_yN_inv[n] ~= y^n * 2^32 (kernel/sched/sched-pelt.h). */
@@ -47,6 +49,8 @@ extern const uint32_t cfsr_runnable_avg_yN_inv[LOAD_AVG_PERIOD];
  *            for a task, the EWMA ORed with UTIL_AVG_UNCHANGED.  v5.13-v6.7
  *            layout (CFSR_UTIL_EST_PAIR): for a task, util_est.enqueued,
  *            the util_avg of its last sample ORed with UTIL_AVG_UNCHANGED.
+ *            v5.7-v5.12 (CFSR_UTIL_EST_PAIR_LSB): the same pair with the
+ *            flag in bit 0 (UTIL_AVG_UNCHANGED_LSB).
  *            For a root cfs_rq in either, the sum of the queued tasks'
  *            estimates (util_est.enqueued before v6.8)
  * @util_est_ewma: util_est.ewma of a task in the v5.13-v6.7 layout; 0 in
@@ -106,6 +110,38 @@ enum cfsr_util_est_repr {
 	 * util_est and util_est_ewma.
 	 */
 	CFSR_UTIL_EST_PAIR,
+	/*
+	 * v4.17-v5.12: the same pair with UTIL_AVG_UNCHANGED in the LSB of
+	 * enqueued (UTIL_AVG_UNCHANGED_LSB), ORed into _task_util_est(), and
+	 * util_est_update() without the last_enqueued_diff filter.
+	 */
+	CFSR_UTIL_EST_PAIR_LSB,
+};
+
+/*
+ * How update_tg_cfs_load() changes the parent cfs_rq's load_sum, and
+ * whether it returns early when the group entity's load_avg is unchanged.
+ */
+enum cfsr_prop_load {
+	/*
+	 * v5.17+: add_positive() of the sum difference, then the u32 lower
+	 * bound; nothing changes when load_avg does not (2d02fa8cc21a).
+	 */
+	CFSR_PROP_LOAD_BOUND,
+	/*
+	 * v5.7-v5.12: add_positive() of the sum difference, no bound, no
+	 * early return.
+	 */
+	CFSR_PROP_LOAD_ADD,
+	/*
+	 * v5.13: load_sum = load_avg * divider (7c7ad626d9a0), no early return.
+	 */
+	CFSR_PROP_LOAD_RESYNC,
+	/*
+	 * v5.14-v5.16: as v5.13, but the entity's load_sum is set first and an
+	 * unchanged load_avg returns (83c5e9d573e1).
+	 */
+	CFSR_PROP_LOAD_RESYNC_EARLY,
 };
 
 /**
@@ -139,16 +175,30 @@ enum cfsr_util_est_repr {
  * @util_est_capacity_check: util_est_update() skips the sample when
  *                           util_avg exceeds the CPU capacity (until
  *                           v6.15; removed by f2d650618bc7 in v6.16)
+ * @post_init_runnable_cpu_scale: post_init_entity_util_avg() starts a new
+ *                                task's runnable_avg at the CPU capacity
+ *                                (v5.7.0-v5.7.6); e21cf43406a1 (v5.8-rc3,
+ *                                stable 5.7.7) starts it at util_avg
+ * @prop_load_avg_max: update_tg_cfs_util/runnable/load() divide and clip
+ *                     by LOAD_AVG_MAX (v5.7); 95d685935a2e (v5.8) uses the
+ *                     parent cfs_rq's divider
+ * @prop_load: how update_tg_cfs_load() changes the parent's load_sum
+ * @detach_resync: detach_entity_load_avg() sets the cfs_rq's util_sum and
+ *                 runnable_sum to _avg * divider (fcf6631f3736,
+ *                 v5.13-v5.16); before, plain clamped subtraction
+ * @removed_resync: the removed-load branch of update_cfs_rq_load_avg()
+ *                  sets each _sum to _avg * divider (1c35b07e6d39,
+ *                  v5.14-v5.16)
+ * @dequeue_load_resync: dequeue_load_avg() sets the cfs_rq's load_sum to
+ *                       load_avg * get_pelt_divider(&se->avg)
+ *                       (ceb6ba45dc80, v5.14-v5.16)
  *
  * Callers only ever pass a pointer to one of the tables below, so fields
  * for older kernels can be added without changing them.  Older models also
  * need arithmetic that is not implemented yet and has no field: the pre-v4.12
  * accumulation (__compute_runnable_contrib, a per-entity period phase),
  * the v4.15-v5.6 runnable_load signals and v4.15-v5.0 frequency scaling
- * inside accumulate_sum, the v5.7-v5.8 new-task runnable_avg (cpu_scale),
- * the v5.13-v5.16 "resync _sum from _avg" subtract paths, the util_est
- * pair before v5.13 (flag in the low bit), and the separate v3.8-v4.2
- * model.
+ * inside accumulate_sum, and the separate v3.8-v4.2 model.
  */
 struct cfsr_pelt_params {
 	const char *name;
@@ -162,6 +212,12 @@ struct cfsr_pelt_params {
 	enum cfsr_util_est_repr util_est_repr;
 	bool util_est_runnable_check;
 	bool util_est_capacity_check;
+	bool post_init_runnable_cpu_scale;
+	bool prop_load_avg_max;
+	enum cfsr_prop_load prop_load;
+	bool detach_resync;
+	bool removed_resync;
+	bool dequeue_load_resync;
 };
 
 /* v6.16-v6.18. */
@@ -183,7 +239,15 @@ extern const struct cfsr_pelt_params cfsr_pelt_params_v6_2;
 extern const struct cfsr_pelt_params cfsr_pelt_params_v5_18;
 /* v5.17: the PELT_MIN_DIVIDER lower bounds. */
 extern const struct cfsr_pelt_params cfsr_pelt_params_v5_17;
-/* v5.7-v5.16 mainline: plain clamped subtraction. */
+/* v5.14-v5.16: every subtraction resynchronises _sum from _avg. */
+extern const struct cfsr_pelt_params cfsr_pelt_params_v5_14;
+/* v5.13: util_est flag in the MSB; detach and propagation resynchronise. */
+extern const struct cfsr_pelt_params cfsr_pelt_params_v5_13;
+/* v5.8-v5.12: util_est flag in the LSB; propagation by the cfs_rq's divider. */
+extern const struct cfsr_pelt_params cfsr_pelt_params_v5_8;
+/* v5.7.7-v5.7.y: as v5.7, a new task's runnable_avg from its util_avg. */
+extern const struct cfsr_pelt_params cfsr_pelt_params_v5_7_7;
+/* v5.7.0-v5.7.6: new task runnable_avg at capacity, propagation by LOAD_AVG_MAX. */
 extern const struct cfsr_pelt_params cfsr_pelt_params_v5_7;
 
 /**
@@ -454,13 +518,16 @@ void cfsr_pelt_util_est_clear_unchanged(struct cfsr_sched_avg *sa);
 
 /**
  * cfsr_pelt_task_util_est() - a task's utilization for placement decisions
+ * @params: kernel behaviour (the util_est layout)
  * @sa: the task's signal
  *
- * task_util_est(): max(util_avg, cfsr_pelt_util_est_of()).
+ * task_util_est(): max(util_avg, _task_util_est()).
  *
- * Return: max(util_avg, util_est_ewma, util_est without the flag).
+ * Return: max(util_avg, util_est_ewma, util_est without the flag); before
+ * v5.13 the estimate is ORed with UTIL_AVG_UNCHANGED_LSB first.
  */
-uint64_t cfsr_pelt_task_util_est(const struct cfsr_sched_avg *sa);
+uint64_t cfsr_pelt_task_util_est(const struct cfsr_pelt_params *params,
+				 const struct cfsr_sched_avg *sa);
 
 /**
  * cfsr_pelt_util_est_of() - the estimate a task brings to its root cfs_rq
@@ -468,7 +535,10 @@ uint64_t cfsr_pelt_task_util_est(const struct cfsr_sched_avg *sa);
  *
  * _task_util_est(): the EWMA without the flag (v6.8+), or max(ewma,
  * enqueued without the flag) (v5.13-v6.7).  The same expression serves
- * both layouts, util_est_ewma being 0 in the v6.8+ one.
+ * both layouts, util_est_ewma being 0 in the v6.8+ one.  For the
+ * v5.7-v5.12 layout it is max(ewma, enqueued) as held; the kernel ORs
+ * UTIL_AVG_UNCHANGED_LSB into it, which cfsr_pelt_util_est_enqueue(),
+ * cfsr_pelt_util_est_dequeue() and cfsr_pelt_task_util_est() do.
  *
  * Return: the estimate, without UTIL_AVG_UNCHANGED.
  */

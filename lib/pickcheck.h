@@ -43,7 +43,7 @@
 	X(CFSR_PR_GROUPS, "task-groups", 'C',                                                        \
 	  "queued tasks in more than one cfs_rq: picks among group entities not modelled")           \
 	X(CFSR_PR_CFS, "cfs-profile", 'C',                                                           \
-	  "CFS pick (v5.17-v6.5): its vruntime placement is not modelled")                           \
+	  "CFS pick (v5.7-v6.5): its vruntime placement is not modelled")                            \
 	X(CFSR_PR_NEXT_UNSEEN, "next-unseen", 'C',                                                   \
 	  "the task run was not runnable on the CPU in the model (wakeup or migration unseen)")      \
 	X(CFSR_PR_IDLE_RUNNABLE, "idle-with-runnable", 'C',                                          \

@@ -62,10 +62,28 @@ static const struct cfsr_profile profiles[] = {
 	   "unweighted se load_sum, runnable_load_sum/avg, calc_group_shares(); "
 	   "util_est from v4.17; clock_pelt from v5.1; stable 4.19.116+ floors "
 	   "scale_load_down() at 2"),
-	RUNNABLE("v5.7-v5.16 CFS, runnable_avg", 50700, 51699, &cfsr_pelt_params_v5_7, false, false,
-		 0, false,
-		 "runnable_avg replaces runnable_load_avg; get_pelt_divider(); "
-		 "5.15.y/5.16.y later carry the v5.17/v5.18 subtraction bounds "
+	RUNNABLE("v5.7.0-v5.7.6 CFS, runnable_avg", 50700, 50706, &cfsr_pelt_params_v5_7, false,
+		 false, 0, true,
+		 "runnable_avg replaces runnable_load_avg; a new task's runnable_avg starts at "
+		 "the CPU capacity; update_tg_cfs_*() divide by LOAD_AVG_MAX; util_est flag "
+		 "in the LSB"),
+	RUNNABLE("v5.7.7-v5.7.y CFS, runnable_avg", 50707, 50799, &cfsr_pelt_params_v5_7_7, false,
+		 false, 0, true,
+		 "a new task's runnable_avg from its util_avg (e21cf43406a1, stable 5.7.7); "
+		 "otherwise as v5.7.0"),
+	RUNNABLE("v5.8-v5.12 CFS, runnable_avg", 50800, 51299, &cfsr_pelt_params_v5_8, false, false,
+		 0, true,
+		 "update_tg_cfs_*() by the parent's divider (95d685935a2e); util_est flag in "
+		 "the LSB; 5.10.y later carries v5.13-v5.14 fixes (sublevel not pinned: "
+		 "mainline arithmetic used)"),
+	RUNNABLE("v5.13 CFS, runnable_avg", 51300, 51399, &cfsr_pelt_params_v5_13, false, false, 0,
+		 true,
+		 "util_est flag in the MSB (68d7a190682a), last_enqueued_diff filter; detach and "
+		 "update_tg_cfs_load() resync _sum from _avg"),
+	RUNNABLE("v5.14-v5.16 CFS, runnable_avg", 51400, 51699, &cfsr_pelt_params_v5_14, false,
+		 false, 0, true,
+		 "removed load and dequeue_load_avg() resync _sum from _avg (1c35b07e6d39, "
+		 "ceb6ba45dc80); 5.15.y/5.16.y later carry the v5.17/v5.18 subtraction bounds "
 		 "(sublevel not pinned: mainline arithmetic used)"),
 	RUNNABLE("v5.17 CFS, runnable_avg", 51700, 51799, &cfsr_pelt_params_v5_17, false, false, 0,
 		 true, "_sum >= _avg * PELT_MIN_DIVIDER after subtractions"),
@@ -160,7 +178,7 @@ const struct cfsr_profile *cfsr_profile_choose(const char *trace_release, const 
 	}
 	if (!p->implemented) {
 		cfsr_error(
-			"the model for kernel '%s' (%s) is not implemented yet: its PELT arithmetic exists, the engine's update points do not; implemented: v5.17-v6.18 (use --kernel to replay with one of them)",
+			"the model for kernel '%s' (%s) is not implemented yet: its PELT arithmetic exists, the engine's update points do not; implemented: v5.7-v6.18 (use --kernel to replay with one of them)",
 			release, p->name);
 		return NULL;
 	}

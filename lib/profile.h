@@ -45,8 +45,10 @@ enum cfsr_profile_arith {
  *                 it by 1 + ilog2(min(CPUs, 8)) (tunable_scaling = log)
  * @util_est_late: a sleeping task's util_est_update() runs at the end of
  *                 dequeue_task_fair(), on the averages dequeue_entity()
- *                 has just updated (v4.17-v6.11; inside util_est_dequeue()
- *                 until v5.11); from v6.12 it runs
+ *                 has just updated (v4.17-v6.11; before the split into
+ *                 util_est_dequeue() and util_est_update(), which v5.13
+ *                 has, util_est_dequeue() did both at that end, v5.7-v5.10
+ *                 among them); from v6.12 it runs
  *                 before dequeue_entities(), on those of the task's
  *                 previous update
  * @migrate_pelt_lag: a wakeup migration from an idle CPU ages the task

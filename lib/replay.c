@@ -1306,10 +1306,10 @@ static void reweight_eevdf(struct cfsr_replay *r, struct cfsr_cfs_rq *g, uint64_
 }
 
 /*
- * Mirrors update_cfs_group() in kernel/sched/fair.c, v5.17-v6.18, with
+ * Mirrors update_cfs_group() in kernel/sched/fair.c, v5.7-v6.18, with
  * reweight_entity()'s PELT part: an empty group keeps its entity's weight
  * (v6.12+); otherwise calc_group_shares() and, when the weight changes
- * (v6.7+) or always (v5.17-v6.6, gparams->reweight_unchanged), the
+ * (v6.7+) or always (v5.7-v6.6, gparams->reweight_unchanged), the
  * entity's load leaves the parent, its load_avg is recomputed from its
  * load_sum for the weight, and it re-enters (lib/group.c, lib/pelt.c).
  * The EEVDF part of the reweight is reweight_eevdf()'s.  @walk: called from an
@@ -1374,7 +1374,7 @@ static void reweight_groups(struct cfsr_replay *r, int group, int cpu)
  * removed load and ageing, propagate_entity_load_avg() of a pending change
  * below (lib/group.c), update_tg_load_avg() of the parent if anything
  * changed -- then update_cfs_group(se), unless @reweight is false:
- * propagate_entity_cfs_rq() after detach_entity_cfs_rq() (v5.17-v6.0, see
+ * propagate_entity_cfs_rq() after detach_entity_cfs_rq() (v5.7-v6.0, see
  * on_migrate()) walks up without it.
  * Differs: a group entity whose past precedes the trace starts from zero
  * at its first update, as a task's (warming up).
@@ -1550,7 +1550,7 @@ static void remove_task(struct cfsr_replay *r, struct cfsr_task *t, uint64_t ts)
 
 /*
  * Mirrors util_est_update(..., task_sleep = true) at a sleeping task's
- * dequeue (kernel/sched/fair.c, v5.13-v6.18; the layout of util_est by
+ * dequeue (kernel/sched/fair.c, v5.7-v6.18; the layout of util_est by
  * profile, lib/pelt.c): a sample of the averages as the task's last update
  * left them, once per sleep.
  */
@@ -1564,7 +1564,7 @@ static void sample_util_est(struct cfsr_replay *r, struct cfsr_task *t)
 
 /*
  * Mirrors util_est_enqueue()/util_est_dequeue() (kernel/sched/fair.c,
- * v5.13-v6.18): the root cfs_rq of the task's CPU sums the estimates
+ * v5.7-v6.18): the root cfs_rq of the task's CPU sums the estimates
  * (_task_util_est()) of its queued, runnable tasks (a delayed task's was
  * taken out at its sleep).  dequeue_task_fair() calls util_est_dequeue()
  * before the sleep's util_est_update() (v5.12-v6.18 alike), and the
@@ -2521,7 +2521,7 @@ int cfsr_replay_task_set_group(struct cfsr_replay *r, int pid, const char *path)
 /*
  * Mirrors sched_move_task() (kernel/sched/core.c) with
  * task_change_group_fair() (kernel/sched/fair.c), v6.12-v6.18; the PELT
- * steps are those of every implemented profile (v5.17 on).  A queued,
+ * steps are those of every implemented profile (v5.7 on).  A queued,
  * delayed or running task is dequeued with DEQUEUE_SAVE | DEQUEUE_MOVE:
  * never delayed by it (a delayed task stays delayed), its lag and a
  * relative deadline saved.  detach_task_cfs_rq() ages the entity at the rq

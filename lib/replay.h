@@ -658,7 +658,7 @@ enum cfsr_pick_status {
 	CFSR_PICK_NO_STATE = -1,
 	/* the CPU's queued fair tasks are not all on one cfs_rq (task groups) */
 	CFSR_PICK_GROUPS = -2,
-	/* the profile picks as CFS did (v5.17-v6.5), whose placement the engine does not keep */
+	/* the profile picks as CFS did (v5.7-v6.5), whose placement the engine does not keep */
 	CFSR_PICK_NOT_EEVDF = -3,
 };
 

@@ -4,8 +4,8 @@
 # signals --kernel: each release maps to the profile its version history
 # gives (ranges from MODEL.md section 6 and docs/PROFILES.md, written out
 # here independently of lib/profile.c); releases whose engine is not
-# implemented (before v5.17) are refused with that profile's name and
-# nothing on stdout.  v5.17-v6.11 replay (CFS, then EEVDF without delayed
+# implemented (before v5.7) are refused with that profile's name and
+# nothing on stdout.  v5.7-v6.11 replay (CFS, then EEVDF without delayed
 # dequeue), labelled what-if on a trace of another kernel.
 . "$(dirname "$0")/lib.sh"
 
@@ -31,10 +31,9 @@ test_expect_success 'v4.3-v5.6 releases name their profile' "
 	refused 4.19.325 'v4.15-v5.6 runnable_load_avg' &&
 	refused 5.4.290 'v4.15-v5.6 runnable_load_avg'
 "
-test_expect_success 'v5.7-v5.16 releases name their profile' "
-	refused 5.7.0 'v5.7-v5.16 CFS, runnable_avg' &&
-	refused 5.10.236 'v5.7-v5.16 CFS, runnable_avg' &&
-	refused 5.16.20 'v5.7-v5.16 CFS, runnable_avg'
+test_expect_success 'the last v4.15-v5.6 release is still refused' "
+	refused 5.6.19 'v4.15-v5.6 runnable_load_avg' &&
+	grep -q 'implemented: v5.7-v6.18' err
 "
 
 # replayed KERNEL PROFILE: report names PROFILE, what-if, and signals gives rows
@@ -43,6 +42,19 @@ replayed() {
 	grep -qF "model    $2 (what-if" out &&
 	test "$(cfsreplay signals --kernel "$1" "$TRACES/periodic.dat" | wc -l)" -gt 100
 }
+# v5.7.7 carries e21cf43406a1 (stable review 5.7.7-rc1); v5.8 brings
+# 95d685935a2e, v5.13 the util_est MSB flag, v5.14 the _sum resyncs
+test_expect_success 'v5.7-v5.16 releases replay under their profile' "
+	replayed 5.7.0 'v5.7.0-v5.7.6 CFS, runnable_avg' &&
+	replayed 5.7.6 'v5.7.0-v5.7.6 CFS, runnable_avg' &&
+	replayed 5.7.7 'v5.7.7-v5.7.y CFS, runnable_avg' &&
+	replayed 5.8.0 'v5.8-v5.12 CFS, runnable_avg' &&
+	replayed 5.10.236 'v5.8-v5.12 CFS, runnable_avg' &&
+	replayed 5.12.19 'v5.8-v5.12 CFS, runnable_avg' &&
+	replayed 5.13.19 'v5.13 CFS, runnable_avg' &&
+	replayed 5.14.0 'v5.14-v5.16 CFS, runnable_avg' &&
+	replayed 5.16.20 'v5.14-v5.16 CFS, runnable_avg'
+"
 test_expect_success 'v5.17-v6.7 releases replay under their profile' "
 	replayed 5.17.15 'v5.17 CFS, runnable_avg' &&
 	replayed 5.18.0 'v5.18-v5.19 CFS, runnable_avg' &&

@@ -199,6 +199,102 @@ static void test_propagate_attach(void **state)
 	assert_int_equal(prop, 0);
 }
 
+/*
+ * update_tg_cfs_*() of v5.7-v5.16, on propagation_setup() with the
+ * parent's sums off their averages (util +1000, runnable +1000, load
+ * -5000000), prop_runnable_sum +20000.  By hand:
+ * - v5.8-v5.12 (divider 47218): the parent's util_sum and runnable_sum are
+ *   rebuilt from their new averages, 700 * 47218 = 33052600 and 850 *
+ *   47218 = 40135300; load as test_propagate_attach (se 30000 and 650,
+ *   parent 1234) but the parent's load_sum gains 20480000 with no bound:
+ *   37774400 - 5000000 + 20480000 = 53254400;
+ * - v5.13: the parent's load_sum is 1234 * 47218 = 58267012;
+ * - v5.7 (LOAD_AVG_MAX 47742): se util_sum 300 * 47742 = 14322600, parent
+ *   700 * 47742 = 33419400; runnable 400 * 47742 = 19096800 and 850 *
+ *   47742 = 40580700; load rs min(30000, 47742) = 30000, above 14322600 >>
+ *   10 = 13986; load_avg 30720000 / 47742 = 643; parent 800 + 427 = 1227,
+ *   load_sum 53254400 again;
+ * - v5.17+ for contrast: add_positive of the differences (33052600 + 1000,
+ *   40135300 + 1000) and the load bound 1234 * 46718 = 57650012.
+ */
+static void propagation_setup_off(struct cfsr_sched_avg *cfs, struct cfsr_sched_avg *se,
+				  struct cfsr_sched_avg *gcfs)
+{
+	propagation_setup(cfs, se, gcfs);
+	cfs->util_sum += 1000;
+	cfs->runnable_sum += 1000;
+	cfs->load_sum -= 5000000;
+}
+
+static void test_propagate_v5(void **state)
+{
+	/* params, se util_sum, parent util_sum, se runnable_sum, parent, se load_avg, parent, sum */
+	const struct {
+		const struct cfsr_pelt_params *pelt;
+		uint64_t v[7];
+	} want[] = {
+		{ &cfsr_pelt_params_v5_8,
+		  { 14165400, 33052600, 18887200, 40135300, 650, 1234, 53254400 } },
+		{ &cfsr_pelt_params_v5_13,
+		  { 14165400, 33052600, 18887200, 40135300, 650, 1234, 58267012 } },
+		{ &cfsr_pelt_params_v5_7,
+		  { 14322600, 33419400, 19096800, 40580700, 643, 1227, 53254400 } },
+		{ P, { 14165400, 33053600, 18887200, 40136300, 650, 1234, 57650012 } },
+	};
+	struct cfsr_sched_avg cfs, se, gcfs;
+	int64_t prop;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		propagation_setup_off(&cfs, &se, &gcfs);
+		prop = 20000;
+		cfsr_group_propagate(want[i].pelt, &cfs, &se, NICE_0_LOAD, &gcfs, 2 * NICE_0_LOAD,
+				     &prop);
+		assert_int_equal(se.util_sum, want[i].v[0]);
+		assert_int_equal(cfs.util_sum, want[i].v[1]);
+		assert_int_equal(se.runnable_sum, want[i].v[2]);
+		assert_int_equal(cfs.runnable_sum, want[i].v[3]);
+		assert_int_equal(se.load_sum, 30000);
+		assert_int_equal(se.load_avg, want[i].v[4]);
+		assert_int_equal(cfs.load_avg, want[i].v[5]);
+		assert_int_equal(cfs.load_sum, want[i].v[6]);
+		assert_int_equal(cfs.util_avg, 700);
+		assert_int_equal(cfs.runnable_avg, 850);
+	}
+}
+
+/*
+ * An unchanged load_avg (the entity already at 650): v5.17+ and v5.14-v5.16
+ * (83c5e9d573e1) return early, the latter after setting the entity's
+ * load_sum to 30000; v5.13 goes on and rebuilds the parent's load_sum
+ * from its unchanged load_avg, 800 * 47218 = 37774400; v5.8-v5.12 add a
+ * sum difference of 1024 * (30000 - 10000) = 20480000 to 32774400.
+ */
+static void test_propagate_unchanged_load(void **state)
+{
+	const struct cfsr_pelt_params *v[] = { P, &cfsr_pelt_params_v5_14, &cfsr_pelt_params_v5_13,
+					       &cfsr_pelt_params_v5_8 };
+	const uint64_t se_sum[] = { 10000, 30000, 30000, 30000 };
+	const uint64_t cfs_sum[] = { 32774400, 32774400, 37774400, 53254400 };
+	struct cfsr_sched_avg cfs, se, gcfs;
+	int64_t prop;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 4; i++) {
+		propagation_setup_off(&cfs, &se, &gcfs);
+		se.load_avg = 650;
+		prop = 20000;
+		cfsr_group_propagate(v[i], &cfs, &se, NICE_0_LOAD, &gcfs, 2 * NICE_0_LOAD, &prop);
+		assert_int_equal(se.load_sum, se_sum[i]);
+		assert_int_equal(se.load_avg, 650);
+		assert_int_equal(cfs.load_avg, 800);
+		assert_int_equal(cfs.load_sum, cfs_sum[i]);
+		assert_int_equal(prop, 0);
+	}
+}
+
 static void test_propagate_detach(void **state)
 {
 	struct cfsr_sched_avg cfs, se, gcfs;
@@ -1228,7 +1324,8 @@ static void test_params_for(void **state)
 	assert_ptr_equal(cfsr_group_params_for(60700), &cfsr_group_params_v6_7);
 	assert_ptr_equal(cfsr_group_params_for(60699), &cfsr_group_params_v6_6);
 	assert_ptr_equal(cfsr_group_params_for(51700), &cfsr_group_params_v6_6);
-	assert_null(cfsr_group_params_for(51699));
+	assert_ptr_equal(cfsr_group_params_for(50700), &cfsr_group_params_v6_6);
+	assert_null(cfsr_group_params_for(50699));
 	/* 1528c661c24b (rate limit) and eab03c23c2a1 (skip equal weight): v6.7 */
 	assert_false(cfsr_group_params_v6_6.tg_load_ratelimit);
 	assert_true(cfsr_group_params_v6_7.tg_load_ratelimit);
@@ -1249,6 +1346,8 @@ int main(void)
 		cmocka_unit_test(test_publish_threshold),
 		cmocka_unit_test(test_propagate_attach),
 		cmocka_unit_test(test_propagate_detach),
+		cmocka_unit_test(test_propagate_v5),
+		cmocka_unit_test(test_propagate_unchanged_load),
 		cmocka_unit_test(test_propagation_series),
 		cmocka_unit_test(test_shares_sources),
 		cmocka_unit_test(test_tree),

@@ -828,13 +828,214 @@ static void test_util_est_sums(void **state)
 
 	sa.util_avg = 300;
 	sa.util_est = 400 | F;
-	assert_int_equal(cfsr_pelt_task_util_est(&sa), 400);
+	assert_int_equal(cfsr_pelt_task_util_est(&cfsr_pelt_params_v6_2, &sa), 400);
 	sa.util_avg = 500;
-	assert_int_equal(cfsr_pelt_task_util_est(&sa), 500);
+	assert_int_equal(cfsr_pelt_task_util_est(&cfsr_pelt_params_v6_2, &sa), 500);
 	cfsr_pelt_util_est_clear_unchanged(&sa);
 	assert_int_equal(sa.util_est, 400);
 	cfsr_pelt_util_est_clear_unchanged(&sa);
 	assert_int_equal(sa.util_est, 400);
+}
+
+/*
+ * v5.7-v5.16 arithmetic (docs/PROFILES.md), each value by hand.
+ *
+ * post_init_entity_util_avg(): until e21cf43406a1 (v5.8-rc3, stable 5.7.7)
+ * runnable_avg starts at cpu_scale, not at util_avg.  cfs util 200, load
+ * 1000: cap (1024 - 200) / 2 = 412; 200 * 1048576 / 1001 = 209505, capped
+ * to 412 (the 20-bit weight of v5.7-v6.9).
+ */
+static void test_post_init_v5_7(void **state)
+{
+	struct cfsr_sched_avg cfs = CFSR_SCHED_AVG_INIT, sa;
+
+	(void)state;
+	cfs.util_avg = 200;
+	cfs.load_avg = 1000;
+	cfsr_pelt_init_se(&cfsr_pelt_params_v5_7, &sa, W_NICE0, true);
+	cfsr_pelt_post_init_se(&cfsr_pelt_params_v5_7, &sa, W_NICE0, 1024, &cfs);
+	assert_int_equal(sa.util_avg, 412);
+	assert_int_equal(sa.runnable_avg, 1024);
+	assert_int_equal(sa.load_avg, 1024);
+	/* a CPU of capacity 512: cap (512 - 200) / 2 = 156, runnable 512 */
+	cfsr_pelt_init_se(&cfsr_pelt_params_v5_7, &sa, W_NICE0, true);
+	cfsr_pelt_post_init_se(&cfsr_pelt_params_v5_7, &sa, W_NICE0, 512, &cfs);
+	assert_int_equal(sa.util_avg, 156);
+	assert_int_equal(sa.runnable_avg, 512);
+	/* 5.7.7 and v5.8 on: runnable_avg = util_avg */
+	cfsr_pelt_init_se(&cfsr_pelt_params_v5_7_7, &sa, W_NICE0, true);
+	cfsr_pelt_post_init_se(&cfsr_pelt_params_v5_7_7, &sa, W_NICE0, 1024, &cfs);
+	assert_int_equal(sa.util_avg, 412);
+	assert_int_equal(sa.runnable_avg, 412);
+	cfsr_pelt_init_se(&cfsr_pelt_params_v5_8, &sa, W_NICE0, true);
+	cfsr_pelt_post_init_se(&cfsr_pelt_params_v5_8, &sa, W_NICE0, 1024, &cfs);
+	assert_int_equal(sa.runnable_avg, 412);
+}
+
+/*
+ * A cfs_rq with period_contrib 500 (divider 46718 + 500 = 47218) whose sums
+ * are 7 above avg * divider, and an entity (load 216, load_sum 10000, util
+ * 100, runnable 150, period_contrib 100) leaving it.
+ */
+static void resync_setup(struct cfsr_sched_avg *cfs, struct cfsr_sched_avg *se)
+{
+	memset(cfs, 0, sizeof(*cfs));
+	memset(se, 0, sizeof(*se));
+	cfs->period_contrib = 500;
+	cfs->load_avg = 800;
+	cfs->load_sum = 800 * 47218 + 7;
+	cfs->util_avg = 500;
+	cfs->util_sum = 500 * 47218 + 7;
+	cfs->runnable_avg = 600;
+	cfs->runnable_sum = 600 * 47218 + 7;
+	se->period_contrib = 100;
+	se->load_avg = 216;
+	se->load_sum = 10000;
+	se->util_avg = 100;
+	se->util_sum = 100 * 46818;
+	se->runnable_avg = 150;
+	se->runnable_sum = 150 * 46818;
+}
+
+/*
+ * detach_entity_load_avg(): v5.7-v5.12 subtract the sums (37774407 -
+ * 1024 * 10000 = 27534407; 23609007 - 4681800 = 18927207; 28330807 -
+ * 7022700 = 21308107); v5.13 (fcf6631f3736) set util and runnable to avg
+ * * 47218 (400 -> 18887200, 450 -> 21248100) and still subtract the load;
+ * v5.14-v5.16 (ceb6ba45dc80) set the load too, with the entity's divider
+ * 46718 + 100: 584 * 46818 = 27341712.
+ */
+static void test_detach_resync(void **state)
+{
+	/* params, load_sum, util_sum, runnable_sum after the detach */
+	const struct {
+		const struct cfsr_pelt_params *pelt;
+		uint64_t v[3];
+	} want[] = {
+		{ &cfsr_pelt_params_v5_8, { 27534407, 18927207, 21308107 } },
+		{ &cfsr_pelt_params_v5_13, { 27534407, 18887200, 21248100 } },
+		{ &cfsr_pelt_params_v5_14, { 27341712, 18887200, 21248100 } },
+	};
+	struct cfsr_sched_avg cfs, se;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		resync_setup(&cfs, &se);
+		assert_int_equal(cfsr_pelt_detach_se(want[i].pelt, &cfs, &se, W_NICE0), -10000);
+		assert_int_equal(cfs.load_avg, 584);
+		assert_int_equal(cfs.load_sum, want[i].v[0]);
+		assert_int_equal(cfs.util_avg, 400);
+		assert_int_equal(cfs.util_sum, want[i].v[1]);
+		assert_int_equal(cfs.runnable_avg, 450);
+		assert_int_equal(cfs.runnable_sum, want[i].v[2]);
+		/* dequeue_load_avg() alone (reweight_entity() uses it too) */
+		resync_setup(&cfs, &se);
+		cfsr_pelt_dequeue_load(want[i].pelt, &cfs, &se, W_NICE0);
+		assert_int_equal(cfs.load_sum, want[i].v[0]);
+	}
+}
+
+/*
+ * The removed-load branch: v5.7-v5.13 subtract r * 47218 from each sum
+ * (216: 10199088, 100: 4721800, 150: 7082700); v5.14-v5.16
+ * (1c35b07e6d39) set each sum to avg * 47218: 584 -> 27575312, 400 ->
+ * 18887200, 450 -> 21248100.  Both propagate -(150 * 47218) >> 10 =
+ * -7082700 / 1024 = -6916.7, floored to -6917.
+ */
+static void test_removed_resync(void **state)
+{
+	struct cfsr_sched_avg cfs, se;
+	struct cfsr_pelt_removed removed = CFSR_PELT_REMOVED_INIT;
+	int64_t prop;
+
+	(void)state;
+	resync_setup(&cfs, &se);
+	cfsr_pelt_remove_se(&removed, &se);
+	assert_int_equal(cfsr_pelt_apply_removed(&cfsr_pelt_params_v5_13, &cfs, &removed, &prop),
+			 1);
+	assert_int_equal(cfs.load_avg, 584);
+	assert_int_equal(cfs.load_sum, 37774407 - 10199088);
+	assert_int_equal(cfs.util_sum, 23609007 - 4721800);
+	assert_int_equal(cfs.runnable_sum, 28330807 - 7082700);
+	assert_int_equal(prop, -6917);
+
+	resync_setup(&cfs, &se);
+	cfsr_pelt_remove_se(&removed, &se);
+	assert_int_equal(cfsr_pelt_apply_removed(&cfsr_pelt_params_v5_14, &cfs, &removed, &prop),
+			 1);
+	assert_int_equal(cfs.load_avg, 584);
+	assert_int_equal(cfs.load_sum, 27575312);
+	assert_int_equal(cfs.util_avg, 400);
+	assert_int_equal(cfs.util_sum, 18887200);
+	assert_int_equal(cfs.runnable_avg, 450);
+	assert_int_equal(cfs.runnable_sum, 21248100);
+	assert_int_equal(prop, -6917);
+}
+
+/*
+ * util_est before v5.13 (UTIL_AVG_UNCHANGED = bit 0 of enqueued, ORed into
+ * _task_util_est(), no last_enqueued_diff filter), step by step:
+ * - util 300: enqueued 301, the EWMA 0 jumps to 301 (UTIL_EST_FASTUP);
+ * - no update since: the flag is set, nothing;
+ * - an update clears bit 0: enqueued 300; _task_util_est() = 301 | 1;
+ * - util 200: enqueued 201, last_ewma_diff = 201 - 301 as u32 (-100 once
+ *   truncated to int, outside the margin of 10): ewma (1204 - 100) >> 2 =
+ *   276;
+ * - update, then util 270: 271 - 276 = -5 is within the margin: nothing is
+ *   written, enqueued stays 200 without the flag (v5.13's filter would
+ *   write enqueued 270, as 200 - 270 is not within the margin);
+ * - task_util_est() = max(270, 276 | 1) = 277, the root gains 277;
+ * - margin edge: ewma 311, util 300: 301 - 311 = -10 is not within
+ *   (-10, 10): ewma (1244 - 10) >> 2 = 308; ewma 310: -9 is, nothing;
+ * - util 1100 above the capacity 1024 with ewma 1200: nothing.
+ */
+static void test_util_est_lsb(void **state)
+{
+	const struct cfsr_pelt_params *p = &cfsr_pelt_params_v5_8;
+	/* enqueued, ewma, util_avg, a sleep -> enqueued, ewma */
+	const uint32_t steps[][6] = {
+		{ 0, 0, 300, 1, 301, 301 },	{ 301, 301, 100, 1, 301, 301 },
+		{ 300, 301, 200, 0, 300, 301 }, { 300, 301, 200, 1, 201, 276 },
+		{ 200, 276, 270, 1, 200, 276 }, { 0, 311, 300, 1, 301, 308 },
+		{ 0, 310, 300, 1, 0, 310 },	{ 0, 1200, 1100, 1, 0, 1200 },
+	};
+	struct cfsr_sched_avg sa = CFSR_SCHED_AVG_INIT;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+		sa.util_est = steps[i][0];
+		sa.util_est_ewma = steps[i][1];
+		sa.util_avg = steps[i][2];
+		cfsr_pelt_util_est_sample(p, &sa, 1024, steps[i][3]);
+		assert_int_equal(sa.util_est, steps[i][4]);
+		assert_int_equal(sa.util_est_ewma, steps[i][5]);
+	}
+
+	/* a period crossed: cfs_se_util_change() clears bit 0 */
+	sa = (struct cfsr_sched_avg)CFSR_SCHED_AVG_INIT;
+	sa.util_est = 301;
+	sa.util_est_ewma = 301;
+	sa.period_contrib = 1000;
+	cfsr_pelt_update_se(p, 100 * 1024, &sa, W_NICE0, true, 1, true);
+	assert_int_equal(sa.util_est, 300);
+	assert_int_equal(cfsr_pelt_util_est_of(&sa), 301);
+
+	/* enqueued 200, ewma 276: _task_util_est() 277 with the flag ORed in */
+	sa.util_est = 200;
+	sa.util_est_ewma = 276;
+	sa.util_avg = 270;
+	assert_int_equal(cfsr_pelt_task_util_est(p, &sa), 277);
+	assert_int_equal(cfsr_pelt_task_util_est(&cfsr_pelt_params_v5_13, &sa), 276);
+	assert_int_equal(cfsr_pelt_util_est_enqueue(p, 0, cfsr_pelt_util_est_of(&sa)), 277);
+	assert_int_equal(cfsr_pelt_util_est_dequeue(p, 100, cfsr_pelt_util_est_of(&sa)), 0);
+	assert_int_equal(cfsr_pelt_util_est_dequeue(p, 300, cfsr_pelt_util_est_of(&sa)), 23);
+
+	/* the same sample under v5.13: the filter writes enqueued 270 | MSB */
+	cfsr_pelt_util_est_sample(&cfsr_pelt_params_v5_13, &sa, 1024, true);
+	assert_int_equal(sa.util_est, 270 | UTIL_AVG_UNCHANGED);
+	assert_int_equal(sa.util_est_ewma, 276);
 }
 
 /* The two fields of a pair-layout util_est. */
@@ -890,7 +1091,7 @@ static void test_util_est_pair(void **state)
 	pair_sample(&cfsr_pelt_params_v6_2, &sa, 100, 100);
 	assert_pair(&sa, 100 | F, 250);
 	assert_int_equal(cfsr_pelt_util_est_of(&sa), 250);
-	assert_int_equal(cfsr_pelt_task_util_est(&sa), 250);
+	assert_int_equal(cfsr_pelt_task_util_est(&cfsr_pelt_params_v6_2, &sa), 250);
 
 	cfsr_pelt_util_est_clear_unchanged(&sa);
 	pair_sample(&cfsr_pelt_params_v6_2, &sa, 245, 245);
@@ -953,7 +1154,7 @@ static void test_util_est_pair_sums(void **state)
 	sa.util_est = 300 | F;
 	assert_int_equal(cfsr_pelt_util_est_of(&sa), 300);
 	sa.util_avg = 320;
-	assert_int_equal(cfsr_pelt_task_util_est(&sa), 320);
+	assert_int_equal(cfsr_pelt_task_util_est(&cfsr_pelt_params_v6_2, &sa), 320);
 	root = cfsr_pelt_util_est_dequeue(&cfsr_pelt_params_v6_2, root, 250);
 	assert_int_equal(root, 500);
 	root = cfsr_pelt_util_est_dequeue(&cfsr_pelt_params_v5_17, 100, 250);
@@ -1001,6 +1202,10 @@ int main(void)
 		cmocka_unit_test(test_util_est_sums),
 		cmocka_unit_test(test_util_est_pair),
 		cmocka_unit_test(test_util_est_pair_sums),
+		cmocka_unit_test(test_post_init_v5_7),
+		cmocka_unit_test(test_detach_resync),
+		cmocka_unit_test(test_removed_resync),
+		cmocka_unit_test(test_util_est_lsb),
 		cmocka_unit_test(test_params),
 	};
 

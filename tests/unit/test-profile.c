@@ -71,6 +71,8 @@ static void test_profiles(void **state)
 	p = cfsr_profile_for("5.17.0");
 	assert_true(!p->eevdf && p->implemented);
 	p = cfsr_profile_for("5.15.0");
+	assert_true(!p->eevdf && p->implemented);
+	p = cfsr_profile_for("5.6.19");
 	assert_false(p->eevdf || p->implemented);
 	p = cfsr_profile_for("3.19.0");
 	assert_false(p->implemented);
@@ -99,8 +101,8 @@ static void test_table_contiguous(void **state)
 		assert_true((p->arith == CFSR_ARITH_V4) == (p->v4 != NULL));
 		assert_true((p->arith == CFSR_ARITH_RUNNABLE) == (p->pelt != NULL));
 		assert_non_null(p->traits);
-		/* The engine models v5.17 and later, nothing else. */
-		assert_true(p->implemented == (p->first >= 51700));
+		/* The engine models the runnable_avg generation, v5.7 and later. */
+		assert_true(p->implemented == (p->first >= 50700));
 		/* migrate_se_pelt_lag(): e2f3e35f1f5a, merged for v6.0 */
 		assert_true(p->migrate_pelt_lag == (p->first >= 60000));
 		/* the detach inside dequeue_entity(): e1f078f50478, merged for v6.1 */
@@ -135,6 +137,27 @@ static void test_boundaries(void **state)
 	assert_int_equal(cfsr_profile_for("5.6.19")->arith, CFSR_ARITH_V4);
 	assert_int_equal(cfsr_profile_for("5.7.0")->arith, CFSR_ARITH_RUNNABLE);
 	assert_false(cfsr_profile_for("5.16.20")->pelt->sum_lower_bounds);
+	/* e21cf43406a1: v5.8-rc3, stable 5.7.7 */
+	assert_true(cfsr_profile_for("5.7.6")->pelt->post_init_runnable_cpu_scale);
+	assert_false(cfsr_profile_for("5.7.7")->pelt->post_init_runnable_cpu_scale);
+	assert_false(cfsr_profile_for("5.8.0")->pelt->post_init_runnable_cpu_scale);
+	/* 95d685935a2e: v5.8 */
+	assert_true(cfsr_profile_for("5.7.19")->pelt->prop_load_avg_max);
+	assert_false(cfsr_profile_for("5.8.18")->pelt->prop_load_avg_max);
+	/* 68d7a190682a, b89997aa88f0: v5.13 */
+	assert_int_equal(cfsr_profile_for("5.12.19")->pelt->util_est_repr, CFSR_UTIL_EST_PAIR_LSB);
+	assert_int_equal(cfsr_profile_for("5.13.0")->pelt->util_est_repr, CFSR_UTIL_EST_PAIR);
+	/* fcf6631f3736, 7c7ad626d9a0: v5.13; 1c35b07e6d39, ceb6ba45dc80, 83c5e9d573e1: v5.14 */
+	assert_false(cfsr_profile_for("5.12.19")->pelt->detach_resync);
+	assert_true(cfsr_profile_for("5.13.19")->pelt->detach_resync);
+	assert_int_equal(cfsr_profile_for("5.12.19")->pelt->prop_load, CFSR_PROP_LOAD_ADD);
+	assert_int_equal(cfsr_profile_for("5.13.19")->pelt->prop_load, CFSR_PROP_LOAD_RESYNC);
+	assert_int_equal(cfsr_profile_for("5.14.0")->pelt->prop_load, CFSR_PROP_LOAD_RESYNC_EARLY);
+	assert_false(cfsr_profile_for("5.13.19")->pelt->removed_resync);
+	assert_true(cfsr_profile_for("5.14.21")->pelt->removed_resync);
+	assert_true(cfsr_profile_for("5.16.20")->pelt->dequeue_load_resync);
+	assert_false(cfsr_profile_for("5.17.0")->pelt->dequeue_load_resync);
+	assert_int_equal(cfsr_profile_for("5.17.0")->pelt->prop_load, CFSR_PROP_LOAD_BOUND);
 	assert_true(cfsr_profile_for("5.17.15")->pelt->sum_lower_bounds);
 	assert_false(cfsr_profile_for("5.17.15")->pelt->attach_load_sum_min1);
 	assert_true(cfsr_profile_for("5.18.0")->pelt->attach_load_sum_min1);
@@ -169,9 +192,12 @@ static void test_choose(void **state)
 	assert_non_null(strstr(last_msg, "not implemented yet"));
 	assert_non_null(strstr(last_msg, "v3.13-v4.0 legacy PELT"));
 	assert_non_null(strstr(last_msg, "arithmetic"));
-	assert_null(cfsr_profile_choose("6.18.1", "5.16", "t.dat"));
-	assert_non_null(strstr(last_msg, "v5.7-v5.16 CFS, runnable_avg"));
-	assert_non_null(strstr(last_msg, "implemented: v5.17-v6.18"));
+	assert_null(cfsr_profile_choose("6.18.1", "5.6", "t.dat"));
+	assert_non_null(strstr(last_msg, "v4.15-v5.6 runnable_load_avg"));
+	assert_non_null(strstr(last_msg, "implemented: v5.7-v6.18"));
+	p = cfsr_profile_choose("6.18.1", "5.10", "t.dat");
+	assert_non_null(p);
+	assert_string_equal(p->name, "v5.8-v5.12 CFS, runnable_avg");
 	p = cfsr_profile_choose("6.18.1", "6.7", "t.dat");
 	assert_non_null(p);
 	assert_string_equal(p->name, "v6.7 EEVDF");
