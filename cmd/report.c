@@ -142,8 +142,7 @@ static int set_group(void *data, int tid, const char *group)
 {
 	struct cfsr_comparators *c = data;
 
-	if (cfsr_pickcheck_set_group(c->pk, tid, group) < 0)
-		return -1;
+	cfsr_pickcheck_groups_known(c->pk);
 	return cfsr_cpuload_set_group(c->cl, tid, group);
 }
 
@@ -159,7 +158,6 @@ int cfsr_comparators_own_clock(struct cfsr_comparators *c, const struct cfsr_tra
 	if (!oc->feed)
 		return -1;
 	cfsr_cpuload_expect_clock(c->cl);
-	cfsr_pickcheck_expect_clock(c->pk);
 	if (cfsr_task_groups(src, set_group, c) < 0) {
 		cfsr_clock_feed_close(oc->feed);
 		oc->feed = NULL;
@@ -173,10 +171,8 @@ int cfsr_comparators_clock_until(struct cfsr_comparators *c, struct cfsr_own_clo
 {
 	if (!oc->feed)
 		return 0;
-	for (; oc->have > 0 && oc->rd.ts < ts; oc->have = cfsr_clock_feed_next(oc->feed, &oc->rd)) {
+	for (; oc->have > 0 && oc->rd.ts < ts; oc->have = cfsr_clock_feed_next(oc->feed, &oc->rd))
 		cfsr_cpuload_clock(c->cl, oc->rd.cpu, oc->rd.ts, oc->rd.clock);
-		cfsr_pickcheck_clock(c->pk, oc->rd.cpu, oc->rd.ts, oc->rd.clock);
-	}
 	return oc->have < 0 ? -1 : 0;
 }
 
@@ -528,6 +524,8 @@ static void text_pick(struct report *r, const struct report_opts *o)
 	else if (cfsr_pickcheck_groups(r->c.pk) == CFSR_PICK_GROUPS_ATTACH)
 		printf("  task groups from the trace's cgroup attach events (autogroups and\n"
 		       "  moves before the trace unseen)\n");
+	else if (cfsr_pickcheck_groups(r->c.pk) == CFSR_PICK_GROUPS_MARKERS)
+		printf("  task groups from the recorders' markers (autogroups unseen)\n");
 	printf("  %-8s %11s %10s %10s %10s %10s %12s %8s\n", "", "switches", "trivial", "contested",
 	       "agrees", "diverges", "cannot judge", "agree");
 	for (c = 0; c < r->t->info.nr_cpus; c++) {
@@ -843,6 +841,7 @@ static json_object *json_pick(struct report *r, const struct report_opts *op)
 {
 	static const char *const pick_groups[] = {
 		[CFSR_PICK_GROUPS_SNAPSHOTS] = "snapshots",
+		[CFSR_PICK_GROUPS_MARKERS] = "markers",
 		[CFSR_PICK_GROUPS_ATTACH] = "cgroup-attach-events",
 		[CFSR_PICK_GROUPS_UNKNOWN] = "unknown-all-root",
 	};

@@ -61,7 +61,9 @@ int cfsr_comparators_init(struct cfsr_comparators *c, const struct cfsr_comparat
 	c->pl = cfsr_place_new(p->nr_cpus, p->top, p->win_start, p->win_end, p->filter_cpu,
 			       p->filter_pid);
 	c->im = cfsr_imb_new(&mp);
-	c->pk = cfsr_pickcheck_new(&kp);
+	/* the pick check asks the per-CPU load's engine: one model of the run queues */
+	kp.cl = c->cl;
+	c->pk = c->cl ? cfsr_pickcheck_new(&kp) : NULL;
 	if (!c->iw || !c->cl || !c->pl || !c->im || !c->pk) {
 		cfsr_comparators_release(c);
 		return -1;
@@ -74,13 +76,16 @@ int cfsr_comparators_event(struct cfsr_comparators *c, const struct cfsr_event *
 	c->events++;
 	if (cfsr_event_kind_is_sched(ev->kind))
 		c->sched_events++;
-	/* the audit judges against the state before the event; the others follow it */
-	if (cfsr_place_event(c->pl, ev, c->iw, c->cl) < 0 || cfsr_iww_event(c->iw, ev) < 0 ||
-	    cfsr_cpuload_event(c->cl, ev) < 0 || cfsr_imb_event(c->im, ev, c->cl, c->iw) < 0)
+	/*
+	 * The audit and the pick check judge against the state before the
+	 * event (the pick check asks the per-CPU load's engine before it
+	 * replays the switch); the others follow it.
+	 */
+	if (cfsr_place_event(c->pl, ev, c->iw, c->cl) < 0 || cfsr_pickcheck_before(c->pk, ev) < 0 ||
+	    cfsr_iww_event(c->iw, ev) < 0 || cfsr_cpuload_event(c->cl, ev) < 0 ||
+	    cfsr_imb_event(c->im, ev, c->cl, c->iw) < 0)
 		return -1;
-	/* judges a switch before its own engine replays it */
-	if (cfsr_pickcheck_event(c->pk, ev) < 0)
-		return -1;
+	cfsr_pickcheck_after(c->pk, ev);
 	c->last_ts = ev->ts;
 	return 0;
 }

@@ -511,6 +511,11 @@ int cfsr_cpuload_nr(const struct cfsr_cpuload *cl, int cpu)
 	return cpu >= 0 && cpu < cl->nr_cpus ? (int)cl->counted[cpu].nr : 0;
 }
 
+struct cfsr_replay *cfsr_cpuload_engine(struct cfsr_cpuload *cl)
+{
+	return cl->r;
+}
+
 size_t cfsr_cpuload_on(const struct cfsr_cpuload *cl, int cpu, const int **pids)
 {
 	if (cpu < 0 || cpu >= cl->nr_cpus) {

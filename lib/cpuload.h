@@ -138,6 +138,9 @@ uint64_t cfsr_cpuload_task(const struct cfsr_cpuload *cl, int pid, int *cpu);
 /* Fair tasks queued or running on the CPU now. */
 int cfsr_cpuload_nr(const struct cfsr_cpuload *cl, int cpu);
 
+/* The engine (borrowed: the pick check asks it, the per-CPU load replays the events). */
+struct cfsr_replay *cfsr_cpuload_engine(struct cfsr_cpuload *cl);
+
 /* The pids counted on the CPU now (borrowed until the next event); return their number. */
 size_t cfsr_cpuload_on(const struct cfsr_cpuload *cl, int cpu, const int **pids);
 

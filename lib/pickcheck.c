@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The pick check (see pickcheck.h).  It drives a replay engine of its own,
- * as lib/cpuload.c drives the per-CPU load's, so that it can ask the
- * engine at each sched_switch before the engine replays it; per CPU it
+ * The pick check (see pickcheck.h).  In the report it asks the per-CPU
+ * load's replay engine (lib/cpuload.c) at each sched_switch before that
+ * engine replays it, so loads and picks come from one model of the run
+ * queues; alone (the unit tests) it drives an engine of its own.  Per CPU it
  * keeps whether the CPU's state is known and the deadline its current task
  * had when it was switched in, which RUN_TO_PARITY reads.
  */
@@ -11,6 +12,8 @@
 
 #include "error.h"
 #include "pickcheck.h"
+#include "alloc.h"
+#include "pidmap.h"
 
 struct pc_cpu {
 	/* a switch was seen since the start or the last lost-events notice */
@@ -28,9 +31,16 @@ struct cfsr_pickcheck {
 	uint64_t reasons[CFSR_PR_NR];
 	struct cfsr_pick_div *top;
 	size_t nr_top;
+	/* the engine is the per-CPU load's (p.cl), not the check's own */
+	bool borrowed;
 	bool groups_known;
 	/* cgroup attach events put tasks in groups (when no snapshot gave them) */
 	uint64_t attaches;
+	/* with a borrowed engine: the cgroup path an attach event gave each task */
+	struct cfsr_pidmap attached;
+	char **paths;
+	size_t nr_paths;
+	size_t alloc_paths;
 };
 
 static const struct {
@@ -78,7 +88,9 @@ struct cfsr_pickcheck *cfsr_pickcheck_new(const struct cfsr_pickcheck_params *p)
 	pc->top = calloc((size_t)pc->p.top + 1, sizeof(*pc->top));
 	if (!pc->cpus || !pc->top)
 		goto oom;
-	pc->r = cfsr_replay_new(p->nr_cpus, p->prof, p->hz);
+	pc->borrowed = p->cl != NULL;
+	pc->r = pc->borrowed ? cfsr_cpuload_engine(p->cl) :
+			       cfsr_replay_new(p->nr_cpus, p->prof, p->hz);
 	if (!pc->r) {
 		cfsr_pickcheck_free(pc);
 		cfsr_error("cannot make the pick check's replay engine");
@@ -95,7 +107,12 @@ void cfsr_pickcheck_free(struct cfsr_pickcheck *pc)
 {
 	if (!pc)
 		return;
-	cfsr_replay_free(pc->r);
+	if (!pc->borrowed)
+		cfsr_replay_free(pc->r);
+	cfsr_pidmap_release(&pc->attached);
+	while (pc->nr_paths)
+		free(pc->paths[--pc->nr_paths]);
+	free(pc->paths);
 	free(pc->cpus);
 	free(pc->top);
 	free(pc);
@@ -125,6 +142,59 @@ static uint64_t ahead(uint64_t a, uint64_t b)
 	return (int64_t)(a - b) > 0 ? a - b : 0;
 }
 
+/*
+ * With a borrowed engine and no groups from snapshots or markers: the CPU
+ * holds two tasks or more, one of which a cgroup attach event put in a
+ * cgroup.  The engine keeps every task in the root (its loads are the
+ * per-CPU load's, and which hierarchy holds the cpu controller the events
+ * do not say), so neither a pick among group entities nor one inside that
+ * cgroup, against the cgroup's own vruntimes, can be judged there.
+ */
+static const char *attached_path(const struct cfsr_pickcheck *pc, int pid)
+{
+	long i = cfsr_pidmap_get(&pc->attached, pid);
+
+	return i < 0 ? "/" : pc->paths[i];
+}
+
+static bool mixes_attached(const struct cfsr_pickcheck *pc, int cpu)
+{
+	const int *pids;
+	size_t i, n;
+
+	if (!pc->borrowed || !pc->nr_paths)
+		return false;
+	n = cfsr_cpuload_on(pc->p.cl, cpu, &pids);
+	if (n < 2)
+		return false;
+	for (i = 0; i < n; i++)
+		if (strcmp(attached_path(pc, pids[i]), "/"))
+			return true;
+	return false;
+}
+
+/* Remember the cgroup path an attach event gave @pid (a borrowed engine is not told). */
+static int remember_attach(struct cfsr_pickcheck *pc, int pid, const char *path)
+{
+	long i = cfsr_pidmap_get(&pc->attached, pid);
+	char *copy = strdup(path);
+
+	if (!copy)
+		return cfsr_error("out of memory for cgroup paths");
+	if (i >= 0) {
+		free(pc->paths[i]);
+		pc->paths[i] = copy;
+		return 0;
+	}
+	if (CFSR_ALLOC_GROW(pc->paths, pc->nr_paths + 1, pc->alloc_paths) < 0 ||
+	    cfsr_pidmap_put(&pc->attached, pid, pc->nr_paths) < 0) {
+		free(copy);
+		return cfsr_error("out of memory for cgroup paths");
+	}
+	pc->paths[pc->nr_paths++] = copy;
+	return 0;
+}
+
 /* Class the switch @ev against the engine's state before it. */
 static enum cfsr_pick_reason classify(struct cfsr_pickcheck *pc, const struct cfsr_event *ev,
 				      struct cfsr_pick *pk, int *picked)
@@ -147,6 +217,8 @@ static enum cfsr_pick_reason classify(struct cfsr_pickcheck *pc, const struct cf
 	q.prev_protected = prev && c->pick_pid == q.prev_pid && prev->deadline == c->pick_deadline;
 	q.other_pid = next > 0 ? next : 0;
 	*picked = cfsr_replay_pick(pc->r, ev->cpu, &q, pk);
+	if (*picked >= 0 && mixes_attached(pc, ev->cpu))
+		return CFSR_PR_GROUPS;
 	switch (*picked) {
 	case CFSR_PICK_NO_STATE:
 		return CFSR_PR_STATE_UNKNOWN;
@@ -230,34 +302,59 @@ static void judge(struct cfsr_pickcheck *pc, const struct cfsr_event *ev)
 	keep_div(pc, &d);
 }
 
-int cfsr_pickcheck_event(struct cfsr_pickcheck *pc, const struct cfsr_event *ev)
+static bool groups_given(const struct cfsr_pickcheck *pc)
+{
+	struct cfsr_cpuload_groups g;
+
+	if (pc->groups_known)
+		return true;
+	if (!pc->borrowed)
+		return false;
+	cfsr_cpuload_groups(pc->p.cl, &g);
+	return g.marker_moves > 0;
+}
+
+int cfsr_pickcheck_before(struct cfsr_pickcheck *pc, const struct cfsr_event *ev)
+{
+	bool cpu_ok = ev->cpu >= 0 && ev->cpu < pc->p.nr_cpus;
+	const char *path;
+
+	if (ev->kind == CFSR_EV_SWITCH && cpu_ok)
+		judge(pc, ev);
+	/*
+	 * Without the snapshots' or markers' groups, a task attached to a
+	 * cgroup is kept apart from the others: which hierarchy holds the cpu
+	 * controller the events do not say, so this only makes its CPUs'
+	 * picks "task-groups", never merges groups.  An engine of the check's
+	 * own puts it in a group of that path; a borrowed one is left alone
+	 * (its loads are the per-CPU load's): the path is remembered, and a
+	 * CPU with such a task among others is not judged.
+	 */
+	if (ev->kind == CFSR_EV_CGROUP_ATTACH && !groups_given(pc) && ev->cgroup.pid > 0 &&
+	    ev->cgroup.path && ev->cgroup.path[0]) {
+		path = ev->cgroup.level > 0 ? ev->cgroup.path : "/";
+		if (!pc->borrowed) {
+			if (cfsr_replay_task_set_group(pc->r, ev->cgroup.pid, path) < 0)
+				return -1;
+		} else if (remember_attach(pc, ev->cgroup.pid, path) < 0) {
+			return -1;
+		}
+		pc->attaches++;
+	}
+	return 0;
+}
+
+void cfsr_pickcheck_after(struct cfsr_pickcheck *pc, const struct cfsr_event *ev)
 {
 	bool cpu_ok = ev->cpu >= 0 && ev->cpu < pc->p.nr_cpus;
 	const struct cfsr_task *t;
 	int c;
 
-	if (ev->kind == CFSR_EV_SWITCH && cpu_ok)
-		judge(pc, ev);
 	if (ev->kind == CFSR_EV_LOST) {
 		for (c = 0; c < pc->p.nr_cpus; c++)
 			if (!cpu_ok || c == ev->cpu)
 				pc->cpus[c].known = false;
 	}
-	/*
-	 * Without the snapshots' groups, a task attached to a cgroup is put in
-	 * a group of that path: which hierarchy holds the cpu controller the
-	 * events do not say, so this only keeps such tasks apart from the
-	 * others (their CPUs' picks become "task-groups"), never merges them.
-	 */
-	if (ev->kind == CFSR_EV_CGROUP_ATTACH && !pc->groups_known && ev->cgroup.pid > 0 &&
-	    ev->cgroup.path && ev->cgroup.path[0]) {
-		if (cfsr_replay_task_set_group(pc->r, ev->cgroup.pid,
-					       ev->cgroup.level > 0 ? ev->cgroup.path : "/") < 0)
-			return -1;
-		pc->attaches++;
-	}
-	if (cfsr_replay_event(pc->r, ev) < 0)
-		return -1;
 	if (ev->kind == CFSR_EV_SWITCH && cpu_ok) {
 		struct pc_cpu *cs = &pc->cpus[ev->cpu];
 
@@ -266,29 +363,27 @@ int cfsr_pickcheck_event(struct cfsr_pickcheck *pc, const struct cfsr_event *ev)
 		cs->pick_pid = t ? t->pid : 0;
 		cs->pick_deadline = t ? t->deadline : 0;
 	}
+}
+
+int cfsr_pickcheck_event(struct cfsr_pickcheck *pc, const struct cfsr_event *ev)
+{
+	if (cfsr_pickcheck_before(pc, ev) < 0 || cfsr_replay_event(pc->r, ev) < 0)
+		return -1;
+	cfsr_pickcheck_after(pc, ev);
 	return 0;
 }
 
-void cfsr_pickcheck_expect_clock(struct cfsr_pickcheck *pc)
-{
-	cfsr_replay_expect_clock(pc->r);
-}
-
-void cfsr_pickcheck_clock(struct cfsr_pickcheck *pc, int cpu, uint64_t ts, uint64_t clock_task)
-{
-	cfsr_replay_clock_sample(pc->r, cpu, ts, clock_task);
-}
-
-int cfsr_pickcheck_set_group(struct cfsr_pickcheck *pc, int pid, const char *group)
+void cfsr_pickcheck_groups_known(struct cfsr_pickcheck *pc)
 {
 	pc->groups_known = true;
-	return cfsr_replay_task_set_group(pc->r, pid, group) < 0 ? -1 : 0;
 }
 
 enum cfsr_pick_groups cfsr_pickcheck_groups(const struct cfsr_pickcheck *pc)
 {
 	if (pc->groups_known)
 		return CFSR_PICK_GROUPS_SNAPSHOTS;
+	if (groups_given(pc))
+		return CFSR_PICK_GROUPS_MARKERS;
 	return pc->attaches ? CFSR_PICK_GROUPS_ATTACH : CFSR_PICK_GROUPS_UNKNOWN;
 }
 

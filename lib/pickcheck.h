@@ -20,6 +20,7 @@
 
 #include "event.h"
 #include "profile.h"
+#include "cpuload.h"
 #include "replay.h"
 
 /*
@@ -120,8 +121,13 @@ struct cfsr_pick_div {
  * @win_end: up to here (UINT64_MAX: the end)
  * @filter_cpu: only switches on this CPU (-1: all)
  * @filter_pid: only switches where this task leaves, runs or is preferred (-1: all)
+ * @cl: the per-CPU load whose replay engine the check asks (borrowed: the
+ *      caller replays each event there between cfsr_pickcheck_before() and
+ *      cfsr_pickcheck_after()); NULL: the check drives an engine of its own
+ *      (cfsr_pickcheck_event())
  */
 struct cfsr_pickcheck_params {
+	struct cfsr_cpuload *cl;
 	int nr_cpus;
 	const struct cfsr_profile *prof;
 	int hz;
@@ -141,23 +147,30 @@ void cfsr_pickcheck_free(struct cfsr_pickcheck *pc);
 
 /**
  * cfsr_pickcheck_event() - judge a switch against the state before it, then replay the event
+ * (a check with an engine of its own)
  * Return: 0, or -1 after cfsr_error().
  */
 int cfsr_pickcheck_event(struct cfsr_pickcheck *pc, const struct cfsr_event *ev);
 
-/* Clock readings will be given (cfsr_replay_expect_clock()); call before the first event. */
-void cfsr_pickcheck_expect_clock(struct cfsr_pickcheck *pc);
+/*
+ * With a borrowed engine (@cl of the params): judge a switch before the
+ * engine replays the event, then take the engine's state after it.
+ */
+int cfsr_pickcheck_before(struct cfsr_pickcheck *pc, const struct cfsr_event *ev);
+void cfsr_pickcheck_after(struct cfsr_pickcheck *pc, const struct cfsr_event *ev);
 
-/* A run queue's clock reading for the engine (cfsr_replay_clock_sample()). */
-void cfsr_pickcheck_clock(struct cfsr_pickcheck *pc, int cpu, uint64_t ts, uint64_t clock_task);
-
-/* Put a task in its task group (cfsr_replay_task_set_group()); return -1 on failure. */
-int cfsr_pickcheck_set_group(struct cfsr_pickcheck *pc, int pid, const char *group);
+/*
+ * The tasks' groups are known from a recorded trace's snapshots (given to
+ * the engine by its owner).
+ */
+void cfsr_pickcheck_groups_known(struct cfsr_pickcheck *pc);
 
 /* Where the tasks' groups came from. */
 enum cfsr_pick_groups {
-	/* cfsr_pickcheck_set_group(): a recorded trace's snapshots */
+	/* cfsr_pickcheck_groups_known(): a recorded trace's snapshots */
 	CFSR_PICK_GROUPS_SNAPSHOTS,
+	/* the recorders' group markers (the per-CPU load's engine takes them) */
+	CFSR_PICK_GROUPS_MARKERS,
 	/* cgroup attach events of the trace (autogroups and earlier moves unseen) */
 	CFSR_PICK_GROUPS_ATTACH,
 	/* nothing: every task taken as in the root group */

@@ -103,13 +103,13 @@ test_expect_success 'text: the section, its divergence, within 100 columns' "
 	test \$(awk '{ if (length(\$0) > m) m = length(\$0) } END { print m }' i.out) -le 100
 "
 
-test_expect_success 'cgroups.dat: attached tasks kept apart, their CPUs not judged' "
+test_expect_success 'cgroups.dat: groups from the markers, CPUs of several groups not judged' "
 	cfsreplay report --json '$TRACES/cgroups.dat' >cg.json &&
 	cfsreplay report --json '$TRACES/recorded.dat' >rec.json &&
 	python3 -c '
 import json
 p = json.load(open(\"cg.json\"))[\"pick_check\"]
-assert p[\"task_groups\"] == \"cgroup-attach-events\" and p[\"reasons\"][\"task-groups\"] > 0, p
+assert p[\"task_groups\"] == \"markers\" and p[\"reasons\"][\"task-groups\"] > 0, p
 p = json.load(open(\"rec.json\"))[\"pick_check\"]
 assert p[\"task_groups\"] == \"snapshots\", p[\"task_groups\"]
 '
@@ -160,6 +160,14 @@ if [ -d "$SHARED_TRACES" ]; then
 		[ "$d" = bench ] && continue
 		test_expect_success "shared $d: the classes add up to its switches" "adds_up '$t'"
 	done
+	test_expect_success 'shared periodic-bpf: attached tasks kept apart without snapshots' "
+		cfsreplay report --json '$SHARED_TRACES/periodic-bpf/trace.dat' >pa.json &&
+		python3 -c '
+import json
+p = json.load(open(\"pa.json\"))[\"pick_check\"]
+assert p[\"task_groups\"] == \"cgroup-attach-events\" and p[\"reasons\"][\"task-groups\"] > 0, p
+'
+	"
 	test_expect_success 'shared periodic-bpf: --clock gives the groups of its snapshots' "
 		cfsreplay report --json --clock '$SHARED_TRACES/periodic-bpf/truth.jsonl' \
 			'$SHARED_TRACES/periodic-bpf/trace.dat' >pb.json &&
