@@ -48,3 +48,32 @@ for t in "${traces[@]}"; do
 	printf '%-34s %7.1f %11s %9s %12s %7d KiB\n' "$(basename "$(dirname "$t")")/$(basename "$t")" \
 		"$(awk "BEGIN{print $size / 1048576}")" "$records" "$best" "$rate" "$rss"
 done
+
+# The commands that replay the model, on the largest trace at hand: wall
+# time (best of 2) and peak resident memory.
+big=${traces[${#traces[@]}-1]}
+[ -f "$SHARED/bench/trace.dat" ] && big=$SHARED/bench/trace.dat
+records=$("$CFSREPLAY" info --json "$big" | sed -n 's/^ *"records": \([0-9]*\),*/\1/p')
+echo
+echo "# commands on $(basename "$(dirname "$big")")/$(basename "$big") ($records records)"
+printf '%-40s %9s %12s %10s\n' command seconds records/s "peak RSS"
+run() {
+	local name=$1 best= rss=0 secs kb
+	shift
+	for _ in 1 2; do
+		"$TIME" -f '%e %M' -o "$tmp/t" "$CFSREPLAY" "$@" >/dev/null 2>&1 || {
+			echo "bench: cfsreplay $* failed" >&2
+			return 1
+		}
+		read -r secs kb <"$tmp/t"
+		if [ -z "$best" ] || awk "BEGIN{exit !($secs < $best)}"; then best=$secs; fi
+		[ "$kb" -gt "$rss" ] && rss=$kb
+	done
+	printf '%-40s %9s %12s %7d KiB\n' "$name" "$best" \
+		"$(awk "BEGIN{ if ($best > 0) printf \"%.0f\", $records / $best; else print \"-\" }")" "$rss"
+}
+run "report" report "$big"
+run "report --json" report --json "$big"
+run "signals" signals "$big"
+run "compare --kernel 6.11 (two engines)" compare --kernel 6.11 "$big"
+run "compare TRACE TRACE" compare "$big" "$big"
