@@ -123,7 +123,8 @@ static int comparators_for(struct side *sd, const struct cfsr_trace *t)
 		snprintf(sd->no_comp, sizeof(sd->no_comp), "the trace does not give its CPU count");
 	else {
 		if (cfsr_comparators_init(
-			    &sd->c, &(struct cfsr_comparators_params){ .nr_cpus = t->info.nr_cpus,
+			    &sd->c, &(struct cfsr_comparators_params){ .info = &t->info,
+								       .nr_cpus = t->info.nr_cpus,
 								       .hz = t->info.hz,
 								       .prof = sd->prof,
 								       .top = 0,

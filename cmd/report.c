@@ -1025,7 +1025,8 @@ int cmd_report(int argc, const char **argv)
 	if (!r.prof)
 		goto out;
 	if (cfsr_comparators_init(&r.c,
-				  &(struct cfsr_comparators_params){ .nr_cpus = r.t->info.nr_cpus,
+				  &(struct cfsr_comparators_params){ .info = &r.t->info,
+								     .nr_cpus = r.t->info.nr_cpus,
 								     .hz = r.t->info.hz,
 								     .prof = r.prof,
 								     .top = o.top,

@@ -58,6 +58,8 @@ int cfsr_comparators_init(struct cfsr_comparators *c, const struct cfsr_comparat
 	mp.interval_ns = c->busy_balance_ns;
 	c->iw = cfsr_iww_new(&ip);
 	c->cl = cfsr_cpuload_new(p->nr_cpus, p->prof, p->hz, p->win_start, p->win_end);
+	if (c->cl && p->info)
+		cfsr_replay_take_tunables(cfsr_cpuload_engine(c->cl), p->info);
 	c->pl = cfsr_place_new(p->nr_cpus, p->top, p->win_start, p->win_end, p->filter_cpu,
 			       p->filter_pid);
 	c->im = cfsr_imb_new(&mp);

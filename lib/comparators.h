@@ -35,8 +35,11 @@
  * @win_end: up to here (UINT64_MAX: the end)
  * @filter_cpu: only this CPU (-1: all)
  * @filter_pid: only this task (-1: all)
+ * @info: what the trace says about itself (its recorded tunables reach the
+ *        engine: cfsr_replay_take_tunables()); NULL: nothing
  */
 struct cfsr_comparators_params {
+	const struct cfsr_trace_info *info;
 	int nr_cpus;
 	int hz;
 	const struct cfsr_profile *prof;
