@@ -41,6 +41,14 @@ struct replay_rq {
 	uint64_t missed_clock;
 	/* wakeups onto this rq since it was last seen idle */
 	unsigned int woken;
+	/*
+	 * The fair tasks queued (delayed included) or running here, as indices
+	 * into the task table, in the order they were last accounted in: what
+	 * a pick looks at, without a pass over every task.
+	 */
+	size_t *onrq;
+	size_t nr_onrq;
+	size_t alloc_onrq;
 };
 
 /*
@@ -87,6 +95,8 @@ struct cfsr_replay {
 	bool reweight_place;
 	/* clock readings will come: no update on a CPU until its first */
 	bool expect_clock;
+	/* a per-CPU list could not grow: the event fails */
+	bool oom;
 	int nr_cpus;
 	/* cfs_rqs: the roots at 0..nr_cpus-1, then group ones */
 	struct cfsr_cfs_rq *cfs;
@@ -848,6 +858,31 @@ static void gse_sums_sync(struct cfsr_replay *r, struct cfsr_cfs_rq *g)
 }
 
 /*
+ * The CPU's list of queued and running fair tasks follows the accounting:
+ * appended when counted in (as __enqueue_entity() inserts after the equal
+ * keys already in the tree), taken out in place when counted out.
+ */
+static void onrq_account(struct cfsr_replay *r, const struct cfsr_task *t, int sign)
+{
+	struct replay_rq *rq = &r->rqs[t->cpu];
+	size_t idx = (size_t)(t - r->tasks), i;
+
+	if (sign > 0) {
+		if (CFSR_ALLOC_GROW(rq->onrq, rq->nr_onrq + 1, rq->alloc_onrq) < 0)
+			r->oom = true;
+		else
+			rq->onrq[rq->nr_onrq++] = idx;
+		return;
+	}
+	for (i = 0; i < rq->nr_onrq && rq->onrq[i] != idx; i++)
+		;
+	if (i == rq->nr_onrq)
+		return;
+	memmove(&rq->onrq[i], &rq->onrq[i + 1], (rq->nr_onrq - i - 1) * sizeof(*rq->onrq));
+	rq->nr_onrq--;
+}
+
+/*
  * Add (@sign 1) or remove (-1) a task's part in its cfs_rq: account_entity_
  * enqueue/dequeue() (load.weight, nr_queued), the runnable counts of its
  * cfs_rq and the levels above (h_nr_queued, h_nr_runnable), cfs_rq->curr
@@ -862,6 +897,7 @@ static void task_account(struct cfsr_replay *r, const struct cfsr_task *t, int s
 
 	if (!cfs || !t->fair || !state_on_rq(t->state))
 		return;
+	onrq_account(r, t, sign);
 	root = cfs_of(r, 0, t->cpu);
 	cfs->load_weight += sign > 0 ? t->load_weight : (uint64_t)0 - t->load_weight;
 	cfs->nr_queued += one;
@@ -1749,19 +1785,20 @@ static void finish_delayed_gse(struct cfsr_replay *r, struct cfsr_cfs_rq *g, uin
 static bool cfs_ent_next(const struct cfsr_replay *r, const struct cfsr_cfs_rq *cfs, size_t *i,
 			 struct ent *e)
 {
+	const struct replay_rq *rq = &r->rqs[cfs->cpu];
 	struct cfsr_cfs_rq *g;
 	size_t gi;
 
-	while (*i < r->nr_tasks) {
-		struct cfsr_task *t = &r->tasks[(*i)++];
+	while (*i < rq->nr_onrq) {
+		struct cfsr_task *t = &r->tasks[rq->onrq[(*i)++]];
 
-		if (t->fair && state_on_rq(t->state) && cfs_of(r, t->group, t->cpu) == cfs) {
+		if (cfs_of(r, t->group, t->cpu) == cfs) {
 			*e = task_ent(t);
 			return true;
 		}
 	}
-	while (*i < r->nr_tasks + r->nr_groups) {
-		gi = (*i)++ - r->nr_tasks;
+	while (*i < rq->nr_onrq + r->nr_groups) {
+		gi = (*i)++ - rq->nr_onrq;
 		if (!gi || r->tgs[gi].parent != cfs->group)
 			continue;
 		g = cfs_of(r, (int)gi, cfs->cpu);
@@ -2794,7 +2831,7 @@ int cfsr_replay_event(struct cfsr_replay *r, const struct cfsr_event *ev)
 	default:
 		break;
 	}
-	if (ret < 0)
+	if (ret < 0 || r->oom)
 		return cfsr_error("replay: out of memory");
 	return 0;
 }
@@ -2841,6 +2878,8 @@ void cfsr_replay_free(struct cfsr_replay *r)
 	if (!r)
 		return;
 
+	for (i = 0; r->rqs && i < (size_t)r->nr_cpus; i++)
+		free(r->rqs[i].onrq);
 	free(r->rqs);
 	free(r->pending);
 	free(r->tasks);
@@ -2991,12 +3030,10 @@ int cfsr_replay_pick(const struct cfsr_replay *r, int cpu, const struct cfsr_pic
 		return CFSR_PICK_NO_STATE;
 	if (!r->profile->eevdf)
 		return CFSR_PICK_NOT_EEVDF;
-	for (i = 0; i < r->nr_tasks; i++) {
-		t = &r->tasks[i];
-		if (t->pid == q->other_pid && q->other_pid > 0)
-			other = t;
-		if (!t->fair || t->cpu != cpu || !state_on_rq(t->state))
-			continue;
+	if (q->other_pid > 0)
+		other = task_find(r, q->other_pid);
+	for (i = 0; i < r->rqs[cpu].nr_onrq; i++) {
+		t = &r->tasks[r->rqs[cpu].onrq[i]];
 		if (t->state == CFSR_TS_QUEUED)
 			out->nr_runnable++;
 		if (nr_cand <= PICK_MAX_CAND) {
@@ -3016,9 +3053,9 @@ int cfsr_replay_pick(const struct cfsr_replay *r, int cpu, const struct cfsr_pic
 	}
 	if (q->prev_pid > 0 && !prev) {
 		/* a fair prev the model does not have running here */
-		for (i = 0; i < r->nr_tasks; i++)
-			if (r->tasks[i].pid == q->prev_pid && r->tasks[i].fair)
-				return CFSR_PICK_NO_STATE;
+		t = task_find(r, q->prev_pid);
+		if (t && t->fair)
+			return CFSR_PICK_NO_STATE;
 	}
 	if (!cfs)
 		return 0;
@@ -3038,14 +3075,14 @@ int cfsr_replay_pick(const struct cfsr_replay *r, int cpu, const struct cfsr_pic
 		other_runnable = true;
 	if (prev && !q->prev_sleeps)
 		out->nr_runnable++;
-	/* the tasks of the first pass, or all of them again when they did not fit */
-	nr_scan = nr_cand <= PICK_MAX_CAND ? nr_cand : r->nr_tasks;
+	/* the tasks of the first pass, or the CPU's list again when they did not fit */
+	nr_scan = nr_cand <= PICK_MAX_CAND ? nr_cand : r->rqs[cpu].nr_onrq;
 	for (;;) {
 		best = only = NULL;
 		nr = 0;
 		out->tie = false;
 		for (i = 0; i < nr_scan; i++) {
-			t = nr_cand <= PICK_MAX_CAND ? cand[i] : &r->tasks[i];
+			t = nr_cand <= PICK_MAX_CAND ? cand[i] : &r->tasks[r->rqs[cpu].onrq[i]];
 			if (!t->fair || t->cpu != cpu || !state_on_rq(t->state) ||
 			    pick_done(done, out->nr_delayed_done, t->pid))
 				continue;
