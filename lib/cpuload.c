@@ -293,8 +293,6 @@ static int mkdir_marker(struct cfsr_cpuload *cl, const char *text)
 {
 	char raw[256], path[256], num[32], *end;
 	unsigned long long v;
-	struct cl_shares *s;
-	size_t i;
 
 	if (!marker_field(text, "path=", raw, sizeof(raw)) ||
 	    !group_path(raw, path, sizeof(path)) ||
@@ -307,6 +305,15 @@ static int mkdir_marker(struct cfsr_cpuload *cl, const char *text)
 		cl->groups.bad_markers++;
 		return 0;
 	}
+	/* cpu_shares_write_u64(): scale_load() of the value, clamped */
+	return cfsr_cpuload_set_shares(cl, path, cfsr_group_shares_from_v1(v));
+}
+
+int cfsr_cpuload_set_shares(struct cfsr_cpuload *cl, const char *path, uint64_t shares)
+{
+	struct cl_shares *s;
+	size_t i;
+
 	for (i = 0; i < cl->nr_shares && strcmp(cl->shares[i].path, path); i++)
 		;
 	if (i == cl->nr_shares) {
@@ -319,8 +326,7 @@ static int mkdir_marker(struct cfsr_cpuload *cl, const char *text)
 		cl->nr_shares++;
 		cl->groups.shares_given++;
 	}
-	/* cpu_shares_write_u64(): scale_load() of the value, clamped */
-	cl->shares[i].shares = cfsr_group_shares_from_v1(v);
+	cl->shares[i].shares = shares;
 	apply_shares(cl);
 	return 0;
 }

@@ -36,7 +36,8 @@
  * @marker_moves: moves a group marker made ("cfsr-move pid=N path=P" or
  *                "to=P", "cfsr-task pid=N ... cgroup=P"), each replayed at
  *                the marker as sched_move_task() (cfsr_replay_task_move_group())
- * @shares_given: groups whose cpu.shares a "cfsr-mkdir path=P shares=N" stated
+ * @shares_given: groups whose cpu.shares a "cfsr-mkdir path=P shares=N" marker or a
+ *                recorded trace's metadata stated (cfsr_cpuload_set_shares())
  * @bad_markers: cfsr-mkdir/cfsr-move markers that could not be read
  * @cgroup_attaches: cgroup_attach_task events replayed (tasks moved between
  *                   cgroups of some hierarchy; not used: no shares, and the
@@ -137,6 +138,13 @@ uint64_t cfsr_cpuload_task(const struct cfsr_cpuload *cl, int pid, int *cpu);
 
 /* Fair tasks queued or running on the CPU now. */
 int cfsr_cpuload_nr(const struct cfsr_cpuload *cl, int cpu);
+
+/*
+ * Group @path's tg->shares (scaled: cfsr_group_shares_from_v1()/_v2()), from
+ * a recorder's marker or a recorded trace's metadata; kept for the group
+ * when the engine meets it later.  Return -1 after cfsr_error().
+ */
+int cfsr_cpuload_set_shares(struct cfsr_cpuload *cl, const char *path, uint64_t shares);
 
 /* The engine (borrowed: the pick check asks it, the per-CPU load replays the events). */
 struct cfsr_replay *cfsr_cpuload_engine(struct cfsr_cpuload *cl);

@@ -32,7 +32,7 @@ assert g[\"marker_moves\"] == int(sys.argv[1]) and g[\"shares_given\"] == int(sy
 assert g[\"groups\"] == 2 and g[\"bad_markers\"] == 0, g
 ' \$moves \$mkdirs &&
 	cfsreplay report '$TRACES/shares.dat' >r.txt &&
-	grep -q '4 moves of tasks between groups from markers' r.txt && grep -q 'cpu.shares of 2 groups from cfsr-mkdir' r.txt &&
+	grep -q '4 moves of tasks between groups from markers' r.txt && grep -q 'cpu.shares of 2 groups from cfsr-mkdir markers' r.txt &&
 	! grep -q 'group weights unknown' r.txt
 "
 

@@ -139,6 +139,17 @@ assert d[\"embedded_truth\"] and m[\"recording\"][\"snapshots\"] == marks >= 2, 
 assert m[\"initial_tasks\"] > 0 and m[\"nr_cpus\"] == $(nproc --all)
 " && cfsreplay validate cg.dat >val && grep -q "^kernel snapshots: cg.dat" val
 	'
+	test_expect_success 'record: report gives its groups the cpu.shares of the metadata' '
+		cfsreplay report --json cg.dat >rep.json &&
+		python3 -c "
+import json
+m = json.load(open(\"info.json\"))[\"record_meta\"]
+listed = [g for h in m[\"cgroup_hierarchies\"] for g in h[\"groups\"]
+          if g[\"path\"] != \"/\" and (g.get(\"cpu.shares\", 0) > 0 or g.get(\"cpu.weight\", 0) > 0)]
+g = json.load(open(\"rep.json\"))[\"groups\"]
+assert len(listed) >= 2 and g[\"shares_given\"] == len(listed), (g, listed)
+"
+	'
 else
 	test_skip 'record: two cgroups: trace-cmd and our reader agree' "no writable cgroup v1 cpu hierarchy"
 fi
