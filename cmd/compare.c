@@ -818,6 +818,8 @@ static int run_models(struct models *m, const char *const kernel[2], const char 
 			goto out;
 		}
 		cfsr_replay_take_tunables(m->r[s], &t->info);
+		if (cfsr_meta_group_shares(t, cfsr_replay_group_shares_fn, m->r[s]) < 0)
+			goto out;
 	}
 	m->d = cfsr_modeldiff_new(m->nr_cpus);
 	if (!m->d)

@@ -22,7 +22,6 @@
 #include "comparators.h"
 #include "error.h"
 #include "formats.h"
-#include "group.h"
 #include "profile.h"
 #include "progress.h"
 
@@ -147,57 +146,12 @@ static int set_group(void *data, int tid, const char *group)
 	return cfsr_cpuload_set_group(c->cl, tid, group);
 }
 
-/*
- * The cpu controller's groups a trace made by 'cfsreplay record' lists in
- * its metadata (cgroup_hierarchies, docs/RECORD-FORMAT.md), as they were
- * when recording began: each non-root group's cpu.shares (v1) or
- * cpu.weight (v2) becomes its tg->shares in the comparators' engine.
- */
-static int meta_shares(struct cfsr_comparators *c, const struct cfsr_trace *t)
+/* A group's tg->shares from the recorder's metadata, in the per-CPU load's engine. */
+static int set_shares(void *data, const char *path, uint64_t shares)
 {
-	json_object *meta, *hs, *h, *gs, *g, *path, *v, *ver;
-	uint64_t shares;
-	size_t i, j;
-	int ret = 0;
+	struct cfsr_comparators *c = data;
 
-	if (!t->info.record_meta)
-		return 0;
-	meta = json_tokener_parse(t->info.record_meta);
-	if (!meta || !json_object_object_get_ex(meta, "cgroup_hierarchies", &hs) ||
-	    !json_object_is_type(hs, json_type_array)) {
-		json_object_put(meta);
-		return 0;
-	}
-	for (i = 0; ret == 0 && i < json_object_array_length(hs); i++) {
-		h = json_object_array_get_idx(hs, i);
-		if (!json_object_object_get_ex(h, "groups", &gs) ||
-		    !json_object_is_type(gs, json_type_array) ||
-		    !json_object_object_get_ex(h, "version", &ver))
-			continue;
-		for (j = 0; ret == 0 && j < json_object_array_length(gs); j++) {
-			g = json_object_array_get_idx(gs, j);
-			if (!json_object_object_get_ex(g, "path", &path) ||
-			    !json_object_is_type(path, json_type_string) ||
-			    !strcmp(json_object_get_string(path), "/"))
-				continue;
-			if (json_object_get_int(ver) == 2) {
-				if (!json_object_object_get_ex(g, "cpu.weight", &v) ||
-				    json_object_get_int64(v) <= 0 ||
-				    cfsr_group_shares_from_v2((uint64_t)json_object_get_int64(v),
-							      &shares) < 0)
-					continue;
-			} else if (json_object_object_get_ex(g, "cpu.shares", &v) &&
-				   json_object_get_int64(v) > 0) {
-				shares = cfsr_group_shares_from_v1(
-					(uint64_t)json_object_get_int64(v));
-			} else {
-				continue;
-			}
-			ret = cfsr_cpuload_set_shares(c->cl, json_object_get_string(path), shares);
-		}
-	}
-	json_object_put(meta);
-	return ret;
+	return cfsr_cpuload_set_shares(c->cl, path, shares);
 }
 
 int cfsr_comparators_own_clock(struct cfsr_comparators *c, const struct cfsr_trace *t,
@@ -206,7 +160,7 @@ int cfsr_comparators_own_clock(struct cfsr_comparators *c, const struct cfsr_tra
 	const char *src = cfsr_clock_source(t, given);
 
 	memset(oc, 0, sizeof(*oc));
-	if (meta_shares(c, t) < 0)
+	if (cfsr_meta_group_shares(t, set_shares, c) < 0)
 		return -1;
 	if (!src)
 		return 0;

@@ -353,6 +353,8 @@ int cmd_signals(int argc, const char **argv)
 		goto out;
 	}
 	cfsr_replay_take_tunables(r, &t->info);
+	if (cfsr_meta_group_shares(t, cfsr_replay_group_shares_fn, r) < 0)
+		goto out;
 	s.replay = r;
 	s.ue_pair = prof->pelt->util_est_repr != CFSR_UTIL_EST_SINGLE ? prof->pelt : NULL;
 	cfsr_replay_set_hook(r, on_update, &s);

@@ -805,6 +805,8 @@ static int validate_truth(const char *truth, const char *trace, double max_error
 		goto out;
 	}
 	cfsr_replay_take_tunables(r, &t->info);
+	if (cfsr_meta_group_shares(t, cfsr_replay_group_shares_fn, r) < 0)
+		goto out;
 	cfsr_replay_expect_clock(r);
 	if (assign_groups(r, truth) < 0 || run_snapshots(sn, r, t, tr) < 0)
 		goto out;
@@ -957,6 +959,8 @@ static struct validate *lockstep(const char *pelt, struct cfsr_trace *t, const c
 		goto out;
 	}
 	cfsr_replay_take_tunables(v->replay, &t->info);
+	if (cfsr_meta_group_shares(t, cfsr_replay_group_shares_fn, v->replay) < 0)
+		goto out;
 	cfsr_replay_expect_clock(v->replay);
 	/* a perf.data's samples may be on another clock than the records */
 	if (cfsr_clock_map_find(pelt, t->info.clock, &v->map) < 0)

@@ -10,9 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <json-c/json.h>
+
 #include "clockfeed.h"
 #include "error.h"
 #include "formats.h"
+#include "group.h"
 #include "pidset.h"
 #include "truthfile.h"
 
@@ -313,4 +316,52 @@ const char *cfsr_clock_source(const struct cfsr_trace *t, const char *given)
 	if (given)
 		return strcmp(given, "none") ? given : NULL;
 	return t->info.has_record_truth ? t->path : NULL;
+}
+
+int cfsr_meta_group_shares(const struct cfsr_trace *t,
+			   int (*fn)(void *data, const char *path, uint64_t shares), void *data)
+{
+	json_object *meta, *hs, *h, *gs, *g, *path, *v, *ver;
+	uint64_t shares;
+	size_t i, j;
+	int ret = 0;
+
+	if (!t->info.record_meta)
+		return 0;
+	meta = json_tokener_parse(t->info.record_meta);
+	if (!meta || !json_object_object_get_ex(meta, "cgroup_hierarchies", &hs) ||
+	    !json_object_is_type(hs, json_type_array)) {
+		json_object_put(meta);
+		return 0;
+	}
+	for (i = 0; ret == 0 && i < json_object_array_length(hs); i++) {
+		h = json_object_array_get_idx(hs, i);
+		if (!json_object_object_get_ex(h, "groups", &gs) ||
+		    !json_object_is_type(gs, json_type_array) ||
+		    !json_object_object_get_ex(h, "version", &ver))
+			continue;
+		for (j = 0; ret == 0 && j < json_object_array_length(gs); j++) {
+			g = json_object_array_get_idx(gs, j);
+			if (!json_object_object_get_ex(g, "path", &path) ||
+			    !json_object_is_type(path, json_type_string) ||
+			    !strcmp(json_object_get_string(path), "/"))
+				continue;
+			if (json_object_get_int(ver) == 2) {
+				if (!json_object_object_get_ex(g, "cpu.weight", &v) ||
+				    json_object_get_int64(v) <= 0 ||
+				    cfsr_group_shares_from_v2((uint64_t)json_object_get_int64(v),
+							      &shares) < 0)
+					continue;
+			} else if (json_object_object_get_ex(g, "cpu.shares", &v) &&
+				   json_object_get_int64(v) > 0) {
+				shares = cfsr_group_shares_from_v1(
+					(uint64_t)json_object_get_int64(v));
+			} else {
+				continue;
+			}
+			ret = fn(data, json_object_get_string(path), shares);
+		}
+	}
+	json_object_put(meta);
+	return ret;
 }

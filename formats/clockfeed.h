@@ -136,4 +136,22 @@ void cfsr_clock_feed_close(struct cfsr_clock_feed *f);
 int cfsr_task_groups(const char *path, int (*fn)(void *data, int tid, const char *group),
 		     void *data);
 
+/**
+ * cfsr_meta_group_shares() - the cpu cgroups' shares a recorded trace lists
+ * @t: the trace
+ * @fn: called for each non-root group of the cpu controller's hierarchies
+ *      in the metadata of 'cfsreplay record' (cgroup_hierarchies, as they
+ *      were when recording began), with its tg->shares: cpu.shares (v1)
+ *      through cfsr_group_shares_from_v1(), cpu.weight (v2) through
+ *      cfsr_group_shares_from_v2(); a negative return stops it
+ * @data: passed to @fn
+ *
+ * A write to cpu.shares has no trace event; the metadata is where a
+ * recorded trace says it.  Nothing for a trace without that metadata.
+ * Return: 0, or @fn's failure.
+ */
+struct cfsr_trace;
+int cfsr_meta_group_shares(const struct cfsr_trace *t,
+			   int (*fn)(void *data, const char *path, uint64_t shares), void *data);
+
 #endif /* CFSR_CLOCKFEED_H */

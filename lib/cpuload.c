@@ -272,22 +272,6 @@ static bool group_path(const char *in, char *out, size_t size)
 	return true;
 }
 
-/* Give every engine group whose shares a marker stated those shares. */
-static void apply_shares(struct cfsr_cpuload *cl)
-{
-	struct cfsr_cfs_rq *cfs;
-	size_t i;
-
-	for (i = 0; i < cl->nr_shares; i++) {
-		cfs = cfsr_replay_cfs_rq(cl->r, cl->shares[i].path, 0);
-		/* the group's other state stays the model's: only tg->shares is set */
-		if (cfs)
-			cfsr_replay_group_take(cl->r, cfs, cfs->se_weight, cfs->tg_load_avg_contrib,
-					       cfsr_replay_tg_load_avg(cl->r, cfs),
-					       cl->shares[i].shares);
-	}
-}
-
 /* "cfsr-mkdir path=P shares=N": the group's cpu.shares (no trace event has them). */
 static int mkdir_marker(struct cfsr_cpuload *cl, const char *text)
 {
@@ -327,8 +311,7 @@ int cfsr_cpuload_set_shares(struct cfsr_cpuload *cl, const char *path, uint64_t 
 		cl->groups.shares_given++;
 	}
 	cl->shares[i].shares = shares;
-	apply_shares(cl);
-	return 0;
+	return cfsr_replay_group_shares(cl->r, path, shares);
 }
 
 /*
@@ -359,7 +342,6 @@ static int move_marker(struct cfsr_cpuload *cl, const char *text, const char *ke
 		return -1;
 	if (ret > 0)
 		cl->groups.marker_moves++;
-	apply_shares(cl);
 	return 0;
 }
 

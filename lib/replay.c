@@ -84,6 +84,12 @@ struct replay_tg {
 	uint64_t shares;
 };
 
+/* tg->shares stated for a group before the engine meets it (cfsr_replay_group_shares()). */
+struct replay_shares {
+	char *path;
+	uint64_t shares;
+};
+
 struct cfsr_replay {
 	const struct cfsr_pelt_params *params;
 	const struct cfsr_group_params *gparams;
@@ -97,6 +103,9 @@ struct cfsr_replay {
 	bool expect_clock;
 	/* a per-CPU list could not grow: the event fails */
 	bool oom;
+	struct replay_shares *stated;
+	size_t nr_stated;
+	size_t alloc_stated;
 	int nr_cpus;
 	/* cfs_rqs: the roots at 0..nr_cpus-1, then group ones */
 	struct cfsr_cfs_rq *cfs;
@@ -468,6 +477,9 @@ static int group_get(struct cfsr_replay *r, const char *path)
 	r->tgs[r->nr_groups].parent = parent;
 	r->tgs[r->nr_groups].load_avg = 0;
 	r->tgs[r->nr_groups].shares = NICE_0_LOAD;
+	for (c = 0; c < r->nr_stated; c++)
+		if (!strcmp(r->stated[c].path, path))
+			r->tgs[r->nr_groups].shares = r->stated[c].shares;
 	for (c = 0; c < (size_t)r->nr_cpus; c++) {
 		struct cfsr_cfs_rq *cfs = &r->cfs[r->nr_cfs + c];
 
@@ -1372,6 +1384,32 @@ static void update_cfs_group(struct cfsr_replay *r, struct cfsr_cfs_rq *gcfs, bo
 	reweight_eevdf(r, gcfs, shares);
 	if (gcfs->se_on_rq)
 		p->load_weight += shares;
+}
+
+int cfsr_replay_group_shares(struct cfsr_replay *r, const char *path, uint64_t shares)
+{
+	size_t i;
+
+	for (i = 0; i < r->nr_groups; i++)
+		if (!strcmp(r->groups[i], path))
+			r->tgs[i].shares = shares;
+	for (i = 0; i < r->nr_stated && strcmp(r->stated[i].path, path); i++)
+		;
+	if (i == r->nr_stated) {
+		if (CFSR_ALLOC_GROW(r->stated, r->nr_stated + 1, r->alloc_stated) < 0)
+			return cfsr_error("replay: out of memory");
+		r->stated[i].path = strdup(path);
+		if (!r->stated[i].path)
+			return cfsr_error("replay: out of memory");
+		r->nr_stated++;
+	}
+	r->stated[i].shares = shares;
+	return 0;
+}
+
+int cfsr_replay_group_shares_fn(void *engine, const char *path, uint64_t shares)
+{
+	return cfsr_replay_group_shares(engine, path, shares);
 }
 
 void cfsr_replay_group_take(struct cfsr_replay *r, struct cfsr_cfs_rq *cfs, uint64_t se_weight,
@@ -2887,6 +2925,9 @@ void cfsr_replay_free(struct cfsr_replay *r)
 	for (i = 0; i < r->nr_groups; i++)
 		free(r->groups[i]);
 	free(r->groups);
+	for (i = 0; i < r->nr_stated; i++)
+		free(r->stated[i].path);
+	free(r->stated);
 	free(r->tgs);
 	free(r->cfs_of);
 	free(r->cfs);

@@ -504,6 +504,20 @@ void cfsr_replay_cfs_rq_settle(const struct cfsr_replay *r, const struct cfsr_cf
 int64_t cfsr_replay_tg_load_avg(const struct cfsr_replay *r, const struct cfsr_cfs_rq *cfs);
 
 /**
+ * cfsr_replay_group_shares() - group @path's tg->shares (scaled)
+ *
+ * As a write to cpu.shares or cpu.weight that no trace event shows (a
+ * recorder's marker, a recorded trace's metadata): applied to the group at
+ * once, or when the engine first meets it.  The next update_cfs_group()
+ * of each of its group entities uses it.
+ * Return: 0, or -1 after cfsr_error().
+ */
+int cfsr_replay_group_shares(struct cfsr_replay *r, const char *path, uint64_t shares);
+
+/* The same as a callback: @engine is the struct cfsr_replay. */
+int cfsr_replay_group_shares_fn(void *engine, const char *path, uint64_t shares);
+
+/**
  * cfsr_replay_group_take() - set a group cfs_rq's group state from a reading
  * @r: the engine
  * @cfs: a group cfs_rq of the engine (the root is left alone)

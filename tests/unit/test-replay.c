@@ -729,6 +729,35 @@ static void test_root_cfs_rq(void **state)
  * max(1024, load_avg0); tg->load_avg is the sum of the published
  * contributions; the last task leaving takes the entity off the root.
  */
+/*
+ * Shares stated before the engine meets the group (a recorded trace's
+ * metadata): the lone task of /g on CPU 0 holds all of the group's load,
+ * so calc_group_shares() gives its entity the whole tg->shares, 256
+ * scaled (262144), where the default gives NICE_0_LOAD.
+ */
+static void test_group_shares_stated(void **state)
+{
+	struct cfsr_replay *r = cfsr_replay_new(2, prof(), 250);
+	const uint64_t c0 = 6000000000000ull, t0 = 4000000000ull;
+	const struct cfsr_cfs_rq *root0, *g0;
+
+	(void)state;
+	assert_int_equal(cfsr_replay_group_shares(r, "/g", 256 * 1024), 0);
+	cfsr_replay_clock_sample(r, 0, t0, c0);
+	assert_int_equal(cfsr_replay_task_set_group(r, 60, "/g"), 1);
+	feed(r, ev_switch(t0, 0, 0, 0, false, 0));
+	feed(r, ev_wakeup(t0 + 100000, 0, 0, 60, 0));
+	set_known_avg(cfsr_replay_task(r, 60), c0 - 2000000, 600);
+	feed(r, ev_switch(t0 + 300000, 0, 0, 0, false, 60));
+	feed(r, ev_runtime(t0 + 4300000, 0, 60, 60, 4000000));
+	root0 = cfsr_replay_cfs_rq(r, "/", 0);
+	g0 = cfsr_replay_cfs_rq(r, "/g", 0);
+	assert_non_null(g0);
+	assert_int_equal(g0->se_weight, 256 * 1024);
+	assert_int_equal(root0->load_weight, 256 * 1024);
+	cfsr_replay_free(r);
+}
+
 static void test_group_entity(void **state)
 {
 	struct cfsr_replay *r = cfsr_replay_new(2, prof(), 250);
@@ -1097,6 +1126,7 @@ int main(void)
 		cmocka_unit_test(test_delayed_dequeue),
 		cmocka_unit_test(test_recorded_base_slice),
 		cmocka_unit_test(test_move_group),
+		cmocka_unit_test(test_group_shares_stated),
 		cmocka_unit_test(test_delayed_requeue),
 		cmocka_unit_test(test_delayed_pick_keeps),
 		cmocka_unit_test(test_root_cfs_rq),
