@@ -730,6 +730,29 @@ static void test_root_cfs_rq(void **state)
  * contributions; the last task leaving takes the entity off the root.
  */
 /*
+ * Task 60 of /g wakes on CPU 0 (its signal known) and runs 4 ms; with
+ * @second, CPU 1 is known idle too and task 61 is in /g.
+ */
+static void run_lone_in_g(struct cfsr_replay *r, uint64_t t0, bool second)
+{
+	const uint64_t c0 = 6000000000000ull, c1 = 7000000000000ull;
+
+	cfsr_replay_clock_sample(r, 0, t0, c0);
+	if (second)
+		cfsr_replay_clock_sample(r, 1, t0, c1);
+	assert_int_equal(cfsr_replay_task_set_group(r, 60, "/g"), 1);
+	if (second)
+		assert_int_equal(cfsr_replay_task_set_group(r, 61, "/g"), 1);
+	feed(r, ev_switch(t0, 0, 0, 0, false, 0));
+	if (second)
+		feed(r, ev_switch(t0, 1, 0, 0, false, 0));
+	feed(r, ev_wakeup(t0 + 100000, 0, 0, 60, 0));
+	set_known_avg(cfsr_replay_task(r, 60), c0 - 2000000, 600);
+	feed(r, ev_switch(t0 + 300000, 0, 0, 0, false, 60));
+	feed(r, ev_runtime(t0 + 4300000, 0, 60, 60, 4000000));
+}
+
+/*
  * Shares stated before the engine meets the group (a recorded trace's
  * metadata): the lone task of /g on CPU 0 holds all of the group's load,
  * so calc_group_shares() gives its entity the whole tg->shares, 256
@@ -738,18 +761,11 @@ static void test_root_cfs_rq(void **state)
 static void test_group_shares_stated(void **state)
 {
 	struct cfsr_replay *r = cfsr_replay_new(2, prof(), 250);
-	const uint64_t c0 = 6000000000000ull, t0 = 4000000000ull;
 	const struct cfsr_cfs_rq *root0, *g0;
 
 	(void)state;
 	assert_int_equal(cfsr_replay_group_shares(r, "/g", 256 * 1024), 0);
-	cfsr_replay_clock_sample(r, 0, t0, c0);
-	assert_int_equal(cfsr_replay_task_set_group(r, 60, "/g"), 1);
-	feed(r, ev_switch(t0, 0, 0, 0, false, 0));
-	feed(r, ev_wakeup(t0 + 100000, 0, 0, 60, 0));
-	set_known_avg(cfsr_replay_task(r, 60), c0 - 2000000, 600);
-	feed(r, ev_switch(t0 + 300000, 0, 0, 0, false, 60));
-	feed(r, ev_runtime(t0 + 4300000, 0, 60, 60, 4000000));
+	run_lone_in_g(r, 4000000000ull, false);
 	root0 = cfsr_replay_cfs_rq(r, "/", 0);
 	g0 = cfsr_replay_cfs_rq(r, "/g", 0);
 	assert_non_null(g0);
@@ -761,21 +777,12 @@ static void test_group_shares_stated(void **state)
 static void test_group_entity(void **state)
 {
 	struct cfsr_replay *r = cfsr_replay_new(2, prof(), 250);
-	const uint64_t c0 = 6000000000000ull, c1 = 7000000000000ull, t0 = 4000000000ull;
+	const uint64_t t0 = 4000000000ull;
 	const struct cfsr_cfs_rq *root0, *g0, *g1;
 	uint64_t load0, want;
 
 	(void)state;
-	cfsr_replay_clock_sample(r, 0, t0, c0);
-	cfsr_replay_clock_sample(r, 1, t0, c1);
-	assert_int_equal(cfsr_replay_task_set_group(r, 60, "/g"), 1);
-	assert_int_equal(cfsr_replay_task_set_group(r, 61, "/g"), 1);
-	feed(r, ev_switch(t0, 0, 0, 0, false, 0));
-	feed(r, ev_switch(t0, 1, 0, 0, false, 0));
-	feed(r, ev_wakeup(t0 + 100000, 0, 0, 60, 0));
-	set_known_avg(cfsr_replay_task(r, 60), c0 - 2000000, 600);
-	feed(r, ev_switch(t0 + 300000, 0, 0, 0, false, 60));
-	feed(r, ev_runtime(t0 + 4300000, 0, 60, 60, 4000000));
+	run_lone_in_g(r, t0, true);
 
 	root0 = cfsr_replay_cfs_rq(r, "/", 0);
 	g0 = cfsr_replay_cfs_rq(r, "/g", 0);
