@@ -2,7 +2,7 @@
 /*
  * The report's comparators as one bundle: idle while waiting, the
  * placement audit, the per-CPU load (the replay engine behind the loads),
- * lasting imbalance and the pick check (with an engine of its own), fed each event of one trace in one pass, with the
+ * lasting imbalance and the pick check (which asks the per-CPU load's engine), fed each event of one trace in one pass, with the
  * balance intervals they share.  `report` prints them; `compare` sets two
  * traces' totals side by side.
  */
@@ -56,7 +56,7 @@ struct cfsr_comparators_params {
  * @cl: per-CPU load
  * @pl: placement audit
  * @im: lasting imbalance
- * @pk: the pick check (a replay engine of its own, asked before each switch)
+ * @pk: the pick check (asks @cl's replay engine before each switch)
  * @balance_ns: an idle CPU's balance interval (idle-while-waiting's long episodes)
  * @busy_balance_ns: a busy CPU's (lasting imbalance)
  * @hz_assumed: HZ was not in the trace
