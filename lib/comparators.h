@@ -2,8 +2,9 @@
 /*
  * The report's comparators as one bundle: idle while waiting, the
  * placement audit, the per-CPU load (the replay engine behind the loads),
- * lasting imbalance and the pick check (which asks the per-CPU load's engine), fed each event of one trace in one pass, with the
- * balance intervals they share.  `report` prints them; `compare` sets two
+ * lasting imbalance and the pick check (which asks the per-CPU load's
+ * engine), fed each event of one trace in one pass, with the balance
+ * intervals they share.  `report` prints them; `compare` sets two
  * traces' totals side by side.
  */
 #ifndef CFSR_COMPARATORS_H
