@@ -168,7 +168,8 @@ int cfsr_comparators_own_clock(struct cfsr_comparators *c, const struct cfsr_tra
 	if (!oc->feed)
 		return -1;
 	cfsr_cpuload_expect_clock(c->cl);
-	if (cfsr_task_groups(src, set_group, c) < 0) {
+	if (cfsr_task_groups(src, set_group, c) < 0 ||
+	    cfsr_file_group_shares(src, set_shares, c) < 0) {
 		cfsr_clock_feed_close(oc->feed);
 		oc->feed = NULL;
 		return -1;
@@ -181,8 +182,14 @@ int cfsr_comparators_clock_until(struct cfsr_comparators *c, struct cfsr_own_clo
 {
 	if (!oc->feed)
 		return 0;
-	for (; oc->have > 0 && oc->rd.ts < ts; oc->have = cfsr_clock_feed_next(oc->feed, &oc->rd))
+	for (; oc->have > 0 && oc->rd.ts < ts; oc->have = cfsr_clock_feed_next(oc->feed, &oc->rd)) {
 		cfsr_cpuload_clock(c->cl, oc->rd.cpu, oc->rd.ts, oc->rd.clock);
+		/* a PELT record names the task's group then: a move shows there (sched_move_task()) */
+		if (oc->rd.group &&
+		    cfsr_replay_task_move_group(cfsr_cpuload_engine(c->cl), oc->rd.tid,
+						oc->rd.group, oc->rd.ts) < 0)
+			return -1;
+	}
 	return oc->have < 0 ? -1 : 0;
 }
 

@@ -12,6 +12,7 @@
 
 #include <json-c/json.h>
 
+#include "alloc.h"
 #include "clockfeed.h"
 #include "error.h"
 #include "formats.h"
@@ -224,6 +225,10 @@ int cfsr_clock_feed_next(struct cfsr_clock_feed *f, struct cfsr_clock_reading *o
 			out->ts = (uint64_t)ts;
 			out->clock = (uint64_t)(p->clock_pelt - p->lost_idle_time);
 			out->in_path = true;
+			out->tid = p->type == CFSR_PELT_SE && p->tid > 0 && p->tid <= INT32_MAX ?
+					   (int)p->tid :
+					   0;
+			out->group = out->tid ? p->parent_tg : NULL;
 			return 1;
 		}
 		if (it.kind == CFSR_TRUTH_SNAP) {
@@ -244,6 +249,8 @@ int cfsr_clock_feed_next(struct cfsr_clock_feed *f, struct cfsr_clock_reading *o
 			out->ts = (uint64_t)f->snap_ts;
 			out->clock = (uint64_t)it.cpu.clock_task;
 			out->in_path = false;
+			out->tid = 0;
+			out->group = NULL;
 			return 1;
 		}
 	}
@@ -316,6 +323,45 @@ const char *cfsr_clock_source(const struct cfsr_trace *t, const char *given)
 	if (given)
 		return strcmp(given, "none") ? given : NULL;
 	return t->info.has_record_truth ? t->path : NULL;
+}
+
+int cfsr_file_group_shares(const char *path,
+			   int (*fn)(void *data, const char *group, uint64_t shares), void *data)
+{
+	struct cfsr_truth_reader *pr = cfsr_truth_open(path);
+	struct cfsr_truth_item item;
+	char **seen = NULL;
+	size_t nr = 0, alloc = 0, i;
+	int ret = -1, have;
+
+	if (!pr)
+		return -1;
+	while ((have = cfsr_truth_next(pr, &item)) > 0) {
+		const struct cfsr_pelt_rec *k = &item.pelt;
+
+		if (item.kind != CFSR_TRUTH_PELT || k->type != CFSR_PELT_CFS || !k->tg ||
+		    !strcmp(k->tg, "/") || k->tg_shares <= 0)
+			continue;
+		for (i = 0; i < nr && strcmp(seen[i], k->tg); i++)
+			;
+		if (i < nr)
+			continue;
+		if (CFSR_ALLOC_GROW(seen, nr + 1, alloc) < 0 || !(seen[nr] = strdup(k->tg))) {
+			cfsr_error("out of memory for group shares");
+			goto out;
+		}
+		nr++;
+		if (fn(data, k->tg, (uint64_t)k->tg_shares) < 0)
+			goto out;
+	}
+	if (have == 0)
+		ret = 0;
+out:
+	while (nr)
+		free(seen[--nr]);
+	free(seen);
+	cfsr_truth_close(pr);
+	return ret;
 }
 
 int cfsr_meta_group_shares(const struct cfsr_trace *t,

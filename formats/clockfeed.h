@@ -23,6 +23,14 @@ struct cfsr_clock_reading {
 	uint64_t clock;
 	/* taken inside a kernel path (a PELT record), not by a reader beside it */
 	bool in_path;
+	/*
+	 * A task entity's PELT record: the task (tid > 0) and the group its
+	 * entity is queued in then (parent_tg, valid until the next call;
+	 * NULL when the record does not name it): the kernel's structure at
+	 * that time, through which a move between groups shows
+	 */
+	int tid;
+	const char *group;
 };
 
 struct cfsr_trace;
@@ -135,6 +143,18 @@ void cfsr_clock_feed_close(struct cfsr_clock_feed *f);
  */
 int cfsr_task_groups(const char *path, int (*fn)(void *data, int tid, const char *group),
 		     void *data);
+
+/**
+ * cfsr_file_group_shares() - each task group's tg->shares a pelt.jsonl names
+ * @path: a pelt.jsonl[.gz]: its cfs_rq records carry tg->shares (the
+ *        configuration of the group, cpu.shares or an autogroup's nice, not
+ *        a PELT value); nothing from a truth.jsonl
+ * @fn: called once per non-root group, with the shares of its first record
+ * @data: passed to @fn
+ * Return: 0, or -1 (reported, or @fn's failure).
+ */
+int cfsr_file_group_shares(const char *path,
+			   int (*fn)(void *data, const char *group, uint64_t shares), void *data);
 
 /**
  * cfsr_meta_group_shares() - the cpu cgroups' shares a recorded trace lists

@@ -168,6 +168,20 @@ p = json.load(open(\"pa.json\"))[\"pick_check\"]
 assert p[\"task_groups\"] == \"cgroup-attach-events\" and p[\"reasons\"][\"task-groups\"] > 0, p
 '
 	"
+	# the kernel's records name each task's group as it runs: ga/gb's
+	# workers move there from their shell's autogroup after their first
+	# records, and a flat pick among tasks of different groups would diverge
+	test_expect_success 'shared cgroups-bpf: --clock pelt.jsonl.gz follows the moves its records show' "
+		cfsreplay report --json --clock '$SHARED_TRACES/cgroups-bpf/pelt.jsonl.gz' \
+			'$SHARED_TRACES/cgroups-bpf/trace.dat' >cp.json &&
+		python3 -c '
+import json
+p = json.load(open(\"cp.json\"))[\"pick_check\"]
+t = p[\"total\"]
+assert p[\"task_groups\"] == \"snapshots\" and t[\"contested\"] > 500, p
+assert t[\"agree_permille\"] >= 950, t
+'
+	"
 	test_expect_success 'shared periodic-bpf: --clock gives the groups of its snapshots' "
 		cfsreplay report --json --clock '$SHARED_TRACES/periodic-bpf/truth.jsonl' \
 			'$SHARED_TRACES/periodic-bpf/trace.dat' >pb.json &&
