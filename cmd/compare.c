@@ -778,8 +778,13 @@ static int before_event(struct models *m, struct cfsr_clock_feed *feed,
 		if (*have_rd < 0)
 			return -1;
 		if (rd_due && (!smp_due || rd->ts <= *next)) {
-			for (s = 0; s < 2; s++)
+			for (s = 0; s < 2; s++) {
 				cfsr_replay_clock_sample(m->r[s], rd->cpu, rd->ts, rd->clock);
+				/* a task record names its group then: a move shows there */
+				if (rd->group && cfsr_replay_task_move_group(m->r[s], rd->tid,
+									     rd->group, rd->ts) < 0)
+					return -1;
+			}
 			*have_rd = cfsr_clock_feed_next(feed, rd);
 		} else if (smp_due) {
 			/* the state between events: after every event before the instant */

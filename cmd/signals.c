@@ -209,6 +209,9 @@ static int replay(struct cfsr_trace *t, struct cfsr_clock_feed *feed, struct cfs
 				cfsr_replay_clock_record(r, rd.cpu, rd.ts, rd.clock);
 			else
 				cfsr_replay_clock_sample(r, rd.cpu, rd.ts, rd.clock);
+			/* a task record names its group then: a move shows there */
+			if (rd.group && cfsr_replay_task_move_group(r, rd.tid, rd.group, rd.ts) < 0)
+				return -1;
 			have_rd = cfsr_clock_feed_next(feed, &rd);
 			continue;
 		}
