@@ -744,14 +744,12 @@ static void cfs_vsums(const struct cfsr_replay *r, const struct cfsr_cfs_rq *cfs
 }
 
 /*
- * Mirrors avg_vruntime() in kernel/sched/fair.c, v6.6-v6.18: the weighted
- * mean vruntime of the queued entities, rounded toward minus infinity.
+ * Mirrors avg_vruntime() in kernel/sched/fair.c, v6.6-v6.18, on the sums
+ * @avg and @load: the weighted mean vruntime of the queued entities,
+ * rounded toward minus infinity.
  */
-static uint64_t avg_vruntime(const struct cfsr_replay *r, const struct cfsr_cfs_rq *cfs)
+static uint64_t vsums_mean(const struct cfsr_cfs_rq *cfs, int64_t avg, int64_t load)
 {
-	int64_t avg, load;
-
-	cfs_vsums(r, cfs, NULL, &avg, &load);
 	if (load) {
 		if (avg < 0)
 			avg -= load - 1;
@@ -761,17 +759,32 @@ static uint64_t avg_vruntime(const struct cfsr_replay *r, const struct cfsr_cfs_
 }
 
 /*
- * Mirrors vruntime_eligible() in kernel/sched/fair.c, v6.8-v6.18: an
- * entity is eligible when its vruntime is at most the weighted mean,
- * compared cross-multiplied.
+ * Mirrors vruntime_eligible() in kernel/sched/fair.c, v6.8-v6.18
+ * (entity_eligible() of v6.6-v6.7), on the sums @avg and @load: an entity
+ * is eligible when its vruntime is at most the weighted mean, compared
+ * cross-multiplied.
  */
+static bool vsums_eligible(const struct cfsr_cfs_rq *cfs, int64_t avg, int64_t load,
+			   uint64_t vruntime)
+{
+	return avg >= (int64_t)(vruntime - cfs->zero_vruntime) * load;
+}
+
+static uint64_t avg_vruntime(const struct cfsr_replay *r, const struct cfsr_cfs_rq *cfs)
+{
+	int64_t avg, load;
+
+	cfs_vsums(r, cfs, NULL, &avg, &load);
+	return vsums_mean(cfs, avg, load);
+}
+
 static bool eligible(const struct cfsr_replay *r, const struct cfsr_cfs_rq *cfs,
 		     const struct pick_overlay *ov, uint64_t vruntime)
 {
 	int64_t avg, load;
 
 	cfs_vsums(r, cfs, ov, &avg, &load);
-	return avg >= (int64_t)(vruntime - cfs->zero_vruntime) * load;
+	return vsums_eligible(cfs, avg, load, vruntime);
 }
 
 /*
@@ -2990,24 +3003,15 @@ static void pick_sums_add(struct pick_sums *s, const struct cfsr_cfs_rq *cfs,
 	s->load += sign * w;
 }
 
-/* vruntime_eligible() (v6.8-v6.18; entity_eligible() of v6.6-v6.7) on the local sums. */
 static bool pick_eligible(const struct pick_sums *s, const struct cfsr_cfs_rq *cfs,
 			  uint64_t vruntime)
 {
-	return s->avg >= (int64_t)(vruntime - cfs->zero_vruntime) * s->load;
+	return vsums_eligible(cfs, s->avg, s->load, vruntime);
 }
 
-/* avg_vruntime() on the local sums: the mean rounded toward minus infinity. */
 static uint64_t pick_avg_vruntime(const struct pick_sums *s, const struct cfsr_cfs_rq *cfs)
 {
-	int64_t avg = s->avg;
-
-	if (s->load) {
-		if (avg < 0)
-			avg -= s->load - 1;
-		avg /= s->load;
-	}
-	return cfs->zero_vruntime + (uint64_t)avg;
+	return vsums_mean(cfs, s->avg, s->load);
 }
 
 static bool pick_done(const int *done, unsigned int nr, int pid)
