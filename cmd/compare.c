@@ -850,7 +850,7 @@ static int run_models(struct models *m, const char *const kernel[2], const char 
 		}
 		for (s = 0; s < 2; s++)
 			cfsr_replay_expect_clock(m->r[s]);
-		if (cfsr_task_groups(clock, set_group, m) < 0)
+		if (cfsr_task_groups(clock, set_group, NULL, m) < 0)
 			goto out;
 		have_rd = cfsr_clock_feed_next(feed, &rd);
 	}

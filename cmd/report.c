@@ -168,8 +168,7 @@ int cfsr_comparators_own_clock(struct cfsr_comparators *c, const struct cfsr_tra
 	if (!oc->feed)
 		return -1;
 	cfsr_cpuload_expect_clock(c->cl);
-	if (cfsr_task_groups(src, set_group, c) < 0 ||
-	    cfsr_file_group_shares(src, set_shares, c) < 0) {
+	if (cfsr_task_groups(src, set_group, set_shares, c) < 0) {
 		cfsr_clock_feed_close(oc->feed);
 		oc->feed = NULL;
 		return -1;

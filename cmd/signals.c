@@ -364,7 +364,7 @@ int cmd_signals(int argc, const char **argv)
 	if (feed)
 		cfsr_replay_expect_clock(r);
 	/* the file also tells each task's group: structure, not PELT values */
-	if (clock && cfsr_task_groups(clock, set_group, r) < 0)
+	if (clock && cfsr_task_groups(clock, set_group, NULL, r) < 0)
 		goto out;
 	if (!s.jsonl)
 		puts(CSV_HEADER);

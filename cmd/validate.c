@@ -692,7 +692,7 @@ static int set_group(void *data, int tid, const char *group)
 /* Put every task in the group of its first record or snapshot row in @path. */
 static int assign_groups(struct cfsr_replay *r, const char *path)
 {
-	return cfsr_task_groups(path, set_group, r);
+	return cfsr_task_groups(path, set_group, NULL, r);
 }
 
 /*

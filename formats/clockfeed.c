@@ -292,18 +292,41 @@ static const char *item_group(const struct cfsr_truth_item *it, int *tid)
 	return k->autogroup ? k->autogroup : "/";
 }
 
+/* @sfn with the tg->shares of @k's group, the first time a record names that group. */
+static int record_shares(const struct cfsr_pelt_rec *k, char ***seen, size_t *nr, size_t *alloc,
+			 int (*sfn)(void *data, const char *group, uint64_t shares), void *data)
+{
+	size_t i;
+
+	if (k->type != CFSR_PELT_CFS || !k->tg || !strcmp(k->tg, "/") || k->tg_shares <= 0)
+		return 0;
+	for (i = 0; i < *nr && strcmp((*seen)[i], k->tg); i++)
+		;
+	if (i < *nr)
+		return 0;
+	if (CFSR_ALLOC_GROW(*seen, *nr + 1, *alloc) < 0 || !((*seen)[*nr] = strdup(k->tg)))
+		return cfsr_error("out of memory for group shares");
+	(*nr)++;
+	return sfn(data, k->tg, (uint64_t)k->tg_shares);
+}
+
 int cfsr_task_groups(const char *path, int (*fn)(void *data, int tid, const char *group),
-		     void *data)
+		     int (*sfn)(void *data, const char *group, uint64_t shares), void *data)
 {
 	struct cfsr_pidset seen = CFSR_PIDSET_INIT;
 	struct cfsr_truth_reader *pr = cfsr_truth_open(path);
 	struct cfsr_truth_item item;
+	char **named = NULL;
+	size_t nr = 0, alloc = 0;
 	const char *group;
 	int ret = -1, have, tid = -1;
 
 	if (!pr)
 		return -1;
 	while ((have = cfsr_truth_next(pr, &item)) > 0) {
+		if (sfn && item.kind == CFSR_TRUTH_PELT &&
+		    record_shares(&item.pelt, &named, &nr, &alloc, sfn, data) < 0)
+			goto out;
 		group = item_group(&item, &tid);
 		if (!group || tid <= 0 || cfsr_pidset_has(&seen, tid))
 			continue;
@@ -313,6 +336,9 @@ int cfsr_task_groups(const char *path, int (*fn)(void *data, int tid, const char
 	if (have == 0)
 		ret = 0;
 out:
+	while (nr)
+		free(named[--nr]);
+	free(named);
 	cfsr_pidset_release(&seen);
 	cfsr_truth_close(pr);
 	return ret;
@@ -323,45 +349,6 @@ const char *cfsr_clock_source(const struct cfsr_trace *t, const char *given)
 	if (given)
 		return strcmp(given, "none") ? given : NULL;
 	return t->info.has_record_truth ? t->path : NULL;
-}
-
-int cfsr_file_group_shares(const char *path,
-			   int (*fn)(void *data, const char *group, uint64_t shares), void *data)
-{
-	struct cfsr_truth_reader *pr = cfsr_truth_open(path);
-	struct cfsr_truth_item item;
-	char **seen = NULL;
-	size_t nr = 0, alloc = 0, i;
-	int ret = -1, have;
-
-	if (!pr)
-		return -1;
-	while ((have = cfsr_truth_next(pr, &item)) > 0) {
-		const struct cfsr_pelt_rec *k = &item.pelt;
-
-		if (item.kind != CFSR_TRUTH_PELT || k->type != CFSR_PELT_CFS || !k->tg ||
-		    !strcmp(k->tg, "/") || k->tg_shares <= 0)
-			continue;
-		for (i = 0; i < nr && strcmp(seen[i], k->tg); i++)
-			;
-		if (i < nr)
-			continue;
-		if (CFSR_ALLOC_GROW(seen, nr + 1, alloc) < 0 || !(seen[nr] = strdup(k->tg))) {
-			cfsr_error("out of memory for group shares");
-			goto out;
-		}
-		nr++;
-		if (fn(data, k->tg, (uint64_t)k->tg_shares) < 0)
-			goto out;
-	}
-	if (have == 0)
-		ret = 0;
-out:
-	while (nr)
-		free(seen[--nr]);
-	free(seen);
-	cfsr_truth_close(pr);
-	return ret;
 }
 
 int cfsr_meta_group_shares(const struct cfsr_trace *t,

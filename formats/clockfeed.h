@@ -134,7 +134,11 @@ void cfsr_clock_feed_close(struct cfsr_clock_feed *f);
  *        autogroup)
  * @fn: called once per task, with its group as its first record or row
  *      gives it; a negative return stops the reading
- * @data: passed to @fn
+ * @sfn: NULL, or called once per non-root group a pelt.jsonl's cfs_rq
+ *       records name, with the tg->shares of the first (the group's
+ *       configuration, cpu.shares or an autogroup's nice: not a PELT
+ *       value); a negative return stops the reading
+ * @data: passed to @fn and @sfn
  *
  * Which cfs_rq a task is queued on is the kernel's structure (autogroups
  * are made by setsid(), which no trace event shows), not a PELT value.
@@ -142,19 +146,7 @@ void cfsr_clock_feed_close(struct cfsr_clock_feed *f);
  * Return: 0, or -1 (reported, or @fn's failure).
  */
 int cfsr_task_groups(const char *path, int (*fn)(void *data, int tid, const char *group),
-		     void *data);
-
-/**
- * cfsr_file_group_shares() - each task group's tg->shares a pelt.jsonl names
- * @path: a pelt.jsonl[.gz]: its cfs_rq records carry tg->shares (the
- *        configuration of the group, cpu.shares or an autogroup's nice, not
- *        a PELT value); nothing from a truth.jsonl
- * @fn: called once per non-root group, with the shares of its first record
- * @data: passed to @fn
- * Return: 0, or -1 (reported, or @fn's failure).
- */
-int cfsr_file_group_shares(const char *path,
-			   int (*fn)(void *data, const char *group, uint64_t shares), void *data);
+		     int (*sfn)(void *data, const char *group, uint64_t shares), void *data);
 
 /**
  * cfsr_meta_group_shares() - the cpu cgroups' shares a recorded trace lists
