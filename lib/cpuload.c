@@ -48,12 +48,6 @@ struct cl_task {
 	bool running;
 };
 
-/* A group's cpu.shares given by a marker (tg->shares, scaled). */
-struct cl_shares {
-	char *path;
-	uint64_t shares;
-};
-
 struct cfsr_cpuload {
 	struct cfsr_replay *r;
 	const struct cfsr_pelt_params *params;
@@ -77,9 +71,10 @@ struct cfsr_cpuload {
 	int *touched;
 	size_t nr_touched;
 	size_t alloc_touched;
-	struct cl_shares *shares;
-	size_t nr_shares;
-	size_t alloc_shares;
+	/* groups whose shares a marker or the metadata stated (the engine keeps the value) */
+	char **shared;
+	size_t nr_shared;
+	size_t alloc_shared;
 	struct cfsr_cpuload_groups groups;
 	int failed;
 };
@@ -295,22 +290,17 @@ static int mkdir_marker(struct cfsr_cpuload *cl, const char *text)
 
 int cfsr_cpuload_set_shares(struct cfsr_cpuload *cl, const char *path, uint64_t shares)
 {
-	struct cl_shares *s;
 	size_t i;
 
-	for (i = 0; i < cl->nr_shares && strcmp(cl->shares[i].path, path); i++)
+	for (i = 0; i < cl->nr_shared && strcmp(cl->shared[i], path); i++)
 		;
-	if (i == cl->nr_shares) {
-		if (CFSR_ALLOC_GROW(cl->shares, cl->nr_shares + 1, cl->alloc_shares) < 0)
+	if (i == cl->nr_shared) {
+		if (CFSR_ALLOC_GROW(cl->shared, cl->nr_shared + 1, cl->alloc_shared) < 0 ||
+		    !(cl->shared[cl->nr_shared] = strdup(path)))
 			return cfsr_error("out of memory for group shares");
-		s = &cl->shares[cl->nr_shares];
-		s->path = strdup(path);
-		if (!s->path)
-			return cfsr_error("out of memory for group shares");
-		cl->nr_shares++;
+		cl->nr_shared++;
 		cl->groups.shares_given++;
 	}
-	cl->shares[i].shares = shares;
 	return cfsr_replay_group_shares(cl->r, path, shares);
 }
 
@@ -422,9 +412,9 @@ void cfsr_cpuload_free(struct cfsr_cpuload *cl)
 	free(cl->counted);
 	free(cl->touched);
 	free(cl->tasks);
-	for (k = 0; k < cl->nr_shares; k++)
-		free(cl->shares[k].path);
-	free(cl->shares);
+	for (k = 0; k < cl->nr_shared; k++)
+		free(cl->shared[k]);
+	free(cl->shared);
 	cfsr_pidmap_release(&cl->map);
 	free(cl);
 }
