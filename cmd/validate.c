@@ -46,6 +46,8 @@ static const char *const validate_usage[] = {
 	"                       per-CPU clocks feed the model",
 	"    --kernel VERSION   model this kernel release instead of the trace's own",
 	"    --max-error PCT    exit 1 if fewer than 100-PCT % of task updates are exact",
+	"    --diffs N          lock-step: list the first N records of each kind that",
+	"                       differ, each field as model/kernel",
 	"    -h, --help         show this help",
 	"",
 	"Exit status: 0 success, 1 fidelity below --max-error, 2 error.",
@@ -105,7 +107,24 @@ struct kind_stats {
 	uint64_t model_ahead;
 	uint64_t first;
 	struct worst worst[5];
+	/* --diffs: the first records with a field off, as text */
+	char **diffs;
+	size_t nr_diffs, max_diffs;
 };
+
+/*
+ * A kernel update of a group cfs_rq the engine has not made yet: the trace
+ * event of its path follows within BLOCKED_AFTER_NS, or it was one of
+ * update_blocked_averages()' (no event).
+ */
+struct pending_update {
+	int group;
+	int cpu;
+	uint64_t ts;
+	uint64_t lut;
+};
+
+#define BLOCKED_AFTER_NS 100000ULL
 
 struct validate {
 	const struct cfsr_profile *profile;
@@ -134,6 +153,10 @@ struct validate {
 	uint64_t gse_no_crossing;
 	/* the records' times on the trace's clock */
 	struct cfsr_clock_map map;
+	/* group cfs_rqs whose kernel update the engine has still to make */
+	struct pending_update *pending;
+	size_t nr_pending, pending_alloc;
+	uint64_t blocked_updates;
 };
 
 static void rel_compare(struct rel_stats *s, int64_t model, int64_t kernel)
@@ -205,6 +228,30 @@ static void compare(struct kind_stats *v, int field, uint64_t model, uint64_t ke
 		note_worst(v, err, ts, pid, field_names[field]);
 }
 
+/* --diffs: how many differing records of each kind to list */
+static unsigned long opt_diffs;
+
+/* One line of model/kernel values of a record that differs (--diffs). */
+static void note_diff(struct kind_stats *k, const struct cfsr_sched_avg *m,
+		      const struct cfsr_pelt_rec *rec, int id)
+{
+	char *line;
+
+	if (asprintf(&line,
+		     "%" PRId64 ".%09" PRId64 " %s %d%s%s: load_sum %" PRIu64 "/%" PRIu64
+		     " runnable_sum %" PRIu64 "/%" PRIu64 " util_sum %" PRIu32 "/%" PRIu32
+		     " load_avg %" PRIu64 "/%" PRIu64 " runnable_avg %" PRIu64 "/%" PRIu64
+		     " util_avg %" PRIu64 "/%" PRIu64 " period_contrib %" PRIu32 "/%" PRIu32,
+		     rec->ts / 1000000000, rec->ts % 1000000000,
+		     rec->type == CFSR_PELT_SE ? "pid" : "cpu", id, rec->tg ? " " : "",
+		     rec->tg ? rec->tg : "", m->load_sum, rec->avg.load_sum, m->runnable_sum,
+		     rec->avg.runnable_sum, m->util_sum, rec->avg.util_sum, m->load_avg,
+		     rec->avg.load_avg, m->runnable_avg, rec->avg.runnable_avg, m->util_avg,
+		     rec->avg.util_avg, m->period_contrib, rec->avg.period_contrib) < 0)
+		return;
+	k->diffs[k->nr_diffs++] = line;
+}
+
 /*
  * Compare @m, the model's signal advanced to the kernel's update, with the
  * kernel's, field by field.  Return: all fields are equal.
@@ -230,6 +277,8 @@ static bool compare_avg(struct kind_stats *k, const struct cfsr_sched_avg *m,
 		k->all_exact++;
 		return true;
 	}
+	if (k->nr_diffs < k->max_diffs)
+		note_diff(k, m, rec, id);
 	return false;
 }
 
@@ -384,6 +433,7 @@ static int on_cfs_record(struct validate *v, const struct cfsr_pelt_rec *rec)
 	struct cfsr_cfs_rq *cfs;
 	struct kind_stats *k;
 	struct cfsr_sched_avg m;
+	uint64_t model_lut;
 	bool root;
 	int cross;
 
@@ -417,11 +467,21 @@ static int on_cfs_record(struct validate *v, const struct cfsr_pelt_rec *rec)
 				    rec->tg_load_avg_contrib);
 		}
 	}
+	model_lut = cfs->avg.last_update_time;
 	take_kernel_avg(&cfs->avg, rec);
-	if (!root && rec->tg_load_avg >= 0 && rec->tg_load_avg_contrib >= 0)
+	if (!root && rec->tg_load_avg >= 0 && rec->tg_load_avg_contrib >= 0) {
 		cfsr_replay_group_take(v->replay, cfs, cfs->se_weight,
 				       (uint64_t)rec->tg_load_avg_contrib, rec->tg_load_avg,
 				       rec->tg_shares > 0 ? (uint64_t)rec->tg_shares : 0);
+		if (cfsr_replay_cfs_rq_follow(v->replay, cfs, (uint64_t)rec->avg.last_update_time,
+					      model_lut)) {
+			if (CFSR_ALLOC_GROW(v->pending, v->nr_pending + 1, v->pending_alloc) < 0)
+				return cfsr_error("validate: out of memory");
+			v->pending[v->nr_pending++] =
+				(struct pending_update){ cfs->group, cfs->cpu, (uint64_t)rec->ts,
+							 (uint64_t)rec->avg.last_update_time };
+		}
+	}
 	cfs->removed.nr = rec->removed_nr > 0 ? (unsigned int)rec->removed_nr : 0;
 	cfs->removed.load_avg = rec->removed_load_avg > 0 ? (uint64_t)rec->removed_load_avg : 0;
 	cfs->removed.util_avg = rec->removed_util_avg > 0 ? (uint64_t)rec->removed_util_avg : 0;
@@ -429,6 +489,16 @@ static int on_cfs_record(struct validate *v, const struct cfsr_pelt_rec *rec)
 		rec->removed_runnable_avg > 0 ? (uint64_t)rec->removed_runnable_avg : 0;
 	cfs->avg_known = true;
 	return 0;
+}
+
+static void print_diffs(const struct kind_stats *k)
+{
+	size_t i;
+
+	if (k->nr_diffs)
+		printf("first differing records (model/kernel):\n");
+	for (i = 0; i < k->nr_diffs; i++)
+		printf("  %s\n", k->diffs[i]);
 }
 
 static void print_kind(const struct kind_stats *k, const char *name)
@@ -497,8 +567,14 @@ static void print_report(const struct validate *v, const char *trace, const char
 	printf("cfs_rq records without a period crossed (attach, detach, propagation): %" PRIu64
 	       "; group entity records: %" PRIu64 "\n",
 	       v->cfs_no_crossing, v->gse_no_crossing);
-	for (i = 0; i < K_NR; i++)
+	printf("blocked-load updates: %" PRIu64 " group cfs_rq updates no event followed within "
+	       "%llu us (update_blocked_averages()), their update_tg_load_avg() made at the "
+	       "record\n",
+	       v->blocked_updates, BLOCKED_AFTER_NS / 1000);
+	for (i = 0; i < K_NR; i++) {
 		print_kind(&v->k[i], kind_names[i]);
+		print_diffs(&v->k[i]);
+	}
 	printf("\n%-22s %9s %9s %9s %12s\n", "group value", "compared", "exact %", "±1 %",
 	       "max |err|");
 	for (i = 0; i < R_NR; i++)
@@ -732,6 +808,26 @@ static int next_record(const struct validate *v, struct cfsr_truth_reader *pr,
 	return have;
 }
 
+/*
+ * Pending kernel updates whose path showed no event by @ts were blocked-load
+ * updates: the engine makes them at their time (cfsr_replay_cfs_rq_blocked()).
+ */
+static void settle_pending(struct validate *v, uint64_t ts)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < v->nr_pending; i++) {
+		struct pending_update *p = &v->pending[i];
+
+		if (p->ts + BLOCKED_AFTER_NS < ts)
+			v->blocked_updates += cfsr_replay_cfs_rq_blocked(v->replay, p->group,
+									 p->cpu, p->lut, p->ts);
+		else
+			v->pending[n++] = *p;
+	}
+	v->nr_pending = n;
+}
+
 /* Merge the trace and the kernel records by time and replay. */
 static int run(struct validate *v, struct cfsr_trace *t, struct cfsr_truth_reader *pr)
 {
@@ -747,6 +843,7 @@ static int run(struct validate *v, struct cfsr_trace *t, struct cfsr_truth_reade
 		if (have_ev < 0 || have_rec < 0)
 			return -1;
 		if (have_ev > 0 && (have_rec <= 0 || ev.ts <= (uint64_t)item.pelt.ts)) {
+			settle_pending(v, ev.ts);
 			if (cfsr_replay_event(v->replay, &ev) < 0)
 				return -1;
 			cfsr_progress_update(&progress, t->stats.records,
@@ -754,6 +851,7 @@ static int run(struct validate *v, struct cfsr_trace *t, struct cfsr_truth_reade
 			have_ev = cfsr_trace_next(t, &ev);
 			continue;
 		}
+		settle_pending(v, (uint64_t)item.pelt.ts);
 		v->records += item.pelt.type == CFSR_PELT_SE || item.pelt.type == CFSR_PELT_GSE ||
 			      item.pelt.type == CFSR_PELT_CFS;
 		if (item.pelt.rq_cpu >= 0 && item.pelt.clock_task >= 0)
@@ -850,6 +948,7 @@ int cmd_validate(int argc, const char **argv)
 		{ "truth", required_argument, NULL, 't' },
 		{ "max-error", required_argument, NULL, 'm' },
 		{ "kernel", required_argument, NULL, 'K' },
+		{ "diffs", required_argument, NULL, 'd' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -861,10 +960,19 @@ int cmd_validate(int argc, const char **argv)
 
 	optind = 1;
 	opterr = 0;
+	opt_diffs = 0;
 	while ((c = getopt_long(argc, (char *const *)argv, "+h", options, NULL)) != -1) {
 		switch (c) {
 		case 'p':
 			pelt = optarg;
+			break;
+		case 'd':
+			opt_diffs = strtoul(optarg, &end, 10);
+			if (*end || !*optarg || opt_diffs > 100000) {
+				cfsr_error("validate: --diffs takes a count up to 100000, not '%s'",
+					   optarg);
+				return CFSR_EXIT_ERROR;
+			}
 			break;
 		case 't':
 			truth = optarg;
@@ -920,11 +1028,20 @@ int cmd_validate(int argc, const char **argv)
 
 static void validate_free(struct validate *v)
 {
+	size_t i;
+	int k;
+
 	if (!v)
 		return;
+	for (k = 0; k < K_NR; k++) {
+		for (i = 0; i < v->k[k].nr_diffs; i++)
+			free(v->k[k].diffs[i]);
+		free(v->k[k].diffs);
+	}
 	cfsr_replay_free(v->replay);
 	free(v->klut);
 	free(v->gklut);
+	free(v->pending);
 	free(v);
 }
 
@@ -935,6 +1052,7 @@ static struct validate *lockstep(const char *pelt, struct cfsr_trace *t, const c
 	const struct cfsr_profile *prof;
 	struct validate *v = NULL;
 	bool ok = false;
+	int i;
 
 	pr = cfsr_truth_open(pelt);
 	if (!pr)
@@ -947,6 +1065,14 @@ static struct validate *lockstep(const char *pelt, struct cfsr_trace *t, const c
 	if (!v) {
 		cfsr_error("validate: out of memory");
 		goto out;
+	}
+	for (i = 0; i < K_NR && opt_diffs; i++) {
+		v->k[i].diffs = calloc(opt_diffs, sizeof(*v->k[i].diffs));
+		if (!v->k[i].diffs) {
+			cfsr_error("validate: out of memory");
+			goto out;
+		}
+		v->k[i].max_diffs = opt_diffs;
 	}
 	prof = cfsr_profile_choose(t->info.kernel_release, kernel, t->path);
 	if (!prof)

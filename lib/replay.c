@@ -512,6 +512,50 @@ static struct cfsr_cfs_rq *task_cfs(struct cfsr_replay *r, const struct cfsr_tas
 	return cfs_of(r, t->group, t->cpu);
 }
 
+/*
+ * How far an update_load_avg() of a task's entity reaches, as the kernel
+ * path that calls it (kernel/sched/fair.c, v6.12-v6.18):
+ *  @tg:       UPDATE_TG: update_tg_load_avg() of each cfs_rq that decayed
+ *             (enqueue_entity(), dequeue_entity(), entity_tick(),
+ *             set_next_entity(), the walks of enqueue_task_fair() and
+ *             dequeue_entities()); put_prev_entity(), the delayed branch
+ *             of dequeue_entity() and requeue_delayed_entity() pass 0.
+ *  @reweight: update_cfs_group() of each group entity walked (enqueue,
+ *             dequeue, tick; not the pick's set_next/put_prev).
+ *  @task_only: the task's level alone: requeue_delayed_entity() from
+ *             enqueue_task_fair(ENQUEUE_DELAYED), and the update before a
+ *             detach (DO_DETACH), whose walk up follows it.
+ *  @stop:     the pick's put_prev_entity()/set_next_entity() walk only the
+ *             levels below the cfs_rq prev and next share
+ *             (pick_next_task_fair(), is_same_group()): that cfs_rq's own
+ *             entity is not touched.  NULL: up to the root.
+ */
+struct walk {
+	bool tg;
+	bool reweight;
+	bool task_only;
+	const struct cfsr_cfs_rq *stop;
+};
+
+static const struct walk walk_full = { true, true, false, NULL };
+static const struct walk walk_requeue = { false, false, true, NULL };
+/* dequeue_entity(DO_DETACH): the task's level; the detach publishes, the walk follows */
+static const struct walk walk_detach = { false, false, true, NULL };
+/* propagate_entity_cfs_rq() (v5.7-v6.0): update_load_avg(UPDATE_TG), no reweight */
+static const struct walk walk_propagate = { true, false, false, NULL };
+
+/* The cfs_rq on @cpu that the hierarchies of groups @a and @b share. */
+static const struct cfsr_cfs_rq *common_cfs(const struct cfsr_replay *r, int a, int b, int cpu)
+{
+	int x, y;
+
+	for (x = a; x > 0; x = r->tgs[x].parent)
+		for (y = b; y > 0; y = r->tgs[y].parent)
+			if (x == y)
+				return cfs_of(r, x, cpu);
+	return cfs_of(r, 0, cpu);
+}
+
 struct cfsr_cfs_rq *cfsr_replay_cfs_rq(struct cfsr_replay *r, const char *path, int cpu)
 {
 	size_t g;
@@ -1106,13 +1150,19 @@ static void set_cpu(struct cfsr_replay *r, struct cfsr_task *t, int cpu, uint64_
 	move_cpu(r, t, cpu);
 }
 
+/* A prio of the fair class (MAX_RT_PRIO to MAX_PRIO - 1, include/linux/sched/prio.h). */
+static bool fair_prio(int prio)
+{
+	return prio >= 100 && prio < 140;
+}
+
 static void task_set_prio(struct cfsr_replay *r, struct cfsr_task *t, int prio)
 {
 	if (t->prio == prio)
 		return;
 	task_account(r, t, -1);
 	t->prio = prio;
-	t->fair = prio >= 100 && prio < 140;
+	t->fair = fair_prio(prio);
 	if (t->fair)
 		t->load_weight = cfsr_prio_to_load_weight(prio);
 	task_account(r, t, 1);
@@ -1277,6 +1327,62 @@ static void tg_publish(struct cfsr_replay *r, struct cfsr_cfs_rq *cfs, uint64_t 
 		return;
 	cfsr_group_publish_load(r->gparams, &r->tgs[cfs->group].load_avg, &cfs->tg_load_avg_contrib,
 				&cfs->last_update_tg_load_avg, cfs->avg.load_avg, ts);
+}
+
+/*
+ * After an update of @cfs in a walk: whether it publishes
+ * (update_tg_load_avg() when update_load_avg() decayed and the path passes
+ * UPDATE_TG), noting the update for cfsr_replay_cfs_rq_follow().
+ */
+static bool cfs_decayed(struct cfsr_replay *r, struct cfsr_cfs_rq *cfs, int decayed, uint64_t ts,
+			const struct walk *w)
+{
+	(void)r;
+	if (cfs->kernel_decayed) {
+		cfs->kernel_decayed = false;
+		decayed = 1;
+	}
+	if (!decayed)
+		return false;
+	cfs->dec_lut = cfs->avg.last_update_time;
+	cfs->dec_tg = w->tg;
+	cfs->dec_ts = ts;
+	cfs->dec_last = cfs->last_update_tg_load_avg;
+	return w->tg;
+}
+
+bool cfsr_replay_cfs_rq_follow(struct cfsr_replay *r, struct cfsr_cfs_rq *cfs, uint64_t kernel_lut,
+			       uint64_t model_lut)
+{
+	if (cfs->dec_lut == kernel_lut && model_lut == kernel_lut) {
+		if (cfs->dec_tg) {
+			cfs->last_update_tg_load_avg = cfs->dec_last;
+			tg_publish(r, cfs, cfs->dec_ts);
+		}
+		return false;
+	}
+	cfs->kernel_decayed = model_lut < kernel_lut;
+	return cfs->kernel_decayed;
+}
+
+/*
+ * Mirrors the update_tg_load_avg() of __update_blocked_fair()
+ * (kernel/sched/fair.c, v5.7-v6.18) after a cfs_rq decayed.
+ */
+int cfsr_replay_cfs_rq_blocked(struct cfsr_replay *r, int group, int cpu, uint64_t kernel_lut,
+			       uint64_t ts)
+{
+	struct cfsr_cfs_rq *cfs = cfs_of(r, group, cpu);
+
+	if (!cfs || !cfs->kernel_decayed || cfs->avg.last_update_time != kernel_lut)
+		return 0;
+	cfs->kernel_decayed = false;
+	cfs->dec_lut = kernel_lut;
+	cfs->dec_tg = true;
+	cfs->dec_ts = ts;
+	cfs->dec_last = cfs->last_update_tg_load_avg;
+	tg_publish(r, cfs, ts);
+	return 1;
 }
 
 int64_t cfsr_replay_tg_load_avg(const struct cfsr_replay *r, const struct cfsr_cfs_rq *cfs)
@@ -1460,21 +1566,22 @@ static void reweight_groups(struct cfsr_replay *r, int group, int cpu)
  * with its weight, its runnable count and whether it runs, the parent's
  * removed load and ageing, propagate_entity_load_avg() of a pending change
  * below (lib/group.c), update_tg_load_avg() of the parent if anything
- * changed -- then update_cfs_group(se), unless @reweight is false:
+ * changed -- then update_cfs_group(se); @w says which of these the
+ * calling path does and where it stops (struct walk):
  * propagate_entity_cfs_rq() after detach_entity_cfs_rq() (v5.7-v6.0, see
- * on_migrate()) walks up without it.
+ * on_migrate()) walks up without reweighting.
  * Differs: a group entity whose past precedes the trace starts from zero
  * at its first update, as a task's (warming up).
  */
 static void group_walk(struct cfsr_replay *r, struct cfsr_cfs_rq *gcfs, uint64_t now, uint64_t ts,
-		       bool exact, bool reweight)
+		       bool exact, const struct walk *w)
 {
 	struct cfsr_replay_update u = { ts, gcfs->cpu, NULL, NULL, CFSR_UPD_GROUP_SE, exact };
 	struct cfsr_cfs_rq *p;
 	uint64_t se_now;
 	int decayed;
 
-	for (; gcfs->group; gcfs = p) {
+	for (; gcfs->group && gcfs != w->stop; gcfs = p) {
 		p = cfs_of(r, r->tgs[gcfs->group].parent, gcfs->cpu);
 		se_now = now < gcfs->se_avg.last_update_time ? gcfs->se_avg.last_update_time : now;
 		if (!gcfs->se_avg.last_update_time && !gcfs->se_known)
@@ -1492,9 +1599,9 @@ static void group_walk(struct cfsr_replay *r, struct cfsr_cfs_rq *gcfs, uint64_t
 					     &gcfs->prop_runnable_sum);
 			decayed = 1;
 		}
-		if (decayed)
+		if (cfs_decayed(r, p, decayed, ts, w))
 			tg_publish(r, p, ts);
-		if (reweight)
+		if (w->reweight)
 			update_cfs_group(r, gcfs, true);
 		u.cfs_rq = gcfs;
 		if (r->hook)
@@ -1507,15 +1614,16 @@ static void group_walk(struct cfsr_replay *r, struct cfsr_cfs_rq *gcfs, uint64_t
  * its own, then the levels above through the group entities.
  */
 static void cfs_update_task(struct cfsr_replay *r, const struct cfsr_task *t, uint64_t now,
-			    uint64_t ts, bool exact)
+			    uint64_t ts, bool exact, const struct walk *w)
 {
 	struct cfsr_cfs_rq *cfs = task_cfs(r, t);
 
 	if (!cfs || !t->fair || !clock_ok(r, t->cpu))
 		return;
-	if (cfs_update(r, cfs, now, ts, exact))
+	if (cfs_decayed(r, cfs, cfs_update(r, cfs, now, ts, exact), ts, w))
 		tg_publish(r, cfs, ts);
-	group_walk(r, cfs, now, ts, exact, true);
+	if (!w->task_only)
+		group_walk(r, cfs, now, ts, exact, w);
 }
 
 static void attach_task(struct cfsr_replay *r, struct cfsr_task *t, uint64_t now, uint64_t ts,
@@ -1528,7 +1636,7 @@ static void attach_task(struct cfsr_replay *r, struct cfsr_task *t, uint64_t now
  */
 static void update_task_with(struct cfsr_replay *r, struct cfsr_task *t, uint64_t now, uint64_t ts,
 			     enum cfsr_update_why why, bool exact, bool on_rq, uint64_t runnable,
-			     bool running)
+			     bool running, const struct walk *w)
 {
 	uint64_t se_now = now < t->avg.last_update_time ? t->avg.last_update_time : now;
 
@@ -1544,11 +1652,11 @@ static void update_task_with(struct cfsr_replay *r, struct cfsr_task *t, uint64_
 	t->set_next_est = false;
 	cfsr_pelt_update_se(r->params, se_now, &t->avg, t->load_weight, on_rq, runnable, running);
 	notify(r, t, ts, why, exact);
-	cfs_update_task(r, t, now, ts, exact);
+	cfs_update_task(r, t, now, ts, exact, w);
 }
 
 static void update_task(struct cfsr_replay *r, struct cfsr_task *t, uint64_t now, uint64_t ts,
-			enum cfsr_update_why why, bool exact);
+			enum cfsr_update_why why, bool exact, const struct walk *w);
 
 /*
  * Mirrors the enqueue_entity() update of a woken task: the sleep is aged
@@ -1577,7 +1685,7 @@ void cfsr_replay_task_settle(struct cfsr_replay *r, struct cfsr_task *t, uint64_
 }
 
 static void update_task(struct cfsr_replay *r, struct cfsr_task *t, uint64_t now, uint64_t ts,
-			enum cfsr_update_why why, bool exact)
+			enum cfsr_update_why why, bool exact, const struct walk *w)
 {
 	uint64_t runnable;
 	bool on_rq, running;
@@ -1586,7 +1694,7 @@ static void update_task(struct cfsr_replay *r, struct cfsr_task *t, uint64_t now
 		return;
 	cfsr_replay_task_settle(r, t, now);
 	cfsr_task_inputs(t, &on_rq, &runnable, &running);
-	update_task_with(r, t, now, ts, why, exact, on_rq, runnable, running);
+	update_task_with(r, t, now, ts, why, exact, on_rq, runnable, running, w);
 }
 
 /*
@@ -1608,7 +1716,7 @@ static void attach_task(struct cfsr_replay *r, struct cfsr_task *t, uint64_t now
 		cfsr_pelt_attach_se(r->params, &cfs->avg, &t->avg, t->load_weight);
 	cfs->propagate = true;
 	tg_publish(r, cfs, ts);
-	group_walk(r, cfs, now, ts, exact, true);
+	group_walk(r, cfs, now, ts, exact, &walk_full);
 	t->migrated = false;
 	if (t->attach_pending) {
 		t->attach_pending = false;
@@ -1776,7 +1884,7 @@ static void requeue_delayed(struct cfsr_replay *r, struct cfsr_task *t, uint64_t
 			task_account(r, t, 1);
 		}
 	}
-	update_task_with(r, t, now, ts, CFSR_UPD_REQUEUE, exact, true, 0, false);
+	update_task_with(r, t, now, ts, CFSR_UPD_REQUEUE, exact, true, 0, false, &walk_requeue);
 	set_state(r, t, CFSR_TS_QUEUED);
 	root_util_est(r, t, 1);
 	r->stats.delayed_woken++;
@@ -1794,7 +1902,8 @@ static void finish_delayed(struct cfsr_replay *r, struct cfsr_task *t, uint64_t 
 {
 	struct cfsr_cfs_rq *cfs = task_cfs(r, t);
 
-	update_task_with(r, t, now, ts, CFSR_UPD_DELAYED_DEQUEUE, exact, true, 0, false);
+	update_task_with(r, t, now, ts, CFSR_UPD_DELAYED_DEQUEUE, exact, true, 0, false,
+			 &walk_full);
 	if (cfs)
 		task_lag(r, cfs, t);
 	if (r->profile->delay_zero && t->vlag > 0)
@@ -1819,7 +1928,7 @@ static void finish_delayed_gse(struct cfsr_replay *r, struct cfsr_cfs_rq *g, uin
 	struct ent e = gse_ent(g);
 
 	if (clock_ok(r, g->cpu))
-		group_walk(r, g, now, ts, exact, true);
+		group_walk(r, g, now, ts, exact, &walk_full);
 	if (r->profile->eevdf)
 		update_entity_lag(r, p, &e);
 	if (r->profile->delay_zero && g->se_vlag > 0)
@@ -2046,9 +2155,12 @@ static void pick_delayed(struct cfsr_replay *r, int cpu, const struct cfsr_task 
 	}
 }
 
-/* Mirrors set_next_entity(): update with the waiting inputs, then run. */
+/*
+ * Mirrors set_next_entity(): update with the waiting inputs, then run.
+ * @w: the levels the pick sets (switch_walks()).
+ */
 static void set_next(struct cfsr_replay *r, struct cfsr_task *t, int cpu, uint64_t now, uint64_t ts,
-		     bool exact)
+		     bool exact, const struct walk *w)
 {
 	struct cfsr_cfs_rq *g;
 
@@ -2071,7 +2183,7 @@ static void set_next(struct cfsr_replay *r, struct cfsr_task *t, int cpu, uint64
 		set_state(r, t, CFSR_TS_QUEUED);
 	cfsr_replay_task_settle(r, t, now);
 	t->pre_set_next = t->avg;
-	update_task(r, t, now, ts, CFSR_UPD_SET_NEXT, exact);
+	update_task(r, t, now, ts, CFSR_UPD_SET_NEXT, exact, w);
 	/* an estimated switch clock can be corrected by a reading (correct_chain()) */
 	t->set_next_est = !exact && t->fair;
 	t->set_next_clock = now;
@@ -2104,16 +2216,25 @@ static void left_unseen(struct cfsr_replay *r, struct cfsr_task *t)
  * leaves.  util_est_dequeue() ran before, in either case.  An exiting task
  * (DEQUEUE_SPECIAL) is never delayed.
  */
+static bool will_delay(struct cfsr_replay *r, const struct cfsr_task *t, bool special)
+{
+	struct cfsr_cfs_rq *cfs = task_cfs(r, t);
+
+	return t->fair && cfs && state_on_rq(t->state) && r->profile->delay_dequeue && !special &&
+	       !eligible(r, cfs, NULL, t->vruntime);
+}
+
 static void block_task(struct cfsr_replay *r, struct cfsr_task *t, bool special)
 {
 	struct cfsr_cfs_rq *cfs = task_cfs(r, t);
+	bool delay = will_delay(r, t, special);
 
 	if (!t->fair || !cfs || !state_on_rq(t->state)) {
 		set_state(r, t, CFSR_TS_SLEEPING);
 		return;
 	}
 	root_util_est(r, t, -1);
-	if (r->profile->delay_dequeue && !special && !eligible(r, cfs, NULL, t->vruntime)) {
+	if (delay) {
 		set_state(r, t, CFSR_TS_DELAYED);
 		r->stats.delayed++;
 		return;
@@ -2122,12 +2243,39 @@ static void block_task(struct cfsr_replay *r, struct cfsr_task *t, bool special)
 	set_state(r, t, CFSR_TS_SLEEPING);
 }
 
+/*
+ * The walks of a switch on @cpu from @prev to @next (either NULL when not a
+ * task the model knows), kernel/sched/fair.c v6.12-v6.18:
+ *  - prev: a sleep that dequeues walks every level with UPDATE_TG and
+ *    update_cfs_group() (dequeue_entities()); one kept delayed
+ *    (dequeue_entity()'s delayed branch returns before the levels above)
+ *    and a preempted task are only put back by the pick:
+ *    put_prev_entity(), update_load_avg(0), on the levels below the cfs_rq
+ *    prev and next share, or on every level when next is not fair
+ *    (put_prev_task_fair()).
+ *  - next: set_next_entity(), update_load_avg(UPDATE_TG) without
+ *    update_cfs_group(), on the levels below that shared cfs_rq, or on
+ *    every level when prev is not fair (set_next_task_fair()).
+ */
+static void switch_walks(const struct cfsr_replay *r, const struct cfsr_task *prev,
+			 const struct cfsr_task *next, bool next_fair, bool dequeue, int cpu,
+			 struct walk *put, struct walk *set)
+{
+	const struct cfsr_cfs_rq *common = NULL;
+
+	if (prev && next && prev->fair && next_fair)
+		common = common_cfs(r, prev->group, next->group, cpu);
+	*put = dequeue ? walk_full : (struct walk){ false, false, false, common };
+	*set = (struct walk){ true, false, false, common };
+}
+
 static int on_switch(struct cfsr_replay *r, const struct cfsr_event *ev)
 {
 	struct replay_rq *rq = rq_of(r, ev->cpu);
 	struct cfsr_task *prev = NULL, *next = NULL;
+	struct walk put, set;
 	uint64_t now;
-	bool exact, sleep = false;
+	bool exact, sleep = false, special;
 
 	if (!rq)
 		return 0;
@@ -2165,6 +2313,7 @@ static int on_switch(struct cfsr_replay *r, const struct cfsr_event *ev)
 	}
 	if (prev) {
 		sleep = !ev->sw.preempt && ev->sw.prev_state;
+		special = prev->exiting || (ev->sw.prev_state & (CFSR_TASK_DEAD_BITS));
 		task_set_prio(r, prev, ev->sw.prev_prio);
 		memcpy(prev->comm, ev->sw.prev_comm, sizeof(prev->comm));
 		set_cpu(r, prev, ev->cpu, ev->ts);
@@ -2175,14 +2324,15 @@ static int on_switch(struct cfsr_replay *r, const struct cfsr_event *ev)
 		}
 		if (sleep && !r->profile->util_est_late)
 			sample_util_est(r, prev);
+		switch_walks(r, prev, next, next && fair_prio(ev->sw.next_prio),
+			     sleep && !will_delay(r, prev, special), ev->cpu, &put, &set);
 		/* put_prev_entity() for a preempted task, dequeue_entity() for a sleeper */
 		update_task(r, prev, now, ev->ts, sleep ? CFSR_UPD_DEQUEUE : CFSR_UPD_PUT_PREV,
-			    exact);
+			    exact, &put);
 		if (sleep && r->profile->util_est_late)
 			sample_util_est(r, prev);
 		if (sleep)
-			block_task(r, prev,
-				   prev->exiting || (ev->sw.prev_state & (CFSR_TASK_DEAD_BITS)));
+			block_task(r, prev, special);
 		else
 			set_state(r, prev, CFSR_TS_QUEUED);
 	}
@@ -2191,7 +2341,8 @@ static int on_switch(struct cfsr_replay *r, const struct cfsr_event *ev)
 	if (next) {
 		task_set_prio(r, next, ev->sw.next_prio);
 		memcpy(next->comm, ev->sw.next_comm, sizeof(next->comm));
-		set_next(r, next, ev->cpu, now, ev->ts, exact);
+		switch_walks(r, prev, next, next->fair, false, ev->cpu, &put, &set);
+		set_next(r, next, ev->cpu, now, ev->ts, exact, &set);
 	}
 	/*
 	 * task_dead_fair() in finish_task_switch() of the switch that blocks
@@ -2221,7 +2372,9 @@ static void recover_switch(struct cfsr_replay *r, struct replay_rq *rq, struct c
 
 	if (old && old != t && old->state == CFSR_TS_RUNNING)
 		left_unseen(r, old);
-	set_next(r, t, cpu, now > runtime ? now - runtime : 0, ts, exact);
+	/* the task it replaced is not known: set_next_task_fair() on every level */
+	set_next(r, t, cpu, now > runtime ? now - runtime : 0, ts, exact,
+		 &(struct walk){ true, false, false, NULL });
 	rq->curr = t->pid;
 	r->stats.recovered_switches++;
 }
@@ -2466,7 +2619,7 @@ static int on_wakeup(struct cfsr_replay *r, const struct cfsr_event *ev, bool ne
 	rq->woken++;
 	t->enq_pending = true;
 	t->enq_clock = now;
-	cfs_update_task(r, t, now, ev->ts, exact);
+	cfs_update_task(r, t, now, ev->ts, exact, &walk_full);
 	if (t->state != CFSR_TS_LEFT)
 		task_place(r, cfs, t, false);
 	set_state(r, t, CFSR_TS_QUEUED);
@@ -2503,7 +2656,9 @@ static int on_migrate(struct cfsr_replay *r, const struct cfsr_event *ev)
 		 */
 		struct cfsr_cfs_rq *cfs = task_cfs(r, t);
 
-		update_task(r, t, now, ev->ts, CFSR_UPD_DETACH, exact);
+		/* v6.1+: update_load_avg(UPDATE_TG | DO_DETACH), its walk after the detach */
+		update_task(r, t, now, ev->ts, CFSR_UPD_DETACH, exact,
+			    r->profile->detach_in_dequeue ? &walk_detach : &walk_full);
 		cfs->prop_runnable_sum +=
 			cfsr_pelt_detach_se(r->params, &cfs->avg, &t->avg, t->load_weight);
 		cfs->propagate = true;
@@ -2516,7 +2671,8 @@ static int on_migrate(struct cfsr_replay *r, const struct cfsr_event *ev)
 		task_account(r, t, -1);
 		reweight_groups(r, t->group, t->cpu);
 		if (clock_ok(r, t->cpu))
-			group_walk(r, cfs, now, ev->ts, exact, r->profile->detach_in_dequeue);
+			group_walk(r, cfs, now, ev->ts, exact,
+				   r->profile->detach_in_dequeue ? &walk_full : &walk_propagate);
 		t->cpu = ev->migrate.dest_cpu;
 		/*
 		 * attach_tasks() attaches it later, at the destination's
@@ -2647,7 +2803,7 @@ int cfsr_replay_task_move_group(struct cfsr_replay *r, int pid, const char *path
 	now = clock_at(r, rq, ts, &exact);
 	cfsr_replay_task_settle(r, t, now);
 	queued = state_on_rq(t->state);
-	update_task(r, t, now, ts, CFSR_UPD_DETACH, exact);
+	update_task(r, t, now, ts, CFSR_UPD_DETACH, exact, &walk_full);
 	cfs->prop_runnable_sum +=
 		cfsr_pelt_detach_se(r->params, &cfs->avg, &t->avg, t->load_weight);
 	cfs->propagate = true;
@@ -2659,7 +2815,7 @@ int cfsr_replay_task_move_group(struct cfsr_replay *r, int pid, const char *path
 	}
 	task_account(r, t, -1);
 	reweight_groups(r, t->group, t->cpu);
-	group_walk(r, cfs, now, ts, exact, true);
+	group_walk(r, cfs, now, ts, exact, &walk_full);
 	t->group = g;
 	t->group_given = true;
 	attach_task(r, t, now, ts, exact);
@@ -2732,6 +2888,7 @@ static void correct_chain(struct cfsr_replay *r, int cpu, uint64_t ts, uint64_t 
 static void settle_runtime(struct cfsr_replay *r, const struct cfsr_event *ev)
 {
 	struct pending_runtime *p;
+	struct walk w, set;
 	struct cfsr_task *t;
 	bool sleep;
 
@@ -2776,7 +2933,22 @@ static void settle_runtime(struct cfsr_replay *r, const struct cfsr_event *ev)
 		ev->sw.prev_state;
 	if (sleep && !r->profile->util_est_late)
 		sample_util_est(r, t);
-	update_task(r, t, p->now, p->ts, CFSR_UPD_RUNTIME, p->exact);
+	/*
+	 * entity_tick() walks every level (UPDATE_TG, update_cfs_group());
+	 * the report of a __schedule() that switches the task out is its
+	 * dequeue's, or the pick's update_curr() before put_prev_entity().
+	 */
+	w = walk_full;
+	if (ev->kind == CFSR_EV_SWITCH && ev->sw.prev_pid == t->pid) {
+		const struct cfsr_task *next = cfsr_replay_task(r, ev->sw.next_pid);
+
+		switch_walks(r, t, next, next && fair_prio(ev->sw.next_prio),
+			     sleep && !will_delay(r, t,
+						  t->exiting || (ev->sw.prev_state &
+								 (CFSR_TASK_DEAD_BITS))),
+			     t->cpu, &w, &set);
+	}
+	update_task(r, t, p->now, p->ts, CFSR_UPD_RUNTIME, p->exact, &w);
 	if (sleep && r->profile->util_est_late)
 		sample_util_est(r, t);
 }

@@ -132,6 +132,12 @@ enum cfsr_task_state {
  * @last_update_tg_load_avg: trace time (sched_clock) of that publication
  * @propagate: a change below waits to be propagated to the group entity
  * @prop_runnable_sum: the load_sum change to propagate
+ * @dec_lut: the last_update_time its last update that crossed a period
+ *           reached, @dec_tg whether that update's path passes UPDATE_TG,
+ *           @dec_ts its trace time and @dec_last the
+ *           @last_update_tg_load_avg before its publication
+ * @kernel_decayed: a kernel reading showed the crossing of an update the
+ *                  engine has still to make (cfsr_replay_cfs_rq_follow())
  */
 struct cfsr_cfs_rq {
 	const char *path;
@@ -172,6 +178,11 @@ struct cfsr_cfs_rq {
 	uint64_t last_update_tg_load_avg;
 	bool propagate;
 	int64_t prop_runnable_sum;
+	uint64_t dec_lut;
+	uint64_t dec_ts;
+	uint64_t dec_last;
+	bool dec_tg;
+	bool kernel_decayed;
 };
 
 /**
@@ -516,6 +527,43 @@ int cfsr_replay_group_shares(struct cfsr_replay *r, const char *path, uint64_t s
 
 /* The same as a callback: @engine is the struct cfsr_replay. */
 int cfsr_replay_group_shares_fn(void *engine, const char *path, uint64_t shares);
+
+/**
+ * cfsr_replay_cfs_rq_follow() - continue a cfs_rq from a kernel reading
+ * @r: the engine
+ * @cfs: the cfs_rq, its signal just set from the reading
+ * @kernel_lut: the reading's last_update_time
+ * @model_lut: the cfs_rq's last_update_time before the reading
+ *
+ * A pelt_cfs_tp reading fires inside update_load_avg(), before that
+ * update's update_tg_load_avg().  When the engine has already made the
+ * same update, its publication is made again from the kernel's values;
+ * when it has still to make it, that update publishes as one that crossed
+ * a period.
+ *
+ * Return: true when the update is still to be made (the caller says, with
+ * cfsr_replay_cfs_rq_blocked(), when no event made it).
+ */
+bool cfsr_replay_cfs_rq_follow(struct cfsr_replay *r, struct cfsr_cfs_rq *cfs, uint64_t kernel_lut,
+			       uint64_t model_lut);
+
+/**
+ * cfsr_replay_cfs_rq_blocked() - a kernel update no event followed
+ * @r: the engine
+ * @group: the group (struct cfsr_cfs_rq's @group) of the cfs_rq
+ *         cfsr_replay_cfs_rq_follow() left waiting
+ * @cpu: its CPU
+ * @kernel_lut: that reading's last_update_time
+ * @ts: its time
+ *
+ * The update was __update_blocked_fair()'s (update_blocked_averages(),
+ * from load balancing, without a trace event): its update_tg_load_avg() is
+ * made at @ts, unless the engine updated the cfs_rq since.
+ *
+ * Return: 1 if it was made, 0 if not.
+ */
+int cfsr_replay_cfs_rq_blocked(struct cfsr_replay *r, int group, int cpu, uint64_t kernel_lut,
+			       uint64_t ts);
 
 /**
  * cfsr_replay_group_take() - set a group cfs_rq's group state from a reading

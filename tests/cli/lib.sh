@@ -69,6 +69,16 @@ assert got["cpu_ns"] == got["allowed_cpu_ns"] + got["unknown_affinity_cpu_ns"] +
 ' "$(basename "$(dirname "$1")")/$(basename "$1")"
 }
 
+# tracefs_ready: tracefs is mounted at /sys/kernel/tracing, mounting it
+# there when root (as 'cfsreplay record' does through libtracefs, and perf
+# needs for sched tracepoints); false when it cannot be.
+tracefs_ready() {
+	[ -d /sys/kernel/tracing/events ] && return 0
+	[ "$(id -u)" -eq 0 ] || return 1
+	mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
+	[ -d /sys/kernel/tracing/events ]
+}
+
 test_expect_success() {
 	local title=$1 body=$2 out
 	test_count=$((test_count + 1))

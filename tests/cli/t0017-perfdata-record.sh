@@ -95,7 +95,7 @@ if [ "$(id -u)" -ne 0 ]; then
 	test_skip "fresh perf recordings" "recording needs root"
 elif ! command -v perf >/dev/null 2>&1; then
 	test_skip "fresh perf recordings" "perf is not installed"
-elif [ ! -d /sys/kernel/tracing/events/sched ]; then
+elif ! tracefs_ready || [ ! -d /sys/kernel/tracing/events/sched ]; then
 	test_skip "fresh perf recordings" "no sched tracepoints in /sys/kernel/tracing"
 else
 	for r in "${runs[@]}"; do

@@ -101,7 +101,7 @@ why=
 [ "$(id -u)" -eq 0 ] || why="needs root"
 [ -n "$why" ] || [ -x "$PELTCAP" ] || why="no $PELTCAP (make builds it)"
 [ -n "$why" ] || [ -r /sys/kernel/btf/vmlinux ] || why="the kernel has no BTF"
-[ -n "$why" ] || [ -d /sys/kernel/tracing/instances ] || why="no tracefs instances"
+[ -n "$why" ] || { tracefs_ready && [ -d /sys/kernel/tracing/instances ]; } || why="no tracefs instances"
 [ -n "$why" ] || command -v perf >/dev/null || why="no perf"
 [ -n "$why" ] || command -v trace-cmd >/dev/null || why="no trace-cmd"
 if [ -n "$why" ]; then
