@@ -124,7 +124,7 @@ struct pending_update {
 	uint64_t lut;
 };
 
-#define BLOCKED_AFTER_NS 100000ULL
+#define BLOCKED_AFTER_NS 50000ULL
 
 struct validate {
 	const struct cfsr_profile *profile;
@@ -852,6 +852,7 @@ static int run(struct validate *v, struct cfsr_trace *t, struct cfsr_truth_reade
 			continue;
 		}
 		settle_pending(v, (uint64_t)item.pelt.ts);
+		cfsr_replay_settle_ticks(v->replay, (uint64_t)item.pelt.ts);
 		v->records += item.pelt.type == CFSR_PELT_SE || item.pelt.type == CFSR_PELT_GSE ||
 			      item.pelt.type == CFSR_PELT_CFS;
 		if (item.pelt.rq_cpu >= 0 && item.pelt.clock_task >= 0)

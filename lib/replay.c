@@ -57,6 +57,9 @@ struct replay_rq {
  * put_prev, which update the task's signal, but also in wakeup preemption
  * and enqueue paths, which do not (docs/KERNEL-PATHS.md).
  */
+/* the longest a pick's run-time report precedes its sched_switch (settle_ticks()) */
+#define TICK_SETTLE_NS 50000ULL
+
 struct pending_runtime {
 	bool set;
 	int pid;
@@ -1104,8 +1107,29 @@ static void group_levels(struct cfsr_replay *r, int group, int cpu, bool reweigh
 	}
 }
 
+/*
+ * Whether a task's change of state is one whose kernel path calls
+ * update_cfs_group() on the levels above (kernel/sched/fair.c,
+ * v6.12-v6.18): an enqueue or a dequeue does; a pick or a put
+ * (set_next_entity(), put_prev_entity()), a sleep kept delayed and the
+ * requeue of a delayed task do not.
+ */
+static bool state_reweights(enum cfsr_task_state from, enum cfsr_task_state to)
+{
+	bool from_q = from == CFSR_TS_QUEUED || from == CFSR_TS_RUNNING;
+	bool to_q = to == CFSR_TS_QUEUED || to == CFSR_TS_RUNNING;
+
+	if (from_q && to_q)
+		return false;
+	if (to == CFSR_TS_DELAYED || (from == CFSR_TS_DELAYED && to_q))
+		return false;
+	return true;
+}
+
 static void set_state(struct cfsr_replay *r, struct cfsr_task *t, enum cfsr_task_state state)
 {
+	enum cfsr_task_state from = t->state;
+
 	if (t->state == state)
 		return;
 	if (state != CFSR_TS_SLEEPING)
@@ -1113,7 +1137,7 @@ static void set_state(struct cfsr_replay *r, struct cfsr_task *t, enum cfsr_task
 	task_account(r, t, -1);
 	t->state = state;
 	task_account(r, t, 1);
-	reweight_groups(r, t->group, t->cpu);
+	group_levels(r, t->group, t->cpu, state_reweights(from, state));
 }
 
 /* Move a task between CPUs as a migration event says (the caller does the PELT side). */
@@ -3005,12 +3029,46 @@ static void observe_idle(struct cfsr_replay *r, const struct cfsr_event *ev)
 	}
 }
 
+/*
+ * A run-time report that no event of its CPU followed within
+ * TICK_SETTLE_NS was entity_tick()'s: the __schedule() a pick's report
+ * belongs to emits its sched_switch a few microseconds after it.  Its
+ * update is made before an event of another CPU goes further, so that the
+ * other CPU's updates (a publication into tg->load_avg, say) come after it
+ * as they did in the kernel; several due are made in the order of their
+ * reports.
+ */
+static void settle_ticks(struct cfsr_replay *r, uint64_t ts)
+{
+	struct cfsr_event tick = { .kind = CFSR_EV_MARKER, .pid = -1 };
+	int cpu, first;
+
+	do {
+		first = -1;
+		for (cpu = 0; cpu < r->nr_cpus; cpu++)
+			if (r->pending[cpu].set && r->pending[cpu].ts + TICK_SETTLE_NS < ts &&
+			    (first < 0 || r->pending[cpu].ts < r->pending[first].ts))
+				first = cpu;
+		if (first >= 0) {
+			tick.cpu = first;
+			tick.ts = r->pending[first].ts;
+			settle_runtime(r, &tick);
+		}
+	} while (first >= 0);
+}
+
+void cfsr_replay_settle_ticks(struct cfsr_replay *r, uint64_t ts)
+{
+	settle_ticks(r, ts);
+}
+
 int cfsr_replay_event(struct cfsr_replay *r, const struct cfsr_event *ev)
 {
 	struct cfsr_task *t;
 	int ret = 0;
 
 	r->stats.events++;
+	settle_ticks(r, ev->ts);
 	settle_runtime(r, ev);
 	observe_current(r, ev);
 	observe_idle(r, ev);

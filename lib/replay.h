@@ -529,6 +529,17 @@ int cfsr_replay_group_shares(struct cfsr_replay *r, const char *path, uint64_t s
 int cfsr_replay_group_shares_fn(void *engine, const char *path, uint64_t shares);
 
 /**
+ * cfsr_replay_settle_ticks() - make the tick updates due by a time
+ * @r: the engine
+ * @ts: trace time of what comes next (a kernel reading, say)
+ *
+ * A run-time report no event of its CPU followed for a while was a tick's:
+ * its update is made now, before what comes at @ts (cfsr_replay_event()
+ * does the same before each event).
+ */
+void cfsr_replay_settle_ticks(struct cfsr_replay *r, uint64_t ts);
+
+/**
  * cfsr_replay_cfs_rq_follow() - continue a cfs_rq from a kernel reading
  * @r: the engine
  * @cfs: the cfs_rq, its signal just set from the reading

@@ -10,8 +10,12 @@
 #
 # With --precision NS, B's timestamps carry only NS ns of precision (1000
 # for µs text).  Then:
-# - the rows are the same updates: same count, and per row the same CPU,
-#   entity, pid and load weight;
+# - the rows are the same updates: same count, and per entity (a task, or
+#   a cfs_rq by CPU and path) the same rows in the same order, each with
+#   the same CPU, entity, pid and load weight (the engine makes a tick's
+#   update once no event of its CPU followed the report for 50 us, so
+#   rounded timestamps can move a row among other entities' rows, not
+#   among its own);
 # - each ts_ns differs by less than NS;
 # - load_avg, runnable_avg and util_avg differ by at most 2, except where
 #   one side's update fell in another 1024-us PELT period than the other's
@@ -52,6 +56,18 @@ def main():
         print('rows: %d and %d' % (len(a), len(b)))
         return 1
     col = {k: i for i, k in enumerate(a[0])}
+
+    def by_entity(rows):
+        # rows in order per entity, the entities in one fixed order
+        out = {}
+        for r in rows:
+            key = ((r[col['entity']], r[col['pid']]) if r[col['pid']] else
+                   (r[col['entity']], r[col['cpu']], r[col['path']]))
+            out.setdefault(key, []).append(r)
+        return [r for k in sorted(out) for r in out[k]]
+
+    a = a[:1] + by_entity(a[1:])
+    b = b[:1] + by_entity(b[1:])
     dirty = {}
     worst = {'ts': 0, 'lut': 0, 'avg': 0}
     split = bad = 0

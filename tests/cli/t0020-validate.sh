@@ -39,18 +39,18 @@ if [ -f "$SHARED_TRACES/periodic-bpf/pelt.jsonl.gz" ]; then
 		'min_exact periodic-bpf "group cfs_rq" 97.5'
 	test_expect_success 'cgroups-bpf: group cfs_rq updates exact >= 97 %' \
 		'min_exact cgroups-bpf "group cfs_rq" 97'
-	test_expect_success 'periodic-bpf: group entity updates exact >= 85.5 %' \
-		'min_exact periodic-bpf "group entity" 85.5'
-	test_expect_success 'cgroups-bpf: group entity updates exact >= 94 %' \
-		'min_exact cgroups-bpf "group entity" 94'
-	test_expect_success 'periodic-bpf: root cfs_rq updates exact >= 82.5 %' \
-		'min_exact periodic-bpf "root cfs_rq" 82.5'
-	test_expect_success 'cgroups-bpf: root cfs_rq updates exact >= 89.5 %' \
-		'min_exact cgroups-bpf "root cfs_rq" 89.5'
-	test_expect_success 'periodic-bpf: group entity weights within 1 % >= 94 %' \
-		'min_within1 periodic-bpf "group entity weight" 94'
-	test_expect_success 'cgroups-bpf: group entity weights within 1 % >= 98.5 %' \
-		'min_within1 cgroups-bpf "group entity weight" 98.5'
+	test_expect_success 'periodic-bpf: group entity updates exact >= 88.5 %' \
+		'min_exact periodic-bpf "group entity" 88.5'
+	test_expect_success 'cgroups-bpf: group entity updates exact >= 95 %' \
+		'min_exact cgroups-bpf "group entity" 95'
+	test_expect_success 'periodic-bpf: root cfs_rq updates exact >= 86 %' \
+		'min_exact periodic-bpf "root cfs_rq" 86'
+	test_expect_success 'cgroups-bpf: root cfs_rq updates exact >= 90.5 %' \
+		'min_exact cgroups-bpf "root cfs_rq" 90.5'
+	test_expect_success 'periodic-bpf: group entity weights within 1 % >= 96 %' \
+		'min_within1 periodic-bpf "group entity weight" 96'
+	test_expect_success 'cgroups-bpf: group entity weights within 1 % >= 99 %' \
+		'min_within1 cgroups-bpf "group entity weight" 99'
 	test_expect_success 'periodic-bpf: tg_load_avg within 1 % >= 95 %' \
 		'min_within1 periodic-bpf tg_load_avg 95'
 	test_expect_success 'cgroups-bpf: tg_load_avg within 1 % >= 98.5 %' \

@@ -746,8 +746,8 @@ static void run_lone_in_g(struct cfsr_replay *r, uint64_t t0, bool second)
 	feed(r, ev_switch(t0, 0, 0, 0, false, 0));
 	if (second)
 		feed(r, ev_switch(t0, 1, 0, 0, false, 0));
-	feed(r, ev_wakeup(t0 + 100000, 0, 0, 60, 0));
 	set_known_avg(cfsr_replay_task(r, 60), c0 - 2000000, 600);
+	feed(r, ev_wakeup(t0 + 100000, 0, 0, 60, 0));
 	feed(r, ev_switch(t0 + 300000, 0, 0, 0, false, 60));
 	feed(r, ev_runtime(t0 + 4300000, 0, 60, 60, 4000000));
 }
@@ -797,10 +797,14 @@ static void test_group_entity(void **state)
 	/* an event between two reports of task 60, so that the second is a tick's */
 	feed(r, ev_wakeup(t0 + 8400000, 0, 60, 62, 1));
 	feed(r, ev_runtime(t0 + 8500000, 1, 61, 61, 4000000));
-	feed(r, ev_runtime(t0 + 8500000, 0, 60, 60, 4200000));
-	/* each report's update is applied at the CPU's next event */
+	feed(r, ev_runtime(t0 + 8600000, 0, 60, 60, 4300000));
+	/*
+	 * each report's update is applied as a tick's once no event of its
+	 * CPU followed it for 50 us, in time order: CPU 1 publishes its load,
+	 * then CPU 0's tick reweights the group entity against it
+	 */
 	feed(r, ev_runtime(t0 + 9500000, 1, 61, 61, 1000000));
-	feed(r, ev_runtime(t0 + 9500000, 0, 60, 60, 1000000));
+	feed(r, ev_runtime(t0 + 9600000, 0, 60, 60, 1000000));
 	g0 = cfsr_replay_cfs_rq(r, "/g", 0);
 	g1 = cfsr_replay_cfs_rq(r, "/g", 1);
 	assert_int_equal(cfsr_replay_tg_load_avg(r, g0),
