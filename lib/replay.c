@@ -81,10 +81,22 @@ struct pending_runtime {
 };
 
 /* A task group: its parent, tg->load_avg, tg->shares. */
+/* A change of tg->load_avg: a publication by @cpu, or a reading (@cpu -1). */
+struct tg_change {
+	uint64_t ts;
+	int cpu;
+	int64_t delta;
+};
+
+#define TG_CHANGES 16
+
 struct replay_tg {
 	int parent;
 	int64_t load_avg;
 	uint64_t shares;
+	/* the last changes of @load_avg, a ring (tg_load_at()) */
+	struct tg_change changes[TG_CHANGES];
+	unsigned int next_change;
 };
 
 /* tg->shares stated for a group before the engine meets it (cfsr_replay_group_shares()). */
@@ -94,6 +106,8 @@ struct replay_shares {
 };
 
 struct cfsr_replay {
+	/* trace time of the update being made (tg_load_at()) */
+	uint64_t cur_ts;
 	const struct cfsr_pelt_params *params;
 	const struct cfsr_group_params *gparams;
 	const struct cfsr_profile *profile;
@@ -192,7 +206,10 @@ static void task_account(struct cfsr_replay *r, const struct cfsr_task *t, int s
 static void root_util_est(struct cfsr_replay *r, struct cfsr_task *t, int sign);
 static int group_get(struct cfsr_replay *r, const char *path);
 static void reweight_groups(struct cfsr_replay *r, int group, int cpu);
-static void group_levels(struct cfsr_replay *r, int group, int cpu, bool reweight);
+/* group_levels()' update_cfs_group(): none, on a change of weight only, or as a walk calls it */
+enum { LEVELS_KEEP, LEVELS_CHANGED, LEVELS_WALK };
+
+static void group_levels(struct cfsr_replay *r, int group, int cpu, int reweight);
 
 /* Find or create the task @pid (memory grows with tasks, not events). */
 static struct cfsr_task *task_get(struct cfsr_replay *r, int pid)
@@ -234,7 +251,7 @@ static struct cfsr_task *task_reset(struct cfsr_replay *r, int pid)
 	if (t->cpu >= 0) {
 		/* the group entities it leaves follow */
 		t->state = CFSR_TS_UNKNOWN;
-		group_levels(r, t->group, t->cpu, false);
+		group_levels(r, t->group, t->cpu, LEVELS_KEEP);
 	}
 	t->enq_pending = false;
 	t->cpu = -1;
@@ -477,6 +494,7 @@ static int group_get(struct cfsr_replay *r, const char *path)
 		return -1;
 	r->groups[r->nr_groups] = name;
 	/* sched_create_group(): shares NICE_0_LOAD; init_tg_cfs_entry(): entity weight NICE_0_LOAD */
+	memset(&r->tgs[r->nr_groups], 0, sizeof(r->tgs[r->nr_groups]));
 	r->tgs[r->nr_groups].parent = parent;
 	r->tgs[r->nr_groups].load_avg = 0;
 	r->tgs[r->nr_groups].shares = NICE_0_LOAD;
@@ -542,6 +560,13 @@ struct walk {
 
 static const struct walk walk_full = { true, true, false, NULL };
 static const struct walk walk_requeue = { false, false, true, NULL };
+/*
+ * An enqueue or a dequeue: each level's update_cfs_group() follows the
+ * accounting of the level below (account_entity_enqueue() and
+ * account_entity_dequeue() come first in enqueue_task_fair() and
+ * dequeue_entities()), so the state change makes it (set_state()).
+ */
+static const struct walk walk_state = { true, false, false, NULL };
 /* dequeue_entity(DO_DETACH): the task's level; the detach publishes, the walk follows */
 static const struct walk walk_detach = { false, false, true, NULL };
 /* propagate_entity_cfs_rq() (v5.7-v6.0): update_load_avg(UPDATE_TG), no reweight */
@@ -1089,7 +1114,7 @@ static void update_cfs_group(struct cfsr_replay *r, struct cfsr_cfs_rq *gcfs, bo
  * update_cfs_group() of each, after its dequeue and before its enqueue, as
  * dequeue_entity() and enqueue_entity() call it.
  */
-static void group_levels(struct cfsr_replay *r, int group, int cpu, bool reweight)
+static void group_levels(struct cfsr_replay *r, int group, int cpu, int reweight)
 {
 	struct cfsr_cfs_rq *c = cfs_of(r, group, cpu);
 	bool busy;
@@ -1099,7 +1124,7 @@ static void group_levels(struct cfsr_replay *r, int group, int cpu, bool reweigh
 		if (!busy && c->se_on_rq && !c->se_delayed)
 			gse_dequeue(r, c);
 		if (reweight)
-			update_cfs_group(r, c, false);
+			update_cfs_group(r, c, reweight == LEVELS_WALK);
 		if (busy && !c->se_on_rq)
 			gse_enqueue(r, c);
 		else if (busy && c->se_delayed)
@@ -1137,7 +1162,7 @@ static void set_state(struct cfsr_replay *r, struct cfsr_task *t, enum cfsr_task
 	task_account(r, t, -1);
 	t->state = state;
 	task_account(r, t, 1);
-	group_levels(r, t->group, t->cpu, state_reweights(from, state));
+	group_levels(r, t->group, t->cpu, state_reweights(from, state) ? LEVELS_WALK : LEVELS_KEEP);
 }
 
 /* Move a task between CPUs as a migration event says (the caller does the PELT side). */
@@ -1318,6 +1343,7 @@ static int cfs_update(struct cfsr_replay *r, struct cfsr_cfs_rq *cfs, uint64_t n
 	int64_t prop = 0;
 	int decayed;
 
+	r->cur_ts = ts;
 	/* on a CPU with no clock anchor yet, @now is the trace clock: wait for one */
 	if (!clock_ok(r, cfs->cpu))
 		return 0;
@@ -1345,12 +1371,40 @@ static int cfs_update(struct cfsr_replay *r, struct cfsr_cfs_rq *cfs, uint64_t n
  * v6.12-v6.18 (the 1/64 threshold and, from v6.7, the 1 ms rate limit,
  * chosen by lib/group.c's params).  The root's tg->load_avg is not kept.
  */
+static void tg_changed(struct replay_tg *tg, uint64_t ts, int cpu, int64_t delta)
+{
+	if (!delta)
+		return;
+	tg->changes[tg->next_change % TG_CHANGES] = (struct tg_change){ ts, cpu, delta };
+	tg->next_change++;
+}
+
 static void tg_publish(struct cfsr_replay *r, struct cfsr_cfs_rq *cfs, uint64_t ts)
 {
+	struct replay_tg *tg = &r->tgs[cfs->group];
+	int64_t before = tg->load_avg;
+
 	if (!cfs->group)
 		return;
-	cfsr_group_publish_load(r->gparams, &r->tgs[cfs->group].load_avg, &cfs->tg_load_avg_contrib,
+	cfsr_group_publish_load(r->gparams, &tg->load_avg, &cfs->tg_load_avg_contrib,
 				&cfs->last_update_tg_load_avg, cfs->avg.load_avg, ts);
+	tg_changed(tg, ts, cfs->cpu, tg->load_avg - before);
+}
+
+/*
+ * tg->load_avg as @cpu read it at @ts: the engine makes some updates later
+ * than the kernel did (a tick's, until it knows it was one), so the
+ * changes other CPUs made after @ts are taken out.
+ */
+static int64_t tg_load_at(const struct replay_tg *tg, int cpu, uint64_t ts)
+{
+	int64_t v = tg->load_avg;
+	unsigned int i, n = tg->next_change < TG_CHANGES ? tg->next_change : TG_CHANGES;
+
+	for (i = 0; i < n; i++)
+		if (tg->changes[i].ts > ts && tg->changes[i].cpu != cpu)
+			v -= tg->changes[i].delta;
+	return v;
 }
 
 /*
@@ -1516,9 +1570,9 @@ static void update_cfs_group(struct cfsr_replay *r, struct cfsr_cfs_rq *gcfs, bo
 
 	if (r->gparams->keep_empty_weight && !gcfs->load_weight)
 		return;
-	shares =
-		cfsr_group_calc_shares(r->params, tg->shares, gcfs->load_weight, gcfs->avg.load_avg,
-				       tg->load_avg, gcfs->tg_load_avg_contrib);
+	shares = cfsr_group_calc_shares(r->params, tg->shares, gcfs->load_weight,
+					gcfs->avg.load_avg, tg_load_at(tg, gcfs->cpu, r->cur_ts),
+					gcfs->tg_load_avg_contrib);
 	if (shares == gcfs->se_weight && !(walk && r->gparams->reweight_unchanged))
 		return;
 	if (gcfs->se_on_rq)
@@ -1567,6 +1621,7 @@ void cfsr_replay_group_take(struct cfsr_replay *r, struct cfsr_cfs_rq *cfs, uint
 		p->load_weight += se_weight - cfs->se_weight;
 	reweight_eevdf(r, cfs, se_weight);
 	cfs->tg_load_avg_contrib = contrib;
+	tg_changed(&r->tgs[cfs->group], r->cur_ts, -1, tg_load_avg - r->tgs[cfs->group].load_avg);
 	r->tgs[cfs->group].load_avg = tg_load_avg;
 	if (shares)
 		r->tgs[cfs->group].shares = shares;
@@ -1579,7 +1634,7 @@ void cfsr_replay_group_take(struct cfsr_replay *r, struct cfsr_cfs_rq *cfs, uint
  */
 static void reweight_groups(struct cfsr_replay *r, int group, int cpu)
 {
-	group_levels(r, group, cpu, true);
+	group_levels(r, group, cpu, LEVELS_CHANGED);
 }
 
 /*
@@ -1740,7 +1795,7 @@ static void attach_task(struct cfsr_replay *r, struct cfsr_task *t, uint64_t now
 		cfsr_pelt_attach_se(r->params, &cfs->avg, &t->avg, t->load_weight);
 	cfs->propagate = true;
 	tg_publish(r, cfs, ts);
-	group_walk(r, cfs, now, ts, exact, &walk_full);
+	group_walk(r, cfs, now, ts, exact, &walk_state);
 	t->migrated = false;
 	if (t->attach_pending) {
 		t->attach_pending = false;
@@ -1927,7 +1982,7 @@ static void finish_delayed(struct cfsr_replay *r, struct cfsr_task *t, uint64_t 
 	struct cfsr_cfs_rq *cfs = task_cfs(r, t);
 
 	update_task_with(r, t, now, ts, CFSR_UPD_DELAYED_DEQUEUE, exact, true, 0, false,
-			 &walk_full);
+			 &walk_state);
 	if (cfs)
 		task_lag(r, cfs, t);
 	if (r->profile->delay_zero && t->vlag > 0)
@@ -2289,7 +2344,7 @@ static void switch_walks(const struct cfsr_replay *r, const struct cfsr_task *pr
 
 	if (prev && next && prev->fair && next_fair)
 		common = common_cfs(r, prev->group, next->group, cpu);
-	*put = dequeue ? walk_full : (struct walk){ false, false, false, common };
+	*put = dequeue ? walk_state : (struct walk){ false, false, false, common };
 	*set = (struct walk){ true, false, false, common };
 }
 
@@ -2643,7 +2698,7 @@ static int on_wakeup(struct cfsr_replay *r, const struct cfsr_event *ev, bool ne
 	rq->woken++;
 	t->enq_pending = true;
 	t->enq_clock = now;
-	cfs_update_task(r, t, now, ev->ts, exact, &walk_full);
+	cfs_update_task(r, t, now, ev->ts, exact, &walk_state);
 	if (t->state != CFSR_TS_LEFT)
 		task_place(r, cfs, t, false);
 	set_state(r, t, CFSR_TS_QUEUED);
@@ -2714,7 +2769,7 @@ static int on_migrate(struct cfsr_replay *r, const struct cfsr_event *ev)
 		}
 		task_place(r, task_cfs(r, t), t, false);
 		task_account(r, t, 1);
-		group_levels(r, t->group, t->cpu, false);
+		group_levels(r, t->group, t->cpu, LEVELS_KEEP);
 		if (t->state == CFSR_TS_QUEUED)
 			root_util_est(r, t, 1);
 		return 0;
@@ -3060,6 +3115,7 @@ static void settle_ticks(struct cfsr_replay *r, uint64_t ts)
 void cfsr_replay_settle_ticks(struct cfsr_replay *r, uint64_t ts)
 {
 	settle_ticks(r, ts);
+	r->cur_ts = ts;
 }
 
 int cfsr_replay_event(struct cfsr_replay *r, const struct cfsr_event *ev)

@@ -39,14 +39,14 @@ if [ -f "$SHARED_TRACES/periodic-bpf/pelt.jsonl.gz" ]; then
 		'min_exact periodic-bpf "group cfs_rq" 97.5'
 	test_expect_success 'cgroups-bpf: group cfs_rq updates exact >= 97 %' \
 		'min_exact cgroups-bpf "group cfs_rq" 97'
-	test_expect_success 'periodic-bpf: group entity updates exact >= 88.5 %' \
-		'min_exact periodic-bpf "group entity" 88.5'
+	test_expect_success 'periodic-bpf: group entity updates exact >= 89 %' \
+		'min_exact periodic-bpf "group entity" 89'
 	test_expect_success 'cgroups-bpf: group entity updates exact >= 95 %' \
 		'min_exact cgroups-bpf "group entity" 95'
-	test_expect_success 'periodic-bpf: root cfs_rq updates exact >= 86 %' \
-		'min_exact periodic-bpf "root cfs_rq" 86'
-	test_expect_success 'cgroups-bpf: root cfs_rq updates exact >= 90.5 %' \
-		'min_exact cgroups-bpf "root cfs_rq" 90.5'
+	test_expect_success 'periodic-bpf: root cfs_rq updates exact >= 87 %' \
+		'min_exact periodic-bpf "root cfs_rq" 87'
+	test_expect_success 'cgroups-bpf: root cfs_rq updates exact >= 91 %' \
+		'min_exact cgroups-bpf "root cfs_rq" 91'
 	test_expect_success 'periodic-bpf: group entity weights within 1 % >= 96 %' \
 		'min_within1 periodic-bpf "group entity weight" 96'
 	test_expect_success 'cgroups-bpf: group entity weights within 1 % >= 99 %' \
