@@ -408,7 +408,7 @@ static int on_gse_record(struct validate *v, const struct cfsr_pelt_rec *rec)
 		m = cfs->se_avg;
 		if (m.last_update_time < (uint64_t)rec->avg.last_update_time)
 			cfsr_pelt_update_se(v->profile->pelt, (uint64_t)rec->avg.last_update_time,
-					    &m, cfs->se_weight, cfs->se_on_rq, cfs->h_nr_runnable,
+					    &m, cfs->se_weight, cfs->se_on_rq, cfs->se_runnable,
 					    cfs->curr > 0);
 		else if (m.last_update_time > (uint64_t)rec->avg.last_update_time)
 			k->model_ahead++;

@@ -171,7 +171,7 @@ static uint64_t se_load_at(const struct cfsr_cpuload *cl, const struct cfsr_cfs_
 	if (a.last_update_time && cfsr_replay_clock_peek(cl->r, cfs->cpu, ts, &now) &&
 	    now > a.last_update_time)
 		cfsr_pelt_update_se(cl->params, now, &a, cfs->se_weight, cfs->se_on_rq,
-				    cfs->h_nr_runnable, cfs->curr != 0);
+				    cfs->se_runnable, cfs->curr != 0);
 	return a.load_avg;
 }
 

@@ -206,8 +206,12 @@ static void task_account(struct cfsr_replay *r, const struct cfsr_task *t, int s
 static void root_util_est(struct cfsr_replay *r, struct cfsr_task *t, int sign);
 static int group_get(struct cfsr_replay *r, const char *path);
 static void reweight_groups(struct cfsr_replay *r, int group, int cpu);
-/* group_levels()' update_cfs_group(): none, on a change of weight only, or as a walk calls it */
-enum { LEVELS_KEEP, LEVELS_CHANGED, LEVELS_WALK };
+/*
+ * What group_levels() does besides queueing the group entities: nothing
+ * more; se_update_runnable() only; that and update_cfs_group() on a change
+ * of weight only; or both as a walk calls them.
+ */
+enum { LEVELS_KEEP, LEVELS_RUNNABLE, LEVELS_CHANGED, LEVELS_WALK };
 
 static void group_levels(struct cfsr_replay *r, int group, int cpu, int reweight);
 
@@ -1111,8 +1115,9 @@ static void update_cfs_group(struct cfsr_replay *r, struct cfsr_cfs_rq *gcfs, bo
  * before): one whose cfs_rq lost its last entity is dequeued
  * (gse_dequeue()), one whose cfs_rq gained its first is enqueued
  * (gse_enqueue()) or, delayed, requeued (gse_requeue()).  With @reweight,
- * update_cfs_group() of each, after its dequeue and before its enqueue, as
- * dequeue_entity() and enqueue_entity() call it.
+ * se_update_runnable() and update_cfs_group() of each, after its dequeue
+ * and before its enqueue, as dequeue_entity() and enqueue_entity() call
+ * them.
  */
 static void group_levels(struct cfsr_replay *r, int group, int cpu, int reweight)
 {
@@ -1121,9 +1126,12 @@ static void group_levels(struct cfsr_replay *r, int group, int cpu, int reweight
 
 	for (; c && c->group; c = parent_cfs(r, c)) {
 		busy = cfs_nr_queued(c) > 0;
+		/* se_update_runnable() after the accounting below (v5.7-v6.18) */
+		if (reweight != LEVELS_KEEP)
+			c->se_runnable = c->h_nr_runnable;
 		if (!busy && c->se_on_rq && !c->se_delayed)
 			gse_dequeue(r, c);
-		if (reweight)
+		if (reweight >= LEVELS_CHANGED)
 			update_cfs_group(r, c, reweight == LEVELS_WALK);
 		if (busy && !c->se_on_rq)
 			gse_enqueue(r, c);
@@ -1666,7 +1674,7 @@ static void group_walk(struct cfsr_replay *r, struct cfsr_cfs_rq *gcfs, uint64_t
 		if (!gcfs->se_avg.last_update_time && !gcfs->se_known)
 			start_unknown(&gcfs->se_avg, se_now, &gcfs->se_warm_until);
 		cfsr_pelt_update_se(r->params, se_now, &gcfs->se_avg, gcfs->se_weight,
-				    gcfs->se_on_rq, gcfs->h_nr_runnable, gcfs->curr > 0);
+				    gcfs->se_on_rq, gcfs->se_runnable, gcfs->curr > 0);
 		gcfs->se_updates++;
 		decayed = cfs_update(r, p, now, ts, exact);
 		if (gcfs->propagate) {
@@ -2769,7 +2777,8 @@ static int on_migrate(struct cfsr_replay *r, const struct cfsr_event *ev)
 		}
 		task_place(r, task_cfs(r, t), t, false);
 		task_account(r, t, 1);
-		group_levels(r, t->group, t->cpu, LEVELS_KEEP);
+		/* enqueue_task_fair() on the destination: se_update_runnable() at each level */
+		group_levels(r, t->group, t->cpu, LEVELS_RUNNABLE);
 		if (t->state == CFSR_TS_QUEUED)
 			root_util_est(r, t, 1);
 		return 0;

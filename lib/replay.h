@@ -132,6 +132,10 @@ enum cfsr_task_state {
  * @last_update_tg_load_avg: trace time (sched_clock) of that publication
  * @propagate: a change below waits to be propagated to the group entity
  * @prop_runnable_sum: the load_sum change to propagate
+ * @se_runnable: its se->runnable_weight, @h_nr_runnable as
+ *               se_update_runnable() last copied it (enqueue and dequeue
+ *               walks; a delayed dequeue or requeue changes the count, not
+ *               the copy): the runnable input of its PELT updates
  * @dec_lut: the last_update_time its last update that crossed a period
  *           reached, @dec_tg whether that update's path passes UPDATE_TG,
  *           @dec_ts its trace time and @dec_last the
@@ -178,6 +182,7 @@ struct cfsr_cfs_rq {
 	uint64_t last_update_tg_load_avg;
 	bool propagate;
 	int64_t prop_runnable_sum;
+	unsigned int se_runnable;
 	uint64_t dec_lut;
 	uint64_t dec_ts;
 	uint64_t dec_last;

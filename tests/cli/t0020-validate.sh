@@ -39,8 +39,8 @@ if [ -f "$SHARED_TRACES/periodic-bpf/pelt.jsonl.gz" ]; then
 		'min_exact periodic-bpf "group cfs_rq" 97.5'
 	test_expect_success 'cgroups-bpf: group cfs_rq updates exact >= 97 %' \
 		'min_exact cgroups-bpf "group cfs_rq" 97'
-	test_expect_success 'periodic-bpf: group entity updates exact >= 89 %' \
-		'min_exact periodic-bpf "group entity" 89'
+	test_expect_success 'periodic-bpf: group entity updates exact >= 92 %' \
+		'min_exact periodic-bpf "group entity" 92'
 	test_expect_success 'cgroups-bpf: group entity updates exact >= 95 %' \
 		'min_exact cgroups-bpf "group entity" 95'
 	test_expect_success 'periodic-bpf: root cfs_rq updates exact >= 87 %' \
