@@ -17,12 +17,12 @@
 #define LEGACY(nm, from, to, params, what)                                         \
 	{                                                                          \
 		.name = nm, .first = from, .last = to, .arith = CFSR_ARITH_LEGACY, \
-		.legacy = params, .traits = what                                   \
+		.legacy = params, .implemented = true, .traits = what              \
 	}
 #define V4(nm, from, to, params, what)                                                       \
 	{                                                                                    \
 		.name = nm, .first = from, .last = to, .arith = CFSR_ARITH_V4, .v4 = params, \
-		.traits = what                                                               \
+		.implemented = true, .traits = what                                          \
 	}
 /*
  * EEVDF profiles have PLACE_LAG; delayed-dequeue ones DELAY_ZERO too;
