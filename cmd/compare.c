@@ -885,7 +885,11 @@ out:
 
 static const char *model_label(const struct models *m, int s)
 {
-	return cfsr_profile_what_if(m->release, m->prof[s]) ? " (what-if)" : "";
+	bool flat = !(cfsr_pelt_signals(m->prof[s]) & CFSR_SIG_GROUPS);
+
+	if (cfsr_profile_what_if(m->release, m->prof[s]))
+		return flat ? " (what-if; task groups flattened)" : " (what-if)";
+	return flat ? " (task groups flattened)" : "";
 }
 
 static double mean(double sum, uint64_t n)

@@ -179,16 +179,22 @@ static void print_row(const struct signals *s, const struct cfsr_replay_update *
 		fputs(",,\n", stdout);
 }
 
-/* An integer column, or an empty one (CSV) / null (JSON) where it does not apply. */
-static void put_col(const struct signals *s, const char *key, bool have, uint64_t v, bool *first)
+/*
+ * An integer column (@sgn: signed, the legacy decay_count), or an empty
+ * one (CSV) / null (JSON) where it does not apply.
+ */
+static void put_col(const struct signals *s, const char *key, bool have, uint64_t v, bool sgn)
 {
-	if (s->jsonl)
-		printf(have ? ",\"%s\":%" PRIu64 : ",\"%s\":null", key, v);
-	else if (have)
-		printf(",%" PRIu64, v);
+	char num[24];
+
+	if (sgn)
+		snprintf(num, sizeof(num), "%" PRId64, (int64_t)v);
 	else
-		putchar(',');
-	*first = false;
+		snprintf(num, sizeof(num), "%" PRIu64, v);
+	if (s->jsonl)
+		printf(",\"%s\":%s", key, have ? num : "null");
+	else
+		printf(",%s", have ? num : "");
 }
 
 /*
@@ -203,35 +209,35 @@ static void print_old_row(const struct signals *s, const struct cfsr_replay_upda
 	const struct cfsr_legacy_avg *l = &a->old.se;
 	const struct cfsr_legacy_cfs_rq *c = &a->old.cfs;
 	const struct cfsr_v4_avg *v = &a->old.v4;
-	bool util = s->sig & CFSR_SIG_UTIL, first = true;
+	bool util = s->sig & CFSR_SIG_UTIL;
 
 	row_head(s, u, entity, pid, path, comm, load_weight);
 	if (s->sig & CFSR_SIG_LEGACY) {
-		put_col(s, "runnable_avg_sum", task, l->runnable_avg_sum, &first);
-		put_col(s, "avg_period", task, l->runnable_avg_period, &first);
+		put_col(s, "runnable_avg_sum", task, l->runnable_avg_sum, false);
+		put_col(s, "avg_period", task, l->runnable_avg_period, false);
 		if (util)
-			put_col(s, "running_avg_sum", task, l->running_avg_sum, &first);
-		put_col(s, "load_avg_contrib", task, l->load_avg_contrib, &first);
+			put_col(s, "running_avg_sum", task, l->running_avg_sum, false);
+		put_col(s, "load_avg_contrib", task, l->load_avg_contrib, false);
 		if (util)
-			put_col(s, "util_avg", true, a->util_avg, &first);
-		put_col(s, "decay_count", task, (uint64_t)l->decay_count, &first);
-		put_col(s, "runnable_load_avg", !task, c->runnable_load_avg, &first);
-		put_col(s, "blocked_load_avg", !task, c->blocked_load_avg, &first);
-		put_col(s, "decay_counter", !task, c->decay_counter, &first);
+			put_col(s, "util_avg", true, a->util_avg, false);
+		put_col(s, "decay_count", task, (uint64_t)l->decay_count, true);
+		put_col(s, "runnable_load_avg", !task, c->runnable_load_avg, false);
+		put_col(s, "blocked_load_avg", !task, c->blocked_load_avg, false);
+		put_col(s, "decay_counter", !task, c->decay_counter, false);
 	} else {
 		bool rl = !task || (s->sig & CFSR_SIG_SE_RUNNABLE_LOAD);
 
-		put_col(s, "load_sum", true, v->load_sum, &first);
-		put_col(s, "runnable_load_sum", rl, v->runnable_load_sum, &first);
-		put_col(s, "util_sum", true, v->util_sum, &first);
-		put_col(s, "period_contrib", true, v->period_contrib, &first);
-		put_col(s, "load_avg", true, v->load_avg, &first);
-		put_col(s, "runnable_load_avg", rl, v->runnable_load_avg, &first);
-		put_col(s, "util_avg", true, v->util_avg, &first);
+		put_col(s, "load_sum", true, v->load_sum, false);
+		put_col(s, "runnable_load_sum", rl, v->runnable_load_sum, false);
+		put_col(s, "util_sum", true, v->util_sum, false);
+		put_col(s, "period_contrib", true, v->period_contrib, false);
+		put_col(s, "load_avg", true, v->load_avg, false);
+		put_col(s, "runnable_load_avg", rl, v->runnable_load_avg, false);
+		put_col(s, "util_avg", true, v->util_avg, false);
 		if (s->sig & CFSR_SIG_UTIL_EST)
-			put_col(s, "util_est", true, a->util_est, &first);
+			put_col(s, "util_est", true, a->util_est, false);
 	}
-	put_col(s, "last_update_time", true, a->last_update_time, &first);
+	put_col(s, "last_update_time", true, a->last_update_time, false);
 	puts(s->jsonl ? "}" : "");
 }
 

@@ -178,7 +178,7 @@ const struct cfsr_profile *cfsr_profile_choose(const char *trace_release, const 
 	}
 	if (!p->implemented) {
 		cfsr_error(
-			"the model for kernel '%s' (%s) is not implemented yet: its PELT arithmetic exists, the engine's update points do not; implemented: v5.7-v6.18 (use --kernel to replay with one of them)",
+			"the model for kernel '%s' (%s) is not implemented yet: its PELT arithmetic exists, the engine's update points do not (use --kernel to replay with another)",
 			release, p->name);
 		return NULL;
 	}
