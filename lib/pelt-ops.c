@@ -127,7 +127,8 @@ static uint64_t v4_runnable_avg_of(const struct cfsr_profile *p, const struct cf
  * update_load_avg() (kernel/sched/fair.c, v4.3-v4.14), and from v4.15
  * __update_load_avg_se(): ___update_load_sum(now, cpu, &se->avg, !!on_rq,
  * !!on_rq, running) then ___update_load_avg(sa, se_weight(se),
- * se_runnable(se)) (kernel/sched/pelt.c from v4.19).
+ * se_runnable(se)) (kernel/sched/pelt.c from v4.19), and
+ * cfs_se_util_change() when the averages changed (v4.17+).
  * The engine applies the aging of a wakeup's sleep after it counted the
  * entity in the cfs_rq's runnable load (the kernel ages it first,
  * enqueue_entity() before enqueue_entity_load_avg()); that change is
@@ -154,11 +155,12 @@ static int v4_update_se(const struct cfsr_profile *p, uint64_t now, struct cfsr_
 	else
 		decayed = cfsr_v4_update_load_sum(v4, now, v, on_rq ? w : 0, 0, running,
 						  SCHED_CAPACITY_SCALE, SCHED_CAPACITY_SCALE);
-	if (decayed) {
-		if (v4->unweighted_se)
-			cfsr_v4_update_load_avg(v4, v, w, w);
-		else
-			cfsr_v4_update_load_avg(v4, v, 1, 1);
+	if (decayed && v4->unweighted_se) {
+		cfsr_v4_update_load_avg(v4, v, w, w);
+		/* cfs_se_util_change() (v4.17+): util_avg moved, the LSB flag goes */
+		sa->util_est &= ~UTIL_AVG_UNCHANGED_LSB;
+	} else if (decayed) {
+		cfsr_v4_update_load_avg(v4, v, 1, 1);
 	}
 	if (cfs && !on_rq && sa->old.queued) {
 		sub_pos(&cfs->old.v4.runnable_load_avg, ravg);
@@ -180,7 +182,9 @@ static int v4_update_blocked_se(const struct cfsr_profile *p, uint64_t now,
 /*
  * Mirrors update_cfs_rq_load_avg() (kernel/sched/fair.c, v4.3-v5.6): the
  * removed load and utilization first (sub_positive() of the averages, of
- * the sums times LOAD_AVG_MAX), then __update_load_avg() of the cfs_rq
+ * the sums times LOAD_AVG_MAX in v4.3-v4.14, times the cfs_rq's divider
+ * LOAD_AVG_MAX - 1024 + period_contrib in the removed.nr code of
+ * v4.15-v5.6, as the v4.19-v5.6 copies read), then __update_load_avg() of the cfs_rq
  * with scale_load_down(cfs_rq->load.weight) as load and as runnable input
  * (v4.3-v4.14, where the runnable sums live in struct cfs_rq), or
  * __update_load_avg_cfs_rq() with load.weight and runnable_weight, each
@@ -200,11 +204,13 @@ static int v4_update_cfs_rq(const struct cfsr_profile *p, uint64_t now, struct c
 	*prop = 0;
 	v4_take_clock(cfs);
 	if (removed->nr) {
+		uint64_t div = v4->unweighted_se ? cfsr_v4_divider(v4, v) : LOAD_AVG_MAX;
+
 		sub_pos(&v->load_avg, removed->load_avg);
-		sub_pos(&v->load_sum, removed->load_avg * LOAD_AVG_MAX);
+		sub_pos(&v->load_sum, removed->load_avg * div);
 		sub_pos(&v->util_avg, removed->util_avg);
-		v->util_sum = (uint32_t)(v->util_sum > removed->util_avg * LOAD_AVG_MAX ?
-						 v->util_sum - removed->util_avg * LOAD_AVG_MAX :
+		v->util_sum = (uint32_t)(v->util_sum > removed->util_avg * div ?
+						 v->util_sum - removed->util_avg * div :
 						 0);
 		*removed = (struct cfsr_pelt_removed)CFSR_PELT_REMOVED_INIT;
 		decayed = 1;
@@ -579,7 +585,6 @@ static void legacy_enqueue(const struct cfsr_profile *p, struct cfsr_sched_avg *
 					0;
 		se->old.blocked = false;
 	}
-	l->decay_count = 0;
 	c->runnable_load_avg += l->load_avg_contrib;
 	if (p->legacy->track_running)
 		c->utilization_load_avg += l->utilization_avg_contrib;
