@@ -227,11 +227,9 @@ enum cfsr_prop_load {
  *                       (ceb6ba45dc80, v5.14-v5.16)
  *
  * Callers only ever pass a pointer to one of the tables below, so fields
- * for older kernels can be added without changing them.  Older models also
- * need arithmetic that is not implemented yet and has no field: the pre-v4.12
- * accumulation (__compute_runnable_contrib, a per-entity period phase),
- * the v4.15-v5.6 runnable_load signals and v4.15-v5.0 frequency scaling
- * inside accumulate_sum, and the separate v3.8-v4.2 model.
+ * can be added without changing them.  The models before v5.7 have their
+ * own arithmetic (lib/pelt-v4.h, lib/pelt-legacy.h), which the engine runs
+ * through lib/pelt-ops.h.
  */
 struct cfsr_pelt_params {
 	const char *name;
@@ -257,11 +255,7 @@ struct cfsr_pelt_params {
 extern const struct cfsr_pelt_params cfsr_pelt_params_modern;
 /* v6.12-v6.15: as modern, with the util_est capacity check. */
 extern const struct cfsr_pelt_params cfsr_pelt_params_v6_12;
-/*
- * Older releases of the runnable_avg model (v5.7-v6.11).  Their engines
- * are not implemented; these carry the arithmetic differences that have a
- * field (see the list above for those that have none).
- */
+/* Older releases of the runnable_avg model (v5.7-v6.11). */
 /* v6.10-v6.11: post_init with se_weight(), util_est in one u32. */
 extern const struct cfsr_pelt_params cfsr_pelt_params_v6_10;
 /* v6.8-v6.9: util_est in one u32 (11137d384996). */
