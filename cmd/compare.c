@@ -32,6 +32,7 @@
 #include "clockfeed.h"
 #include "formats.h"
 #include "modeldiff.h"
+#include "pelt-ops.h"
 #include "profile.h"
 #include "progress.h"
 #include "replay.h"
@@ -884,7 +885,11 @@ out:
 
 static const char *model_label(const struct models *m, int s)
 {
-	return cfsr_profile_what_if(m->release, m->prof[s]) ? " (what-if)" : "";
+	bool flat = !(cfsr_pelt_signals(m->prof[s]) & CFSR_SIG_GROUPS);
+
+	if (cfsr_profile_what_if(m->release, m->prof[s]))
+		return flat ? " (what-if; task groups flattened)" : " (what-if)";
+	return flat ? " (task groups flattened)" : "";
 }
 
 static double mean(double sum, uint64_t n)
@@ -897,12 +902,37 @@ static void text_stat_u64(const char *label, uint64_t a, uint64_t b)
 	printf("  %-34s %12" PRIu64 " %12" PRIu64 "\n", label, a, b);
 }
 
-static void text_signals(const char *who, const struct cfsr_md_row *row)
+/*
+ * Which of the compared signals model @p has: v3.8-v5.6 models have no
+ * runnable_avg, v3.8-v4.0 no utilization, v3.8-v4.14 no util_est.
+ */
+static bool model_has(const struct cfsr_profile *p, int k)
+{
+	static const unsigned int need[CFSR_MD_NR] = {
+		[CFSR_MD_LOAD] = 0,
+		[CFSR_MD_RUNNABLE] = CFSR_SIG_RUNNABLE_AVG,
+		[CFSR_MD_UTIL] = CFSR_SIG_UTIL,
+		[CFSR_MD_UTIL_EST] = CFSR_SIG_UTIL_EST,
+	};
+
+	return (cfsr_pelt_signals(p) & need[k]) == need[k];
+}
+
+static void text_signals(const struct models *m, const char *who, const struct cfsr_md_row *row)
 {
 	int k;
 
 	for (k = 0; k < CFSR_MD_NR; k++) {
 		const struct cfsr_md_stat *st = &row->stat[k];
+
+		if (!model_has(m->prof[0], k) || !model_has(m->prof[1], k)) {
+			printf("  %-20.20s %-12s not in model %s\n", k ? "" : who,
+			       cfsr_md_signal_name((enum cfsr_md_signal)k),
+			       model_has(m->prof[0], k) ? "B" :
+			       model_has(m->prof[1], k) ? "A" :
+							  "A nor B");
+			continue;
+		}
 
 		printf("  %-20.20s %-12s %9.1f %9.1f %10.2f %8" PRIu64, k ? "" : who,
 		       cfsr_md_signal_name((enum cfsr_md_signal)k), mean(st->sum_a, row->samples),
@@ -948,7 +978,7 @@ static void text_models(struct models *m, const struct cfsr_md_row *rows, size_t
 		const struct cfsr_md_row *row = cfsr_modeldiff_cpu(m->d, c);
 
 		snprintf(who, sizeof(who), "CPU %d (%" PRIu64 ")", c, row->samples);
-		text_signals(who, row);
+		text_signals(m, who, row);
 		printf("  %-20s util_avg >= 80%% of capacity: A %.3f ms, B %.3f ms\n", "",
 		       (double)row->unfit_a * ms, (double)row->unfit_b * ms);
 	}
@@ -957,7 +987,7 @@ static void text_models(struct models *m, const struct cfsr_md_row *rows, size_t
 	printf("  task                 signal         mean A    mean B  mean|A-B| max|A-B|  at\n");
 	for (i = 0; i < n; i++) {
 		snprintf(who, sizeof(who), "%.15s:%d", rows[i].comm, rows[i].pid);
-		text_signals(who, &rows[i]);
+		text_signals(m, who, &rows[i]);
 	}
 }
 

@@ -22,6 +22,7 @@
 #include "comparators.h"
 #include "error.h"
 #include "formats.h"
+#include "pelt-ops.h"
 #include "profile.h"
 #include "progress.h"
 
@@ -593,6 +594,8 @@ static void print_text(struct report *r, const struct report_opts *o)
 	       cfsr_profile_what_if(in->kernel_release, r->prof) ?
 		       " (what-if: not the traced kernel's model)" :
 		       "");
+	if (!(cfsr_pelt_signals(r->prof) & CFSR_SIG_GROUPS))
+		printf("         task groups flattened: every task on its CPU's root cfs_rq\n");
 	printf("span     ");
 	print_ts(tt->first_ts);
 	printf(" .. ");

@@ -16,6 +16,7 @@
 #include "cmds.h"
 #include "error.h"
 #include "formats.h"
+#include "pelt-ops.h"
 #include "pidset.h"
 #include "profile.h"
 #include "progress.h"
@@ -50,6 +51,24 @@ static const char *const signals_usage[] = {
 	"ts_ns,cpu,entity,pid,path,comm,load_weight,load_sum,runnable_sum,util_sum," \
 	"period_contrib,load_avg,runnable_avg,util_avg,util_est,last_update_time,"   \
 	"tg_load_avg,tg_load_avg_contrib"
+/*
+ * The v3.8-v5.6 models' rows have the signals those kernels had (format
+ * "legacy" and "v4" of docs/cfsreplay-output.5.txt); util columns only
+ * where the model has utilization, util_est where it has util_est.
+ */
+#define CSV_HEAD_OLD "ts_ns,cpu,entity,pid,path,comm,load_weight,"
+#define CSV_LEGACY                                                                    \
+	"runnable_avg_sum,avg_period,load_avg_contrib,decay_count,runnable_load_avg," \
+	"blocked_load_avg,decay_counter,last_update_time"
+#define CSV_LEGACY_UTIL                                                          \
+	"runnable_avg_sum,avg_period,running_avg_sum,load_avg_contrib,util_avg," \
+	"decay_count,runnable_load_avg,blocked_load_avg,decay_counter,last_update_time"
+#define CSV_V4                                                                           \
+	"load_sum,runnable_load_sum,util_sum,period_contrib,load_avg,runnable_load_avg," \
+	"util_avg,last_update_time"
+#define CSV_V4_UE                                                                        \
+	"load_sum,runnable_load_sum,util_sum,period_contrib,load_avg,runnable_load_avg," \
+	"util_avg,util_est,last_update_time"
 
 struct signals {
 	struct cfsr_pidset pids;
@@ -60,6 +79,8 @@ struct signals {
 	bool gses;
 	/* util_est is a pair (v5.7-v6.7): task rows print task_util_est() */
 	const struct cfsr_pelt_params *ue_pair;
+	/* the model's signals (cfsr_pelt_signals()) */
+	unsigned int sig;
 	uint64_t rows;
 	const struct cfsr_replay *replay;
 };
@@ -95,16 +116,11 @@ static void json_str(const char *s)
 	}
 }
 
-/*
- * One row.  @tg: for a group cfs_rq, its group's tg->load_avg and its
- * tg_load_avg_contrib; NULL for the other rows (empty columns, null).
- */
-static void print_row(const struct signals *s, const struct cfsr_replay_update *u, int pid,
-		      const char *path, const char *comm, uint64_t load_weight,
-		      const struct cfsr_sched_avg *a, const int64_t *tg)
+/* The columns every row starts with, up to load_weight. */
+static void row_head(const struct signals *s, const struct cfsr_replay_update *u,
+		     const char *entity, int pid, const char *path, const char *comm,
+		     uint64_t load_weight)
 {
-	const char *entity = u->task ? "task" : u->why == CFSR_UPD_GROUP_SE ? "gse" : "cfs_rq";
-
 	if (s->jsonl) {
 		printf("{\"ts_ns\":%" PRIu64 ",\"cpu\":%d,\"entity\":\"%s\",", u->ts, u->cpu,
 		       entity);
@@ -115,18 +131,7 @@ static void print_row(const struct signals *s, const struct cfsr_replay_update *
 		json_str(path);
 		printf("\",\"comm\":\"");
 		json_str(comm);
-		printf("\",\"load_weight\":%" PRIu64 ",\"load_sum\":%" PRIu64
-		       ",\"runnable_sum\":%" PRIu64 ",\"util_sum\":%u,\"period_contrib\":%u"
-		       ",\"load_avg\":%" PRIu64 ",\"runnable_avg\":%" PRIu64
-		       ",\"util_avg\":%" PRIu64 ",\"util_est\":%u,\"last_update_time\":%" PRIu64,
-		       load_weight, a->load_sum, a->runnable_sum, a->util_sum, a->period_contrib,
-		       a->load_avg, a->runnable_avg, a->util_avg, a->util_est, a->last_update_time);
-		if (tg)
-			printf(",\"tg_load_avg\":%" PRId64 ",\"tg_load_avg_contrib\":%" PRId64
-			       "}\n",
-			       tg[0], tg[1]);
-		else
-			printf(",\"tg_load_avg\":null,\"tg_load_avg_contrib\":null}\n");
+		printf("\",\"load_weight\":%" PRIu64, load_weight);
 		return;
 	}
 	printf("%" PRIu64 ",%d,%s,", u->ts, u->cpu, entity);
@@ -136,14 +141,104 @@ static void print_row(const struct signals *s, const struct cfsr_replay_update *
 	csv_comm(path);
 	putchar(',');
 	csv_comm(comm);
-	printf(",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%u,%u,%" PRIu64 ",%" PRIu64 ",%" PRIu64
-	       ",%u,%" PRIu64,
-	       load_weight, a->load_sum, a->runnable_sum, a->util_sum, a->period_contrib,
-	       a->load_avg, a->runnable_avg, a->util_avg, a->util_est, a->last_update_time);
+	printf(",%" PRIu64, load_weight);
+}
+
+/*
+ * One row.  @tg: for a group cfs_rq, its group's tg->load_avg and its
+ * tg_load_avg_contrib; NULL for the other rows (empty columns, null).
+ */
+static void print_row(const struct signals *s, const struct cfsr_replay_update *u, int pid,
+		      const char *path, const char *comm, uint64_t load_weight,
+		      const struct cfsr_sched_avg *a, const int64_t *tg)
+{
+	const char *entity = u->task ? "task" : u->why == CFSR_UPD_GROUP_SE ? "gse" : "cfs_rq";
+
+	row_head(s, u, entity, pid, path, comm, load_weight);
+	if (s->jsonl) {
+		printf(",\"load_sum\":%" PRIu64 ",\"runnable_sum\":%" PRIu64
+		       ",\"util_sum\":%u,\"period_contrib\":%u"
+		       ",\"load_avg\":%" PRIu64 ",\"runnable_avg\":%" PRIu64
+		       ",\"util_avg\":%" PRIu64 ",\"util_est\":%u,\"last_update_time\":%" PRIu64,
+		       a->load_sum, a->runnable_sum, a->util_sum, a->period_contrib, a->load_avg,
+		       a->runnable_avg, a->util_avg, a->util_est, a->last_update_time);
+		if (tg)
+			printf(",\"tg_load_avg\":%" PRId64 ",\"tg_load_avg_contrib\":%" PRId64
+			       "}\n",
+			       tg[0], tg[1]);
+		else
+			printf(",\"tg_load_avg\":null,\"tg_load_avg_contrib\":null}\n");
+		return;
+	}
+	printf(",%" PRIu64 ",%" PRIu64 ",%u,%u,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%u,%" PRIu64,
+	       a->load_sum, a->runnable_sum, a->util_sum, a->period_contrib, a->load_avg,
+	       a->runnable_avg, a->util_avg, a->util_est, a->last_update_time);
 	if (tg)
 		printf(",%" PRId64 ",%" PRId64 "\n", tg[0], tg[1]);
 	else
 		fputs(",,\n", stdout);
+}
+
+/*
+ * An integer column (@sgn: signed, the legacy decay_count), or an empty
+ * one (CSV) / null (JSON) where it does not apply.
+ */
+static void put_col(const struct signals *s, const char *key, bool have, uint64_t v, bool sgn)
+{
+	char num[24];
+
+	if (sgn)
+		snprintf(num, sizeof(num), "%" PRId64, (int64_t)v);
+	else
+		snprintf(num, sizeof(num), "%" PRIu64, v);
+	if (s->jsonl)
+		printf(",\"%s\":%s", key, have ? num : "null");
+	else
+		printf(",%s", have ? num : "");
+}
+
+/*
+ * A row of a v3.8-v4.2 (legacy) or v4.3-v5.6 (v4) model, from the model's
+ * own state: a task's columns on task rows, a cfs_rq's on cfs_rq rows.
+ */
+static void print_old_row(const struct signals *s, const struct cfsr_replay_update *u, int pid,
+			  const char *path, const char *comm, uint64_t load_weight,
+			  const struct cfsr_sched_avg *a, bool task)
+{
+	const char *entity = task ? "task" : "cfs_rq";
+	const struct cfsr_legacy_avg *l = &a->old.se;
+	const struct cfsr_legacy_cfs_rq *c = &a->old.cfs;
+	const struct cfsr_v4_avg *v = &a->old.v4;
+	bool util = s->sig & CFSR_SIG_UTIL;
+
+	row_head(s, u, entity, pid, path, comm, load_weight);
+	if (s->sig & CFSR_SIG_LEGACY) {
+		put_col(s, "runnable_avg_sum", task, l->runnable_avg_sum, false);
+		put_col(s, "avg_period", task, l->runnable_avg_period, false);
+		if (util)
+			put_col(s, "running_avg_sum", task, l->running_avg_sum, false);
+		put_col(s, "load_avg_contrib", task, l->load_avg_contrib, false);
+		if (util)
+			put_col(s, "util_avg", true, a->util_avg, false);
+		put_col(s, "decay_count", task, (uint64_t)l->decay_count, true);
+		put_col(s, "runnable_load_avg", !task, c->runnable_load_avg, false);
+		put_col(s, "blocked_load_avg", !task, c->blocked_load_avg, false);
+		put_col(s, "decay_counter", !task, c->decay_counter, false);
+	} else {
+		bool rl = !task || (s->sig & CFSR_SIG_SE_RUNNABLE_LOAD);
+
+		put_col(s, "load_sum", true, v->load_sum, false);
+		put_col(s, "runnable_load_sum", rl, v->runnable_load_sum, false);
+		put_col(s, "util_sum", true, v->util_sum, false);
+		put_col(s, "period_contrib", true, v->period_contrib, false);
+		put_col(s, "load_avg", true, v->load_avg, false);
+		put_col(s, "runnable_load_avg", rl, v->runnable_load_avg, false);
+		put_col(s, "util_avg", true, v->util_avg, false);
+		if (s->sig & CFSR_SIG_UTIL_EST)
+			put_col(s, "util_est", true, a->util_est, false);
+	}
+	put_col(s, "last_update_time", true, a->last_update_time, false);
+	puts(s->jsonl ? "}" : "");
 }
 
 static void on_update(void *data, const struct cfsr_replay_update *u)
@@ -163,7 +258,10 @@ static void on_update(void *data, const struct cfsr_replay_update *u)
 		a = t->avg;
 		if (s->ue_pair)
 			a.util_est = (uint32_t)cfsr_pelt_task_util_est(s->ue_pair, &t->avg);
-		print_row(s, u, t->pid, "", t->comm, t->load_weight, &a, NULL);
+		if (!(s->sig & CFSR_SIG_RUNNABLE_AVG))
+			print_old_row(s, u, t->pid, "", t->comm, t->load_weight, &a, true);
+		else
+			print_row(s, u, t->pid, "", t->comm, t->load_weight, &a, NULL);
 		return;
 	}
 	if (!q || s->pids.nr)
@@ -178,6 +276,10 @@ static void on_update(void *data, const struct cfsr_replay_update *u)
 	if (!s->cfs_rqs)
 		return;
 	s->rows++;
+	if (!(s->sig & CFSR_SIG_RUNNABLE_AVG)) {
+		print_old_row(s, u, -1, q->path, "", q->load_weight, &q->avg, false);
+		return;
+	}
 	tg[0] = cfsr_replay_tg_load_avg(s->replay, q);
 	tg[1] = (int64_t)q->tg_load_avg_contrib;
 	print_row(s, u, -1, q->path, "", q->load_weight, &q->avg, q->group ? tg : NULL);
@@ -359,15 +461,27 @@ int cmd_signals(int argc, const char **argv)
 	if (cfsr_meta_group_shares(t, cfsr_replay_group_shares_fn, r) < 0)
 		goto out;
 	s.replay = r;
-	s.ue_pair = prof->pelt->util_est_repr != CFSR_UTIL_EST_SINGLE ? prof->pelt : NULL;
+	s.sig = cfsr_pelt_signals(prof);
+	s.ue_pair = cfsr_pelt_util_est_params(prof);
+	if (s.ue_pair && s.ue_pair->util_est_repr == CFSR_UTIL_EST_SINGLE)
+		s.ue_pair = NULL;
 	cfsr_replay_set_hook(r, on_update, &s);
 	if (feed)
 		cfsr_replay_expect_clock(r);
 	/* the file also tells each task's group: structure, not PELT values */
 	if (clock && cfsr_task_groups(clock, set_group, NULL, r) < 0)
 		goto out;
-	if (!s.jsonl)
+	if (!(s.sig & CFSR_SIG_GROUPS))
+		fprintf(stderr,
+			"signals: model %s: task groups are flattened (every task in the root cfs_rq)\n",
+			prof->name);
+	if (!s.jsonl && (s.sig & CFSR_SIG_RUNNABLE_AVG))
 		puts(CSV_HEADER);
+	else if (!s.jsonl)
+		printf("%s%s\n", CSV_HEAD_OLD,
+		       (s.sig & CFSR_SIG_LEGACY) ?
+			       ((s.sig & CFSR_SIG_UTIL) ? CSV_LEGACY_UTIL : CSV_LEGACY) :
+			       ((s.sig & CFSR_SIG_UTIL_EST) ? CSV_V4_UE : CSV_V4));
 	if (replay(t, feed, r) < 0)
 		goto out;
 	clock_summary(r, clock, t->path, &map);

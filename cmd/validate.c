@@ -26,6 +26,7 @@
 #include "cmds.h"
 #include "error.h"
 #include "formats.h"
+#include "pelt-ops.h"
 #include "profile.h"
 #include "record.h"
 #include "progress.h"
@@ -129,6 +130,11 @@ struct pending_update {
 struct validate {
 	const struct cfsr_profile *profile;
 	bool what_if;
+	/*
+	 * A v3.8-v5.6 model: its arithmetic is not the kernel's records', so
+	 * it runs free (never takes the kernel's values) with groups flattened
+	 */
+	bool free_run;
 	struct cfsr_replay *replay;
 	struct kind_stats k[K_NR];
 	uint64_t records;
@@ -322,18 +328,21 @@ static void on_se_record(struct validate *v, const struct cfsr_pelt_rec *rec)
 		v->state_differs++;
 	if ((rec->sched_delayed > 0) != (t->state == CFSR_TS_DELAYED))
 		v->delayed_model++;
-	if (!t->avg_known) {
+	if (v->free_run ? !t->avg.last_update_time : !t->avg_known) {
 		/* its first record: the kernel's state before it is not known */
 		k->first++;
 	} else {
 		m = t->avg;
 		if (m.last_update_time < (uint64_t)rec->avg.last_update_time)
-			cfsr_pelt_update_se(v->profile->pelt, (uint64_t)rec->avg.last_update_time,
-					    &m, t->load_weight, on_rq, runnable, running);
+			cfsr_pelt_ops_for(v->profile)
+				->update_se(v->profile, (uint64_t)rec->avg.last_update_time, &m,
+					    NULL, t->load_weight, on_rq, runnable, running);
 		else if (m.last_update_time > (uint64_t)rec->avg.last_update_time)
 			k->model_ahead++;
 		compare_avg(k, &m, rec, t->pid);
 	}
+	if (v->free_run)
+		return;
 	take_kernel_avg(&t->avg, rec);
 	t->est_at_record = t->est_updates;
 	t->avg_known = true;
@@ -453,7 +462,7 @@ static int on_cfs_record(struct validate *v, const struct cfsr_pelt_rec *rec)
 		return 0;
 	}
 	k = &v->k[root ? K_ROOT : K_GROUP];
-	if (!cfs->avg_known) {
+	if (v->free_run ? !cfs->avg.last_update_time : !cfs->avg_known) {
 		k->first++;
 	} else {
 		cfsr_replay_cfs_rq_settle(v->replay, cfs, (uint64_t)rec->avg.last_update_time, &m);
@@ -467,6 +476,8 @@ static int on_cfs_record(struct validate *v, const struct cfsr_pelt_rec *rec)
 				    rec->tg_load_avg_contrib);
 		}
 	}
+	if (v->free_run)
+		return 0;
 	model_lut = cfs->avg.last_update_time;
 	take_kernel_avg(&cfs->avg, rec);
 	if (!root && rec->tg_load_avg >= 0 && rec->tg_load_avg_contrib >= 0) {
@@ -541,8 +552,13 @@ static void print_report(const struct validate *v, const char *trace, const char
 
 	printf("trace:            %s\n", trace);
 	printf("kernel records:   %s (%" PRIu64 " records)\n", pelt, v->records);
-	printf("model:            tasks, group entities and cfs_rqs, kernel %s%s\n",
-	       v->profile->name, v->what_if ? " (what-if)" : "");
+	if (v->free_run)
+		printf("model:            tasks and root cfs_rqs (task groups flattened), kernel "
+		       "%s%s, free-running: the kernel's values are never taken\n",
+		       v->profile->name, v->what_if ? " (what-if)" : "");
+	else
+		printf("model:            tasks, group entities and cfs_rqs, kernel %s%s\n",
+		       v->profile->name, v->what_if ? " (what-if)" : "");
 	printf("not compared:     %" PRIu64 " of entities the trace never named, %" PRIu64
 	       " of non-fair tasks\n",
 	       v->no_task, v->not_fair);
@@ -1080,6 +1096,7 @@ static struct validate *lockstep(const char *pelt, struct cfsr_trace *t, const c
 		goto out;
 	v->profile = prof;
 	v->what_if = cfsr_profile_what_if(t->info.kernel_release, prof);
+	v->free_run = !(cfsr_pelt_signals(prof) & CFSR_SIG_GROUPS);
 	v->replay = cfsr_replay_new(t->info.nr_cpus > 0 ? t->info.nr_cpus : 1, prof, t->info.hz);
 	if (!v->replay) {
 		cfsr_error("validate: out of memory");

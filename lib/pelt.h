@@ -22,6 +22,8 @@
 #include <stdint.h>
 
 #include "math.h"
+#include "pelt-legacy.h"
+#include "pelt-v4.h"
 
 /* util_est: new samples weigh 1/4; the flag marks "util_avg unchanged". */
 #define UTIL_EST_WEIGHT_SHIFT 2
@@ -32,6 +34,33 @@
 
 /* Decay table: runnable_avg_yN_inv[n] ~= y^n * 2^32 (kernel/sched/sched-pelt.h). */
 extern const uint32_t cfsr_runnable_avg_yN_inv[LOAD_AVG_PERIOD];
+
+/**
+ * struct cfsr_pelt_old - an entity's or cfs_rq's state under a v3.8-v5.6 model
+ * @se: a task's averages under the legacy model (v3.8-v4.2)
+ * @cfs: a cfs_rq's sums under the legacy model: runnable_load_avg,
+ *       blocked_load_avg, decay_counter, removed_load
+ * @v4: the signal of a task or a cfs_rq under the v4.3-v5.6 model; for a
+ *      cfs_rq before v4.15 its runnable_load_sum/avg are those struct
+ *      cfs_rq kept beside struct sched_avg
+ * @queued: an entity's contribution is in its cfs_rq's runnable load
+ *          (runnable_load_avg): added at enqueue, taken out at dequeue
+ * @blocked: legacy: a task's contribution is in its cfs_rq's
+ *           blocked_load_avg (it went to sleep there)
+ * @clock: legacy cfs_rq: the clock of its last update_cfs_rq_blocked_load()
+ *
+ * The engine's update points call the model's operations (lib/pelt-ops.h),
+ * which keep this state and write into struct cfsr_sched_avg the values
+ * the rest of the program reads (load_avg, util_avg, last_update_time).
+ */
+struct cfsr_pelt_old {
+	struct cfsr_legacy_avg se;
+	struct cfsr_legacy_cfs_rq cfs;
+	struct cfsr_v4_avg v4;
+	bool queued;
+	bool blocked;
+	uint64_t clock;
+};
 
 /**
  * struct cfsr_sched_avg - PELT state of an entity or a cfs_rq
@@ -55,6 +84,9 @@ extern const uint32_t cfsr_runnable_avg_yN_inv[LOAD_AVG_PERIOD];
  *            estimates (util_est.enqueued before v6.8)
  * @util_est_ewma: util_est.ewma of a task in the v5.13-v6.7 layout; 0 in
  *                 the v6.8+ layout and for a cfs_rq
+ * @old: the state the v3.8-v5.6 models keep instead (struct cfsr_pelt_old,
+ *       lib/pelt-ops.h); all zero under a v5.7+ model, whose code never
+ *       reads it
  *
  * Mirrors struct sched_avg of a 64-bit kernel, v6.8-v6.18, and of v5.13-v6.7
  * with its struct util_est { enqueued, ewma } held in the two util_est
@@ -71,6 +103,7 @@ struct cfsr_sched_avg {
 	uint64_t util_avg;
 	uint32_t util_est;
 	uint32_t util_est_ewma;
+	struct cfsr_pelt_old old;
 };
 
 #define CFSR_SCHED_AVG_INIT \
@@ -194,11 +227,9 @@ enum cfsr_prop_load {
  *                       (ceb6ba45dc80, v5.14-v5.16)
  *
  * Callers only ever pass a pointer to one of the tables below, so fields
- * for older kernels can be added without changing them.  Older models also
- * need arithmetic that is not implemented yet and has no field: the pre-v4.12
- * accumulation (__compute_runnable_contrib, a per-entity period phase),
- * the v4.15-v5.6 runnable_load signals and v4.15-v5.0 frequency scaling
- * inside accumulate_sum, and the separate v3.8-v4.2 model.
+ * can be added without changing them.  The models before v5.7 have their
+ * own arithmetic (lib/pelt-v4.h, lib/pelt-legacy.h), which the engine runs
+ * through lib/pelt-ops.h.
  */
 struct cfsr_pelt_params {
 	const char *name;
@@ -224,11 +255,7 @@ struct cfsr_pelt_params {
 extern const struct cfsr_pelt_params cfsr_pelt_params_modern;
 /* v6.12-v6.15: as modern, with the util_est capacity check. */
 extern const struct cfsr_pelt_params cfsr_pelt_params_v6_12;
-/*
- * Older releases of the runnable_avg model (v5.7-v6.11).  Their engines
- * are not implemented; these carry the arithmetic differences that have a
- * field (see the list above for those that have none).
- */
+/* Older releases of the runnable_avg model (v5.7-v6.11). */
 /* v6.10-v6.11: post_init with se_weight(), util_est in one u32. */
 extern const struct cfsr_pelt_params cfsr_pelt_params_v6_10;
 /* v6.8-v6.9: util_est in one u32 (11137d384996). */

@@ -17,12 +17,12 @@
 #define LEGACY(nm, from, to, params, what)                                         \
 	{                                                                          \
 		.name = nm, .first = from, .last = to, .arith = CFSR_ARITH_LEGACY, \
-		.legacy = params, .traits = what                                   \
+		.legacy = params, .implemented = true, .traits = what              \
 	}
 #define V4(nm, from, to, params, what)                                                       \
 	{                                                                                    \
 		.name = nm, .first = from, .last = to, .arith = CFSR_ARITH_V4, .v4 = params, \
-		.traits = what                                                               \
+		.implemented = true, .traits = what                                          \
 	}
 /*
  * EEVDF profiles have PLACE_LAG; delayed-dequeue ones DELAY_ZERO too;
@@ -178,7 +178,7 @@ const struct cfsr_profile *cfsr_profile_choose(const char *trace_release, const 
 	}
 	if (!p->implemented) {
 		cfsr_error(
-			"the model for kernel '%s' (%s) is not implemented yet: its PELT arithmetic exists, the engine's update points do not; implemented: v5.7-v6.18 (use --kernel to replay with one of them)",
+			"the model for kernel '%s' (%s) is not implemented yet: its PELT arithmetic exists, the engine's update points do not (use --kernel to replay with another)",
 			release, p->name);
 		return NULL;
 	}

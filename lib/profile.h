@@ -62,7 +62,9 @@ enum cfsr_profile_arith {
  *                     the detach; before, migrate_task_rq_fair() detaches
  *                     after the dequeue walk and propagates without
  *                     update_cfs_group()
- * @implemented: the engine models this profile fully; others are refused
+ * @implemented: the engine replays this profile; others are refused.  Every
+ *               profile is: v3.8-v5.6 with task groups flattened
+ *               (lib/pelt-ops.h)
  * @arith: which PELT arithmetic applies
  * @legacy: parameters of the legacy arithmetic (CFSR_ARITH_LEGACY), else NULL
  * @v4: parameters of the v4.3-v5.6 arithmetic (CFSR_ARITH_V4), else NULL

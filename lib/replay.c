@@ -10,6 +10,7 @@
 #include "error.h"
 #include "group.h"
 #include "math.h"
+#include "pelt-ops.h"
 #include "replay.h"
 #include "trace.h"
 #include "weight.h"
@@ -111,6 +112,14 @@ struct cfsr_replay {
 	const struct cfsr_pelt_params *params;
 	const struct cfsr_group_params *gparams;
 	const struct cfsr_profile *profile;
+	/* the PELT operations of the profile's arithmetic (lib/pelt-ops.h) */
+	const struct cfsr_pelt_ops *ops;
+	/* util_est rules, NULL where the model has none */
+	const struct cfsr_pelt_params *ue;
+	/* v3.8-v5.6: task groups are flattened, every task in the root group */
+	bool flat;
+	/* sched_update_scaling()'s factor, 1 + ilog2(min(CPUs, 8)) */
+	unsigned int factor;
 	/* TICK_NSEC and sysctl_sched_base_slice */
 	uint64_t tick_nsec;
 	uint64_t base_slice;
@@ -203,6 +212,7 @@ struct cfsr_task *cfsr_replay_task(struct cfsr_replay *r, int pid)
 }
 
 static void task_account(struct cfsr_replay *r, const struct cfsr_task *t, int sign);
+static void task_load_leave(struct cfsr_replay *r, struct cfsr_task *t, bool sleep);
 static void root_util_est(struct cfsr_replay *r, struct cfsr_task *t, int sign);
 static int group_get(struct cfsr_replay *r, const char *path);
 static void reweight_groups(struct cfsr_replay *r, int group, int cpu);
@@ -249,6 +259,7 @@ static struct cfsr_task *task_reset(struct cfsr_replay *r, int pid)
 
 	if (!t)
 		return NULL;
+	task_load_leave(r, t, false);
 	task_account(r, t, -1);
 	root_util_est(r, t, -1);
 	memset(&t->avg, 0, sizeof(t->avg));
@@ -586,6 +597,14 @@ static const struct cfsr_cfs_rq *common_cfs(const struct cfsr_replay *r, int a, 
 			if (x == y)
 				return cfs_of(r, x, cpu);
 	return cfs_of(r, 0, cpu);
+}
+
+/* The signal of the cfs_rq a task is on, for the models that move it with the task's. */
+static struct cfsr_sched_avg *task_cfs_avg(struct cfsr_replay *r, const struct cfsr_task *t)
+{
+	struct cfsr_cfs_rq *cfs = task_cfs(r, t);
+
+	return cfs ? &cfs->avg : NULL;
 }
 
 struct cfsr_cfs_rq *cfsr_replay_cfs_rq(struct cfsr_replay *r, const char *path, int cpu)
@@ -1159,9 +1178,34 @@ static bool state_reweights(enum cfsr_task_state from, enum cfsr_task_state to)
 	return true;
 }
 
+/*
+ * The older models' runnable load follows a task's enqueue and dequeue
+ * (enqueue_entity_load_avg()/dequeue_entity_load_avg(), v3.8-v4.14;
+ * enqueue/dequeue_runnable_load_avg(), v4.15-v5.6): its contribution
+ * joins its cfs_rq's runnable load when it is queued and leaves it, for
+ * the blocked load if it sleeps (v3.8-v4.2), when it is not.  Nothing
+ * for v5.7+ models.
+ */
+static void task_load_enter(struct cfsr_replay *r, struct cfsr_task *t)
+{
+	struct cfsr_cfs_rq *cfs = task_cfs(r, t);
+
+	if (r->ops->enqueue && cfs && t->fair && state_on_rq(t->state))
+		r->ops->enqueue(r->profile, &cfs->avg, &t->avg, t->load_weight);
+}
+
+static void task_load_leave(struct cfsr_replay *r, struct cfsr_task *t, bool sleep)
+{
+	struct cfsr_cfs_rq *cfs = task_cfs(r, t);
+
+	if (r->ops->dequeue && cfs)
+		r->ops->dequeue(r->profile, &cfs->avg, &t->avg, t->load_weight, sleep);
+}
+
 static void set_state(struct cfsr_replay *r, struct cfsr_task *t, enum cfsr_task_state state)
 {
 	enum cfsr_task_state from = t->state;
+	bool was_on_rq = state_on_rq(t->state);
 
 	if (t->state == state)
 		return;
@@ -1170,6 +1214,10 @@ static void set_state(struct cfsr_replay *r, struct cfsr_task *t, enum cfsr_task
 	task_account(r, t, -1);
 	t->state = state;
 	task_account(r, t, 1);
+	if (was_on_rq && !state_on_rq(state))
+		task_load_leave(r, t, true);
+	else if (!was_on_rq && state_on_rq(state))
+		task_load_enter(r, t);
 	group_levels(r, t->group, t->cpu, state_reweights(from, state) ? LEVELS_WALK : LEVELS_KEEP);
 }
 
@@ -1280,8 +1328,8 @@ static void cfs_age(const struct cfsr_replay *r, const struct cfsr_cfs_rq *cfs,
 {
 	int64_t prop;
 
-	cfsr_pelt_update_cfs_rq_load_avg(r->params, now, sa, removed, cfs->load_weight,
-					 cfs->h_nr_runnable, cfs->curr > 0, &prop);
+	r->ops->update_cfs_rq(r->profile, now, sa, removed, cfs->load_weight, cfs->h_nr_runnable,
+			      cfs->curr > 0, &prop);
 }
 
 void cfsr_replay_cfs_rq_settle(const struct cfsr_replay *r, const struct cfsr_cfs_rq *cfs,
@@ -1319,11 +1367,13 @@ bool cfsr_replay_task_avg_at(const struct cfsr_replay *r, const struct cfsr_task
 	if (t->enq_pending) {
 		at = t->enq_clock < now ? t->enq_clock : now;
 		if (at > out->last_update_time)
-			cfsr_pelt_update_se(r->params, at, out, t->load_weight, false, 0, false);
+			r->ops->update_se(r->profile, at, out, NULL, t->load_weight, false, 0,
+					  false);
 	}
 	cfsr_task_inputs(t, &on_rq, &runnable, &running);
 	if (now > out->last_update_time)
-		cfsr_pelt_update_se(r->params, now, out, t->load_weight, on_rq, runnable, running);
+		r->ops->update_se(r->profile, now, out, NULL, t->load_weight, on_rq, runnable,
+				  running);
 	return true;
 }
 
@@ -1359,9 +1409,8 @@ static int cfs_update(struct cfsr_replay *r, struct cfsr_cfs_rq *cfs, uint64_t n
 		start_unknown(&cfs->avg, now, &cfs->warm_until);
 	if (now < cfs->avg.last_update_time)
 		now = cfs->avg.last_update_time;
-	decayed = cfsr_pelt_update_cfs_rq_load_avg(r->params, now, &cfs->avg, &cfs->removed,
-						   cfs->load_weight, cfs->h_nr_runnable,
-						   cfs->curr > 0, &prop);
+	decayed = r->ops->update_cfs_rq(r->profile, now, &cfs->avg, &cfs->removed, cfs->load_weight,
+					cfs->h_nr_runnable, cfs->curr > 0, &prop);
 	if (prop) {
 		/* add_tg_cfs_propagate() of the removed load */
 		cfs->propagate = true;
@@ -1737,7 +1786,8 @@ static void update_task_with(struct cfsr_replay *r, struct cfsr_task *t, uint64_
 	if (!t->avg_known && !t->avg.last_update_time)
 		start_unknown(&t->avg, se_now, &t->warm_until);
 	t->set_next_est = false;
-	cfsr_pelt_update_se(r->params, se_now, &t->avg, t->load_weight, on_rq, runnable, running);
+	r->ops->update_se(r->profile, se_now, &t->avg, task_cfs_avg(r, t), t->load_weight, on_rq,
+			  runnable, running);
 	notify(r, t, ts, why, exact);
 	cfs_update_task(r, t, now, ts, exact, w);
 }
@@ -1767,7 +1817,8 @@ void cfsr_replay_task_settle(struct cfsr_replay *r, struct cfsr_task *t, uint64_
 		at = t->avg.last_update_time;
 	if (!t->avg_known && !t->avg.last_update_time)
 		start_unknown(&t->avg, at, &t->warm_until);
-	cfsr_pelt_update_se(r->params, at, &t->avg, t->load_weight, false, 0, false);
+	r->ops->update_se(r->profile, at, &t->avg, task_cfs_avg(r, t), t->load_weight, false, 0,
+			  false);
 	notify(r, t, t->enq_ts, CFSR_UPD_ENQUEUE, false);
 }
 
@@ -1800,7 +1851,8 @@ static void attach_task(struct cfsr_replay *r, struct cfsr_task *t, uint64_t now
 	cfs_update(r, cfs, now, ts, exact);
 	/* DO_ATTACH: add_tg_cfs_propagate() of the sums, update_tg_load_avg() */
 	cfs->prop_runnable_sum +=
-		cfsr_pelt_attach_se(r->params, &cfs->avg, &t->avg, t->load_weight);
+		r->ops->attach(r->profile, &cfs->avg, &t->avg, t->load_weight, now);
+	task_load_enter(r, t);
 	cfs->propagate = true;
 	tg_publish(r, cfs, ts);
 	group_walk(r, cfs, now, ts, exact, &walk_state);
@@ -1823,10 +1875,7 @@ static void remove_task(struct cfsr_replay *r, struct cfsr_task *t, uint64_t ts)
 
 	if (!cfs || !t->fair || !t->avg.last_update_time)
 		return;
-	if (cfs->avg.last_update_time > t->avg.last_update_time)
-		cfsr_pelt_update_blocked_se(r->params, cfs->avg.last_update_time, &t->avg,
-					    t->load_weight);
-	cfsr_pelt_remove_se(&cfs->removed, &t->avg);
+	r->ops->remove(r->profile, &cfs->avg, &cfs->removed, &t->avg, t->load_weight);
 	notify(r, t, ts, CFSR_UPD_REMOVE, false);
 }
 
@@ -1838,9 +1887,9 @@ static void remove_task(struct cfsr_replay *r, struct cfsr_task *t, uint64_t ts)
  */
 static void sample_util_est(struct cfsr_replay *r, struct cfsr_task *t)
 {
-	if (t->ue_sampled || !t->fair)
+	if (t->ue_sampled || !t->fair || !r->ue)
 		return;
-	cfsr_pelt_util_est_sample(r->params, &t->avg, SCHED_CAPACITY_SCALE, true);
+	cfsr_pelt_util_est_sample(r->ue, &t->avg, SCHED_CAPACITY_SCALE, true);
 	t->ue_sampled = true;
 }
 
@@ -1862,20 +1911,20 @@ static void root_util_est(struct cfsr_replay *r, struct cfsr_task *t, int sign)
 {
 	struct cfsr_cfs_rq *root;
 
-	if (!t->fair)
+	if (!t->fair || !r->ue)
 		return;
 	if (t->ue_in_root) {
 		root = cfs_of(r, 0, t->ue_cpu);
 		if (root)
-			root->avg.util_est = cfsr_pelt_util_est_dequeue(
-				r->params, root->avg.util_est, t->ue_root);
+			root->avg.util_est =
+				cfsr_pelt_util_est_dequeue(r->ue, root->avg.util_est, t->ue_root);
 		t->ue_in_root = false;
 	}
 	root = cfs_of(r, 0, t->cpu);
 	if (sign < 0 || !root)
 		return;
 	t->ue_root = cfsr_pelt_util_est_of(&t->avg);
-	root->avg.util_est = cfsr_pelt_util_est_enqueue(r->params, root->avg.util_est, t->ue_root);
+	root->avg.util_est = cfsr_pelt_util_est_enqueue(r->ue, root->avg.util_est, t->ue_root);
 	t->ue_cpu = t->cpu;
 	t->ue_in_root = true;
 }
@@ -2636,6 +2685,30 @@ static int on_runtime(struct cfsr_replay *r, const struct cfsr_event *ev)
 	return 0;
 }
 
+/*
+ * The time a new task starts as if runnable under the legacy model
+ * (init_task_runnable_average(), kernel/sched/fair.c): its sched_slice()
+ * on the cfs_rq it joins in v3.13-v4.0 -- __sched_period(nr_running + 1)
+ * (sysctl_sched_latency, 6 ms, or nr * sysctl_sched_min_granularity,
+ * 0.75 ms, beyond sched_nr_latency = 8 tasks, both times the scaling
+ * factor) times its weight over the cfs_rq's with it --, and
+ * sysctl_sched_latency in v4.1-v4.2.  0 for the other models, which do
+ * not use it.
+ */
+static uint64_t new_task_slice(const struct cfsr_replay *r, const struct cfsr_cfs_rq *cfs,
+			       const struct cfsr_task *t)
+{
+	uint64_t latency = 6000000ull * r->factor, min_gran = 750000ull * r->factor;
+	uint64_t nr = cfs->nr_queued + 1, period, w = cfsr_scale_load_down(t->load_weight);
+
+	if (r->profile->arith != CFSR_ARITH_LEGACY)
+		return 0;
+	if (r->profile->legacy->track_running)
+		return latency;
+	period = nr > 8 ? nr * min_gran : latency;
+	return period * w / (cfsr_scale_load_down(cfs->load_weight) + w);
+}
+
 static int on_wakeup(struct cfsr_replay *r, const struct cfsr_event *ev, bool new_task)
 {
 	struct cfsr_task *t = new_task ? task_reset(r, ev->wake.pid) : task_get(r, ev->wake.pid);
@@ -2683,9 +2756,8 @@ static int on_wakeup(struct cfsr_replay *r, const struct cfsr_event *ev, bool ne
 		 * post_init_entity_util_avg() against the task's own cfs_rq
 		 * as it stands (not aged), and the attach of wake_up_new_task().
 		 */
-		cfsr_pelt_init_se(r->params, &t->avg, t->load_weight, true);
-		cfsr_pelt_post_init_se(r->params, &t->avg, t->load_weight, SCHED_CAPACITY_SCALE,
-				       &cfs->avg);
+		r->ops->init_task(r->profile, &t->avg, t->load_weight, &cfs->avg,
+				  new_task_slice(r, cfs, t));
 		t->avg_known = true;
 		attach_task(r, t, now, ev->ts, exact);
 		t->vlag = 0;
@@ -2747,7 +2819,7 @@ static int on_migrate(struct cfsr_replay *r, const struct cfsr_event *ev)
 		update_task(r, t, now, ev->ts, CFSR_UPD_DETACH, exact,
 			    r->profile->detach_in_dequeue ? &walk_detach : &walk_full);
 		cfs->prop_runnable_sum +=
-			cfsr_pelt_detach_se(r->params, &cfs->avg, &t->avg, t->load_weight);
+			r->ops->detach(r->profile, &cfs->avg, &t->avg, t->load_weight);
 		cfs->propagate = true;
 		tg_publish(r, cfs, ev->ts);
 		task_lag(r, cfs, t);
@@ -2792,7 +2864,7 @@ static int on_migrate(struct cfsr_replay *r, const struct cfsr_event *ev)
 	 */
 	remove_task(r, t, ev->ts);
 	if (r->profile->migrate_pelt_lag && src->curr == 0 && t->avg.last_update_time)
-		cfsr_pelt_update_blocked_se(r->params, now, &t->avg, t->load_weight);
+		r->ops->update_blocked_se(r->profile, now, &t->avg, t->load_weight);
 	move_cpu(r, t, ev->migrate.dest_cpu);
 	t->migrated = true;
 	return 0;
@@ -2825,7 +2897,8 @@ static struct cfsr_task *task_and_group(struct cfsr_replay *r, int pid, const ch
 {
 	struct cfsr_task *t;
 
-	*g = group_get(r, path);
+	/* the older models flatten task groups: every task stays in the root */
+	*g = group_get(r, r->flat ? "/" : path);
 	t = *g < 0 ? NULL : task_get(r, pid);
 	if (!t)
 		cfsr_error("replay: out of memory");
@@ -2892,8 +2965,7 @@ int cfsr_replay_task_move_group(struct cfsr_replay *r, int pid, const char *path
 	cfsr_replay_task_settle(r, t, now);
 	queued = state_on_rq(t->state);
 	update_task(r, t, now, ts, CFSR_UPD_DETACH, exact, &walk_full);
-	cfs->prop_runnable_sum +=
-		cfsr_pelt_detach_se(r->params, &cfs->avg, &t->avg, t->load_weight);
+	cfs->prop_runnable_sum += r->ops->detach(r->profile, &cfs->avg, &t->avg, t->load_weight);
 	cfs->propagate = true;
 	tg_publish(r, cfs, ts);
 	if (queued) {
@@ -2958,7 +3030,8 @@ static void correct_chain(struct cfsr_replay *r, int cpu, uint64_t ts, uint64_t 
 		at = t->set_next_clock + clock - p->now;
 		t->avg = t->pre_set_next;
 		if (at >= t->avg.last_update_time)
-			cfsr_pelt_update_se(r->params, at, &t->avg, t->load_weight, true, 1, false);
+			r->ops->update_se(r->profile, at, &t->avg, NULL, t->load_weight, true, 1,
+					  false);
 		t->set_next_est = false;
 	}
 	p->now = clock;
@@ -3188,7 +3261,7 @@ struct cfsr_replay *cfsr_replay_new(int nr_cpus, const struct cfsr_profile *prof
 	unsigned int factor;
 	int i;
 
-	if (nr_cpus <= 0 || nr_cpus > 65536 || !profile || !profile->pelt)
+	if (nr_cpus <= 0 || nr_cpus > 65536 || !profile)
 		return NULL;
 	r = calloc(1, sizeof(*r));
 	if (!r)
@@ -3204,6 +3277,9 @@ struct cfsr_replay *cfsr_replay_new(int nr_cpus, const struct cfsr_profile *prof
 		r->rqs[i].curr = -1;
 	r->params = profile->pelt;
 	r->profile = profile;
+	r->ops = cfsr_pelt_ops_for(profile);
+	r->ue = cfsr_pelt_util_est_params(profile);
+	r->flat = !(cfsr_pelt_signals(profile) & CFSR_SIG_GROUPS);
 	/* the group behaviour of the profile's newest release */
 	r->gparams = cfsr_group_params_for(profile->last);
 	if (!r->gparams)
@@ -3212,6 +3288,7 @@ struct cfsr_replay *cfsr_replay_new(int nr_cpus, const struct cfsr_profile *prof
 	/* sched_update_scaling(): factor 1 + ilog2(min(CPUs, 8)) */
 	for (factor = 1, i = nr_cpus < 8 ? nr_cpus : 8; i > 1; i >>= 1)
 		factor++;
+	r->factor = factor;
 	r->base_slice = (uint64_t)profile->base_slice_ns * factor;
 	r->reweight_place = profile->eevdf && profile->last >= 61300;
 	return r;

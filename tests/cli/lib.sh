@@ -39,6 +39,20 @@ for k in sorted(d["events"], key=lambda s: s.encode()):
 '
 }
 
+# kernel_delayed_records PELT_JSONL: the number of the kernel's own task
+# records (pelt.jsonl.gz) of a delayed task (sched_delayed)
+kernel_delayed_records() {
+	python3 -c '
+import gzip, json, sys
+n = 0
+for line in gzip.open(sys.argv[1], "rt"):
+    r = json.loads(line)
+    if r.get("type") == "se" and r.get("ts", -1) >= 0 and r.get("sched_delayed", 0) > 0:
+        n += 1
+print(n)
+' "$1"
+}
+
 # agrees_with_script TRACE [START_NS END_NS]: report --json's idle-while-waiting
 # totals equal those of scripts/idlewait-check.py (an independent computation
 # over trace-cmd report output) within 1 ms, and its idle-chosen and

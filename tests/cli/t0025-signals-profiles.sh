@@ -3,37 +3,56 @@
 #
 # signals --kernel: each release maps to the profile its version history
 # gives (ranges from MODEL.md section 6 and docs/PROFILES.md, written out
-# here independently of lib/profile.c); releases whose engine is not
-# implemented (before v5.7) are refused with that profile's name and
-# nothing on stdout.  v5.7-v6.11 replay (CFS, then EEVDF without delayed
-# dequeue), labelled what-if on a trace of another kernel.
+# here independently of lib/profile.c).  Releases before v5.7 replay
+# under the older models with task groups flattened, said on stderr, and
+# their rows have the columns of their kernel's signals; v5.7-v6.11
+# replay (CFS, then EEVDF without delayed dequeue), labelled what-if on a
+# trace of another kernel.
 . "$(dirname "$0")/lib.sh"
 
-refused() {
-	cfsreplay signals --kernel "$1" "$TRACES/periodic.dat" >out 2>err
-	test $? -eq 2 && test ! -s out &&
-	grep -qF "($2)" err && grep -q 'not implemented yet' err &&
-	grep -q 'arithmetic exists' err
+HEAD_OLD=ts_ns,cpu,entity,pid,path,comm,load_weight
+LEGACY=$HEAD_OLD,runnable_avg_sum,avg_period,load_avg_contrib,decay_count,runnable_load_avg,blocked_load_avg,decay_counter,last_update_time
+LEGACY_UTIL=$HEAD_OLD,runnable_avg_sum,avg_period,running_avg_sum,load_avg_contrib,util_avg,decay_count,runnable_load_avg,blocked_load_avg,decay_counter,last_update_time
+V4=$HEAD_OLD,load_sum,runnable_load_sum,util_sum,period_contrib,load_avg,runnable_load_avg,util_avg,last_update_time
+V4_UE=$HEAD_OLD,load_sum,runnable_load_sum,util_sum,period_contrib,load_avg,runnable_load_avg,util_avg,util_est,last_update_time
+
+# older KERNEL PROFILE HEADER: named on stderr with its groups flattened, rows
+# under HEADER, and report names the profile
+older() {
+	cfsreplay signals --kernel "$1" "$TRACES/periodic.dat" >out 2>err &&
+	grep -qF "model $2: task groups are flattened" err &&
+	test "$(head -1 out)" = "$3" &&
+	test "$(wc -l <out)" -gt 100 &&
+	cfsreplay report --kernel "$1" "$TRACES/periodic.dat" >rep &&
+	grep -qF "model    $2 (what-if" rep &&
+	grep -q 'task groups flattened' rep
 }
 
-test_expect_success 'legacy PELT releases name their profile' "
-	refused 3.8 'v3.8-v3.12 legacy PELT' &&
-	refused 3.12.74 'v3.8-v3.12 legacy PELT' &&
-	refused 3.13.0 'v3.13-v4.0 legacy PELT' &&
-	refused 3.19.8 'v3.13-v4.0 legacy PELT' &&
-	refused 4.1.52 'v4.1-v4.2 legacy PELT, utilization'
+test_expect_success 'legacy PELT releases replay under their profile' "
+	older 3.8 'v3.8-v3.12 legacy PELT' '$LEGACY' &&
+	older 3.12.74 'v3.8-v3.12 legacy PELT' '$LEGACY' &&
+	older 3.13.0 'v3.13-v4.0 legacy PELT' '$LEGACY' &&
+	older 3.19.8 'v3.13-v4.0 legacy PELT' '$LEGACY' &&
+	older 4.1.52 'v4.1-v4.2 legacy PELT, utilization' '$LEGACY_UTIL'
 "
-test_expect_success 'v4.3-v5.6 releases name their profile' "
-	refused 4.4.302 'v4.3-v4.6 load_avg/util_avg' &&
-	refused 4.9.337 'v4.7-v4.11 load_avg/util_avg' &&
-	refused 4.12.14 'v4.12 load_avg/util_avg' &&
-	refused 4.14.336 'v4.13-v4.14 load_avg/util_avg' &&
-	refused 4.19.325 'v4.15-v5.6 runnable_load_avg' &&
-	refused 5.4.290 'v4.15-v5.6 runnable_load_avg'
+test_expect_success 'v4.3-v5.6 releases replay under their profile' "
+	older 4.4.302 'v4.3-v4.6 load_avg/util_avg' '$V4' &&
+	older 4.9.337 'v4.7-v4.11 load_avg/util_avg' '$V4' &&
+	older 4.12.14 'v4.12 load_avg/util_avg' '$V4' &&
+	older 4.14.336 'v4.13-v4.14 load_avg/util_avg' '$V4' &&
+	older 4.19.325 'v4.15-v5.6 runnable_load_avg' '$V4_UE' &&
+	older 5.4.290 'v4.15-v5.6 runnable_load_avg' '$V4_UE' &&
+	older 5.6.19 'v4.15-v5.6 runnable_load_avg' '$V4_UE'
 "
-test_expect_success 'the last v4.15-v5.6 release is still refused' "
-	refused 5.6.19 'v4.15-v5.6 runnable_load_avg' &&
-	grep -q 'implemented: v5.7-v6.18' err
+test_expect_success 'JSON rows of an older model have its keys' "
+	cfsreplay signals --kernel 3.18 --format jsonl '$TRACES/periodic.dat' >j 2>/dev/null &&
+	python3 -c '
+import json, sys
+rows = [json.loads(l) for l in open(\"j\")]
+keys = [\"load_avg_contrib\", \"blocked_load_avg\", \"runnable_load_avg\", \"decay_count\"]
+sys.exit(not rows or any(k not in r for r in rows for k in keys) or
+         any(\"runnable_avg\" in r or \"util_avg\" in r for r in rows))
+'
 "
 
 # replayed KERNEL PROFILE: report names PROFILE, what-if, and signals gives rows
@@ -81,16 +100,7 @@ test_expect_success 'v6.8-v6.11 replay, labelled what-if on a 6.18 trace' "
 	python3 -c 'import json,sys; sys.exit(json.load(open(\"r.json\"))[\"trace\"][\"what_if\"] is not False)'
 "
 
-# the kernel's own delayed task records in recorded.pelt.jsonl.gz
-kernel_delayed=$(python3 -c '
-import gzip, json, sys
-n = 0
-for line in gzip.open(sys.argv[1], "rt"):
-    r = json.loads(line)
-    if r.get("type") == "se" and r.get("ts", -1) >= 0 and r.get("sched_delayed", 0) > 0:
-        n += 1
-print(n)
-' "$TRACES/recorded.pelt.jsonl.gz")
+kernel_delayed=$(kernel_delayed_records "$TRACES/recorded.pelt.jsonl.gz")
 echo "# kernel records of delayed tasks in recorded.pelt.jsonl.gz: $kernel_delayed"
 test_expect_success 'v6.11 never keeps a sleeping task queued; v6.18 does' "
 	test \"$kernel_delayed\" -gt 0 &&

@@ -73,9 +73,9 @@ static void test_profiles(void **state)
 	p = cfsr_profile_for("5.15.0");
 	assert_true(!p->eevdf && p->implemented);
 	p = cfsr_profile_for("5.6.19");
-	assert_false(p->eevdf || p->implemented);
+	assert_true(!p->eevdf && p->implemented);
 	p = cfsr_profile_for("3.19.0");
-	assert_false(p->implemented);
+	assert_true(!p->eevdf && p->implemented);
 	assert_null(cfsr_profile_for("2.6.32"));
 	assert_null(cfsr_profile_for("7.0"));
 }
@@ -101,8 +101,8 @@ static void test_table_contiguous(void **state)
 		assert_true((p->arith == CFSR_ARITH_V4) == (p->v4 != NULL));
 		assert_true((p->arith == CFSR_ARITH_RUNNABLE) == (p->pelt != NULL));
 		assert_non_null(p->traits);
-		/* The engine models the runnable_avg generation, v5.7 and later. */
-		assert_true(p->implemented == (p->first >= 50700));
+		/* The engine replays every generation (v3.8-v5.6 with groups flattened). */
+		assert_true(p->implemented);
 		/* migrate_se_pelt_lag(): e2f3e35f1f5a, merged for v6.0 */
 		assert_true(p->migrate_pelt_lag == (p->first >= 60000));
 		/* the detach inside dequeue_entity(): e1f078f50478, merged for v6.1 */
@@ -180,21 +180,24 @@ static void test_boundaries(void **state)
 	assert_false(cfsr_profile_for("6.16.0")->pelt->util_est_capacity_check);
 }
 
-/* Unimplemented profiles are refused by name, never replaced. */
+/* Every profile is replayed, the older ones too, each under its own name. */
 static void test_choose(void **state)
 {
 	const struct cfsr_profile *p;
+	size_t i;
 
 	(void)state;
 	cfsr_error_set_hook(capture, NULL);
 	last_msg[0] = 0;
-	assert_null(cfsr_profile_choose("6.18.1", "3.19", "t.dat"));
-	assert_non_null(strstr(last_msg, "not implemented yet"));
-	assert_non_null(strstr(last_msg, "v3.13-v4.0 legacy PELT"));
-	assert_non_null(strstr(last_msg, "arithmetic"));
-	assert_null(cfsr_profile_choose("6.18.1", "5.6", "t.dat"));
-	assert_non_null(strstr(last_msg, "v4.15-v5.6 runnable_load_avg"));
-	assert_non_null(strstr(last_msg, "implemented: v5.7-v6.18"));
+	for (i = 0; i < cfsr_profile_count(); i++)
+		assert_true(cfsr_profile_at(i)->implemented);
+	p = cfsr_profile_choose("6.18.1", "3.19", "t.dat");
+	assert_non_null(p);
+	assert_string_equal(p->name, "v3.13-v4.0 legacy PELT");
+	p = cfsr_profile_choose("6.18.1", "5.6", "t.dat");
+	assert_non_null(p);
+	assert_string_equal(p->name, "v4.15-v5.6 runnable_load_avg");
+	assert_string_equal(last_msg, "");
 	p = cfsr_profile_choose("6.18.1", "5.10", "t.dat");
 	assert_non_null(p);
 	assert_string_equal(p->name, "v5.8-v5.12 CFS, runnable_avg");

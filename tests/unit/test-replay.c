@@ -1121,6 +1121,238 @@ static void test_group_entity_cfs_profile(void **state)
 	cfsr_replay_free(r);
 }
 
+/* ---- the older models: lib/pelt-ops.c at the engine's update points ------------------ */
+
+/*
+ * Legacy model (v3.13-v4.0): a task with no known past is switched in at
+ * c0 (a multiple of 2^20 ns) and runs 2 ms, then sleeps.  By hand, with
+ * __update_entity_runnable_avg() of v3.8-v4.2: 2 ms = 1953 units of 1024 ns
+ * from an empty period; the first 1024 complete it (sum = period = 1024),
+ * which decays once: 1024 * y = 1024 * 0xfa83b2da >> 32 = 1002; the 929
+ * left start the next period: sum = period = 1931.  load_avg_contrib =
+ * 1931 * 1024 / (1931 + 1) = 1023.  At the sleep it leaves
+ * runnable_load_avg (0) for blocked_load_avg (1023), remembering the
+ * cfs_rq's decay_counter: 1 from init_cfs_rq(), + 1 for the 2^20 ns block
+ * crossed at c0 + 2 ms.  Woken 10 ms later (c0 + 12 ms: block 1011, 10
+ * blocks after 1001), the cfs_rq's update decays the blocked load by 10
+ * blocks, the task's contribution is aged by the same 10 decays
+ * (__synchronize_entity_decay(): 1023 * y^10 = 1023 * 0xce248c14 >> 32 =
+ * 823) and moves from the blocked load to the runnable load.
+ */
+static void test_legacy_run_sleep(void **state)
+{
+	const struct cfsr_profile *p = cfsr_profile_for("3.18");
+	struct cfsr_replay *r = cfsr_replay_new(1, p, 250);
+	const uint64_t c0 = 1000ull << 20, t0 = 5000000000ull;
+	const struct cfsr_cfs_rq *root;
+	struct cfsr_task *t;
+
+	(void)state;
+	assert_non_null(r);
+	cfsr_replay_clock_sample(r, 0, t0, c0);
+	feed(r, ev_switch(t0, 0, 0, 0, false, 0));
+	cfsr_replay_clock_record(r, 0, t0 + 1000, c0);
+	feed(r, ev_wakeup(t0 + 2000, 0, 0, 10, 0));
+	feed(r, ev_switch(t0 + 3000, 0, 0, 0, false, 10));
+	feed(r, ev_runtime(t0 + 2003000, 0, 10, 10, 2000000));
+	feed(r, ev_switch(t0 + 2003500, 0, 10, 1, false, 0));
+	t = cfsr_replay_task(r, 10);
+	root = cfsr_replay_cfs_rq(r, "/", 0);
+	assert_non_null(t);
+	assert_non_null(root);
+	assert_int_equal(t->state, CFSR_TS_SLEEPING);
+	assert_int_equal(t->avg.old.se.runnable_avg_sum, 1931);
+	assert_int_equal(t->avg.old.se.runnable_avg_period, 1931);
+	assert_int_equal(t->avg.old.se.load_avg_contrib, 1023);
+	assert_int_equal(t->avg.load_avg, 1023);
+	/* no runnable_avg, no utilization before v4.1 */
+	assert_int_equal(t->avg.runnable_avg, 0);
+	assert_int_equal(t->avg.util_avg, 0);
+	assert_int_equal(root->avg.old.cfs.runnable_load_avg, 0);
+	assert_int_equal(root->avg.old.cfs.blocked_load_avg, 1023);
+	assert_int_equal(root->avg.old.cfs.decay_counter, 2);
+	assert_int_equal(t->avg.old.se.decay_count, 2);
+	/* a cfs_rq's load is its runnable and blocked load together */
+	assert_int_equal(root->avg.load_avg, 1023);
+
+	cfsr_replay_clock_record(r, 0, t0 + 12000000, c0 + 12000000);
+	feed(r, ev_wakeup(t0 + 12001000, 0, 0, 10, 0));
+	assert_int_equal(root->avg.old.cfs.decay_counter, 12);
+	assert_int_equal(root->avg.old.cfs.blocked_load_avg, 0);
+	assert_int_equal(root->avg.old.cfs.runnable_load_avg, 823);
+	assert_int_equal(t->avg.old.se.load_avg_contrib, 823);
+	assert_int_equal(t->avg.old.se.decay_count, 0);
+	cfsr_replay_free(r);
+}
+
+/*
+ * Two always-runnable tasks share CPU 0 in 3 ms turns for 300 ms (@pid[0]
+ * runs first); @prio gives their priorities.
+ */
+static uint64_t take_turns(struct cfsr_replay *r, const int pid[2], const int prio[2])
+{
+	const uint64_t c0 = 3000000000000ull, t0 = 5000000000ull, slice = 3000000;
+	struct cfsr_event e;
+	uint64_t ts = t0 + 5000;
+	int k, cur, nxt;
+
+	cfsr_replay_clock_sample(r, 0, t0, c0);
+	feed(r, ev_switch(t0, 0, 0, 0, false, 0));
+	for (k = 0; k < 2; k++) {
+		e = ev_wakeup(t0 + 1000 + (uint64_t)k * 1000, 0, 0, pid[k], 0);
+		e.wake.prio = prio[k];
+		feed(r, e);
+	}
+	e = ev_switch(ts, 0, 0, 0, false, pid[0]);
+	e.sw.next_prio = prio[0];
+	feed(r, e);
+	for (k = 0; k < 100; k++) {
+		cur = k % 2;
+		nxt = 1 - cur;
+		ts += slice;
+		feed(r, ev_runtime(ts, 0, pid[cur], pid[cur], slice));
+		e = ev_switch(ts + 500, 0, pid[cur], 0, true, pid[nxt]);
+		e.sw.prev_prio = prio[cur];
+		e.sw.next_prio = prio[nxt];
+		feed(r, e);
+		ts += 500;
+	}
+	return ts;
+}
+
+/*
+ * The worked numbers of the v4.3 rewrite's design (9d89c257dfb9): a
+ * task's load is its weight times the fraction of time it is runnable,
+ * and a CPU's load the sum of its tasks' -- whatever their share of the
+ * run time.  Two nice-0 tasks always runnable on one CPU each carry half
+ * the CPU's load (and, running half the time each, half its
+ * utilization); nice 0 beside nice 1 (weights 1024 and 820) carry
+ * 1024 / 1844 = 0.555 and 0.445 of it.  The legacy model's
+ * load_avg_contrib is the same ratio (runnable_avg_sum over
+ * runnable_avg_period, times the weight), and its cfs_rq's
+ * runnable_load_avg is exactly the sum of its queued tasks'.
+ */
+static void shares_case(const char *kernel, int prio1, double want0)
+{
+	const struct cfsr_profile *p = cfsr_profile_for(kernel);
+	struct cfsr_replay *r = cfsr_replay_new(1, p, 250);
+	const int pid[2] = { 20, 21 }, prio[2] = { 120, prio1 };
+	const struct cfsr_task *a, *b;
+	const struct cfsr_cfs_rq *root;
+	double sum, share;
+
+	assert_non_null(r);
+	take_turns(r, pid, prio);
+	a = cfsr_replay_task(r, pid[0]);
+	b = cfsr_replay_task(r, pid[1]);
+	root = cfsr_replay_cfs_rq(r, "/", 0);
+	sum = (double)a->avg.load_avg + (double)b->avg.load_avg;
+	share = (double)a->avg.load_avg / sum;
+	assert_true(share > want0 - 0.02 && share < want0 + 0.02);
+	assert_int_equal(a->avg.runnable_avg, 0);
+	assert_int_equal(b->avg.runnable_avg, 0);
+	if (p->arith == CFSR_ARITH_LEGACY) {
+		assert_int_equal(root->avg.old.cfs.runnable_load_avg,
+				 a->avg.load_avg + b->avg.load_avg);
+	} else {
+		/* the cfs_rq's own signal: its load is its tasks' */
+		assert_true((double)root->avg.load_avg > 0.95 * sum &&
+			    (double)root->avg.load_avg < 1.05 * sum);
+		assert_true((double)root->avg.old.v4.runnable_load_avg > 0.95 * sum &&
+			    (double)root->avg.old.v4.runnable_load_avg < 1.05 * sum);
+		if (prio1 == 120) {
+			share = (double)a->avg.util_avg /
+				((double)a->avg.util_avg + (double)b->avg.util_avg);
+			assert_true(share > 0.47 && share < 0.53);
+		}
+	}
+	cfsr_replay_free(r);
+}
+
+static void test_old_two_tasks(void **state)
+{
+	(void)state;
+	shares_case("3.18", 120, 0.5);
+	shares_case("4.9", 120, 0.5);
+	shares_case("4.19", 120, 0.5);
+}
+
+static void test_old_nice_pair(void **state)
+{
+	(void)state;
+	shares_case("3.18", 121, 1024.0 / 1844);
+	shares_case("4.9", 121, 1024.0 / 1844);
+	shares_case("4.19", 121, 1024.0 / 1844);
+}
+
+/*
+ * Two groups of equal shares, one always-runnable task in each, on one
+ * CPU: the kernel gives each group entity the full shares (a group alone
+ * on its CPU: calc_cfs_shares()), so each group holds half the CPU's
+ * load.  The older models flatten groups: no group cfs_rq exists, and
+ * each task carries half the load.
+ */
+static void test_old_groups_flattened(void **state)
+{
+	const char *const kernels[] = { "3.18", "4.9", "4.19" };
+	const int pid[2] = { 30, 31 }, prio[2] = { 120, 120 };
+	const struct cfsr_task *a, *b;
+	struct cfsr_replay *r;
+	double share;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(kernels) / sizeof(kernels[0]); i++) {
+		r = cfsr_replay_new(1, cfsr_profile_for(kernels[i]), 250);
+		assert_non_null(r);
+		assert_int_equal(cfsr_replay_task_set_group(r, pid[0], "/a"), 0);
+		assert_int_equal(cfsr_replay_task_set_group(r, pid[1], "/b"), 0);
+		take_turns(r, pid, prio);
+		assert_null(cfsr_replay_cfs_rq(r, "/a", 0));
+		a = cfsr_replay_task(r, pid[0]);
+		b = cfsr_replay_task(r, pid[1]);
+		assert_int_equal(a->group, 0);
+		share = (double)a->avg.load_avg /
+			((double)a->avg.load_avg + (double)b->avg.load_avg);
+		assert_true(share > 0.48 && share < 0.52);
+		cfsr_replay_free(r);
+	}
+}
+
+/*
+ * v4.15-v5.6: the cfs_rq keeps runnable_load_avg beside load_avg.  When
+ * one of two tasks sleeps, its load leaves the runnable load at once
+ * (dequeue_runnable_load_avg()) but stays in load_avg, decaying as blocked
+ * load.  The same under v4.9, where entities have no runnable_load signal
+ * of their own.
+ */
+static void test_v4_runnable_load(void **state)
+{
+	const char *const kernels[] = { "4.9", "4.19" };
+	const int pid[2] = { 40, 41 }, prio[2] = { 120, 120 };
+	const struct cfsr_cfs_rq *root;
+	const struct cfsr_task *b;
+	struct cfsr_replay *r;
+	uint64_t ts;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(kernels) / sizeof(kernels[0]); i++) {
+		r = cfsr_replay_new(1, cfsr_profile_for(kernels[i]), 250);
+		assert_non_null(r);
+		ts = take_turns(r, pid, prio);
+		/* task 40 runs, then blocks; 41 runs alone */
+		feed(r, ev_runtime(ts + 1000000, 0, 40, 40, 1000000));
+		feed(r, ev_switch(ts + 1000500, 0, 40, 1, false, 41));
+		root = cfsr_replay_cfs_rq(r, "/", 0);
+		b = cfsr_replay_task(r, 41);
+		assert_true(root->avg.old.v4.runnable_load_avg < root->avg.load_avg);
+		assert_true((double)root->avg.old.v4.runnable_load_avg < 0.55 * root->avg.load_avg);
+		assert_true((double)root->avg.old.v4.runnable_load_avg > 0.9 * b->avg.load_avg);
+		cfsr_replay_free(r);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1150,6 +1382,11 @@ int main(void)
 		cmocka_unit_test(test_group_entity_cfs_profile),
 		cmocka_unit_test(test_wakeup_reading),
 		cmocka_unit_test(test_balance_attach),
+		cmocka_unit_test(test_legacy_run_sleep),
+		cmocka_unit_test(test_old_two_tasks),
+		cmocka_unit_test(test_old_nice_pair),
+		cmocka_unit_test(test_old_groups_flattened),
+		cmocka_unit_test(test_v4_runnable_load),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
