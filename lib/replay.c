@@ -2625,12 +2625,43 @@ static int on_migrate(struct cfsr_replay *r, const struct cfsr_event *ev)
 	return 0;
 }
 
-static int on_fork(struct cfsr_replay *r, const struct cfsr_event *ev)
+/*
+ * Mirrors sched_autogroup_fork() (kernel/sched/autogroup.c, v2.6.38-v6.18):
+ * a new task takes its parent's autogroup, and only setsid() moves a task
+ * to another (a new one, of its own).  A child whose autogroup is given
+ * (the kernel's structure, from a snapshot or a record) shows its
+ * parent's, where the parent's own is not given: the parent (a session
+ * leader that called setsid() before the trace showed it) is moved there
+ * as sched_move_task() would, before the child's post_init_entity_util_avg()
+ * reads that group's cfs_rq.  Differs: a child that called setsid() itself
+ * between the fork and its first row would move its parent wrongly.
+ */
+static int fork_parent_group(struct cfsr_replay *r, const struct cfsr_event *ev)
 {
 	const struct cfsr_task *parent = cfsr_replay_task(r, ev->fork.parent_pid);
-	int prio = parent ? parent->prio : 120;
-	int group = parent ? parent->group : 0;
+	const struct cfsr_task *child = cfsr_replay_task(r, ev->fork.child_pid);
+	const char *path;
+
+	if (!parent || !child || parent->group_given || !child->group_given ||
+	    parent->group == child->group || child->group < 0)
+		return 0;
+	path = r->groups[child->group];
+	if (strncmp(path, "/autogroup-", strlen("/autogroup-")))
+		return 0;
+	return cfsr_replay_task_move_group(r, ev->fork.parent_pid, path, ev->ts);
+}
+
+static int on_fork(struct cfsr_replay *r, const struct cfsr_event *ev)
+{
+	const struct cfsr_task *parent;
+	int prio, group;
 	struct cfsr_task *child;
+
+	if (fork_parent_group(r, ev) < 0)
+		return -1;
+	parent = cfsr_replay_task(r, ev->fork.parent_pid);
+	prio = parent ? parent->prio : 120;
+	group = parent ? parent->group : 0;
 
 	/* task_reset() can move the table: parent is not used past here */
 	child = task_reset(r, ev->fork.child_pid);
