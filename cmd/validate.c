@@ -692,66 +692,126 @@ static int replay_until(struct snapshots *sn, struct cfsr_replay *r, struct cfsr
 	return *have_ev < 0 || *have_rd < 0 ? -1 : 0;
 }
 
-/* Replay up to each snapshot, then compare its task rows. */
+/* One snapshot under comparison. */
+struct snap_now {
+	int64_t mid, end;
+	/* each CPU's rq clock update, from its cpu row (-1: none) */
+	int64_t rq_ts[CFSR_SNAP_CPUS];
+	/* its cfs_rq rows, compared after its task rows (paths owned) */
+	struct cfsr_truth_cfs_rq *cfs;
+	size_t nr_cfs, alloc_cfs;
+};
+
+/* The replay's inputs and position. */
+struct snap_feed {
+	struct cfsr_trace *t;
+	struct cfsr_event ev;
+	int have_ev;
+	struct cfsr_clock_feed *feed;
+	struct cfsr_clock_reading rd;
+	int have_rd;
+	struct cfsr_progress progress;
+};
+
+static int snap_replay(struct snapshots *sn, struct cfsr_replay *r, struct snap_feed *f,
+		       uint64_t limit)
+{
+	return replay_until(sn, r, f->t, &f->ev, &f->have_ev, f->feed, &f->rd, &f->have_rd, limit,
+			    &f->progress);
+}
+
+/*
+ * Compare the snapshot's cfs_rq rows.  They are read after truth-mid (and
+ * after the task rows in the file), each as of its last update, which came
+ * at the latest in the path of the rq's last clock update before the read
+ * (its cpu row's rq->clock): the events up to that path are replayed first,
+ * not those after it (never past truth-end).
+ */
+static int snap_cfs_rows(struct snapshots *sn, struct cfsr_replay *r, struct snap_feed *f,
+			 struct snap_now *now)
+{
+	bool seen[CFSR_SNAP_CPUS] = { false };
+	int64_t upto;
+	size_t i;
+	int cpu;
+
+	for (i = 0; i < now->nr_cfs; i++) {
+		cpu = (int)now->cfs[i].cpu;
+		if (cpu >= 0 && cpu < CFSR_SNAP_CPUS && !seen[cpu] && now->rq_ts[cpu] > now->mid) {
+			seen[cpu] = true;
+			upto = now->rq_ts[cpu] + (int64_t)PATH_NS;
+			if (now->end >= 0 && upto > now->end)
+				upto = now->end;
+			if (snap_replay(sn, r, f, (uint64_t)upto) < 0)
+				return -1;
+		}
+		snap_cfs_rq(sn, r, &now->cfs[i],
+			    (uint64_t)now->mid >= f->t->stats.first_ts + SETTLED_NS);
+	}
+	while (now->nr_cfs)
+		free((char *)now->cfs[--now->nr_cfs].path);
+	return 0;
+}
+
+/* Keep a cfs_rq row for snap_cfs_rows(). */
+static int snap_keep_cfs(struct snap_now *now, const struct cfsr_truth_cfs_rq *k)
+{
+	struct cfsr_truth_cfs_rq *c;
+
+	if (CFSR_ALLOC_GROW(now->cfs, now->nr_cfs + 1, now->alloc_cfs) < 0)
+		return cfsr_error("validate: out of memory");
+	c = &now->cfs[now->nr_cfs];
+	*c = *k;
+	if (k->path && !(c->path = strdup(k->path)))
+		return cfsr_error("validate: out of memory");
+	now->nr_cfs++;
+	return 0;
+}
+
+/* Replay up to each snapshot, then compare its task rows, then its cfs_rq rows. */
 static int run_snapshots(struct snapshots *sn, struct cfsr_replay *r, struct cfsr_trace *t,
 			 struct cfsr_truth_reader *tr, struct cfsr_clock_feed *feed)
 {
-	struct cfsr_clock_reading rd;
-	struct cfsr_progress progress;
+	struct snap_feed f = { .t = t, .feed = feed };
+	struct snap_now now = { .mid = -1, .end = -1 };
 	struct cfsr_truth_item it;
-	struct cfsr_event ev;
-	int have_ev, have_it, have_rd;
-	int64_t snap_mid = -1, snap_end = -1, rq_ts[CFSR_SNAP_CPUS], upto;
-	bool cfs_seen[CFSR_SNAP_CPUS];
-	int cpu;
+	int have_it, cpu, ret = -1;
 
-	cfsr_progress_init(&progress, t->path);
-	have_ev = cfsr_trace_next(t, &ev);
-	have_rd = cfsr_clock_feed_next(feed, &rd);
+	cfsr_progress_init(&f.progress, t->path);
+	f.have_ev = cfsr_trace_next(t, &f.ev);
+	f.have_rd = cfsr_clock_feed_next(feed, &f.rd);
 	while ((have_it = cfsr_truth_next(tr, &it)) > 0) {
 		if (it.kind == CFSR_TRUTH_SNAP) {
+			if (snap_cfs_rows(sn, r, &f, &now) < 0)
+				goto out;
 			sn->snaps++;
-			snap_mid = it.snap.trace_ts_mid;
-			snap_end = it.snap.trace_ts_end;
-			for (cpu = 0; cpu < CFSR_SNAP_CPUS; cpu++) {
-				rq_ts[cpu] = -1;
-				cfs_seen[cpu] = false;
-			}
+			now.mid = it.snap.trace_ts_mid;
+			now.end = it.snap.trace_ts_end;
+			for (cpu = 0; cpu < CFSR_SNAP_CPUS; cpu++)
+				now.rq_ts[cpu] = -1;
 			/* the task rows were read between truth-begin and truth-mid */
-			if (snap_mid >= 0 &&
-			    replay_until(sn, r, t, &ev, &have_ev, feed, &rd, &have_rd,
-					 (uint64_t)snap_mid, &progress) < 0)
-				return -1;
+			if (now.mid >= 0 && snap_replay(sn, r, &f, (uint64_t)now.mid) < 0)
+				goto out;
 			continue;
 		}
+		if (now.mid < 0)
+			continue;
 		if (it.kind == CFSR_TRUTH_CPU && it.cpu.cpu >= 0 && it.cpu.cpu < CFSR_SNAP_CPUS)
-			rq_ts[it.cpu.cpu] = cfsr_clock_feed_rq_ts(feed, it.cpu.clock);
-		if (it.kind == CFSR_TRUTH_TASK && snap_mid >= 0)
+			now.rq_ts[it.cpu.cpu] = cfsr_clock_feed_rq_ts(feed, it.cpu.clock);
+		else if (it.kind == CFSR_TRUTH_TASK)
 			snap_task(sn, r, &it.task);
-		if (it.kind != CFSR_TRUTH_CFS_RQ || snap_mid < 0)
-			continue;
-		/*
-		 * A CPU's cfs_rq rows are read after truth-mid, each as of its
-		 * last update, which came at the latest in the path of the rq's
-		 * last clock update before the read (its cpu row's rq->clock):
-		 * the events up to that path are replayed first, not those
-		 * after it (never past truth-end).
-		 */
-		cpu = (int)it.cfs_rq.cpu;
-		if (cpu >= 0 && cpu < CFSR_SNAP_CPUS && !cfs_seen[cpu] && rq_ts[cpu] > snap_mid) {
-			cfs_seen[cpu] = true;
-			upto = rq_ts[cpu] + (int64_t)PATH_NS;
-			if (snap_end >= 0 && upto > snap_end)
-				upto = snap_end;
-			if (replay_until(sn, r, t, &ev, &have_ev, feed, &rd, &have_rd,
-					 (uint64_t)upto, &progress) < 0)
-				return -1;
-		}
-		snap_cfs_rq(sn, r, &it.cfs_rq,
-			    (uint64_t)snap_mid >= t->stats.first_ts + SETTLED_NS);
+		else if (it.kind == CFSR_TRUTH_CFS_RQ && snap_keep_cfs(&now, &it.cfs_rq) < 0)
+			goto out;
 	}
-	cfsr_progress_done(&progress);
-	return have_it;
+	if (have_it == 0 && snap_cfs_rows(sn, r, &f, &now) < 0)
+		goto out;
+	cfsr_progress_done(&f.progress);
+	ret = have_it;
+out:
+	while (now.nr_cfs)
+		free((char *)now.cfs[--now.nr_cfs].path);
+	free(now.cfs);
+	return ret;
 }
 
 /* cfsr_task_groups() callback: put the task in its group. */
