@@ -572,7 +572,8 @@ static void snap_task(struct snapshots *sn, struct cfsr_replay *r, const struct 
 	uint32_t mue, kue;
 	int i;
 
-	if (!t || !t->fair || k->read_errors || k->avg.util_avg > 1024) {
+	/* a task that made no PELT update in the trace has no signal in the model */
+	if (!t || !t->fair || !t->updates || k->read_errors || k->avg.util_avg > 1024) {
 		sn->not_compared++;
 		return;
 	}
@@ -954,7 +955,8 @@ static int validate_truth(const char *truth, const char *trace, double max_error
 	       "                  prediction: only the snapshots' per-CPU clocks and each\n"
 	       "                  task's group feed it\n",
 	       prof->name, cfsr_profile_what_if(t->info.kernel_release, prof) ? " (what-if)" : "");
-	printf("not compared:     %" PRIu64 " rows of tasks the model does not know or not fair, "
+	printf("not compared:     %" PRIu64
+	       " rows of tasks the model does not know (no update yet) or not fair, "
 	       "%" PRIu64 " rows of tasks still warming up\n",
 	       sn->not_compared, sn->warming);
 	rs = cfsr_replay_stats(r);
