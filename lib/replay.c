@@ -2668,23 +2668,8 @@ static int on_fork(struct cfsr_replay *r, const struct cfsr_event *ev)
 	if (!child)
 		return -1;
 	task_set_prio(r, child, prio);
-	/*
-	 * A group the caller gave (the kernel's structure) stands, but a cpu
-	 * cgroup other than the parent's is joined later: cgroup_post_fork()
-	 * leaves the child in its parent's css_set, so the child starts in
-	 * the parent's group (post_init_entity_util_avg() reads that cfs_rq),
-	 * and a write of its pid into the cgroup moves it (cpu_cgroup_attach(),
-	 * sched_move_task(), kernel/sched/core.c, v5.7-v6.18), which the
-	 * trace shows as cgroup_attach_task naming the path.  An autogroup is
-	 * inherited (fork_parent_group()).
-	 */
-	child->group_at_attach = false;
-	if (child->group_given && child->group != group &&
-	    strncmp(r->groups[child->group], "/autogroup-", strlen("/autogroup-"))) {
-		child->group_at_attach = true;
-		child->attach_group = child->group;
-	}
-	if (!child->group_given || child->group_at_attach) {
+	/* a group the caller gave (the kernel's structure) stands */
+	if (!child->group_given) {
 		task_account(r, child, -1);
 		child->group = group;
 		task_account(r, child, 1);
@@ -2992,15 +2977,6 @@ int cfsr_replay_event(struct cfsr_replay *r, const struct cfsr_event *ev)
 		if (!t)
 			return -1;
 		task_set_prio(r, t, ev->pi.newprio);
-		break;
-	case CFSR_EV_CGROUP_ATTACH:
-		t = cfsr_replay_task(r, ev->cgroup.pid);
-		if (t && t->group_at_attach && ev->cgroup.path &&
-		    !strcmp(ev->cgroup.path, r->groups[t->attach_group])) {
-			t->group_at_attach = false;
-			ret = cfsr_replay_task_move_group(r, ev->cgroup.pid, ev->cgroup.path,
-							  ev->ts);
-		}
 		break;
 	case CFSR_EV_LOST:
 		on_lost(r, ev);

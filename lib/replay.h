@@ -206,10 +206,6 @@ struct cfsr_cfs_rq {
  * @group: index of its task group (0: the root group)
  * @group_given: @group was set by cfsr_replay_task_set_group(), not
  *               inherited at fork
- * @group_at_attach: a cpu cgroup given, @attach_group, is joined at the
- *                   task's cgroup_attach_task to its path; until then the
- *                   task is in its parent's group, where the fork left it
- * @attach_group: that group's index
  * @vruntime: se->vruntime, advanced by calc_delta_fair() of each run time
  * @deadline: se->deadline
  * @vlag: se->vlag, the lag saved at its last dequeue
@@ -248,8 +244,6 @@ struct cfsr_task {
 	uint64_t updates;
 	int group;
 	bool group_given;
-	bool group_at_attach;
-	int attach_group;
 	uint64_t vruntime;
 	uint64_t deadline;
 	int64_t vlag;
