@@ -780,7 +780,12 @@ static int before_event(struct models *m, struct cfsr_clock_feed *feed,
 			return -1;
 		if (rd_due && (!smp_due || rd->ts <= *next)) {
 			for (s = 0; s < 2; s++) {
-				cfsr_replay_clock_sample(m->r[s], rd->cpu, rd->ts, rd->clock);
+				if (rd->at_update)
+					cfsr_replay_clock_update(m->r[s], rd->cpu, rd->ts,
+								 rd->clock, rd->until);
+				else
+					cfsr_replay_clock_sample(m->r[s], rd->cpu, rd->ts,
+								 rd->clock);
 				/* a task record names its group then: a move shows there */
 				if (rd->group && cfsr_replay_task_move_group(m->r[s], rd->tid,
 									     rd->group, rd->ts) < 0)

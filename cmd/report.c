@@ -183,7 +183,12 @@ int cfsr_comparators_clock_until(struct cfsr_comparators *c, struct cfsr_own_clo
 	if (!oc->feed)
 		return 0;
 	for (; oc->have > 0 && oc->rd.ts < ts; oc->have = cfsr_clock_feed_next(oc->feed, &oc->rd)) {
-		cfsr_cpuload_clock(c->cl, oc->rd.cpu, oc->rd.ts, oc->rd.clock);
+		/* a snapshot's reading holds at its rq's clock update (formats/clockfeed.c) */
+		if (oc->rd.at_update)
+			cfsr_replay_clock_update(cfsr_cpuload_engine(c->cl), oc->rd.cpu, oc->rd.ts,
+						 oc->rd.clock, oc->rd.until);
+		else
+			cfsr_cpuload_clock(c->cl, oc->rd.cpu, oc->rd.ts, oc->rd.clock);
 		/* a PELT record names the task's group then: a move shows there (sched_move_task()) */
 		if (oc->rd.group &&
 		    cfsr_replay_task_move_group(cfsr_cpuload_engine(c->cl), oc->rd.tid,

@@ -309,6 +309,8 @@ static int replay(struct cfsr_trace *t, struct cfsr_clock_feed *feed, struct cfs
 			/* a PELT record's clock is that of the kernel path it fired in */
 			if (rd.in_path)
 				cfsr_replay_clock_record(r, rd.cpu, rd.ts, rd.clock);
+			else if (rd.at_update)
+				cfsr_replay_clock_update(r, rd.cpu, rd.ts, rd.clock, rd.until);
 			else
 				cfsr_replay_clock_sample(r, rd.cpu, rd.ts, rd.clock);
 			/* a task record names its group then: a move shows there */

@@ -606,6 +606,19 @@ enum { S_LOAD, S_RUNNABLE, S_UTIL, S_UTIL_EST, S_NR };
 
 static const char *const snap_names[S_NR] = { "load_avg", "runnable_avg", "util_avg", "util_est" };
 
+/*
+ * A group cfs_rq's signal at the trace's start is unknown (its tasks' past
+ * is not in the trace); after 500 ms a start from 0 is within 2 % of
+ * anything (the PELT half-life is 32 ms).
+ */
+#define SETTLED_NS 500000000ULL
+
+/* CPUs whose cfs_rq rows wait for their rq's last clock update */
+#define CFSR_SNAP_CPUS 256
+
+/* The events of one kernel path after its update_rq_clock() (READING_HOLD_NS, lib/replay.c) */
+#define PATH_NS 20000
+
 /* Per class of task row: sleeping at the snapshot, or any state. */
 struct snap_stats {
 	uint64_t rows;
@@ -619,9 +632,12 @@ struct snapshots {
 	struct snap_stats root;
 	struct snap_stats root_ue;
 	struct snap_stats group;
+	/* group cfs_rq rows of snapshots SETTLED_NS or more after the trace's start */
+	struct snap_stats group_settled;
 	uint64_t cfs_not_compared;
 	uint64_t root_with_groups;
 	uint64_t snaps;
+	uint64_t readings;
 	uint64_t not_compared;
 	uint64_t warming;
 	uint64_t max_abs[S_NR];
@@ -648,7 +664,8 @@ static void snap_task(struct snapshots *sn, struct cfsr_replay *r, const struct 
 	uint32_t mue, kue;
 	int i;
 
-	if (!t || !t->fair || k->read_errors || k->avg.util_avg > 1024) {
+	/* a task that made no PELT update in the trace has no signal in the model */
+	if (!t || !t->fair || !t->updates || k->read_errors || k->avg.util_avg > 1024) {
 		sn->not_compared++;
 		return;
 	}
@@ -679,7 +696,7 @@ static void snap_task(struct snapshots *sn, struct cfsr_replay *r, const struct 
  * with group entities is counted, not compared.
  */
 static void snap_cfs_rq(struct snapshots *sn, struct cfsr_replay *r,
-			const struct cfsr_truth_cfs_rq *k)
+			const struct cfsr_truth_cfs_rq *k, bool settled)
 {
 	const struct cfsr_cfs_rq *cfs;
 	struct snap_stats *st;
@@ -711,6 +728,13 @@ static void snap_cfs_rq(struct snapshots *sn, struct cfsr_replay *r,
 	snap_compare(st, S_LOAD, cfs->avg.load_avg, k->avg.load_avg);
 	snap_compare(st, S_RUNNABLE, cfs->avg.runnable_avg, k->avg.runnable_avg);
 	snap_compare(st, S_UTIL, cfs->avg.util_avg, k->avg.util_avg);
+	if (!root && settled) {
+		st = &sn->group_settled;
+		st->rows++;
+		snap_compare(st, S_LOAD, cfs->avg.load_avg, k->avg.load_avg);
+		snap_compare(st, S_RUNNABLE, cfs->avg.runnable_avg, k->avg.runnable_avg);
+		snap_compare(st, S_UTIL, cfs->avg.util_avg, k->avg.util_avg);
+	}
 	if (root)
 		snap_compare(st, S_UTIL_EST, cfs->avg.util_est, k->avg.util_est);
 }
@@ -734,45 +758,153 @@ static void print_snap_class(const char *title, const struct snap_stats *st)
 	}
 }
 
-/* Replay up to each snapshot, then compare its task rows. */
-static int run_snapshots(struct snapshots *sn, struct cfsr_replay *r, struct cfsr_trace *t,
-			 struct cfsr_truth_reader *tr)
+/*
+ * Replay the events before @limit, each snapshot clock reading at its own
+ * instant among them (the rq's last update_rq_clock() before the
+ * snapshot's read: see formats/clockfeed.c).
+ */
+static int replay_until(struct snapshots *sn, struct cfsr_replay *r, struct cfsr_trace *t,
+			struct cfsr_event *ev, int *have_ev, struct cfsr_clock_feed *feed,
+			struct cfsr_clock_reading *rd, int *have_rd, uint64_t limit,
+			struct cfsr_progress *progress)
 {
-	struct cfsr_progress progress;
-	struct cfsr_truth_item it;
-	struct cfsr_event ev;
-	int have_ev, have_it;
-	int64_t snap_mid = -1;
-
-	cfsr_progress_init(&progress, t->path);
-	have_ev = cfsr_trace_next(t, &ev);
-	while ((have_it = cfsr_truth_next(tr, &it)) > 0) {
-		if (it.kind == CFSR_TRUTH_SNAP) {
-			sn->snaps++;
-			snap_mid = it.snap.trace_ts_mid;
-			/* the task rows were read between truth-begin and truth-mid */
-			while (have_ev > 0 && snap_mid >= 0 && ev.ts <= (uint64_t)snap_mid) {
-				if (cfsr_replay_event(r, &ev) < 0)
-					return -1;
-				cfsr_progress_update(&progress, t->stats.records,
-						     ev.ts - t->stats.first_ts);
-				have_ev = cfsr_trace_next(t, &ev);
-			}
-			if (have_ev < 0)
-				return -1;
+	while (*have_ev > 0 && ev->ts <= limit) {
+		if (*have_rd < 0)
+			return -1;
+		if (*have_rd > 0 && rd->ts <= ev->ts) {
+			cfsr_replay_clock_update(r, rd->cpu, rd->ts, rd->clock, rd->until);
+			sn->readings++;
+			*have_rd = cfsr_clock_feed_next(feed, rd);
 			continue;
 		}
-		if (it.kind == CFSR_TRUTH_TASK && snap_mid >= 0)
-			snap_task(sn, r, &it.task);
-		else if (it.kind == CFSR_TRUTH_CFS_RQ && snap_mid >= 0)
-			snap_cfs_rq(sn, r, &it.cfs_rq);
-		else if (it.kind == CFSR_TRUTH_CPU && it.cpu.cpu >= 0 && it.cpu.clock_task >= 0 &&
-			 snap_mid >= 0)
-			cfsr_replay_clock_sample(r, (int)it.cpu.cpu, (uint64_t)snap_mid,
-						 (uint64_t)it.cpu.clock_task);
+		if (cfsr_replay_event(r, ev) < 0)
+			return -1;
+		cfsr_progress_update(progress, t->stats.records, ev->ts - t->stats.first_ts);
+		*have_ev = cfsr_trace_next(t, ev);
 	}
-	cfsr_progress_done(&progress);
-	return have_it;
+	return *have_ev < 0 || *have_rd < 0 ? -1 : 0;
+}
+
+/* One snapshot under comparison. */
+struct snap_now {
+	int64_t mid, end;
+	/* each CPU's rq clock update, from its cpu row (-1: none) */
+	int64_t rq_ts[CFSR_SNAP_CPUS];
+	/* its cfs_rq rows, compared after its task rows (paths owned) */
+	struct cfsr_truth_cfs_rq *cfs;
+	size_t nr_cfs, alloc_cfs;
+};
+
+/* The replay's inputs and position. */
+struct snap_feed {
+	struct cfsr_trace *t;
+	struct cfsr_event ev;
+	int have_ev;
+	struct cfsr_clock_feed *feed;
+	struct cfsr_clock_reading rd;
+	int have_rd;
+	struct cfsr_progress progress;
+};
+
+static int snap_replay(struct snapshots *sn, struct cfsr_replay *r, struct snap_feed *f,
+		       uint64_t limit)
+{
+	return replay_until(sn, r, f->t, &f->ev, &f->have_ev, f->feed, &f->rd, &f->have_rd, limit,
+			    &f->progress);
+}
+
+/*
+ * Compare the snapshot's cfs_rq rows.  They are read after truth-mid (and
+ * after the task rows in the file), each as of its last update, which came
+ * at the latest in the path of the rq's last clock update before the read
+ * (its cpu row's rq->clock): the events up to that path are replayed first,
+ * not those after it (never past truth-end).
+ */
+static int snap_cfs_rows(struct snapshots *sn, struct cfsr_replay *r, struct snap_feed *f,
+			 struct snap_now *now)
+{
+	bool seen[CFSR_SNAP_CPUS] = { false };
+	int64_t upto;
+	size_t i;
+	int cpu;
+
+	for (i = 0; i < now->nr_cfs; i++) {
+		cpu = (int)now->cfs[i].cpu;
+		if (cpu >= 0 && cpu < CFSR_SNAP_CPUS && !seen[cpu] && now->rq_ts[cpu] > now->mid) {
+			seen[cpu] = true;
+			upto = now->rq_ts[cpu] + (int64_t)PATH_NS;
+			if (now->end >= 0 && upto > now->end)
+				upto = now->end;
+			if (snap_replay(sn, r, f, (uint64_t)upto) < 0)
+				return -1;
+		}
+		snap_cfs_rq(sn, r, &now->cfs[i],
+			    (uint64_t)now->mid >= f->t->stats.first_ts + SETTLED_NS);
+	}
+	while (now->nr_cfs)
+		free((char *)now->cfs[--now->nr_cfs].path);
+	return 0;
+}
+
+/* Keep a cfs_rq row for snap_cfs_rows(). */
+static int snap_keep_cfs(struct snap_now *now, const struct cfsr_truth_cfs_rq *k)
+{
+	struct cfsr_truth_cfs_rq *c;
+
+	if (CFSR_ALLOC_GROW(now->cfs, now->nr_cfs + 1, now->alloc_cfs) < 0)
+		return cfsr_error("validate: out of memory");
+	c = &now->cfs[now->nr_cfs];
+	*c = *k;
+	if (k->path && !(c->path = strdup(k->path)))
+		return cfsr_error("validate: out of memory");
+	now->nr_cfs++;
+	return 0;
+}
+
+/* Replay up to each snapshot, then compare its task rows, then its cfs_rq rows. */
+static int run_snapshots(struct snapshots *sn, struct cfsr_replay *r, struct cfsr_trace *t,
+			 struct cfsr_truth_reader *tr, struct cfsr_clock_feed *feed)
+{
+	struct snap_feed f = { .t = t, .feed = feed };
+	struct snap_now now = { .mid = -1, .end = -1 };
+	struct cfsr_truth_item it;
+	int have_it, cpu, ret = -1;
+
+	cfsr_progress_init(&f.progress, t->path);
+	f.have_ev = cfsr_trace_next(t, &f.ev);
+	f.have_rd = cfsr_clock_feed_next(feed, &f.rd);
+	while ((have_it = cfsr_truth_next(tr, &it)) > 0) {
+		if (it.kind == CFSR_TRUTH_SNAP) {
+			if (snap_cfs_rows(sn, r, &f, &now) < 0)
+				goto out;
+			sn->snaps++;
+			now.mid = it.snap.trace_ts_mid;
+			now.end = it.snap.trace_ts_end;
+			for (cpu = 0; cpu < CFSR_SNAP_CPUS; cpu++)
+				now.rq_ts[cpu] = -1;
+			/* the task rows were read between truth-begin and truth-mid */
+			if (now.mid >= 0 && snap_replay(sn, r, &f, (uint64_t)now.mid) < 0)
+				goto out;
+			continue;
+		}
+		if (now.mid < 0)
+			continue;
+		if (it.kind == CFSR_TRUTH_CPU && it.cpu.cpu >= 0 && it.cpu.cpu < CFSR_SNAP_CPUS)
+			now.rq_ts[it.cpu.cpu] = cfsr_clock_feed_rq_ts(feed, it.cpu.clock);
+		else if (it.kind == CFSR_TRUTH_TASK)
+			snap_task(sn, r, &it.task);
+		else if (it.kind == CFSR_TRUTH_CFS_RQ && snap_keep_cfs(&now, &it.cfs_rq) < 0)
+			goto out;
+	}
+	if (have_it == 0 && snap_cfs_rows(sn, r, &f, &now) < 0)
+		goto out;
+	cfsr_progress_done(&f.progress);
+	ret = have_it;
+out:
+	while (now.nr_cfs)
+		free((char *)now.cfs[--now.nr_cfs].path);
+	free(now.cfs);
+	return ret;
 }
 
 /* cfsr_task_groups() callback: put the task in its group. */
@@ -896,6 +1028,9 @@ static int validate_truth(const char *truth, const char *trace, double max_error
 	struct cfsr_truth_reader *tr = NULL;
 	struct snapshots *sn = NULL;
 	struct cfsr_replay *r = NULL;
+	struct cfsr_clock_feed *feed = NULL;
+	struct cfsr_clock_map map;
+	const struct cfsr_replay_stats *rs;
 	struct cfsr_trace *t;
 	int status = CFSR_EXIT_ERROR;
 	double exact;
@@ -923,7 +1058,11 @@ static int validate_truth(const char *truth, const char *trace, double max_error
 	if (cfsr_meta_group_shares(t, cfsr_replay_group_shares_fn, r) < 0)
 		goto out;
 	cfsr_replay_expect_clock(r);
-	if (assign_groups(r, truth) < 0 || run_snapshots(sn, r, t, tr) < 0)
+	feed = cfsr_clock_feed_open(truth);
+	if (!feed || cfsr_clock_map_find(truth, t->info.clock, &map) < 0)
+		goto out;
+	cfsr_clock_feed_align(feed, &map);
+	if (assign_groups(r, truth) < 0 || run_snapshots(sn, r, t, tr, feed) < 0)
 		goto out;
 	printf("trace:            %s\n", t->path);
 	printf("kernel snapshots: %s (%" PRIu64 " snapshots)\n", truth, sn->snaps);
@@ -931,9 +1070,14 @@ static int validate_truth(const char *truth, const char *trace, double max_error
 	       "                  prediction: only the snapshots' per-CPU clocks and each\n"
 	       "                  task's group feed it\n",
 	       prof->name, cfsr_profile_what_if(t->info.kernel_release, prof) ? " (what-if)" : "");
-	printf("not compared:     %" PRIu64 " rows of tasks the model does not know or not fair, "
+	printf("not compared:     %" PRIu64
+	       " rows of tasks the model does not know (no update yet) or not fair, "
 	       "%" PRIu64 " rows of tasks still warming up\n",
 	       sn->not_compared, sn->warming);
+	rs = cfsr_replay_stats(r);
+	printf("clock:            %" PRIu64 " readings, each at its rq's clock update; %" PRIu64
+	       " updates on an estimated clock, %" PRIu64 " run-time chains moved onto a reading\n",
+	       sn->readings, rs->estimated_updates, rs->chain_corrections);
 	print_snap_class("tasks sleeping at the snapshot", &sn->sleeping);
 	print_snap_class("all tasks", &sn->all);
 	printf("\ncfs_rqs not compared: %" PRIu64 " rows of cfs_rqs the model does not have or "
@@ -942,6 +1086,8 @@ static int validate_truth(const char *truth, const char *trace, double max_error
 	print_snap_class("root cfs_rqs", &sn->root);
 	print_snap_class("root cfs_rqs' util_est, with or without group entities", &sn->root_ue);
 	print_snap_class("group cfs_rqs", &sn->group);
+	print_snap_class("group cfs_rqs, snapshots 500 ms or more after the trace's start",
+			 &sn->group_settled);
 	status = CFSR_EXIT_OK;
 	exact = sn->sleeping.f[S_UTIL].n ? 100.0 * (double)sn->sleeping.f[S_UTIL].exact /
 						   (double)sn->sleeping.f[S_UTIL].n :
@@ -951,6 +1097,7 @@ static int validate_truth(const char *truth, const char *trace, double max_error
 out:
 	cfsr_replay_free(r);
 	free(sn);
+	cfsr_clock_feed_close(feed);
 	cfsr_truth_close(tr);
 	cfsr_trace_close(t);
 	return status;

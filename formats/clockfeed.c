@@ -2,8 +2,10 @@
 /*
  * Clock readings from a kernel-truth file.  See clockfeed.h.
  *
- * A truth.jsonl snapshot's cpu rows are read between its "truth-mid" and
- * "truth-end" markers; the reading's time is taken as the middle of the two.
+ * A truth.jsonl snapshot's cpu rows hold the rq's clock and clock_task as
+ * of its last update_rq_clock(): rq->clock is local_clock() at that
+ * update, so the reading's time is rq->clock itself, put on the trace's
+ * clock (see snap_readings()).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -23,8 +25,13 @@
 struct cfsr_clock_feed {
 	struct cfsr_truth_reader *r;
 	enum cfsr_truth_format format;
-	/* current snapshot's reading time (truth.jsonl), on the trace clock */
-	int64_t snap_ts;
+	/* a truth.jsonl's readings, in time order (snap_readings()) */
+	struct cfsr_clock_reading *snaps;
+	size_t nr_snaps, snaps_alloc, next_snap;
+	bool snaps_read;
+	/* local_clock() - sched_clock(), and whether the readings move by it */
+	int64_t k;
+	bool to_local;
 	/* cfsr_clock_feed_align(): the readings' times onto the trace clock */
 	struct cfsr_clock_map map;
 };
@@ -201,8 +208,92 @@ struct cfsr_clock_feed *cfsr_clock_feed_open(const char *path)
 		return NULL;
 	}
 	f->format = cfsr_truth_format(f->r);
-	f->snap_ts = -1;
 	return f;
+}
+
+static int reading_cmp(const void *a, const void *b)
+{
+	const struct cfsr_clock_reading *x = a, *y = b;
+
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return x->cpu - y->cpu;
+}
+
+/*
+ * A truth.jsonl's readings: each cpu row's rq->clock_task at the instant
+ * of its update_rq_clock(), which is rq->clock, local_clock() then
+ * (sched_clock_cpu(); sched_debug's print_cpu(), kernel/sched/debug.c,
+ * v5.7-v6.18).  The rows are read after "truth-mid", but the rq clock is
+ * that of the rq's last update, which can be tens of ms older on an idle
+ * CPU: the reading holds at its own instant, not at the markers'.  On a
+ * trace on sched_clock() ("local"), rq->clock is moved back by the
+ * boot-time constant local_clock() - sched_clock(): each header's cpu_clk
+ * - sched_clk (sched_debug_header() reads sched_clock() first) is that
+ * constant plus the time between the two reads, so the smallest over the
+ * snapshots is taken.  Then @f's map, as for the markers' times.  The file
+ * is read whole and the readings sorted: the rows of one snapshot are not
+ * in time order, nor always after the previous snapshot's.
+ */
+static int snap_readings(struct cfsr_clock_feed *f)
+{
+	struct cfsr_truth_item it;
+	const char *markers = NULL;
+	int64_t k = INT64_MAX, ts, mid = -1;
+	size_t i;
+	int ret;
+
+	f->snaps_read = true;
+	while ((ret = cfsr_truth_next(f->r, &it)) > 0) {
+		if (it.kind == CFSR_TRUTH_SNAP) {
+			if (!markers)
+				markers = snap_clock(&it.snap);
+			mid = it.snap.trace_ts_mid;
+			if (it.snap.sched_clk >= 0 && it.snap.cpu_clk >= 0 &&
+			    it.snap.cpu_clk - it.snap.sched_clk < k)
+				k = it.snap.cpu_clk - it.snap.sched_clk;
+			continue;
+		}
+		if (it.kind != CFSR_TRUTH_CPU || it.cpu.cpu < 0 || it.cpu.cpu > INT32_MAX ||
+		    it.cpu.clock < 0 || it.cpu.clock_task < 0)
+			continue;
+		if (CFSR_ALLOC_GROW(f->snaps, f->nr_snaps + 1, f->snaps_alloc) < 0)
+			return cfsr_error("out of memory for clock readings");
+		memset(&f->snaps[f->nr_snaps], 0, sizeof(f->snaps[0]));
+		f->snaps[f->nr_snaps].cpu = (int)it.cpu.cpu;
+		/* rq->clock for now: the time base is known at the end */
+		f->snaps[f->nr_snaps].ts = (uint64_t)it.cpu.clock;
+		f->snaps[f->nr_snaps].clock = (uint64_t)it.cpu.clock_task;
+		f->snaps[f->nr_snaps].at_update = true;
+		/* the markers' time for now, as ts */
+		f->snaps[f->nr_snaps].until = mid > 0 ? (uint64_t)mid : 0;
+		f->nr_snaps++;
+	}
+	if (ret < 0)
+		return -1;
+	/* the trace's clock: the markers', or the one the map moves them onto */
+	if (f->map.how == CFSR_CLOCK_SHIFTED)
+		markers = f->map.to;
+	f->k = k;
+	f->to_local = markers && !strcmp(markers, "local") && k != INT64_MAX;
+	for (i = 0; i < f->nr_snaps; i++) {
+		struct cfsr_clock_reading *rd = &f->snaps[i];
+
+		ts = (int64_t)rd->ts;
+		if (f->to_local)
+			ts -= k;
+		rd->ts = ts < 0 ? 0 : (uint64_t)ts;
+		/*
+		 * The cpu rows are read after "truth-mid": the rq clock was not
+		 * updated between the reading and that marker.
+		 */
+		if (rd->until && f->map.how == CFSR_CLOCK_SHIFTED)
+			rd->until = (uint64_t)((int64_t)rd->until + f->map.shift);
+		if (rd->until < rd->ts)
+			rd->until = 0;
+	}
+	qsort(f->snaps, f->nr_snaps, sizeof(f->snaps[0]), reading_cmp);
+	return 0;
 }
 
 int cfsr_clock_feed_next(struct cfsr_clock_feed *f, struct cfsr_clock_reading *out)
@@ -211,6 +302,14 @@ int cfsr_clock_feed_next(struct cfsr_clock_feed *f, struct cfsr_clock_reading *o
 	int64_t ts;
 	int ret;
 
+	if (f->format == CFSR_TRUTH_FMT_SNAPSHOTS) {
+		if (!f->snaps_read && snap_readings(f) < 0)
+			return -1;
+		if (f->next_snap >= f->nr_snaps)
+			return 0;
+		*out = f->snaps[f->next_snap++];
+		return 1;
+	}
 	while ((ret = cfsr_truth_next(f->r, &it)) > 0) {
 		if (it.kind == CFSR_TRUTH_PELT) {
 			const struct cfsr_pelt_rec *p = &it.pelt;
@@ -225,36 +324,24 @@ int cfsr_clock_feed_next(struct cfsr_clock_feed *f, struct cfsr_clock_reading *o
 			out->ts = (uint64_t)ts;
 			out->clock = (uint64_t)(p->clock_pelt - p->lost_idle_time);
 			out->in_path = true;
+			out->at_update = false;
 			out->tid = p->type == CFSR_PELT_SE && p->tid > 0 && p->tid <= INT32_MAX ?
 					   (int)p->tid :
 					   0;
 			out->group = out->tid ? p->parent_tg : NULL;
 			return 1;
 		}
-		if (it.kind == CFSR_TRUTH_SNAP) {
-			f->snap_ts =
-				it.snap.trace_ts_mid >= 0 && it.snap.trace_ts_end >= 0 ?
-					it.snap.trace_ts_mid +
-						(it.snap.trace_ts_end - it.snap.trace_ts_mid) / 2 :
-					-1;
-			if (f->snap_ts >= 0 && f->map.how == CFSR_CLOCK_SHIFTED)
-				f->snap_ts = snap_shift(&it.snap, f->map.from, &ts) ?
-						     f->snap_ts + ts :
-						     f->snap_ts + f->map.shift;
-			continue;
-		}
-		if (it.kind == CFSR_TRUTH_CPU && f->snap_ts >= 0 && it.cpu.cpu >= 0 &&
-		    it.cpu.clock_task >= 0) {
-			out->cpu = (int)it.cpu.cpu;
-			out->ts = (uint64_t)f->snap_ts;
-			out->clock = (uint64_t)it.cpu.clock_task;
-			out->in_path = false;
-			out->tid = 0;
-			out->group = NULL;
-			return 1;
-		}
 	}
 	return ret;
+}
+
+int64_t cfsr_clock_feed_rq_ts(struct cfsr_clock_feed *f, int64_t rq_clock)
+{
+	if (f->format != CFSR_TRUTH_FMT_SNAPSHOTS || rq_clock < 0)
+		return -1;
+	if (!f->snaps_read && snap_readings(f) < 0)
+		return -1;
+	return f->to_local ? rq_clock - f->k : rq_clock;
 }
 
 void cfsr_clock_feed_align(struct cfsr_clock_feed *f, const struct cfsr_clock_map *m)
@@ -267,6 +354,7 @@ void cfsr_clock_feed_close(struct cfsr_clock_feed *f)
 	if (!f)
 		return;
 	cfsr_truth_close(f->r);
+	free(f->snaps);
 	free(f);
 }
 

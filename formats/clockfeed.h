@@ -4,7 +4,8 @@
  *
  * Only the run queues' clocks are taken: from a pelt.jsonl, the rq clock of
  * every record (clock_pelt - lost_idle_time, the rq's PELT time); from a
- * truth.jsonl, each snapshot's per-CPU clock_task.  Never PELT values: a
+ * truth.jsonl, each snapshot's per-CPU clock_task, at the instant of the
+ * rq's last clock update (its rq->clock).  Never PELT values: a
  * replay given --clock stays a prediction.
  */
 #ifndef CFSR_CLOCKFEED_H
@@ -23,6 +24,16 @@ struct cfsr_clock_reading {
 	uint64_t clock;
 	/* taken inside a kernel path (a PELT record), not by a reader beside it */
 	bool in_path;
+	/*
+	 * @ts is the instant of the rq's update_rq_clock() that set @clock
+	 * (a snapshot's cpu row: rq->clock gives it), not a later read
+	 */
+	bool at_update;
+	/*
+	 * @at_update: no later update of the rq's clock before this trace
+	 * time (the reading was taken after it), or 0 when not known
+	 */
+	uint64_t until;
 	/*
 	 * A task entity's PELT record: the task (tid > 0) and the group its
 	 * entity is queued in then (parent_tg, valid until the next call;
@@ -114,6 +125,12 @@ int cfsr_clock_map_find(const char *path, const char *trace_clock, struct cfsr_c
  * Return: the time, negative if it has none.
  */
 int64_t cfsr_clock_map_pelt_ts(const struct cfsr_clock_map *m, int64_t ts, int64_t ktime);
+
+/*
+ * The trace time of a truth.jsonl cpu row's rq->clock, as its reading's
+ * (after cfsr_clock_feed_align()); -1 for a pelt.jsonl or on error.
+ */
+int64_t cfsr_clock_feed_rq_ts(struct cfsr_clock_feed *f, int64_t rq_clock);
 
 /* Put the readings of @f on the trace clock @m was found for. */
 void cfsr_clock_feed_align(struct cfsr_clock_feed *f, const struct cfsr_clock_map *m);

@@ -29,9 +29,13 @@ struct replay_rq {
 	bool read;
 	uint64_t read_ts;
 	uint64_t read_clock;
+	/* no update_rq_clock() from read_ts to this trace time (0: not known) */
+	uint64_t read_until;
 	/* the clock of the rq's last update_rq_clock() the model knows of */
 	uint64_t last_clock;
 	bool last_exact;
+	/* the trace time at which the rq clock had last_clock */
+	uint64_t last_ts;
 	/* RQCF_REQ_SKIP: a wakeup asked the next __schedule() to keep the clock */
 	bool skip;
 	/* the clock of the last wakeup's enqueue, or of a reading since */
@@ -312,8 +316,17 @@ static struct replay_rq *rq_of(struct cfsr_replay *r, int cpu)
  */
 static bool reading_within(const struct replay_rq *rq, uint64_t ts, uint64_t hold)
 {
-	return rq->read && ts >= rq->read_ts && ts - rq->read_ts < hold &&
-	       (!rq->anchored || rq->read_ts >= rq->anchor_ts);
+	if (!rq->read || ts < rq->read_ts)
+		return false;
+	if (ts <= rq->read_until)
+		return true;
+	return ts - rq->read_ts < hold && (!rq->anchored || rq->read_ts >= rq->anchor_ts);
+}
+
+/* A reading whose clock the rq kept until @ts: no update_rq_clock() since. */
+static bool reading_kept(const struct replay_rq *rq, uint64_t ts)
+{
+	return rq->read && ts >= rq->read_ts && ts <= rq->read_until;
 }
 
 static bool reading_holds(const struct replay_rq *rq, uint64_t ts)
@@ -395,16 +408,33 @@ void cfsr_replay_expect_clock(struct cfsr_replay *r)
 	r->expect_clock = true;
 }
 
-/* The rq clock was updated to @clock (exactly or as estimated). */
-static void clock_updated(struct replay_rq *rq, uint64_t clock, bool exact)
+/* The rq clock was updated to @clock (exactly or as estimated) at trace time @ts. */
+static void clock_updated(struct replay_rq *rq, uint64_t clock, bool exact, uint64_t ts)
 {
 	rq->last_clock = clock;
 	rq->last_exact = exact;
+	rq->last_ts = ts;
+}
+
+/*
+ * The trace time at which @rq's clock had the value @clock that
+ * peek_clock() or wakeup_clock() gave for @ts: a reading's or an
+ * anchor's own instant when the value is theirs, held (the kernel's rq
+ * clock stays at its last update_rq_clock() between updates), else @ts,
+ * to which it was extrapolated.
+ */
+static uint64_t clock_instant(const struct replay_rq *rq, uint64_t ts, uint64_t clock)
+{
+	if (rq->read && clock == rq->read_clock && ts >= rq->read_ts)
+		return rq->read_ts;
+	if (rq->anchored && clock == rq->anchor_clock && ts >= rq->anchor_ts)
+		return rq->anchor_ts;
+	return ts;
 }
 
 static void anchor(struct replay_rq *rq, uint64_t ts, uint64_t clock, bool exact, int pid)
 {
-	clock_updated(rq, clock, exact);
+	clock_updated(rq, clock, exact, ts);
 	rq->anchored = true;
 	rq->anchor_exact = exact;
 	rq->anchor_ts = ts;
@@ -449,6 +479,36 @@ void cfsr_replay_clock_sample(struct cfsr_replay *r, int cpu, uint64_t ts, uint6
 	anchor(rq, ts, clock_task, false, -1);
 }
 
+/*
+ * A reading: the rq clock was updated to @clock_task at @ts, the clock of
+ * the events that follow in the same path (and, up to @until, of every
+ * event on the rq), and of a switch whose clock update a wakeup skipped.
+ */
+static void set_reading(struct replay_rq *rq, uint64_t ts, uint64_t clock_task, uint64_t until)
+{
+	rq->read = true;
+	rq->read_ts = ts;
+	rq->read_clock = clock_task;
+	rq->read_until = until;
+	clock_updated(rq, clock_task, true, ts);
+	if (rq->skip) {
+		rq->skip_clock = clock_task;
+		rq->skip_exact = true;
+	}
+}
+
+void cfsr_replay_clock_update(struct cfsr_replay *r, int cpu, uint64_t ts, uint64_t clock_task,
+			      uint64_t until)
+{
+	struct replay_rq *rq = rq_of(r, cpu);
+
+	if (!rq)
+		return;
+	correct_chain(r, cpu, ts, clock_task);
+	anchor(rq, ts, clock_task, true, -1);
+	set_reading(rq, ts, clock_task, until);
+}
+
 void cfsr_replay_clock_record(struct cfsr_replay *r, int cpu, uint64_t ts, uint64_t clock_task)
 {
 	struct replay_rq *rq = rq_of(r, cpu);
@@ -457,14 +517,7 @@ void cfsr_replay_clock_record(struct cfsr_replay *r, int cpu, uint64_t ts, uint6
 	cfsr_replay_clock_sample(r, cpu, ts, clock_task);
 	if (!rq)
 		return;
-	rq->read = true;
-	rq->read_ts = ts;
-	rq->read_clock = clock_task;
-	clock_updated(rq, clock_task, true);
-	if (rq->skip) {
-		rq->skip_clock = clock_task;
-		rq->skip_exact = true;
-	}
+	set_reading(rq, ts, clock_task, 0);
 	if (r->attach_pending)
 		attach_moved(r, cpu, ts, clock_task);
 }
@@ -1887,9 +1940,28 @@ static void remove_task(struct cfsr_replay *r, struct cfsr_task *t, uint64_t ts)
  */
 static void sample_util_est(struct cfsr_replay *r, struct cfsr_task *t)
 {
+	struct cfsr_sched_avg before;
+
 	if (t->ue_sampled || !t->fair || !r->ue)
 		return;
-	cfsr_pelt_util_est_sample(r->ue, &t->avg, SCHED_CAPACITY_SCALE, true);
+	if (!t->tick_forced) {
+		cfsr_pelt_util_est_sample(r->ue, &t->avg, SCHED_CAPACITY_SCALE, true);
+	} else {
+		/*
+		 * The report taken as a tick's was this sleep's dequeue:
+		 * util_est_update() sampled the signal before its update, which
+		 * cleared UTIL_AVG_UNCHANGED if it crossed a period
+		 * (cfs_se_util_change()).
+		 */
+		before = t->tick_avg;
+		cfsr_pelt_util_est_sample(r->ue, &before, SCHED_CAPACITY_SCALE, true);
+		t->avg.util_est = before.util_est;
+		t->avg.util_est_ewma = before.util_est_ewma;
+		if (t->tick_avg.period_contrib +
+			    ((t->avg.last_update_time - t->tick_avg.last_update_time) >> 10) >=
+		    1024)
+			cfsr_pelt_util_est_clear_unchanged(&t->avg);
+	}
 	t->ue_sampled = true;
 }
 
@@ -1944,11 +2016,11 @@ static void root_util_est(struct cfsr_replay *r, struct cfsr_task *t, int sign)
  * preempting a task still runnable.
  */
 static void request_skip(struct cfsr_replay *r, struct replay_rq *rq, const struct cfsr_task *p,
-			 uint64_t now, bool exact)
+			 uint64_t now, bool exact, uint64_t ts)
 {
 	const struct cfsr_task *curr = rq->curr > 0 ? cfsr_replay_task(r, rq->curr) : NULL;
 
-	clock_updated(rq, now, exact);
+	clock_updated(rq, now, exact, clock_instant(rq, ts, now));
 	rq->skip_clock = now;
 	rq->skip_exact = exact;
 	/* a fair wakee does not preempt a real-time task (sched_class_above()) */
@@ -1965,7 +2037,8 @@ static void request_skip(struct cfsr_replay *r, struct replay_rq *rq, const stru
  * switch, as without the skip: both are extrapolations then, and this one
  * is measured closer there.
  */
-static bool skipped_clock(struct cfsr_replay *r, struct replay_rq *rq, uint64_t *now, bool *exact)
+static bool skipped_clock(struct cfsr_replay *r, struct replay_rq *rq, uint64_t *now, bool *exact,
+			  uint64_t *at)
 {
 	rq->missed_skip = false;
 	if (!rq->skip)
@@ -1975,6 +2048,7 @@ static bool skipped_clock(struct cfsr_replay *r, struct replay_rq *rq, uint64_t 
 		return false;
 	*now = rq->last_clock;
 	*exact = rq->last_exact;
+	*at = rq->last_ts;
 	return true;
 }
 
@@ -2410,7 +2484,7 @@ static int on_switch(struct cfsr_replay *r, const struct cfsr_event *ev)
 	struct replay_rq *rq = rq_of(r, ev->cpu);
 	struct cfsr_task *prev = NULL, *next = NULL;
 	struct walk put, set;
-	uint64_t now;
+	uint64_t now, at;
 	bool exact, sleep = false, special;
 
 	if (!rq)
@@ -2430,8 +2504,10 @@ static int on_switch(struct cfsr_replay *r, const struct cfsr_event *ev)
 	 */
 	if (ev->sw.prev_pid > 0 && !ev->sw.preempt && ev->sw.prev_state)
 		rq->skip = false;
-	if (!skipped_clock(r, rq, &now, &exact))
+	if (!skipped_clock(r, rq, &now, &exact, &at)) {
 		now = schedule_clock(r, rq, ev->sw.prev_pid, ev->ts, &exact);
+		at = clock_instant(rq, ev->ts, now);
+	}
 	if (rq->curr > 0 && rq->curr != ev->sw.prev_pid) {
 		/*
 		 * The task the model had running left without a switch in the
@@ -2467,6 +2543,7 @@ static int on_switch(struct cfsr_replay *r, const struct cfsr_event *ev)
 			    exact, &put);
 		if (sleep && r->profile->util_est_late)
 			sample_util_est(r, prev);
+		prev->tick_forced = false;
 		if (sleep)
 			block_task(r, prev, special);
 		else
@@ -2491,9 +2568,14 @@ static int on_switch(struct cfsr_replay *r, const struct cfsr_event *ev)
 		prev->dead = true;
 	}
 	rq->curr = ev->sw.next_pid;
-	/* the chain continues from the switch's clock */
+	/*
+	 * The chain continues from the switch's clock, which the rq had
+	 * since its update at @at (__schedule()'s update_rq_clock() before
+	 * the dequeue's run-time report, or a wakeup's): idle time is
+	 * counted from there.
+	 */
 	if (clock_ok(r, ev->cpu))
-		anchor(rq, ev->ts, now, exact, ev->sw.next_pid);
+		anchor(rq, at, now, exact, ev->sw.next_pid);
 	return 0;
 }
 
@@ -2632,7 +2714,16 @@ static int on_runtime(struct cfsr_replay *r, const struct cfsr_event *ev)
 		}
 		return 0;
 	}
-	if (t->exec_known && t->state == CFSR_TS_RUNNING) {
+	if (t->exec_known && t->state == CFSR_TS_RUNNING && rq->curr == t->pid &&
+	    reading_kept(rq, ev->ts)) {
+		/*
+		 * update_curr() at the clock the rq kept since the reading: the
+		 * chain's base was off (an estimated switch clock); it moves.
+		 */
+		now = rq->read_clock;
+		exact = true;
+		r->stats.chain_corrections += now != t->exec_start + ev->runtime.runtime;
+	} else if (t->exec_known && t->state == CFSR_TS_RUNNING) {
 		now = t->exec_start + ev->runtime.runtime;
 		exact = true;
 	} else if (rq->curr == t->pid || ev->pid != t->pid || reading_holds(rq, ev->ts) ||
@@ -2727,7 +2818,7 @@ static int on_wakeup(struct cfsr_replay *r, const struct cfsr_event *ev, bool ne
 		rq = rq_of(r, t->cpu);
 		if (rq && t->fair) {
 			now = wakeup_clock(r, rq, ev->ts, &exact);
-			request_skip(r, rq, t, now, exact);
+			request_skip(r, rq, t, now, exact, ev->ts);
 			requeue_delayed(r, t, now, ev->ts, exact);
 		} else {
 			set_state(r, t, CFSR_TS_QUEUED);
@@ -2741,7 +2832,7 @@ static int on_wakeup(struct cfsr_replay *r, const struct cfsr_event *ev, bool ne
 	if (!rq)
 		return 0;
 	now = wakeup_clock(r, rq, ev->ts, &exact);
-	request_skip(r, rq, t, now, exact);
+	request_skip(r, rq, t, now, exact, ev->ts);
 	set_cpu(r, t, cpu, ev->ts);
 	cfs = task_cfs(r, t);
 	if (!t->fair || !cfs) {
@@ -2870,12 +2961,43 @@ static int on_migrate(struct cfsr_replay *r, const struct cfsr_event *ev)
 	return 0;
 }
 
-static int on_fork(struct cfsr_replay *r, const struct cfsr_event *ev)
+/*
+ * Mirrors sched_autogroup_fork() (kernel/sched/autogroup.c, v2.6.38-v6.18):
+ * a new task takes its parent's autogroup, and only setsid() moves a task
+ * to another (a new one, of its own).  A child whose autogroup is given
+ * (the kernel's structure, from a snapshot or a record) shows its
+ * parent's, where the parent's own is not given: the parent (a session
+ * leader that called setsid() before the trace showed it) is moved there
+ * as sched_move_task() would, before the child's post_init_entity_util_avg()
+ * reads that group's cfs_rq.  Differs: a child that called setsid() itself
+ * between the fork and its first row would move its parent wrongly.
+ */
+static int fork_parent_group(struct cfsr_replay *r, const struct cfsr_event *ev)
 {
 	const struct cfsr_task *parent = cfsr_replay_task(r, ev->fork.parent_pid);
-	int prio = parent ? parent->prio : 120;
-	int group = parent ? parent->group : 0;
+	const struct cfsr_task *child = cfsr_replay_task(r, ev->fork.child_pid);
+	const char *path;
+
+	if (!parent || !child || parent->group_given || !child->group_given ||
+	    parent->group == child->group || child->group < 0)
+		return 0;
+	path = r->groups[child->group];
+	if (strncmp(path, "/autogroup-", strlen("/autogroup-")))
+		return 0;
+	return cfsr_replay_task_move_group(r, ev->fork.parent_pid, path, ev->ts);
+}
+
+static int on_fork(struct cfsr_replay *r, const struct cfsr_event *ev)
+{
+	const struct cfsr_task *parent;
+	int prio, group;
 	struct cfsr_task *child;
+
+	if (fork_parent_group(r, ev) < 0)
+		return -1;
+	parent = cfsr_replay_task(r, ev->fork.parent_pid);
+	prio = parent ? parent->prio : 120;
+	group = parent ? parent->group : 0;
 
 	/* task_reset() can move the table: parent is not used past here */
 	child = task_reset(r, ev->fork.child_pid);
@@ -3187,11 +3309,30 @@ static void settle_ticks(struct cfsr_replay *r, uint64_t ts)
 			    (first < 0 || r->pending[cpu].ts < r->pending[first].ts))
 				first = cpu;
 		if (first >= 0) {
+			struct cfsr_task *t = cfsr_replay_task(r, r->pending[first].pid);
+
 			tick.cpu = first;
 			tick.ts = r->pending[first].ts;
+			if (t) {
+				t->tick_avg = t->avg;
+				t->tick_forced = true;
+			}
 			settle_runtime(r, &tick);
 		}
 	} while (first >= 0);
+}
+
+/*
+ * A report made as a tick's (settle_ticks()) was a sleep's dequeue only if
+ * the next event of its CPU switches the task out.
+ */
+static void forced_tick_seen(struct cfsr_replay *r, const struct cfsr_event *ev)
+{
+	struct replay_rq *rq = rq_of(r, ev->cpu);
+	struct cfsr_task *t = rq && rq->curr > 0 ? cfsr_replay_task(r, rq->curr) : NULL;
+
+	if (t && t->tick_forced && !(ev->kind == CFSR_EV_SWITCH && ev->sw.prev_pid == t->pid))
+		t->tick_forced = false;
 }
 
 void cfsr_replay_settle_ticks(struct cfsr_replay *r, uint64_t ts)
@@ -3208,6 +3349,7 @@ int cfsr_replay_event(struct cfsr_replay *r, const struct cfsr_event *ev)
 	r->stats.events++;
 	settle_ticks(r, ev->ts);
 	settle_runtime(r, ev);
+	forced_tick_seen(r, ev);
 	observe_current(r, ev);
 	observe_idle(r, ev);
 	if (ev->cpu >= 0 && ev->cpu < r->nr_cpus && ev->kind != CFSR_EV_STAT_RUNTIME)

@@ -218,6 +218,10 @@ struct cfsr_cfs_rq {
  * @attach_pending: a load balance moved it, the attach on its new CPU waits
  *                  for that CPU's next clock reading or the task's update
  * @ue_sampled: util_est was sampled for the current sleep
+ * @tick_avg: its signal before a run-time report's update made as a
+ *            tick's (settle_ticks()) while no other event followed
+ * @tick_forced: @tick_avg holds: a sleep that follows was the report's
+ *               dequeue, whose util_est_update() came before that update
  * @ue_root: the estimate util_est_enqueue() last added to the root cfs_rq
  * @ue_in_root: @ue_root is in the root's sum (util_est_dequeue() not yet)
  * @ue_cpu: the CPU whose root holds @ue_root
@@ -259,6 +263,8 @@ struct cfsr_task {
 	bool migrated;
 	bool attach_pending;
 	bool ue_sampled;
+	struct cfsr_sched_avg tick_avg;
+	bool tick_forced;
 	uint32_t ue_root;
 	bool ue_in_root;
 	int ue_cpu;
@@ -334,6 +340,8 @@ typedef void (*cfsr_replay_hook)(void *data, const struct cfsr_replay_update *u)
  * @unseen_switch_outs: switches whose prev was not the task the model had
  *                      running: that task left without a trace event
  * @unanchored_updates: updates whose clock was extrapolated with no anchor
+ * @chain_corrections: run-time chains moved onto the clock a reading said
+ *                     the rq kept (cfsr_replay_clock_update())
  * @estimated_updates: updates on an extrapolated clock
  * @lost_notices: lost-events notices seen (state after them is degraded)
  * @cfs_updates: cfs_rq PELT updates
@@ -352,6 +360,7 @@ struct cfsr_replay_stats {
 	uint64_t recovered_switches;
 	uint64_t unseen_switch_outs;
 	uint64_t unanchored_updates;
+	uint64_t chain_corrections;
 	uint64_t estimated_updates;
 	uint64_t lost_notices;
 	uint64_t cfs_updates;
@@ -426,6 +435,25 @@ void cfsr_replay_clock_sample(struct cfsr_replay *r, int cpu, uint64_t ts, uint6
  * record.  For the kernel's PELT records (lock-step), not for snapshots.
  */
 void cfsr_replay_clock_record(struct cfsr_replay *r, int cpu, uint64_t ts, uint64_t clock_task);
+
+/**
+ * cfsr_replay_clock_update() - the rq clock's value at one of its updates
+ * @cpu: the CPU
+ * @ts: trace time of the rq's update_rq_clock()
+ * @clock_task: the clock_task it set
+ * @until: trace time up to which the rq had no later clock update (the
+ *         snapshot read it then), or 0 when not known
+ *
+ * An exact anchor (a snapshot's rq->clock gives the instant of the
+ * update that set rq->clock_task), and the clock of the events right
+ * after it, as a kernel record's (cfsr_replay_clock_record()), without
+ * the lock-step's reliance on a record in every path.  Every update on
+ * the CPU up to @until is at @clock_task, a running task's run-time
+ * report included (update_curr() reads rq_clock_task()): its run-time
+ * chain is moved there if it was off.
+ */
+void cfsr_replay_clock_update(struct cfsr_replay *r, int cpu, uint64_t ts, uint64_t clock_task,
+			      uint64_t until);
 
 /**
  * cfsr_replay_expect_clock() - clock readings will be given

@@ -88,23 +88,75 @@ else
 	test_skip 'validate on the recorded runs' "no $SHARED_TRACES/*-bpf (a user's clone has none)"
 fi
 
-# snap_min DIR SIGNAL PCT: sleeping tasks' SIGNAL within ±2 in at least PCT % of rows
-snap_min() {
-	cfsreplay validate --truth "$SHARED_TRACES/$1/truth.jsonl" "$SHARED_TRACES/$1/trace.dat" >out &&
-	pct=$(awk -v s="$2" '/^tasks sleeping/ { on = 1 } /^all tasks/ { on = 0 } on && $1 == s { print $4 }' out) &&
-	echo "# $1 $2: $pct % within 2" &&
-	awk -v p="$pct" -v m="$3" 'BEGIN { exit !(p >= m) }'
+# snap_col DIR CLASS SIGNAL COL: column COL (3 exact %, 4 within ±2 %, 7 max) of
+# SIGNAL's line in the class whose title starts with CLASS, in validate --truth's
+# output for DIR (run once per DIR)
+snap_col() {
+	[ -s "snap-$1.out" ] ||
+		cfsreplay validate --truth "$SHARED_TRACES/$1/truth.jsonl" \
+			"$SHARED_TRACES/$1/trace.dat" >"snap-$1.out" || return 1
+	awk -v c="$2" -v s="$3" -v col="$4" '
+		/^[a-z].*: [0-9]+ rows$/ { on = index($0, c) == 1 }
+		on && $1 == s { print $col; exit }' "snap-$1.out"
 }
 
+# snap_min DIR CLASS SIGNAL COL MIN: that column is at least MIN
+snap_min() {
+	v=$(snap_col "$1" "$2" "$3" "$4") && echo "# $1, $2, $3, column $4: $v" &&
+	awk -v v="$v" -v m="$5" 'BEGIN { exit !(v != "" && v >= m) }'
+}
+
+# snap_max DIR CLASS SIGNAL COL MAX: that column is at most MAX
+snap_max() {
+	v=$(snap_col "$1" "$2" "$3" "$4") && echo "# $1, $2, $3, column $4: $v" &&
+	awk -v v="$v" -v m="$5" 'BEGIN { exit !(v != "" && v <= m) }'
+}
+
+S="tasks sleeping"
+G="group cfs_rqs, snapshots 500 ms"
 if [ -f "$SHARED_TRACES/periodic/truth.jsonl" ]; then
 	test_expect_success 'snapshots: both modes are exclusive' "
 		cfsreplay validate --truth x --pelt y '$TRACES/periodic.dat' >out 2>err; test \$? -eq 2
 	"
-	test_expect_success 'snapshots, periodic: sleeping util_avg within 2 on >= 69 %' 'snap_min periodic util_avg 69'
-	test_expect_success 'snapshots, periodic-bpf: sleeping util_avg within 2 on >= 63 %' 'snap_min periodic-bpf util_avg 63'
-	test_expect_success 'snapshots, periodic-bpf: sleeping load_avg within 2 on >= 47 %' 'snap_min periodic-bpf load_avg 47'
-	test_expect_success 'snapshots, nice: sleeping util_avg within 2 on >= 88 %' 'snap_min nice util_avg 88'
-	test_expect_success 'snapshots, nice: sleeping util_est within 2 on >= 37 %' 'snap_min nice util_est 37'
+	test_expect_success 'snapshots: every cpu row is a clock reading at its own instant' "
+		snap_col periodic '$S' load_avg 2 >/dev/null &&
+		grep -q '^clock: *430 readings, each at its rq.s clock update;' snap-periodic.out
+	"
+	# sleeping tasks: util_avg and runnable_avg exact and within 2, load_avg within 2
+	test_expect_success 'snapshots, periodic: sleeping util_avg exact >= 77 %, within 2 >= 95 %, max <= 30' "
+		snap_min periodic '$S' util_avg 3 77 && snap_min periodic '$S' util_avg 4 95 &&
+		snap_max periodic '$S' util_avg 7 30
+	"
+	test_expect_success 'snapshots, periodic: sleeping runnable_avg exact >= 64 %, within 2 >= 92 %, max <= 30' "
+		snap_min periodic '$S' runnable_avg 3 64 && snap_min periodic '$S' runnable_avg 4 92 &&
+		snap_max periodic '$S' runnable_avg 7 30
+	"
+	test_expect_success 'snapshots, periodic: sleeping load_avg within 2 >= 91 %, util_est >= 44 %' "
+		snap_min periodic '$S' load_avg 4 91 && snap_min periodic '$S' util_est 4 44 &&
+		snap_max periodic '$S' util_est 7 30
+	"
+	test_expect_success 'snapshots, periodic-bpf: sleeping rows within 2 >= 97 %, max <= 45' "
+		for s in load_avg runnable_avg util_avg util_est; do
+			snap_min periodic-bpf '$S' \$s 4 97 || return 1
+		done &&
+		snap_min periodic-bpf '$S' util_avg 3 80 && snap_min periodic-bpf '$S' runnable_avg 3 77 &&
+		snap_max periodic-bpf '$S' util_avg 7 30 && snap_max periodic-bpf '$S' runnable_avg 7 30 &&
+		snap_max periodic-bpf '$S' load_avg 7 45
+	"
+	test_expect_success 'snapshots, nice: sleeping util/runnable within 2 >= 98 %, load >= 88 %, max <= 30' "
+		snap_min nice '$S' util_avg 4 98 && snap_min nice '$S' runnable_avg 4 99 &&
+		snap_max nice '$S' util_avg 7 30 && snap_max nice '$S' runnable_avg 7 30 &&
+		snap_min nice '$S' load_avg 4 88 && snap_min nice '$S' util_est 4 89
+	"
+	test_expect_success 'snapshots, cgroups: sleeping util/runnable within 2 >= 90 %, load max <= 30' "
+		snap_min cgroups '$S' util_avg 4 91 && snap_min cgroups '$S' runnable_avg 4 90 &&
+		snap_min cgroups '$S' load_avg 4 84 && snap_min cgroups '$S' util_avg 3 70 &&
+		snap_max cgroups '$S' load_avg 7 30
+	"
+	test_expect_success 'snapshots: group cfs_rqs 500 ms in, load_avg within 2 >= 80 % on all four runs' "
+		snap_min periodic-bpf '$G' load_avg 4 80 && snap_min cgroups '$G' load_avg 4 82 &&
+		snap_min periodic '$G' load_avg 4 84 && snap_min nice '$G' load_avg 4 80
+	"
 else
 	test_skip 'validate --truth on the recorded runs' "no $SHARED_TRACES (a user's clone has none)"
 fi

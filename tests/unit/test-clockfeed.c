@@ -10,8 +10,11 @@
  *   moved by that much; for a trace on "local" nothing moves; on "mono" a
  *   record's ktime is its time; a clock with no known relation, or an
  *   unknown one, is flagged as taken to be the same;
- * - a truth.jsonl whose sched_clk falls between its markers is on "local",
- *   and each snapshot's readings move by its own cpu_clk - sched_clk.
+ * - a truth.jsonl whose sched_clk falls between its markers is on "local";
+ *   a cpu row's reading holds at its rq->clock (local_clock(), the "perf"
+ *   clock), moved onto "local" by the smallest cpu_clk - sched_clk of the
+ *   headers (-300 beats -290), in time order whatever the file's order,
+ *   and holds until its snapshot's truth-mid when it is older than that.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -40,14 +43,23 @@ static const char pelt_unnamed[] =
 	"{\"ts\":400,\"ktime\":350,\"type\":\"se\",\"cpu\":0,\"rq_cpu\":0,\"clock\":900,"
 	"\"clock_task\":900,\"clock_pelt\":880,\"lost_idle_time\":0}\n";
 
-/* sched_clk 1050 lies between the markers 1000..1100: the markers are on "local" */
+/*
+ * sched_clk 1050 lies between the markers 1000..1100: the markers are on
+ * "local"; cpu_clk - sched_clk is -300, -290, -300; snapshot 3 lists an
+ * rq whose clock was last updated before snapshot 2's cpu 1 reading
+ * (cpu 1, 4790 after 4780 in its own order) after a recent one (cpu 0)
+ */
 static const char truth_local[] =
 	"{\"seq\":1,\"kind\":\"snap\",\"trace_ts_begin\":1000,\"trace_ts_mid\":1040,"
 	"\"trace_ts_end\":1100,\"sched_clk\":1050,\"cpu_clk\":750}\n"
 	"{\"seq\":1,\"kind\":\"cpu\",\"cpu\":0,\"clock\":760,\"clock_task\":700}\n"
 	"{\"seq\":2,\"kind\":\"snap\",\"trace_ts_begin\":5000,\"trace_ts_mid\":5020,"
 	"\"trace_ts_end\":5100,\"sched_clk\":5060,\"cpu_clk\":4770}\n"
-	"{\"seq\":2,\"kind\":\"cpu\",\"cpu\":1,\"clock\":4780,\"clock_task\":4700}\n";
+	"{\"seq\":2,\"kind\":\"cpu\",\"cpu\":1,\"clock\":4780,\"clock_task\":4700}\n"
+	"{\"seq\":3,\"kind\":\"snap\",\"trace_ts_begin\":9000,\"trace_ts_mid\":9040,"
+	"\"trace_ts_end\":9100,\"sched_clk\":9050,\"cpu_clk\":8750}\n"
+	"{\"seq\":3,\"kind\":\"cpu\",\"cpu\":0,\"clock\":8500,\"clock_task\":8400}\n"
+	"{\"seq\":3,\"kind\":\"cpu\",\"cpu\":1,\"clock\":4790,\"clock_task\":4705}\n";
 
 static void write_file(char *path, size_t len, const char *text)
 {
@@ -63,8 +75,12 @@ static void write_file(char *path, size_t len, const char *text)
 	assert_int_equal(fclose(f), 0);
 }
 
-/* The readings of @path mapped by @m: their times into @ts, count returned. */
-static int readings(const char *path, const struct cfsr_clock_map *m, uint64_t *ts, int max)
+/*
+ * The readings of @path mapped by @m: their times into @ts, the times they
+ * hold until into @until (if not NULL), count returned.
+ */
+static int readings_until(const char *path, const struct cfsr_clock_map *m, uint64_t *ts,
+			  uint64_t *until, int max)
 {
 	struct cfsr_clock_feed *f = cfsr_clock_feed_open(path);
 	struct cfsr_clock_reading rd;
@@ -74,10 +90,17 @@ static int readings(const char *path, const struct cfsr_clock_map *m, uint64_t *
 	cfsr_clock_feed_align(f, m);
 	while (cfsr_clock_feed_next(f, &rd) > 0) {
 		assert_true(n < max);
+		if (until)
+			until[n] = rd.until;
 		ts[n++] = rd.ts;
 	}
 	cfsr_clock_feed_close(f);
 	return n;
+}
+
+static int readings(const char *path, const struct cfsr_clock_map *m, uint64_t *ts, int max)
+{
+	return readings_until(path, m, ts, NULL, max);
 }
 
 static void test_pelt_local_onto_perf(void **state)
@@ -134,11 +157,29 @@ static void test_pelt_other_clocks(void **state)
 	unlink(path);
 }
 
+/*
+ * truth_local's readings mapped by @m: rq->clock 760, 4780, 4790, 8500 in
+ * time order, each + @shift; the last two (snapshot 3, older than its
+ * truth-mid) held until @mid3, the others not.
+ */
+static void assert_readings(const char *path, const struct cfsr_clock_map *m, uint64_t shift,
+			    uint64_t mid3)
+{
+	static const uint64_t clock[4] = { 760, 4780, 4790, 8500 };
+	uint64_t ts[4], until[4];
+	int i;
+
+	assert_int_equal(readings_until(path, m, ts, until, 4), 4);
+	for (i = 0; i < 4; i++) {
+		assert_int_equal(ts[i], clock[i] + shift);
+		assert_int_equal(until[i], i < 2 ? 0 : mid3);
+	}
+}
+
 static void test_truth_local_onto_perf(void **state)
 {
 	struct cfsr_clock_map m;
 	char path[64], line[512];
-	uint64_t ts[4];
 
 	(void)state;
 	write_file(path, sizeof(path), truth_local);
@@ -146,15 +187,18 @@ static void test_truth_local_onto_perf(void **state)
 	assert_int_equal(m.how, CFSR_CLOCK_SHIFTED);
 	assert_string_equal(m.from, "local");
 	assert_int_equal(m.shift, 750 - 1050);
-	/* a snapshot's reading time is the middle of truth-mid and truth-end */
-	assert_int_equal(readings(path, &m, ts, 4), 2);
-	assert_int_equal(ts[0], 1070 + 750 - 1050);
-	assert_int_equal(ts[1], 5060 + 4770 - 5060);
+	/*
+	 * rq->clock is on "perf": the trace's own clock; truth-mid moved by
+	 * the map (-300): 740 and 4720 precede the first two readings
+	 */
+	assert_readings(path, &m, 0, 9040 - 300);
 	cfsr_clock_map_describe(&m, "t.jsonl", line, sizeof(line));
 	assert_non_null(strstr(line, "moved from clock local onto the trace's perf by -300 ns"));
 
 	assert_int_equal(cfsr_clock_map_find(path, "local", &m), 0);
 	assert_int_equal(m.how, CFSR_CLOCK_SAME);
+	/* onto "local": rq->clock + 300, the smallest cpu_clk - sched_clk being -300 */
+	assert_readings(path, &m, 300, 9040);
 	unlink(path);
 }
 

@@ -96,6 +96,32 @@ static void assert_avg_equal(const struct cfsr_sched_avg *a, const struct cfsr_s
 }
 
 /*
+ * Task 10, woken on idle CPU0 at t0 + 100 us, has a known signal, last
+ * updated at c0 - 20 ms; it is switched in at t0 + 150 us: enqueue (zero
+ * inputs), then set_next at the clock the wakeup left (c0 + 100 us), which
+ * changes nothing.  *@want is its signal then.
+ */
+static struct cfsr_task *wake_known(struct cfsr_replay *r, uint64_t t0, uint64_t c0,
+				    struct cfsr_sched_avg *want)
+{
+	struct cfsr_task *t;
+
+	feed(r, ev_wakeup(t0 + 100000, 0, 0, 10, 0));
+	t = cfsr_replay_task(r, 10);
+	assert_non_null(t);
+	t->avg.last_update_time = (c0 - 20000000) & ~1023ull;
+	t->avg.util_avg = t->avg.runnable_avg = t->avg.load_avg = 300;
+	t->avg.util_sum = t->avg.runnable_sum = 300 * 47000;
+	t->avg.load_sum = 300 * 47000 / 1024;
+	t->avg.period_contrib = (uint32_t)((t->avg.last_update_time >> 10) % 1024);
+	*want = t->avg;
+	feed(r, ev_switch(t0 + 150000, 0, 0, 0, false, 10));
+	cfsr_pelt_update_se(P, c0 + 100000, want, W0, false, 0, false);
+	assert_avg_equal(&t->avg, want);
+	return t;
+}
+
+/*
  * Wakeup, switch in, a tick, a sleep.  The CPU's clock is anchored once;
  * then time is stolen (the trace clock runs 3 ms more than the run time):
  * the updates must follow the reported run time, not the trace clock.
@@ -105,7 +131,7 @@ static void assert_avg_equal(const struct cfsr_sched_avg *a, const struct cfsr_s
 static void test_runtime_chain(void **state)
 {
 	struct cfsr_replay *r = cfsr_replay_new(2, prof(), 250);
-	struct cfsr_sched_avg want = { 0 };
+	struct cfsr_sched_avg want;
 	const uint64_t c0 = 1000000000000ull, t0 = 5000000000ull;
 	struct cfsr_task *t;
 
@@ -113,27 +139,9 @@ static void test_runtime_chain(void **state)
 	assert_non_null(r);
 	cfsr_replay_clock_sample(r, 0, t0, c0);
 	feed(r, ev_switch(t0, 0, 0, 0, false, 0)); /* idle on CPU0 */
-	/* task 10 has a known signal, last updated at c0 - 20 ms, asleep */
-	t = NULL;
 	/* the record of its enqueue gives the wakeup's clock */
 	cfsr_replay_clock_record(r, 0, t0 + 98000, c0 + 100000);
-	feed(r, ev_wakeup(t0 + 100000, 0, 0, 10, 0));
-	t = cfsr_replay_task(r, 10);
-	assert_non_null(t);
-	t->avg.last_update_time = (c0 - 20000000) & ~1023ull;
-	t->avg.util_avg = t->avg.runnable_avg = t->avg.load_avg = 300;
-	t->avg.util_sum = t->avg.runnable_sum = 300 * 47000;
-	t->avg.load_sum = 300 * 47000 / 1024;
-	t->avg.period_contrib = (uint32_t)((t->avg.last_update_time >> 10) % 1024);
-	want = t->avg;
-
-	/*
-	 * switch in at t0 + 150 us: enqueue (zero inputs), then set_next at
-	 * the clock the wakeup left, which changes nothing
-	 */
-	feed(r, ev_switch(t0 + 150000, 0, 0, 0, false, 10));
-	cfsr_pelt_update_se(P, c0 + 100000, &want, W0, false, 0, false);
-	assert_avg_equal(&t->avg, &want);
+	t = wake_known(r, t0, c0, &want);
 
 	/* a tick 4 ms of run time later, but 7 ms of trace time (3 ms stolen) */
 	feed(r, ev_runtime(t0 + 7150000, 0, 10, 10, 4000000));
@@ -141,6 +149,44 @@ static void test_runtime_chain(void **state)
 	cfsr_pelt_update_se(P, c0 + 100000 + 4000000, &want, W0, true, 1, true);
 	assert_avg_equal(&t->avg, &want);
 	assert_int_equal(t->state, CFSR_TS_SLEEPING);
+	cfsr_replay_free(r);
+}
+
+/*
+ * A snapshot's reading (cfsr_replay_clock_update()): the rq's clock was
+ * updated to C at its instant and kept until truth-mid.  A run-time
+ * report between them was made at C (update_curr() reads rq_clock_task()),
+ * whatever the task's run-time chain says: here the chain, started at a
+ * wakeup whose clock was extrapolated, is 200 us ahead of the reading
+ * (exec_start c0 + 4.1 ms + 300 us of run time against C = c0 + 4.2 ms),
+ * so the report's update and the sleep right after it are at C, and the
+ * chain moves there.  Values by hand: the task's signal aged with
+ * cfsr_pelt_update_se() at the clocks the kernel used.
+ */
+static void test_clock_update_kept(void **state)
+{
+	struct cfsr_replay *r = cfsr_replay_new(2, prof(), 250);
+	const uint64_t c0 = 1000000000000ull, t0 = 5000000000ull;
+	struct cfsr_sched_avg want;
+	struct cfsr_task *t;
+
+	(void)state;
+	assert_non_null(r);
+	cfsr_replay_clock_update(r, 0, t0, c0, 0);
+	feed(r, ev_switch(t0, 0, 0, 0, false, 0)); /* idle on CPU0 */
+	/* the wakeup's clock, extrapolated from the reading: c0 + 100 us */
+	t = wake_known(r, t0, c0, &want);
+	/* a tick: c0 + 4.1 ms on the chain (its update comes with CPU0's next event) */
+	feed(r, ev_runtime(t0 + 4150000, 0, 10, 10, 4000000));
+	cfsr_pelt_update_se(P, c0 + 4100000, &want, W0, true, 1, true);
+	/* the snapshot: CPU0's clock was c0 + 4.2 ms from t0 + 8 ms to t0 + 9 ms */
+	cfsr_replay_clock_update(r, 0, t0 + 8000000, c0 + 4200000, t0 + 9000000);
+	feed(r, ev_runtime(t0 + 8500000, 0, 10, 10, 300000));
+	feed(r, ev_switch(t0 + 8500500, 0, 10, 1, false, 0)); /* it blocks */
+	cfsr_pelt_update_se(P, c0 + 4200000, &want, W0, true, 1, true);
+	assert_avg_equal(&t->avg, &want);
+	assert_int_equal(t->state, CFSR_TS_SLEEPING);
+	assert_int_equal(cfsr_replay_stats(r)->chain_corrections, 1);
 	cfsr_replay_free(r);
 }
 
@@ -1064,12 +1110,13 @@ static void test_group_entity_reweight_eevdf(void **state)
 /*
  * update_curr() in the enqueue path: C (72, in "/g", entity weight 2048)
  * runs from the clock of its wakeup, c0 + 100000 (the switch keeps it);
- * A (70, root) wakes 995000 ns later (c0 + 1095000, the trace clock from
- * the switch's anchor).  enqueue_entity() on the root first advances the
- * running group entity: 995000 * 2147482624 >> 32 = 497499 (see above),
- * so A is placed at V = 497499, not at 0.  C's report of 2 ms then
- * advances the entity from there: (2100000 - 1095000) = 1005000 ->
- * 502499, 999998 in all (999999 in one piece: the kernel truncates per
+ * A (70, root) wakes 1 ms later (c0 + 1100000: the trace clock from the
+ * instant the rq clock had c0 + 100000, the first wakeup's, not from the
+ * switch 5 us after it).  enqueue_entity() on the root first advances the
+ * running group entity: 1000000 * 2147482624 >> 32 = 499999 (see above),
+ * so A is placed at V = 499999, not at 0.  C's report of 2 ms then
+ * advances the entity from there: (2100000 - 1100000) = 1000000 ->
+ * 499999, 999998 in all (999999 in one piece: the kernel truncates per
  * update).
  */
 static void test_group_entity_enqueue_update_curr(void **state)
@@ -1090,9 +1137,9 @@ static void test_group_entity_enqueue_update_curr(void **state)
 	assert_int_equal(g->se_vruntime, 0);
 	assert_int_equal(g->se_exec_start, c0 + 100000);
 	feed(r, ev_wakeup(t0 + 1100000, 0, 72, 70, 0));
-	assert_int_equal(g->se_vruntime, 497499);
-	assert_int_equal(g->se_exec_start, c0 + 1095000);
-	assert_int_equal(cfsr_replay_task(r, 70)->vruntime, 497499);
+	assert_int_equal(g->se_vruntime, 499999);
+	assert_int_equal(g->se_exec_start, c0 + 1100000);
+	assert_int_equal(cfsr_replay_task(r, 70)->vruntime, 499999);
 	feed(r, ev_runtime(t0 + 2105000, 0, 72, 72, 2000000));
 	assert_int_equal(cfsr_replay_task(r, 72)->vruntime, 2000000);
 	assert_int_equal(g->se_vruntime, 999998);
@@ -1357,6 +1404,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_runtime_chain),
+		cmocka_unit_test(test_clock_update_kept),
 		cmocka_unit_test(test_util_est_sample_v6_18),
 		cmocka_unit_test(test_util_est_sample_v6_11),
 		cmocka_unit_test(test_runtime_in_wakeup),
