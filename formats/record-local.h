@@ -83,4 +83,15 @@ int rs_snapshot_debug(FILE *out, long seq, struct json_object **sysctl, long *nr
  */
 void rs_machine_meta(struct json_object *meta, bool debug_ok);
 
+/**
+ * rs_sched_features() - the kernel's scheduler feature names in bit order
+ * @debug_ok: debugfs may be read
+ *
+ * From sched/features when it can be read, else from the kernel's BTF
+ * (enum __SCHED_FEAT_*).
+ * Return: a new object {"names": [...] or null, "source": ... or null, and
+ * "why" when there are none}.
+ */
+struct json_object *rs_sched_features(bool debug_ok);
+
 #endif /* CFSR_RECORD_LOCAL_H */

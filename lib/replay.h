@@ -375,7 +375,13 @@ void cfsr_replay_free(struct cfsr_replay *r);
  * kernel used it (scaled by update_sysctl()'s 1 + ilog2(CPUs) factor); it
  * replaces the profile's default slice for every entity placed afterwards,
  * unless the engine models another release than the traced one (a what-if
- * replay keeps its own release's default).  Call before the first event.
+ * replay keeps its own release's default).  Likewise the kernel's
+ * scheduler features (sysctl_sched_features, decoded by lib/schedfeat.h
+ * from the recorded names or the release's features.h order) replace the
+ * profile's defaults of those the engine switches on (CFSR_ENGINE_FEATS):
+ * DELAY_DEQUEUE, DELAY_ZERO, PLACE_LAG, PLACE_DEADLINE_INITIAL,
+ * PLACE_REL_DEADLINE, RUN_TO_PARITY, UTIL_EST; unknown features leave
+ * the defaults.  Call before the first event.
  */
 struct cfsr_trace_info;
 void cfsr_replay_take_tunables(struct cfsr_replay *r, const struct cfsr_trace_info *info);
