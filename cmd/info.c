@@ -149,7 +149,7 @@ static void print_sched_feats(const struct cfsr_trace_info *in)
 	const char *differ[CFSR_SCHED_FEAT_MAX];
 	struct cfsr_sched_feats f;
 	struct cfsr_profile p;
-	size_t i, nr_on = 0, nr_off = 0, nr_differ = 0;
+	size_t i, nr_on = 0, nr_off = 0, nr_differ;
 	uint64_t unnamed;
 
 	if (!in->has_sched_features)
@@ -185,11 +185,7 @@ static void print_sched_feats(const struct cfsr_trace_info *in)
 	if (!base || !base->implemented)
 		return;
 	cfsr_sched_feats_apply(&p, base, &f);
-#define DIFFER(nm, field)           \
-	if (p.field != base->field) \
-		differ[nr_differ++] = p.field ? nm : "NO_" nm;
-	CFSR_ENGINE_FEATS(DIFFER)
-#undef DIFFER
+	nr_differ = cfsr_sched_feats_differ(&p, base, differ);
 	if (!nr_differ) {
 		printf("  engine:       the defaults of model %s\n", base->name);
 		return;

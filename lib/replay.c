@@ -3141,6 +3141,11 @@ void cfsr_replay_take_tunables(struct cfsr_replay *r, const struct cfsr_trace_in
 		cfsr_sched_feats_apply(&r->own, r->profile, &f);
 }
 
+const struct cfsr_profile *cfsr_replay_profile(const struct cfsr_replay *r)
+{
+	return r->profile;
+}
+
 void cfsr_replay_set_hook(struct cfsr_replay *r, cfsr_replay_hook fn, void *data)
 {
 	r->hook = fn;

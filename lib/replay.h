@@ -386,6 +386,16 @@ void cfsr_replay_free(struct cfsr_replay *r);
 struct cfsr_trace_info;
 void cfsr_replay_take_tunables(struct cfsr_replay *r, const struct cfsr_trace_info *info);
 
+/**
+ * cfsr_replay_profile() - the profile the engine follows
+ * @r: the engine
+ *
+ * Return: a copy of the profile given to cfsr_replay_new(), with the
+ * scheduler features cfsr_replay_take_tunables() took from the trace;
+ * borrowed until cfsr_replay_free().
+ */
+const struct cfsr_profile *cfsr_replay_profile(const struct cfsr_replay *r);
+
 /* Call @fn for every task PELT update. */
 void cfsr_replay_set_hook(struct cfsr_replay *r, cfsr_replay_hook fn, void *data);
 

@@ -6,11 +6,12 @@
  * one SCHED_FEAT() line per name, in file order (the bit order: enum
  * __SCHED_FEAT_* in kernel/sched/sched.h counts them from 0).  Changes of
  * the order, by release:
- *   v5.7     the order of v5.4-v5.10 (no FORCE_SD_OVERLAP, UTIL_EST_FASTUP last)
- *   v5.11    HRTICK_DL after HRTICK (e0ee463c93c4)
- *   v5.12    SIS_AVG_CPU removed ("sched/fair: Remove SIS_AVG_CPU")
- *   v5.13    ALT_PERIOD, BASE_SLICE at the end (0c2de3f054a5)
- *   v5.14    LATENCY_WARN before ALT_PERIOD (c006fac556e4)
+ *   v5.7     the order of v5.7-v5.11 (FORCE_SD_OVERLAP gone in af85596c74de,
+ *            UTIL_EST_FASTUP last)
+ *   v5.12    SIS_AVG_CPU removed ("sched/fair: Remove SIS_AVG_CPU"), then
+ *            HRTICK_DL after HRTICK (e0ee463c93c4)
+ *   v5.13    ALT_PERIOD, BASE_SLICE at the end (0c2de3f054a5), then
+ *            LATENCY_WARN before ALT_PERIOD (c006fac556e4)
  *   v6.0     SIS_UTIL after SIS_PROP (70fb5ccf2ebb)
  *   v6.6     EEVDF: PLACE_LAG, PLACE_DEADLINE_INITIAL, RUN_TO_PARITY first;
  *            GENTLE_FAIR_SLEEPERS, START_DEBIT, LAST_BUDDY, ALT_PERIOD,
@@ -48,13 +49,9 @@
 
 static const char *const v5_7[] = { CFS_HEAD, "DOUBLE_TICK", MID, "SIS_AVG_CPU", "SIS_PROP", TAIL,
 	"UTIL_EST_FASTUP" };
-static const char *const v5_11[] = { CFS_HEAD, "HRTICK_DL", "DOUBLE_TICK", MID, "SIS_AVG_CPU",
-	"SIS_PROP", TAIL, "UTIL_EST_FASTUP" };
 static const char *const v5_12[] = { CFS_HEAD, "HRTICK_DL", "DOUBLE_TICK", MID, "SIS_PROP", TAIL,
 	"UTIL_EST_FASTUP" };
 static const char *const v5_13[] = { CFS_HEAD, "HRTICK_DL", "DOUBLE_TICK", MID, "SIS_PROP", TAIL,
-	"UTIL_EST_FASTUP", "ALT_PERIOD", "BASE_SLICE" };
-static const char *const v5_14[] = { CFS_HEAD, "HRTICK_DL", "DOUBLE_TICK", MID, "SIS_PROP", TAIL,
 	"UTIL_EST_FASTUP", "LATENCY_WARN", "ALT_PERIOD", "BASE_SLICE" };
 static const char *const v6_0[] = { CFS_HEAD, "HRTICK_DL", "DOUBLE_TICK", MID, "SIS_PROP",
 	"SIS_UTIL", TAIL, "UTIL_EST_FASTUP", "LATENCY_WARN", "ALT_PERIOD", "BASE_SLICE" };
@@ -82,11 +79,9 @@ static const struct {
 	const char *const *names;
 	size_t nr;
 } orders[] = {
-	ORDER(50700, 51099, "v5.7-v5.10", v5_7),
-	ORDER(51100, 51199, "v5.11", v5_11),
+	ORDER(50700, 51199, "v5.7-v5.11", v5_7),
 	ORDER(51200, 51299, "v5.12", v5_12),
-	ORDER(51300, 51399, "v5.13", v5_13),
-	ORDER(51400, 59999, "v5.14-v5.19", v5_14),
+	ORDER(51300, 59999, "v5.13-v5.19", v5_13),
 	ORDER(60000, 60599, "v6.0-v6.5", v6_0),
 	ORDER(60600, 60699, "v6.6", v6_6),
 	ORDER(60700, 60799, "v6.7", v6_7),
@@ -161,6 +156,19 @@ uint64_t cfsr_sched_feat_unnamed(const struct cfsr_sched_feats *f)
 	if (f->source == CFSR_FEAT_UNKNOWN)
 		return f->mask;
 	return f->nr >= CFSR_SCHED_FEAT_MAX ? 0 : f->mask >> f->nr << f->nr;
+}
+
+size_t cfsr_sched_feats_differ(const struct cfsr_profile *p, const struct cfsr_profile *base,
+			       const char **out)
+{
+	size_t n = 0;
+
+#define DIFFER(nm, field)            \
+	if (p->field != base->field) \
+		out[n++] = p->field ? nm : "NO_" nm;
+	CFSR_ENGINE_FEATS(DIFFER)
+#undef DIFFER
+	return n;
 }
 
 int cfsr_sched_feats_apply(struct cfsr_profile *p, const struct cfsr_profile *base,

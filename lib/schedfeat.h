@@ -120,4 +120,16 @@ uint64_t cfsr_sched_feat_unnamed(const struct cfsr_sched_feats *f);
 int cfsr_sched_feats_apply(struct cfsr_profile *p, const struct cfsr_profile *base,
 			   const struct cfsr_sched_feats *f);
 
+/**
+ * cfsr_sched_feats_differ() - the engine features a profile has otherwise than another
+ * @p: e.g. the profile a replay follows (cfsr_replay_profile())
+ * @base: e.g. the release's profile
+ * @out: set to the names, "NAME" for one on in @p, "NO_NAME" for one off
+ *       (static strings); room for CFSR_SCHED_FEAT_MAX
+ *
+ * Return: how many.
+ */
+size_t cfsr_sched_feats_differ(const struct cfsr_profile *p, const struct cfsr_profile *base,
+			       const char **out);
+
 #endif /* CFSR_SCHEDFEAT_H */

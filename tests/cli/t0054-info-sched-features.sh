@@ -86,13 +86,15 @@ test_expect_success 'NO_DELAY_DEQUEUE: validate replays no delayed sleep, the tr
 	rewrite nodelay "m[\"sysctl_sched\"][\"sysctl_sched_features\"] &= ~(1 << 8)" &&
 	n=$(delayed "$REC") && echo "as recorded: $n delayed" && test "$n" -gt 0 &&
 	n=$(delayed nodelay.dat) && echo "NO_DELAY_DEQUEUE: $n delayed" && test "$n" -eq 0 &&
+	cfsreplay validate nodelay.dat | grep -q "^sched features:   NO_DELAY_DEQUEUE (" &&
+	! cfsreplay validate "$REC" | grep -q "^sched features:" &&
 	n=$(delayed --kernel 6.12 nodelay.dat) && echo "what-if 6.12: $n delayed" && test "$n" -gt 0
 '
 
 test_expect_success 'NO_DELAY_DEQUEUE: signals differ, a what-if replay does not' '
 	rewrite nodelay "m[\"sysctl_sched\"][\"sysctl_sched_features\"] &= ~(1 << 8)" &&
-	cfsreplay signals "$REC" >a.csv 2>/dev/null && cfsreplay signals nodelay.dat >b.csv 2>/dev/null &&
-	! cmp -s a.csv b.csv &&
+	cfsreplay signals "$REC" >a.csv 2>/dev/null && cfsreplay signals nodelay.dat >b.csv 2>err &&
+	! cmp -s a.csv b.csv && grep -q "model.s defaults: NO_DELAY_DEQUEUE\$" err &&
 	cfsreplay signals --kernel 6.12 "$REC" >a.csv 2>/dev/null &&
 	cfsreplay signals --kernel 6.12 nodelay.dat >b.csv 2>/dev/null && cmp a.csv b.csv
 '

@@ -118,11 +118,13 @@ static void test_decode_6_12_6_13(void **state)
 }
 
 /*
- * UTIL_EST by release: v5.7-v5.10 bit 20 (7 CFS_HEAD lines, DOUBLE_TICK,
- * NONTASK_CAPACITY, TTWU_QUEUE, SIS_AVG_CPU, SIS_PROP, WARN_DOUBLE_CLOCK,
- * RT_PUSH_IPI, RT_RUNTIME_SHARE, LB_MIN, ATTACH_AGE_LOAD, WA_IDLE,
- * WA_WEIGHT, WA_BIAS); v5.11 21 (HRTICK_DL); v5.12 20 (no SIS_AVG_CPU);
- * v6.0 21 (SIS_UTIL); v6.6 21 (13 lines PLACE_LAG, PLACE_DEADLINE_INITIAL,
+ * UTIL_EST by release: v5.7-v5.11 bit 20 (GENTLE_FAIR_SLEEPERS,
+ * START_DEBIT, NEXT_BUDDY, LAST_BUDDY, CACHE_HOT_BUDDY, WAKEUP_PREEMPTION,
+ * HRTICK, DOUBLE_TICK, NONTASK_CAPACITY, TTWU_QUEUE, SIS_AVG_CPU, SIS_PROP,
+ * WARN_DOUBLE_CLOCK, RT_PUSH_IPI, RT_RUNTIME_SHARE, LB_MIN, ATTACH_AGE_LOAD,
+ * WA_IDLE, WA_WEIGHT, WA_BIAS), 22 features with UTIL_EST_FASTUP; v5.12 20
+ * (HRTICK_DL in, SIS_AVG_CPU out); v5.13 20 of 25 (LATENCY_WARN,
+ * ALT_PERIOD, BASE_SLICE after UTIL_EST_FASTUP); v6.0 21 (SIS_UTIL); v6.6 21 (13 lines PLACE_LAG, PLACE_DEADLINE_INITIAL,
  * RUN_TO_PARITY, NEXT_BUDDY, CACHE_HOT_BUDDY, WAKEUP_PREEMPTION, HRTICK,
  * HRTICK_DL, DOUBLE_TICK, NONTASK_CAPACITY, TTWU_QUEUE, SIS_PROP,
  * SIS_UTIL, then the 9 from WARN_DOUBLE_CLOCK); v6.7-v6.11 20 (no SIS_PROP).
@@ -134,8 +136,8 @@ static void test_util_est_bit(void **state)
 		int bit;
 		size_t nr;
 	} cases[] = {
-		{ "5.7.0", 20, 22 }, { "5.10.200", 20, 22 }, { "5.11", 21, 23 },
-		{ "5.12", 20, 22 },  { "5.13", 20, 24 },     { "5.15.90", 20, 25 },
+		{ "5.7.0", 20, 22 }, { "5.10.200", 20, 22 }, { "5.11", 20, 22 },
+		{ "5.12", 20, 22 },  { "5.13", 20, 25 },     { "5.15.90", 20, 25 },
 		{ "6.0", 21, 26 },   { "6.5.13", 21, 26 },   { "6.6.30", 21, 25 },
 		{ "6.7", 20, 24 },   { "6.8", 20, 23 },	     { "6.11", 20, 22 },
 	};
