@@ -594,6 +594,38 @@ static void test_trace_features(void **state)
 }
 
 /*
+ * PLACE_DEADLINE_INITIAL as the trace's features say (bit 1 of the 6.18.5+
+ * sysctl_sched_features).  A (50) runs 1 ms from V = 0; C (51), new, is
+ * woken at V = 1.0 ms: vruntime 1.0 ms, deadline half a slice (0.35 ms)
+ * later, or a whole one (0.7 ms) without the feature.
+ */
+static void test_trace_place_initial(void **state)
+{
+	const uint64_t t0 = 3000000000ull;
+	struct cfsr_trace_info info = { .kernel_release = "6.18.44",
+					.has_sched_features = true,
+					.sched_features = 99674079 & ~(1ull << 1) };
+	struct cfsr_replay *r;
+	struct cfsr_event e;
+	int pass;
+
+	(void)state;
+	for (pass = 0; pass < 2; pass++) {
+		r = cfsr_replay_new(1, prof(), 250);
+		if (pass)
+			cfsr_replay_take_tunables(r, &info);
+		feed(r, ev_switch(t0, 0, 0, 0, false, 50));
+		feed(r, ev_runtime(t0 + 1000000, 0, 50, 50, 1000000));
+		e = ev_wakeup(t0 + 1000000, 0, 50, 51, 0);
+		e.kind = CFSR_EV_WAKEUP_NEW;
+		feed(r, e);
+		assert_int_equal(cfsr_replay_task(r, 51)->vruntime, 1000000);
+		assert_int_equal(cfsr_replay_task(r, 51)->deadline, pass ? 1700000 : 1350000);
+		cfsr_replay_free(r);
+	}
+}
+
+/*
  * A's signal through run_until_delayed(): enqueue (zeros), waiting until
  * the switch from idle (at the clock of B's wakeup, which it kept),
  * running, waiting, running until it blocks.
@@ -1188,6 +1220,7 @@ int main(void)
 		cmocka_unit_test(test_delayed_dequeue),
 		cmocka_unit_test(test_recorded_base_slice),
 		cmocka_unit_test(test_trace_features),
+		cmocka_unit_test(test_trace_place_initial),
 		cmocka_unit_test(test_move_group),
 		cmocka_unit_test(test_group_shares_stated),
 		cmocka_unit_test(test_delayed_requeue),
