@@ -9,7 +9,8 @@
 #    by tests/helpers/meta-set) replays without delayed sleeps, where the
 #    trace as recorded has them; a what-if replay keeps its release's
 #    defaults, so it does not change;
-#  - recorded names win over the table;
+#  - recorded names win over the table; names that are not SCHED_FEAT()
+#    names, or more than 64 of them, are dropped;
 #  - as root, a recording carries the names of the running kernel, the
 #    same as the __SCHED_FEAT_ strings of its BTF.
 . "$(dirname "$0")/lib.sh"
@@ -109,6 +110,15 @@ test_expect_success 'recorded names win over the release table' '
 	grep -q "^sched features: recorded names (test), 27 features" info.txt &&
 	grep -q "with NO_DELAY_DEQUEUE\$" info.txt &&
 	n=$(delayed named.dat) && test "$n" -eq 0
+'
+
+test_expect_success 'names that are no SCHED_FEAT() names are dropped: the table decodes' '
+	rewrite badnames "m[\"sched_features\"] = {\"names\": [\"PLACE_LAG\", \"no such\"], \"source\": \"test\"}" &&
+	cfsreplay info badnames.dat >info.txt &&
+	grep -q "^sched features: decoded by the release table" info.txt &&
+	rewrite toomany "m[\"sched_features\"] = {\"names\": [\"F%d\" % i for i in range(65)], \"source\": \"test\"}" &&
+	cfsreplay info toomany.dat >info.txt &&
+	grep -q "^sched features: decoded by the release table" info.txt
 '
 
 test_expect_success 'no bitmask: no features line' '
