@@ -49,6 +49,9 @@ enum cfsr_profile_arith {
  * @run_to_parity: RUN_TO_PARITY (v6.6+): the pick keeps an eligible current
  *                 task until its deadline is renewed
  * @util_est: UTIL_EST (v4.17+): util_est is kept
+ * @util_est_fastup: UTIL_EST_FASTUP (a feature v5.5-v6.7, unconditional
+ *                   from v6.8): a sleep's sample above the EWMA raises it
+ *                   at once
  * @base_slice_ns: normalized sysctl_sched_base_slice; the kernel multiplies
  *                 it by 1 + ilog2(min(CPUs, 8)) (tunable_scaling = log)
  * @util_est_late: a sleeping task's util_est_update() runs at the end of
@@ -89,6 +92,7 @@ struct cfsr_profile {
 	bool place_rel_deadline;
 	bool run_to_parity;
 	bool util_est;
+	bool util_est_fastup;
 	unsigned int base_slice_ns;
 	bool util_est_late;
 	bool migrate_pelt_lag;

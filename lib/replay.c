@@ -97,6 +97,8 @@ struct cfsr_replay {
 	const struct cfsr_profile *profile;
 	/* the profile with the traced kernel's scheduler features (cfsr_replay_take_tunables()) */
 	struct cfsr_profile own;
+	/* its PELT parameters, with UTIL_EST_FASTUP as the trace says */
+	struct cfsr_pelt_params own_pelt;
 	/* TICK_NSEC and sysctl_sched_base_slice */
 	uint64_t tick_nsec;
 	uint64_t base_slice;
@@ -3088,7 +3090,8 @@ struct cfsr_replay *cfsr_replay_new(int nr_cpus, const struct cfsr_profile *prof
 	}
 	for (i = 0; i < nr_cpus; i++)
 		r->rqs[i].curr = -1;
-	r->params = profile->pelt;
+	r->own_pelt = *profile->pelt;
+	r->params = &r->own_pelt;
 	r->own = *profile;
 	r->profile = &r->own;
 	/* the group behaviour of the profile's newest release */
@@ -3139,6 +3142,7 @@ void cfsr_replay_take_tunables(struct cfsr_replay *r, const struct cfsr_trace_in
 		r->base_slice = info->base_slice_ns;
 	if (cfsr_sched_feats_decode(&f, info) != CFSR_FEAT_UNKNOWN)
 		cfsr_sched_feats_apply(&r->own, r->profile, &f);
+	r->own_pelt.util_est_no_fastup = !r->own.util_est_fastup;
 }
 
 const struct cfsr_profile *cfsr_replay_profile(const struct cfsr_replay *r)

@@ -380,8 +380,8 @@ void cfsr_replay_free(struct cfsr_replay *r);
  * from the recorded names or the release's features.h order) replace the
  * profile's defaults of those the engine switches on (CFSR_ENGINE_FEATS):
  * DELAY_DEQUEUE, DELAY_ZERO, PLACE_LAG, PLACE_DEADLINE_INITIAL,
- * PLACE_REL_DEADLINE, RUN_TO_PARITY, UTIL_EST; unknown features leave
- * the defaults.  Call before the first event.
+ * PLACE_REL_DEADLINE, RUN_TO_PARITY, UTIL_EST, UTIL_EST_FASTUP; unknown
+ * features leave the defaults.  Call before the first event.
  */
 struct cfsr_trace_info;
 void cfsr_replay_take_tunables(struct cfsr_replay *r, const struct cfsr_trace_info *info);

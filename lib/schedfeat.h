@@ -106,7 +106,8 @@ uint64_t cfsr_sched_feat_unnamed(const struct cfsr_sched_feats *f);
 	X("RUN_TO_PARITY", run_to_parity)                   \
 	X("DELAY_DEQUEUE", delay_dequeue)                   \
 	X("DELAY_ZERO", delay_zero)                         \
-	X("UTIL_EST", util_est)
+	X("UTIL_EST", util_est)                             \
+	X("UTIL_EST_FASTUP", util_est_fastup)
 
 /**
  * cfsr_sched_feats_apply() - a profile with a trace's features in place of its defaults

@@ -221,8 +221,8 @@ static void test_apply(void **state)
 	base = cfsr_profile_for("6.1.20");
 	in = info_for("6.1.20", 0);
 	cfsr_sched_feats_decode(&f, &in);
-	assert_int_equal(cfsr_sched_feats_apply(&p, base, &f), 1);
-	assert_false(p.util_est || p.delay_dequeue || p.place_lag);
+	assert_int_equal(cfsr_sched_feats_apply(&p, base, &f), 2);
+	assert_false(p.util_est || p.util_est_fastup || p.delay_dequeue || p.place_lag);
 }
 
 /* Every implemented release has an order, with no name twice. */
