@@ -720,26 +720,41 @@ static void tunables_meta(struct json_object *meta, bool debug_ok)
 	json_object_object_add(meta, "sysctl_kernel_sched", t);
 }
 
-/*
- * The feature names of sched/features (debugfs, v5.13+; sched_features
- * before), in bit order: "NAME" when on, "NO_NAME" when off.
- */
+int rs_parse_sched_features(char *text, struct json_object *names, uint64_t *mask)
+{
+	char *tok, *save = NULL;
+	size_t n = 0;
+
+	*mask = 0;
+	for (tok = strtok_r(text, " \n", &save); tok; tok = strtok_r(NULL, " \n", &save), n++) {
+		bool off = !strncmp(tok, "NO_", 3);
+
+		if (n >= 64)
+			return -1;
+		if (!off)
+			*mask |= 1ull << n;
+		json_object_array_add(names, json_object_new_string(off ? tok + 3 : tok));
+	}
+	return n ? 0 : -1;
+}
+
+/* The feature names of sched/features (debugfs, v5.13+; sched_features before). */
 static int feat_names_debugfs(struct json_object *names, bool debug_ok)
 {
 	static const char *const paths[] = { "/sys/kernel/debug/sched/features",
 					     "/sys/kernel/debug/sched_features" };
-	char *v = NULL, *tok, *save = NULL;
+	char *v = NULL;
+	uint64_t mask;
 	size_t i;
+	int ret;
 
 	for (i = 0; debug_ok && !v && i < sizeof(paths) / sizeof(paths[0]); i++)
 		v = read_small(paths[i]);
 	if (!v)
 		return -1;
-	for (tok = strtok_r(v, " \n", &save); tok; tok = strtok_r(NULL, " \n", &save))
-		json_object_array_add(
-			names, json_object_new_string(strncmp(tok, "NO_", 3) ? tok : tok + 3));
+	ret = rs_parse_sched_features(v, names, &mask);
 	free(v);
-	return json_object_array_length(names) ? 0 : -1;
+	return ret;
 }
 
 /*
