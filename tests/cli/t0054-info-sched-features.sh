@@ -71,20 +71,23 @@ rewrite() {
 	meta_json "$REC" "$2" >"$1.json" && "$METASET" "$1.dat" "$1.json"
 }
 
+# the metadata's bitmask with DELAY_DEQUEUE (bit 8 of 6.18.5+) cleared
+NODELAY='m["sysctl_sched"]["sysctl_sched_features"] &= ~(1 << 8)'
+
 # delayed FILE: the sleeps validate's replay of FILE delayed
 delayed() {
 	cfsreplay validate "$@" | sed -n 's/^delayed dequeue: *\([0-9]*\) sleeps delayed.*/\1/p'
 }
 
 test_expect_success 'NO_DELAY_DEQUEUE: info says so' '
-	rewrite nodelay "m[\"sysctl_sched\"][\"sysctl_sched_features\"] &= ~(1 << 8)" &&
+	rewrite nodelay "$NODELAY" &&
 	cfsreplay info nodelay.dat >info.txt &&
 	on_off $((99674079 & ~(1 << 8))) >want && info_on_off info.txt >got && diff -u want got &&
 	grep -q "^  engine:       model v6.16-v6.18 EEVDF, delayed dequeue with NO_DELAY_DEQUEUE\$" info.txt
 '
 
 test_expect_success 'NO_DELAY_DEQUEUE: validate replays no delayed sleep, the trace has them' '
-	rewrite nodelay "m[\"sysctl_sched\"][\"sysctl_sched_features\"] &= ~(1 << 8)" &&
+	rewrite nodelay "$NODELAY" &&
 	n=$(delayed "$REC") && echo "as recorded: $n delayed" && test "$n" -gt 0 &&
 	n=$(delayed nodelay.dat) && echo "NO_DELAY_DEQUEUE: $n delayed" && test "$n" -eq 0 &&
 	cfsreplay validate nodelay.dat | grep -q "^sched features:   NO_DELAY_DEQUEUE (" &&
@@ -92,8 +95,15 @@ test_expect_success 'NO_DELAY_DEQUEUE: validate replays no delayed sleep, the tr
 	n=$(delayed --kernel 6.12 nodelay.dat) && echo "what-if 6.12: $n delayed" && test "$n" -gt 0
 '
 
+test_expect_success 'NO_DELAY_DEQUEUE: the report'"'"'s pick check says so' '
+	rewrite nodelay "$NODELAY" &&
+	cfsreplay report nodelay.dat >r.txt && grep -A1 "in place of the model.s defaults:\$" r.txt >got &&
+	grep -q "^    NO_DELAY_DEQUEUE\$" got &&
+	cfsreplay report "$REC" >r.txt && ! grep -q "in place of the model.s defaults" r.txt
+'
+
 test_expect_success 'NO_DELAY_DEQUEUE: signals differ, a what-if replay does not' '
-	rewrite nodelay "m[\"sysctl_sched\"][\"sysctl_sched_features\"] &= ~(1 << 8)" &&
+	rewrite nodelay "$NODELAY" &&
 	cfsreplay signals "$REC" >a.csv 2>/dev/null && cfsreplay signals nodelay.dat >b.csv 2>err &&
 	! cmp -s a.csv b.csv && grep -q "model.s defaults: NO_DELAY_DEQUEUE\$" err &&
 	cfsreplay signals --kernel 6.12 "$REC" >a.csv 2>/dev/null &&
