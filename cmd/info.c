@@ -21,6 +21,8 @@
 #include "formats.h"
 #include "pidset.h"
 #include "progress.h"
+#include "profile.h"
+#include "schedfeat.h"
 
 #define INFO_FORMAT_VERSION 1
 
@@ -115,6 +117,85 @@ static void print_group(json_object *g)
 	printf("\n");
 }
 
+/* Names wrapped under a label, each as @prefix NAME. */
+static void print_feat_list(const char *label, const char *const *names, size_t nr,
+			    const char *prefix)
+{
+	size_t i, col = 0;
+
+	for (i = 0; i < nr; i++) {
+		size_t w = strlen(prefix) + strlen(names[i]) + 1;
+
+		if (!i || col + w > 100) {
+			printf("%s%s", i ? "\n" : "", i ? "               " : label);
+			col = 16;
+		}
+		printf(" %s%s", prefix, names[i]);
+		col += w;
+	}
+	if (!nr)
+		printf("%s (none)", label);
+	printf("\n");
+}
+
+/*
+ * sysctl_sched_features by name (lib/schedfeat.h), where the names came
+ * from, and the engine features that differ from the release's defaults.
+ */
+static void print_sched_feats(const struct cfsr_trace_info *in)
+{
+	const struct cfsr_profile *base = cfsr_profile_for(in->kernel_release);
+	const char *on[CFSR_SCHED_FEAT_MAX], *off[CFSR_SCHED_FEAT_MAX];
+	const char *differ[CFSR_SCHED_FEAT_MAX];
+	struct cfsr_sched_feats f;
+	struct cfsr_profile p;
+	size_t i, nr_on = 0, nr_off = 0, nr_differ;
+	uint64_t unnamed;
+
+	if (!in->has_sched_features)
+		return;
+	switch (cfsr_sched_feats_decode(&f, in)) {
+	case CFSR_FEAT_UNKNOWN:
+		printf("sched features: unknown: %s\n", f.why);
+		return;
+	case CFSR_FEAT_RECORDED:
+		printf("sched features: recorded names (%s), %zu features\n", f.order, f.nr);
+		break;
+	case CFSR_FEAT_TABLE:
+		printf("sched features: decoded by the release table (features.h order of %s), %zu features\n",
+		       f.order, f.nr);
+		break;
+	}
+	for (i = 0; i < f.nr; i++) {
+		if ((f.mask >> i) & 1)
+			on[nr_on++] = f.names[i];
+		else
+			off[nr_off++] = f.names[i];
+	}
+	print_feat_list("  on:          ", on, nr_on, "");
+	print_feat_list("  off:         ", off, nr_off, "");
+	unnamed = cfsr_sched_feat_unnamed(&f);
+	if (unnamed) {
+		printf("  unnamed bits:");
+		for (i = 0; i < CFSR_SCHED_FEAT_MAX; i++)
+			if ((unnamed >> i) & 1)
+				printf(" %zu", i);
+		printf(" (set, but not in the list)\n");
+	}
+	if (!base || !base->implemented)
+		return;
+	cfsr_sched_feats_apply(&p, base, &f);
+	nr_differ = cfsr_sched_feats_differ(&p, base, differ);
+	if (!nr_differ) {
+		printf("  engine:       the defaults of model %s\n", base->name);
+		return;
+	}
+	printf("  engine:       model %s with", base->name);
+	for (i = 0; i < nr_differ; i++)
+		printf(" %s", differ[i]);
+	printf("\n");
+}
+
 /* What 'cfsreplay record' stored about the machine and the recording. */
 static void print_record_meta(const struct cfsr_trace_info *in)
 {
@@ -157,6 +238,7 @@ static void print_record_meta(const struct cfsr_trace_info *in)
 		}
 		printf("\n");
 	}
+	print_sched_feats(in);
 	printf("sched_debug:    %s\n",
 	       meta_str(m, "sched_debug") ? meta_str(m, "sched_debug") : "?");
 	a = meta_get(m, "cgroup_hierarchies", json_type_array);

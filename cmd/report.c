@@ -25,6 +25,7 @@
 #include "pelt-ops.h"
 #include "profile.h"
 #include "progress.h"
+#include "schedfeat.h"
 
 #define REPORT_FORMAT_VERSION 2
 
@@ -530,6 +531,27 @@ static void text_pick_reasons(const struct report *r, char cls, const char *labe
 		printf("\n");
 }
 
+/* The engine features the trace's sysctl_sched_features set otherwise than the model's defaults. */
+static void text_sched_feats(const struct report *r)
+{
+	const char *differ[CFSR_SCHED_FEAT_MAX];
+	size_t i, col,
+		n = cfsr_sched_feats_differ(cfsr_replay_profile(cfsr_cpuload_engine(r->c.cl)),
+					    r->prof, differ);
+
+	if (!n)
+		return;
+	printf("  the trace's sysctl_sched_features, in place of the model's defaults:\n   ");
+	for (i = 0, col = 3; i < n; col += strlen(differ[i]) + 1, i++) {
+		if (col + strlen(differ[i]) + 1 > 100) {
+			printf("\n   ");
+			col = 3;
+		}
+		printf(" %s", differ[i]);
+	}
+	printf("\n");
+}
+
 static void text_pick(struct report *r, const struct report_opts *o)
 {
 	const struct cfsr_pick_div *d;
@@ -542,6 +564,7 @@ static void text_pick(struct report *r, const struct report_opts *o)
 	printf("            %s)\n",
 	       r->prof->eevdf ? "pick_eevdf(): the eligible task with the earliest deadline" :
 				"CFS pick: vruntime placement not modelled, not judged");
+	text_sched_feats(r);
 	if (cfsr_pickcheck_groups(r->c.pk) == CFSR_PICK_GROUPS_UNKNOWN)
 		printf("  task groups not in the trace: every task taken as in the root group;\n"
 		       "  under autogroups or cgroups divergences may be the model's\n");

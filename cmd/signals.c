@@ -21,6 +21,7 @@
 #include "profile.h"
 #include "progress.h"
 #include "replay.h"
+#include "schedfeat.h"
 
 static const char *const signals_usage[] = {
 	"usage: cfsreplay signals [--pid PID]... [--cpu N] [--entity task|cfs_rq|gse|all]",
@@ -355,6 +356,21 @@ static void clock_summary(const struct cfsr_replay *r, const char *clock, const 
 	}
 }
 
+/* On stderr: the engine features the trace's sysctl_sched_features set otherwise. */
+static void note_sched_feats(const struct cfsr_replay *r, const struct cfsr_profile *prof)
+{
+	const char *differ[CFSR_SCHED_FEAT_MAX];
+	size_t i, n = cfsr_sched_feats_differ(cfsr_replay_profile(r), prof, differ);
+
+	if (!n)
+		return;
+	fprintf(stderr,
+		"signals: the trace's sysctl_sched_features, in place of the model's defaults:");
+	for (i = 0; i < n; i++)
+		fprintf(stderr, " %s", differ[i]);
+	fprintf(stderr, "\n");
+}
+
 int cmd_signals(int argc, const char **argv)
 {
 	static const struct option options[] = {
@@ -460,6 +476,7 @@ int cmd_signals(int argc, const char **argv)
 		goto out;
 	}
 	cfsr_replay_take_tunables(r, &t->info);
+	note_sched_feats(r, prof);
 	if (cfsr_meta_group_shares(t, cfsr_replay_group_shares_fn, r) < 0)
 		goto out;
 	s.replay = r;

@@ -31,6 +31,7 @@
 #include "record.h"
 #include "progress.h"
 #include "replay.h"
+#include "schedfeat.h"
 #include "truthfile.h"
 
 static const char *const validate_usage[] = {
@@ -545,6 +546,20 @@ static void print_kind(const struct kind_stats *k, const char *name)
 			       k->worst[i].pid);
 }
 
+/* The engine features the trace's sysctl_sched_features set otherwise than the model's defaults. */
+static void print_sched_feats(const struct cfsr_replay *r, const struct cfsr_profile *prof)
+{
+	const char *differ[CFSR_SCHED_FEAT_MAX];
+	size_t i, n = cfsr_sched_feats_differ(cfsr_replay_profile(r), prof, differ);
+
+	if (!n)
+		return;
+	printf("sched features:  ");
+	for (i = 0; i < n; i++)
+		printf(" %s", differ[i]);
+	printf(" (the trace's sysctl_sched_features)\n");
+}
+
 static void print_report(const struct validate *v, const char *trace, const char *pelt)
 {
 	const struct cfsr_replay_stats *rs = cfsr_replay_stats(v->replay);
@@ -559,6 +574,7 @@ static void print_report(const struct validate *v, const char *trace, const char
 	else
 		printf("model:            tasks, group entities and cfs_rqs, kernel %s%s\n",
 		       v->profile->name, v->what_if ? " (what-if)" : "");
+	print_sched_feats(v->replay, v->profile);
 	printf("not compared:     %" PRIu64 " of entities the trace never named, %" PRIu64
 	       " of non-fair tasks\n",
 	       v->no_task, v->not_fair);
@@ -1070,6 +1086,7 @@ static int validate_truth(const char *truth, const char *trace, double max_error
 	       "                  prediction: only the snapshots' per-CPU clocks and each\n"
 	       "                  task's group feed it\n",
 	       prof->name, cfsr_profile_what_if(t->info.kernel_release, prof) ? " (what-if)" : "");
+	print_sched_feats(r, prof);
 	printf("not compared:     %" PRIu64
 	       " rows of tasks the model does not know (no update yet) or not fair, "
 	       "%" PRIu64 " rows of tasks still warming up\n",

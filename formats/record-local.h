@@ -83,4 +83,26 @@ int rs_snapshot_debug(FILE *out, long seq, struct json_object **sysctl, long *nr
  */
 void rs_machine_meta(struct json_object *meta, bool debug_ok);
 
+/**
+ * rs_parse_sched_features() - the names of a sched/features line
+ * @text: the line, "NAME" for a feature on, "NO_NAME" for one off, in bit
+ *        order; split in place
+ * @names: the names, without NO_, are appended to this array
+ * @mask: set to the bits of the features on
+ *
+ * Return: 0, or -1 when there is no name or more than 64.
+ */
+int rs_parse_sched_features(char *text, struct json_object *names, uint64_t *mask);
+
+/**
+ * rs_sched_features() - the kernel's scheduler feature names in bit order
+ * @debug_ok: debugfs may be read
+ *
+ * From sched/features when it can be read, else from the kernel's BTF
+ * (enum __SCHED_FEAT_*).
+ * Return: a new object {"names": [...] or null, "source": ... or null, and
+ * "why" when there are none}.
+ */
+struct json_object *rs_sched_features(bool debug_ok);
+
 #endif /* CFSR_RECORD_LOCAL_H */

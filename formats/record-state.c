@@ -22,6 +22,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include <bpf/btf.h>
 #include <json-c/json.h>
 #include <zlib.h>
 
@@ -719,6 +720,122 @@ static void tunables_meta(struct json_object *meta, bool debug_ok)
 	json_object_object_add(meta, "sysctl_kernel_sched", t);
 }
 
+int rs_parse_sched_features(char *text, struct json_object *names, uint64_t *mask)
+{
+	char *tok, *save = NULL;
+	size_t n = 0;
+
+	*mask = 0;
+	for (tok = strtok_r(text, " \n", &save); tok; tok = strtok_r(NULL, " \n", &save), n++) {
+		bool off = !strncmp(tok, "NO_", 3);
+
+		if (n >= 64)
+			return -1;
+		if (!off)
+			*mask |= 1ull << n;
+		json_object_array_add(names, json_object_new_string(off ? tok + 3 : tok));
+	}
+	return n ? 0 : -1;
+}
+
+/* The feature names of sched/features (debugfs, v5.13+; sched_features before). */
+static int feat_names_debugfs(struct json_object *names, bool debug_ok)
+{
+	static const char *const paths[] = { "/sys/kernel/debug/sched/features",
+					     "/sys/kernel/debug/sched_features" };
+	char *v = NULL;
+	uint64_t mask;
+	size_t i;
+	int ret;
+
+	for (i = 0; debug_ok && !v && i < sizeof(paths) / sizeof(paths[0]); i++)
+		v = read_small(paths[i]);
+	if (!v)
+		return -1;
+	ret = rs_parse_sched_features(v, names, &mask);
+	free(v);
+	return ret;
+}
+
+/*
+ * The same names from the kernel's own type information: the enumerators
+ * __SCHED_FEAT_<NAME> of the enum that ends in __SCHED_FEAT_NR
+ * (kernel/sched/sched.h expands features.h into it), whose values are the
+ * bits of sysctl_sched_features.  /sys/kernel/btf/vmlinux is readable
+ * where debugfs is locked down.
+ */
+static int feat_names_btf(struct json_object *names)
+{
+	static const char prefix[] = "__SCHED_FEAT_";
+	const char *by_bit[64] = { NULL };
+	struct btf *btf = btf__load_vmlinux_btf();
+	__u32 id, nr_types;
+	int ret = -1;
+
+	if (!btf)
+		return -1;
+	nr_types = btf__type_cnt(btf);
+	for (id = 1; id < nr_types && ret < 0; id++) {
+		const struct btf_type *t = btf__type_by_id(btf, id);
+		const struct btf_enum *e;
+		int i, n, nr = -1;
+
+		if (!t || !btf_is_enum(t))
+			continue;
+		e = btf_enum(t);
+		n = btf_vlen(t);
+		for (i = 0; i < n; i++)
+			if (!strcmp(btf__name_by_offset(btf, e[i].name_off), "__SCHED_FEAT_NR"))
+				nr = e[i].val;
+		if (nr < 0)
+			continue;
+		if (nr == 0 || nr > 64 || n != nr + 1)
+			break;
+		for (i = 0; i < n; i++) {
+			const char *name = btf__name_by_offset(btf, e[i].name_off);
+
+			if (e[i].val < 0 || e[i].val >= nr || strncmp(name, prefix, strlen(prefix)))
+				continue;
+			by_bit[e[i].val] = name + strlen(prefix);
+		}
+		for (i = 0; i < nr && by_bit[i]; i++)
+			;
+		if (i < nr)
+			break;
+		for (i = 0; i < nr; i++)
+			json_object_array_add(names, json_object_new_string(by_bit[i]));
+		ret = 0;
+	}
+	btf__free(btf);
+	return ret;
+}
+
+struct json_object *rs_sched_features(bool debug_ok)
+{
+	struct json_object *o = json_object_new_object(), *names = json_object_new_array();
+	const char *source = NULL;
+
+	if (feat_names_debugfs(names, debug_ok) == 0) {
+		source = "debugfs sched/features";
+	} else {
+		json_object_put(names);
+		names = json_object_new_array();
+		if (feat_names_btf(names) == 0)
+			source = "vmlinux BTF (enum __SCHED_FEAT_*)";
+	}
+	if (!source) {
+		json_object_put(names);
+		names = NULL;
+		json_object_object_add(
+			o, "why",
+			json_object_new_string("sched/features unreadable and "
+					       "no __SCHED_FEAT_NR in the kernel's BTF"));
+	}
+	json_object_object_add(o, "names", names);
+	json_object_object_add(o, "source", source ? json_object_new_string(source) : NULL);
+	return o;
+}
+
 /* One group directory and, recursively, its children. */
 static void cgroup_walk(struct json_object *groups, const char *mnt, const char *rel, int depth)
 {
@@ -838,5 +955,6 @@ void rs_machine_meta(struct json_object *meta, bool debug_ok)
 	}
 	cpus_meta(meta);
 	tunables_meta(meta, debug_ok);
+	json_object_object_add(meta, "sched_features", rs_sched_features(debug_ok));
 	cgroups_meta(meta);
 }

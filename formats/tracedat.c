@@ -36,6 +36,7 @@
 #include "alloc.h"
 #include "error.h"
 #include "formats.h"
+#include "schedfeat.h"
 #include "tracedat-local.h"
 
 /*
@@ -84,6 +85,10 @@ struct td_reader {
 	char *release;
 	/* the recorder's metadata section, NUL-terminated, or NULL */
 	char *record_meta;
+	/* the scheduler feature names it lists by bit, and how they were read */
+	char **feat_names;
+	size_t nr_feat_names;
+	char *feat_source;
 	/* pages that failed to decode, reported as lost events */
 	uint64_t bad_pages;
 	/* size of the commit word in a page header: the kernel's long */
@@ -91,10 +96,81 @@ struct td_reader {
 	const char *path;
 };
 
+static void free_feat_names(struct td_reader *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nr_feat_names; i++)
+		free(r->feat_names[i]);
+	free(r->feat_names);
+	free(r->feat_source);
+	r->feat_names = NULL;
+	r->nr_feat_names = 0;
+	r->feat_source = NULL;
+}
+
+/* A SCHED_FEAT() name: upper case, digits and underscores. */
+static bool feat_name_ok(const char *s)
+{
+	size_t n = strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
+
+	return n && n <= 64 && !s[n];
+}
+
+/*
+ * sysctl_sched_features from sched/debug's sysctl_sched block and the names
+ * by bit the recorder read from the kernel (members "sched_features":
+ * {"names": [...], "source": "..."}); names that do not look like
+ * SCHED_FEAT() names are dropped all together.
+ */
+static void load_sched_features(struct td_reader *r, struct json_object *meta,
+				struct json_object *sysctl, struct cfsr_trace_info *info)
+{
+	struct json_object *mask, *feats, *names, *src;
+	size_t i, n;
+
+	if (sysctl && json_object_object_get_ex(sysctl, "sysctl_sched_features", &mask) &&
+	    json_object_is_type(mask, json_type_int) && json_object_get_int64(mask) >= 0) {
+		info->sched_features = (uint64_t)json_object_get_int64(mask);
+		info->has_sched_features = true;
+	}
+	if (!json_object_object_get_ex(meta, "sched_features", &feats) ||
+	    !json_object_object_get_ex(feats, "names", &names) ||
+	    !json_object_is_type(names, json_type_array))
+		return;
+	n = json_object_array_length(names);
+	if (!n || n > CFSR_SCHED_FEAT_MAX)
+		return;
+	r->feat_names = calloc(n, sizeof(*r->feat_names));
+	if (!r->feat_names)
+		return;
+	for (i = 0; i < n; i++) {
+		struct json_object *e = json_object_array_get_idx(names, i);
+
+		if (!json_object_is_type(e, json_type_string) ||
+		    !feat_name_ok(json_object_get_string(e)))
+			break;
+		r->feat_names[i] = strdup(json_object_get_string(e));
+		r->nr_feat_names++;
+		if (!r->feat_names[i])
+			break;
+	}
+	if (json_object_object_get_ex(feats, "source", &src) &&
+	    json_object_is_type(src, json_type_string))
+		r->feat_source = strdup(json_object_get_string(src));
+	if (i < n || !r->feat_source) {
+		free_feat_names(r);
+		return;
+	}
+	info->sched_feat_names = (const char *const *)r->feat_names;
+	info->nr_sched_feat_names = r->nr_feat_names;
+	info->sched_feat_names_source = r->feat_source;
+}
+
 /* The metadata of 'cfsreplay record' (CFSR_SEC_META), and the HZ it names. */
 static void load_record_meta(struct td_reader *r, struct cfsr_trace_info *info)
 {
-	struct json_object *meta, *hz, *sysctl, *slice;
+	struct json_object *meta, *hz, *sysctl = NULL, *slice;
 	unsigned char *buf;
 	size_t len;
 
@@ -129,6 +205,7 @@ static void load_record_meta(struct td_reader *r, struct cfsr_trace_info *info)
 	    json_object_is_type(slice, json_type_int) && json_object_get_int64(slice) > 0 &&
 	    json_object_get_int64(slice) <= 1000000000)
 		info->base_slice_ns = (uint64_t)json_object_get_int64(slice);
+	load_sched_features(r, meta, sysctl, info);
 	json_object_put(meta);
 	info->record_meta = r->record_meta;
 }
@@ -450,6 +527,7 @@ static void tracedat_close(struct cfsr_trace *t)
 	free(r->release);
 	free(r->clock);
 	free(r->record_meta);
+	free_feat_names(r);
 	free(r);
 	t->priv = NULL;
 }

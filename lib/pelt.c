@@ -923,7 +923,8 @@ static bool util_est_within_margin(int64_t value, int margin)
  * Only a sleep samples, and only if util_avg changed since the last sample
  * (flag clear in enqueued).  last_enqueued_diff starts as the old enqueued;
  * the new enqueued is util_avg (u32).  UTIL_EST_FASTUP (on by default, a
- * feature until v6.7): an EWMA below it jumps to it.  Then, in long,
+ * feature until v6.7; off with params->util_est_no_fastup): an EWMA below
+ * it jumps to it.  Then, in long,
  * last_ewma_diff = enqueued - ewma computed in u32 (so a drop of 5 is
  * 2^32 - 5 as a long) and last_enqueued_diff -= enqueued.  If the EWMA is
  * within the margin (1% of capacity, both sides, after the int truncation)
@@ -952,7 +953,7 @@ static void util_est_update_pair(const struct cfsr_pelt_params *params, struct c
 	last_enqueued_diff = enqueued;
 
 	enqueued = (uint32_t)sa->util_avg;
-	if (ewma < enqueued) {
+	if (!params->util_est_no_fastup && ewma < enqueued) {
 		ewma = enqueued;
 		goto done;
 	}
@@ -987,7 +988,8 @@ done:
  *
  * Only a sleep samples, and only if the LSB of enqueued is clear.  The new
  * enqueued is util_avg | 1 (u32), so the flag is part of every comparison:
- * UTIL_EST_FASTUP raises an EWMA below it to it, flag included;
+ * UTIL_EST_FASTUP (unless params->util_est_no_fastup) raises an EWMA below
+ * it to it, flag included;
  * last_ewma_diff = enqueued - ewma in u32 stored in a long; an EWMA within
  * the margin (within_margin() on the value truncated to int) writes
  * nothing at all, the new enqueued included; a util_avg above the CPU
@@ -1005,7 +1007,7 @@ static void util_est_update_lsb(const struct cfsr_pelt_params *params, struct cf
 
 	ewma = sa->util_est_ewma;
 	enqueued = (uint32_t)sa->util_avg | UTIL_AVG_UNCHANGED_LSB;
-	if (ewma < enqueued) {
+	if (!params->util_est_no_fastup && ewma < enqueued) {
 		ewma = enqueued;
 		goto done;
 	}

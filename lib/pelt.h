@@ -225,6 +225,13 @@ enum cfsr_prop_load {
  * @dequeue_load_resync: dequeue_load_avg() sets the cfs_rq's load_sum to
  *                       load_avg * get_pelt_divider(&se->avg)
  *                       (ceb6ba45dc80, v5.14-v5.16)
+ * @util_est_no_fastup: NO_UTIL_EST_FASTUP, a kernel run without the
+ *                      feature (v5.7-v6.7, the pair layouts): a sample
+ *                      above the EWMA moves it by a quarter only, as one
+ *                      below it.  Never set in the tables (the kernel's
+ *                      default); the replay engine sets it in its own copy
+ *                      from a trace's scheduler features.  From v6.8 the
+ *                      fast rise is unconditional
  *
  * Callers only ever pass a pointer to one of the tables below, so fields
  * can be added without changing them.  The models before v5.7 have their
@@ -249,6 +256,7 @@ struct cfsr_pelt_params {
 	bool detach_resync;
 	bool removed_resync;
 	bool dequeue_load_resync;
+	bool util_est_no_fastup;
 };
 
 /* v6.16-v6.18. */

@@ -25,7 +25,11 @@
 		.implemented = true, .traits = what                                          \
 	}
 /*
- * EEVDF profiles have PLACE_LAG; delayed-dequeue ones DELAY_ZERO too;
+ * The scheduler features are the releases' defaults (lib/schedfeat.h puts a
+ * trace's own in their place): EEVDF profiles have PLACE_LAG,
+ * PLACE_DEADLINE_INITIAL and RUN_TO_PARITY; delayed-dequeue ones (v6.12+)
+ * DELAY_ZERO and PLACE_REL_DEADLINE too; UTIL_EST and UTIL_EST_FASTUP (a
+ * feature until v6.7, then the only behaviour) are on in all of them;
  * migrate_se_pelt_lag() exists from v6.0 (e2f3e35f1f5a), the detach inside
  * dequeue_entity() from v6.1 (e1f078f50478).
  */
@@ -33,6 +37,8 @@
 	{                                                                                  \
 		.name = nm, .first = from, .last = to, .pelt = params, .eevdf = is_eevdf,  \
 		.delay_dequeue = delay, .delay_zero = delay, .place_lag = is_eevdf,        \
+		.place_deadline_initial = is_eevdf, .place_rel_deadline = delay,           \
+		.run_to_parity = is_eevdf, .util_est = true, .util_est_fastup = true,      \
 		.base_slice_ns = slice_ns, .util_est_late = !delay,                        \
 		.migrate_pelt_lag = (from) >= 60000, .detach_in_dequeue = (from) >= 60100, \
 		.implemented = impl, .arith = CFSR_ARITH_RUNNABLE, .traits = what          \

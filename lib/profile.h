@@ -41,6 +41,17 @@ enum cfsr_profile_arith {
  * @delay_zero: DELAY_ZERO (v6.12+): a delayed task leaves, or is requeued,
  *              with its positive lag dropped
  * @place_lag: PLACE_LAG (v6.6+): an enqueued entity keeps its lag
+ * @place_deadline_initial: PLACE_DEADLINE_INITIAL (v6.6+): a new task's
+ *                          first deadline is half a slice away
+ * @place_rel_deadline: PLACE_REL_DEADLINE (v6.12+): an entity that leaves
+ *                      its cfs_rq without sleeping (migration, group move,
+ *                      reweight) keeps its relative deadline
+ * @run_to_parity: RUN_TO_PARITY (v6.6+): the pick keeps an eligible current
+ *                 task until its deadline is renewed
+ * @util_est: UTIL_EST (v4.17+): util_est is kept
+ * @util_est_fastup: UTIL_EST_FASTUP (a feature v5.5-v6.7, unconditional
+ *                   from v6.8): a sleep's sample above the EWMA raises it
+ *                   at once
  * @base_slice_ns: normalized sysctl_sched_base_slice; the kernel multiplies
  *                 it by 1 + ilog2(min(CPUs, 8)) (tunable_scaling = log)
  * @util_est_late: a sleeping task's util_est_update() runs at the end of
@@ -79,6 +90,11 @@ struct cfsr_profile {
 	bool delay_dequeue;
 	bool delay_zero;
 	bool place_lag;
+	bool place_deadline_initial;
+	bool place_rel_deadline;
+	bool run_to_parity;
+	bool util_est;
+	bool util_est_fastup;
 	unsigned int base_slice_ns;
 	bool util_est_late;
 	bool migrate_pelt_lag;

@@ -12,6 +12,7 @@
 #include "math.h"
 #include "pelt-ops.h"
 #include "replay.h"
+#include "schedfeat.h"
 #include "trace.h"
 #include "weight.h"
 
@@ -124,6 +125,10 @@ struct cfsr_replay {
 	bool flat;
 	/* sched_update_scaling()'s factor, 1 + ilog2(min(CPUs, 8)) */
 	unsigned int factor;
+	/* the profile with the traced kernel's scheduler features (cfsr_replay_take_tunables()) */
+	struct cfsr_profile own;
+	/* its PELT parameters, with UTIL_EST_FASTUP as the trace says */
+	struct cfsr_pelt_params own_pelt;
 	/* TICK_NSEC and sysctl_sched_base_slice */
 	uint64_t tick_nsec;
 	uint64_t base_slice;
@@ -963,7 +968,12 @@ static unsigned int cfs_nr_queued(const struct cfsr_cfs_rq *cfs)
  * half a slice for a new task (PLACE_DEADLINE_INITIAL), or the saved
  * relative deadline (PLACE_REL_DEADLINE).  A group entity's slice is the
  * smallest of its cfs_rq (enqueue_task_fair(), v6.12+), the base slice
- * for tasks without a custom slice, as before v6.12.
+ * for tasks without a custom slice, as before v6.12.  Each of the three
+ * features is the profile's, which a trace's own replace.
+ * Differs: without PLACE_REL_DEADLINE the kernel's dequeue_entity() leaves
+ * the deadline absolute where the engine makes it relative; the placement
+ * overwrites it alike, only the deadline of the task while it is off its
+ * cfs_rq differs.
  */
 static void place_entity(const struct cfsr_replay *r, const struct cfsr_cfs_rq *cfs,
 			 const struct ent *e, bool initial)
@@ -981,12 +991,12 @@ static void place_entity(const struct cfsr_replay *r, const struct cfsr_cfs_rq *
 		lag /= load;
 	}
 	*e->vruntime = vruntime - (uint64_t)lag;
-	if (*e->rel_deadline) {
+	if (r->profile->place_rel_deadline && *e->rel_deadline) {
 		*e->deadline += *e->vruntime;
 		*e->rel_deadline = false;
 		return;
 	}
-	if (initial)
+	if (r->profile->place_deadline_initial && initial)
 		vslice /= 2;
 	*e->deadline = *e->vruntime + vslice;
 }
@@ -1936,7 +1946,7 @@ static void remove_task(struct cfsr_replay *r, struct cfsr_task *t, uint64_t ts)
  * Mirrors util_est_update(..., task_sleep = true) at a sleeping task's
  * dequeue (kernel/sched/fair.c, v5.7-v6.18; the layout of util_est by
  * profile, lib/pelt.c): a sample of the averages as the task's last update
- * left them, once per sleep.
+ * left them, once per sleep.  Nothing without UTIL_EST.
  */
 static void sample_util_est(struct cfsr_replay *r, struct cfsr_task *t)
 {
@@ -1977,7 +1987,8 @@ static void sample_util_est(struct cfsr_replay *r, struct cfsr_task *t)
  * task twice nor takes out one it did not add; where the trace hid the
  * dequeue in between (a lost switch, a task queued before the trace
  * began), the model does neither either, so the sum holds only the tasks
- * it knows queued.
+ * it knows queued.  Nothing without UTIL_EST (util_est_enqueue() and
+ * util_est_dequeue() return at once).
  */
 static void root_util_est(struct cfsr_replay *r, struct cfsr_task *t, int sign)
 {
@@ -3417,10 +3428,17 @@ struct cfsr_replay *cfsr_replay_new(int nr_cpus, const struct cfsr_profile *prof
 	}
 	for (i = 0; i < nr_cpus; i++)
 		r->rqs[i].curr = -1;
-	r->params = profile->pelt;
-	r->profile = profile;
+	/* the v5.7+ arithmetic's parameters; the older models have their own (r->ops) */
+	if (profile->pelt) {
+		r->own_pelt = *profile->pelt;
+		r->params = &r->own_pelt;
+	}
+	r->own = *profile;
+	r->profile = &r->own;
 	r->ops = cfsr_pelt_ops_for(profile);
-	r->ue = cfsr_pelt_util_est_params(profile);
+	/* util_est follows the engine's own parameters where the features can change them */
+	r->ue = profile->arith == CFSR_ARITH_RUNNABLE ? &r->own_pelt :
+							cfsr_pelt_util_est_params(profile);
 	r->flat = !(cfsr_pelt_signals(profile) & CFSR_SIG_GROUPS);
 	/* the group behaviour of the profile's newest release */
 	r->gparams = cfsr_group_params_for(profile->last);
@@ -3463,8 +3481,23 @@ void cfsr_replay_free(struct cfsr_replay *r)
 
 void cfsr_replay_take_tunables(struct cfsr_replay *r, const struct cfsr_trace_info *info)
 {
-	if (info->base_slice_ns && !cfsr_profile_what_if(info->kernel_release, r->profile))
+	struct cfsr_sched_feats f;
+
+	if (cfsr_profile_what_if(info->kernel_release, r->profile))
+		return;
+	if (info->base_slice_ns)
 		r->base_slice = info->base_slice_ns;
+	if (cfsr_sched_feats_decode(&f, info) != CFSR_FEAT_UNKNOWN)
+		cfsr_sched_feats_apply(&r->own, r->profile, &f);
+	r->own_pelt.util_est_no_fastup = !r->own.util_est_fastup;
+	/* NO_UTIL_EST: no sample, no sum (util_est_enqueue() and util_est_update() return) */
+	if (!r->own.util_est && r->profile->arith == CFSR_ARITH_RUNNABLE)
+		r->ue = NULL;
+}
+
+const struct cfsr_profile *cfsr_replay_profile(const struct cfsr_replay *r)
+{
+	return r->profile;
 }
 
 void cfsr_replay_set_hook(struct cfsr_replay *r, cfsr_replay_hook fn, void *data)
@@ -3557,7 +3590,8 @@ static void pick_describe(struct cfsr_pick_entity *e, const struct cfsr_task *t,
  * unless DELAY_DEQUEUE keeps it, delayed, because it is not eligible
  * (v6.12-v6.18); a prev that stays runnable is cfs_rq->curr.  The pick:
  * with one queued entity, that one; else curr is dropped unless it is
- * eligible; an eligible curr still protected by RUN_TO_PARITY (v6.6-v6.18:
+ * eligible; an eligible curr still protected by RUN_TO_PARITY (when the
+ * profile, or the trace's own features, have it on; v6.6-v6.18:
  * deadline not renewed since its pick: "vlag == deadline" from v6.6,
  * "vruntime < vprot" from about v6.17, the same with equal slices) is kept;
  * otherwise the eligible entity with the earliest deadline, curr only if
@@ -3670,7 +3704,7 @@ int cfsr_replay_pick(const struct cfsr_replay *r, int cpu, const struct cfsr_pic
 		if (nr == 1) {
 			best = only;
 			out->tie = false;
-		} else if (curr_ok && q->prev_protected) {
+		} else if (curr_ok && q->prev_protected && r->profile->run_to_parity) {
 			best = prev;
 			out->kept_curr = true;
 			out->tie = false;

@@ -397,10 +397,26 @@ void cfsr_replay_free(struct cfsr_replay *r);
  * kernel used it (scaled by update_sysctl()'s 1 + ilog2(CPUs) factor); it
  * replaces the profile's default slice for every entity placed afterwards,
  * unless the engine models another release than the traced one (a what-if
- * replay keeps its own release's default).  Call before the first event.
+ * replay keeps its own release's default).  Likewise the kernel's
+ * scheduler features (sysctl_sched_features, decoded by lib/schedfeat.h
+ * from the recorded names or the release's features.h order) replace the
+ * profile's defaults of those the engine switches on (CFSR_ENGINE_FEATS):
+ * DELAY_DEQUEUE, DELAY_ZERO, PLACE_LAG, PLACE_DEADLINE_INITIAL,
+ * PLACE_REL_DEADLINE, RUN_TO_PARITY, UTIL_EST, UTIL_EST_FASTUP; unknown
+ * features leave the defaults.  Call before the first event.
  */
 struct cfsr_trace_info;
 void cfsr_replay_take_tunables(struct cfsr_replay *r, const struct cfsr_trace_info *info);
+
+/**
+ * cfsr_replay_profile() - the profile the engine follows
+ * @r: the engine
+ *
+ * Return: a copy of the profile given to cfsr_replay_new(), with the
+ * scheduler features cfsr_replay_take_tunables() took from the trace;
+ * borrowed until cfsr_replay_free().
+ */
+const struct cfsr_profile *cfsr_replay_profile(const struct cfsr_replay *r);
 
 /* Call @fn for every task PELT update. */
 void cfsr_replay_set_hook(struct cfsr_replay *r, cfsr_replay_hook fn, void *data);

@@ -11,6 +11,7 @@
 #define CFSR_TRACE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /**
@@ -56,6 +57,14 @@ struct cfsr_trace_info {
 	bool record_meta_bad;
 	/* sysctl_sched_base_slice as recorded (scaled, ns), 0 if the file does not say */
 	uint64_t base_slice_ns;
+	/* sysctl_sched_features as recorded, valid when has_sched_features */
+	uint64_t sched_features;
+	bool has_sched_features;
+	/* the feature names by bit the recorder read from the kernel, NULL if none */
+	const char *const *sched_feat_names;
+	size_t nr_sched_feat_names;
+	/* how the recorder read them, e.g. "vmlinux BTF", NULL if it did not */
+	const char *sched_feat_names_source;
 	/* the file holds kernel-truth snapshots stored by 'cfsreplay record' */
 	bool has_record_truth;
 	/* ring-buffer overruns the recorder counted (CPU stats), -1 unknown */

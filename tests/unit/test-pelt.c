@@ -1137,6 +1137,39 @@ static void test_util_est_pair(void **state)
 		cfsr_pelt_util_est_update(&cfsr_pelt_params_v6_2, 400, 390, 390, 1024, true), 400);
 }
 
+/*
+ * NO_UTIL_EST_FASTUP (a trace's feature, v5.7-v6.7): a sample above the
+ * EWMA moves it by a quarter, as one below.  Pair layout (v5.13): enqueued
+ * 0, ewma 100, util 500: 500 - 100 = 400 is outside the margin, so ewma =
+ * (100 * 4 + 400) / 4 = 200 (500 with the feature).  LSB layout (v5.8):
+ * enqueued 501 with the flag, (400 + 401) / 4 = 200 (501 with it).
+ */
+static void test_util_est_no_fastup(void **state)
+{
+	struct cfsr_pelt_params pair = cfsr_pelt_params_v5_13, lsb = cfsr_pelt_params_v5_8;
+	struct cfsr_sched_avg sa;
+
+	(void)state;
+	pair.util_est_no_fastup = lsb.util_est_no_fastup = true;
+	memset(&sa, 0, sizeof(sa));
+	sa.util_est_ewma = 100;
+	pair_sample(&cfsr_pelt_params_v5_13, &sa, 500, 500);
+	assert_pair(&sa, 500 | UTIL_AVG_UNCHANGED, 500);
+	memset(&sa, 0, sizeof(sa));
+	sa.util_est_ewma = 100;
+	pair_sample(&pair, &sa, 500, 500);
+	assert_pair(&sa, 500 | UTIL_AVG_UNCHANGED, 200);
+
+	memset(&sa, 0, sizeof(sa));
+	sa.util_est_ewma = 100;
+	pair_sample(&cfsr_pelt_params_v5_8, &sa, 500, 500);
+	assert_pair(&sa, 501, 501);
+	memset(&sa, 0, sizeof(sa));
+	sa.util_est_ewma = 100;
+	pair_sample(&lsb, &sa, 500, 500);
+	assert_pair(&sa, 501, 200);
+}
+
 /* The root's enqueued sum gains and loses _task_util_est() = max(ewma, enqueued). */
 static void test_util_est_pair_sums(void **state)
 {
@@ -1202,6 +1235,7 @@ int main(void)
 		cmocka_unit_test(test_util_est_sums),
 		cmocka_unit_test(test_util_est_pair),
 		cmocka_unit_test(test_util_est_pair_sums),
+		cmocka_unit_test(test_util_est_no_fastup),
 		cmocka_unit_test(test_post_init_v5_7),
 		cmocka_unit_test(test_detach_resync),
 		cmocka_unit_test(test_removed_resync),

@@ -15,6 +15,7 @@
 
 #include "pickcheck.h"
 #include "replay.h"
+#include "trace.h"
 
 #define MS 1000000ull
 #define T0 5000000000ull
@@ -179,6 +180,43 @@ static void test_curr(void **state)
 	cfsr_replay_free(r);
 }
 
+/*
+ * RUN_TO_PARITY as the trace's features say.  A (10) runs 0.5 ms from
+ * V = 0 (v 0.5, d 1.4); B (11), nice -5 (weight 3121), wakes at V = 0.5:
+ * v 0.5, d 0.5 + 1.4 * 1024 / 3121 = 0.96 ms.  V stays 0.5, so A is
+ * eligible: protected, it is kept; without RUN_TO_PARITY (bit 3 of the
+ * 6.18.5+ sysctl_sched_features cleared) B's earlier deadline wins.
+ */
+static void test_run_to_parity_feature(void **state)
+{
+	struct cfsr_trace_info info = { .kernel_release = "6.18.44",
+					.has_sched_features = true,
+					.sched_features = 99674079 & ~(1ull << 3) };
+	struct cfsr_pick_query q = { .prev_pid = 10, .prev_protected = true, .other_pid = 11 };
+	struct cfsr_replay *r;
+	struct cfsr_event e;
+	struct cfsr_pick pk;
+	int pass;
+
+	(void)state;
+	for (pass = 0; pass < 2; pass++) {
+		r = cfsr_replay_new(2, cfsr_profile_for("6.18"), 250);
+		if (pass)
+			cfsr_replay_take_tunables(r, &info);
+		feed(r, ev_switch(T0, 0, 0, false, 10));
+		feed(r, ev_runtime(T0 + MS / 2, 10, MS / 2));
+		e = ev_wakeup(T0 + MS / 2, 10, 11);
+		e.wake.prio = 115;
+		feed(r, e);
+		assert_int_equal(cfsr_replay_task(r, 11)->vruntime, MS / 2);
+		assert_true(cfsr_replay_task(r, 11)->deadline < cfsr_replay_task(r, 10)->deadline);
+		assert_int_equal(cfsr_replay_pick(r, 0, &q, &pk), pass ? 11 : 10);
+		assert_int_equal(pk.kept_curr, !pass);
+		assert_true(pk.other.eligible);
+		cfsr_replay_free(r);
+	}
+}
+
 /* What the pick does not answer: a prev the engine does not have, groups, CFS. */
 static void test_no_answer(void **state)
 {
@@ -308,8 +346,9 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_agree_permille), cmocka_unit_test(test_delayed),
-		cmocka_unit_test(test_curr),	       cmocka_unit_test(test_no_answer),
-		cmocka_unit_test(test_reasons),	       cmocka_unit_test(test_pickcheck_top),
+		cmocka_unit_test(test_curr),	       cmocka_unit_test(test_run_to_parity_feature),
+		cmocka_unit_test(test_no_answer),      cmocka_unit_test(test_reasons),
+		cmocka_unit_test(test_pickcheck_top),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -22,6 +22,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <json-c/json.h>
 #include <zlib.h>
 
 #include "error.h"
@@ -121,6 +122,40 @@ static const char *const lines[] = {
 	"{\"seq\":0,\"kind\":\"cpu\",\"cpu\":1,\"clock\":5000,\"clock_task\":4000}",
 	"{\"seq\":0,\"kind\":\"task\",\"pid\":7,\"tid\":8,\"comm\":\"x\",\"se.avg.util_avg\":321}",
 };
+
+/*
+ * A sched/features line: its names in bit order without NO_, the bits of
+ * those without it (here 0, 1 and 3: 11); NONTASK_CAPACITY keeps its
+ * "NO", which is no prefix.
+ */
+static void test_parse_sched_features(void **state)
+{
+	char line[] =
+		"PLACE_LAG PLACE_DEADLINE_INITIAL NO_NEXT_BUDDY NONTASK_CAPACITY NO_HRTICK \n";
+	static const char *const want[] = { "PLACE_LAG", "PLACE_DEADLINE_INITIAL", "NEXT_BUDDY",
+					    "NONTASK_CAPACITY", "HRTICK" };
+	struct json_object *names = json_object_new_array();
+	char empty[] = " \n", many[65 * 3 + 1];
+	uint64_t mask;
+	size_t i;
+
+	(void)state;
+	assert_int_equal(rs_parse_sched_features(line, names, &mask), 0);
+	assert_int_equal(mask, 11);
+	assert_int_equal(json_object_array_length(names), 5);
+	for (i = 0; i < 5; i++)
+		assert_string_equal(json_object_get_string(json_object_array_get_idx(names, i)),
+				    want[i]);
+	json_object_put(names);
+
+	names = json_object_new_array();
+	assert_int_equal(rs_parse_sched_features(empty, names, &mask), -1);
+	for (i = 0; i < 65; i++)
+		memcpy(many + 3 * i, "AB ", 3);
+	many[65 * 3] = '\0';
+	assert_int_equal(rs_parse_sched_features(many, names, &mask), -1);
+	json_object_put(names);
+}
 
 /* Append the lines above to traces/@name.dat, as the recorder does, and read them back. */
 static void append_truth(const char *name)
@@ -250,9 +285,12 @@ static void test_no_embedded_truth(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_parse_value),	  cmocka_unit_test(test_append_zstd),
-		cmocka_unit_test(test_append_none),	  cmocka_unit_test(test_corrupt_truth),
+		cmocka_unit_test(test_parse_value),
+		cmocka_unit_test(test_append_zstd),
+		cmocka_unit_test(test_append_none),
+		cmocka_unit_test(test_corrupt_truth),
 		cmocka_unit_test(test_no_embedded_truth),
+		cmocka_unit_test(test_parse_sched_features),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -585,6 +585,93 @@ static void test_recorded_base_slice(void **state)
 }
 
 /*
+ * The traced kernel's own scheduler features (sysctl_sched_features as
+ * 6.18.5+ counts its bits: DELAY_DEQUEUE 8, UTIL_EST 24) replace the
+ * profile's defaults.  With DELAY_DEQUEUE cleared, A, not eligible when it
+ * blocks (vruntime 2.1 ms against V = (2.1 + 0.5) / 2 = 1.3 ms), leaves at
+ * once with lag 1.3 - 2.1 = -0.8 ms (the limit, max(2 slices, a tick) =
+ * 4 ms, is far): the root keeps B alone.  With UTIL_EST cleared too, A's
+ * sleep takes no util_est sample, where the defaults take one of its
+ * util_avg (300).  A what-if replay (the trace says 6.11) keeps the
+ * defaults: A delayed.
+ */
+static void test_trace_features(void **state)
+{
+	const uint64_t c0 = 5000000000000ull, t0 = 3000000000ull;
+	const uint64_t all = 99674079, no_delay = all & ~(1ull << 8);
+	struct cfsr_trace_info info = { .kernel_release = "6.18.44",
+					.has_sched_features = true,
+					.sched_features = no_delay };
+	const struct cfsr_cfs_rq *root;
+	struct cfsr_sched_avg want;
+	struct cfsr_replay *r;
+	struct cfsr_task *a;
+
+	(void)state;
+	r = cfsr_replay_new(1, prof(), 250);
+	cfsr_replay_take_tunables(r, &info);
+	run_until_delayed(r, c0, t0, &want);
+	a = cfsr_replay_task(r, 50);
+	root = cfsr_replay_cfs_rq(r, "/", 0);
+	assert_int_equal(a->state, CFSR_TS_SLEEPING);
+	assert_int_equal(a->vlag, -800000);
+	assert_int_equal(root->nr_queued, 1);
+	assert_int_equal(root->load_weight, W0);
+	assert_int_equal(cfsr_replay_stats(r)->delayed, 0);
+	assert_true(a->avg.util_est > 0);
+	cfsr_replay_free(r);
+
+	info.sched_features = no_delay & ~(1ull << 24);
+	r = cfsr_replay_new(1, prof(), 250);
+	cfsr_replay_take_tunables(r, &info);
+	run_until_delayed(r, c0, t0, &want);
+	assert_int_equal(cfsr_replay_task(r, 50)->state, CFSR_TS_SLEEPING);
+	assert_int_equal(cfsr_replay_task(r, 50)->avg.util_est, 0);
+	assert_int_equal(cfsr_replay_cfs_rq(r, "/", 0)->avg.util_est, 0);
+	cfsr_replay_free(r);
+
+	info.kernel_release = "6.11.0";
+	r = cfsr_replay_new(1, prof(), 250);
+	cfsr_replay_take_tunables(r, &info);
+	run_until_delayed(r, c0, t0, &want);
+	assert_int_equal(cfsr_replay_task(r, 50)->state, CFSR_TS_DELAYED);
+	assert_int_equal(cfsr_replay_stats(r)->delayed, 1);
+	cfsr_replay_free(r);
+}
+
+/*
+ * PLACE_DEADLINE_INITIAL as the trace's features say (bit 1 of the 6.18.5+
+ * sysctl_sched_features).  A (50) runs 1 ms from V = 0; C (51), new, is
+ * woken at V = 1.0 ms: vruntime 1.0 ms, deadline half a slice (0.35 ms)
+ * later, or a whole one (0.7 ms) without the feature.
+ */
+static void test_trace_place_initial(void **state)
+{
+	const uint64_t t0 = 3000000000ull;
+	struct cfsr_trace_info info = { .kernel_release = "6.18.44",
+					.has_sched_features = true,
+					.sched_features = 99674079 & ~(1ull << 1) };
+	struct cfsr_replay *r;
+	struct cfsr_event e;
+	int pass;
+
+	(void)state;
+	for (pass = 0; pass < 2; pass++) {
+		r = cfsr_replay_new(1, prof(), 250);
+		if (pass)
+			cfsr_replay_take_tunables(r, &info);
+		feed(r, ev_switch(t0, 0, 0, 0, false, 50));
+		feed(r, ev_runtime(t0 + 1000000, 0, 50, 50, 1000000));
+		e = ev_wakeup(t0 + 1000000, 0, 50, 51, 0);
+		e.kind = CFSR_EV_WAKEUP_NEW;
+		feed(r, e);
+		assert_int_equal(cfsr_replay_task(r, 51)->vruntime, 1000000);
+		assert_int_equal(cfsr_replay_task(r, 51)->deadline, pass ? 1700000 : 1350000);
+		cfsr_replay_free(r);
+	}
+}
+
+/*
  * A's signal through run_until_delayed(): enqueue (zeros), waiting until
  * the switch from idle (at the clock of B's wakeup, which it kept),
  * running, waiting, running until it blocks.
@@ -1416,6 +1503,8 @@ int main(void)
 		cmocka_unit_test(test_switch_grows_table),
 		cmocka_unit_test(test_delayed_dequeue),
 		cmocka_unit_test(test_recorded_base_slice),
+		cmocka_unit_test(test_trace_features),
+		cmocka_unit_test(test_trace_place_initial),
 		cmocka_unit_test(test_move_group),
 		cmocka_unit_test(test_group_shares_stated),
 		cmocka_unit_test(test_delayed_requeue),

@@ -1,0 +1,275 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Unit tests for lib/schedfeat.c: the features.h orders by release and the
+ * decoding of sysctl_sched_features.  The expected bits are counted by hand
+ * from the SCHED_FEAT() lines of kernel/sched/features.h of each release
+ * (the order listed at the top of lib/schedfeat.c), not from the table.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "profile.h"
+#include "schedfeat.h"
+
+/* the bitmask sched/debug printed on the 6.18.44 machine of traces/recorded.dat */
+#define MASK_6_18 99674079ull
+
+static struct cfsr_trace_info info_for(const char *release, uint64_t mask)
+{
+	struct cfsr_trace_info in;
+
+	memset(&in, 0, sizeof(in));
+	in.kernel_release = release;
+	in.sched_features = mask;
+	in.has_sched_features = true;
+	return in;
+}
+
+/*
+ * 6.18.5+ features.h, default-on lines by bit: PLACE_LAG 0,
+ * PLACE_DEADLINE_INITIAL 1, PLACE_REL_DEADLINE 2, RUN_TO_PARITY 3,
+ * PREEMPT_SHORT 4, (NEXT_BUDDY 5 off), PICK_BUDDY 6, CACHE_HOT_BUDDY 7,
+ * DELAY_DEQUEUE 8, DELAY_ZERO 9, WAKEUP_PREEMPTION 10, (HRTICK 11,
+ * HRTICK_DL 12 off), NONTASK_CAPACITY 13, TTWU_QUEUE 14, SIS_UTIL 15,
+ * (WARN_DOUBLE_CLOCK 16, RT_PUSH_IPI 17, RT_RUNTIME_SHARE 18, LB_MIN 19
+ * off), ATTACH_AGE_LOAD 20, WA_IDLE 21, WA_WEIGHT 22, WA_BIAS 23,
+ * UTIL_EST 24, (LATENCY_WARN 25 off), NI_RANDOM 26.
+ */
+static void test_recorded_mask_is_the_defaults(void **state)
+{
+	static const int on[] = {
+		0, 1, 2, 3, 4, 6, 7, 8, 9, 10, 13, 14, 15, 20, 21, 22, 23, 24, 26
+	};
+	uint64_t mask = 0;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(on) / sizeof(on[0]); i++)
+		mask |= 1ull << on[i];
+	assert_int_equal(mask, MASK_6_18);
+}
+
+static void test_decode_6_18(void **state)
+{
+	struct cfsr_trace_info in = info_for("6.18.44-fc-v1147", MASK_6_18);
+	struct cfsr_sched_feats f;
+
+	(void)state;
+	assert_int_equal(cfsr_sched_feats_decode(&f, &in), CFSR_FEAT_TABLE);
+	assert_int_equal(f.nr, 27);
+	assert_string_equal(f.names[8], "DELAY_DEQUEUE");
+	assert_string_equal(f.names[26], "NI_RANDOM");
+	assert_int_equal(cfsr_sched_feat_state(&f, "DELAY_DEQUEUE"), 1);
+	assert_int_equal(cfsr_sched_feat_state(&f, "DELAY_ZERO"), 1);
+	assert_int_equal(cfsr_sched_feat_state(&f, "RUN_TO_PARITY"), 1);
+	assert_int_equal(cfsr_sched_feat_state(&f, "UTIL_EST"), 1);
+	assert_int_equal(cfsr_sched_feat_state(&f, "NEXT_BUDDY"), 0);
+	assert_int_equal(cfsr_sched_feat_state(&f, "RT_PUSH_IPI"), 0);
+	assert_int_equal(cfsr_sched_feat_state(&f, "GENTLE_FAIR_SLEEPERS"), -1);
+	assert_int_equal(cfsr_sched_feat_unnamed(&f), 0);
+
+	/* NO_DELAY_DEQUEUE: bit 8 cleared */
+	in.sched_features = MASK_6_18 & ~(1ull << 8);
+	cfsr_sched_feats_decode(&f, &in);
+	assert_int_equal(cfsr_sched_feat_state(&f, "DELAY_DEQUEUE"), 0);
+	assert_int_equal(cfsr_sched_feat_state(&f, "DELAY_ZERO"), 1);
+
+	/* before 6.18.5 the list ends at LATENCY_WARN: bit 26 has no name */
+	in = info_for("6.18.4", MASK_6_18);
+	cfsr_sched_feats_decode(&f, &in);
+	assert_int_equal(f.nr, 26);
+	assert_int_equal(cfsr_sched_feat_unnamed(&f), 1ull << 26);
+}
+
+/*
+ * PICK_BUDDY came after NEXT_BUDDY in 6.12.13 (stable, 2a77e4be12cb):
+ * v6.12.0-12 has CACHE_HOT_BUDDY 6, DELAY_DEQUEUE 7, DELAY_ZERO 8, and
+ * DOUBLE_TICK 12 after HRTICK 10, HRTICK_DL 11; 6.12.13 one later each.
+ * v6.13 dropped DOUBLE_TICK: its UTIL_EST is bit 23, 6.13.2's 24.
+ */
+static void test_decode_6_12_6_13(void **state)
+{
+	struct cfsr_trace_info in = info_for("6.12.7", 1ull << 7);
+	struct cfsr_sched_feats f;
+
+	(void)state;
+	cfsr_sched_feats_decode(&f, &in);
+	assert_int_equal(cfsr_sched_feat_state(&f, "DELAY_DEQUEUE"), 1);
+	assert_int_equal(cfsr_sched_feat_state(&f, "PICK_BUDDY"), -1);
+	assert_string_equal(f.names[12], "DOUBLE_TICK");
+	in.kernel_release = "6.12.13";
+	cfsr_sched_feats_decode(&f, &in);
+	assert_int_equal(cfsr_sched_feat_state(&f, "DELAY_DEQUEUE"), 0);
+	assert_int_equal(cfsr_sched_feat_state(&f, "CACHE_HOT_BUDDY"), 1);
+	assert_string_equal(f.names[8], "DELAY_DEQUEUE");
+	in = info_for("6.13.1", 1ull << 23);
+	cfsr_sched_feats_decode(&f, &in);
+	assert_int_equal(cfsr_sched_feat_state(&f, "UTIL_EST"), 1);
+	assert_int_equal(cfsr_sched_feat_state(&f, "DOUBLE_TICK"), -1);
+	in.kernel_release = "6.13.2";
+	cfsr_sched_feats_decode(&f, &in);
+	assert_int_equal(cfsr_sched_feat_state(&f, "UTIL_EST"), 0);
+	assert_int_equal(cfsr_sched_feat_state(&f, "WA_BIAS"), 1);
+}
+
+/*
+ * UTIL_EST by release: v5.7-v5.11 bit 20 (GENTLE_FAIR_SLEEPERS,
+ * START_DEBIT, NEXT_BUDDY, LAST_BUDDY, CACHE_HOT_BUDDY, WAKEUP_PREEMPTION,
+ * HRTICK, DOUBLE_TICK, NONTASK_CAPACITY, TTWU_QUEUE, SIS_AVG_CPU, SIS_PROP,
+ * WARN_DOUBLE_CLOCK, RT_PUSH_IPI, RT_RUNTIME_SHARE, LB_MIN, ATTACH_AGE_LOAD,
+ * WA_IDLE, WA_WEIGHT, WA_BIAS), 22 features with UTIL_EST_FASTUP; v5.12 20
+ * (HRTICK_DL in, SIS_AVG_CPU out); v5.13 20 of 25 (LATENCY_WARN,
+ * ALT_PERIOD, BASE_SLICE after UTIL_EST_FASTUP); v6.0 21 (SIS_UTIL); v6.6 21 (13 lines PLACE_LAG, PLACE_DEADLINE_INITIAL,
+ * RUN_TO_PARITY, NEXT_BUDDY, CACHE_HOT_BUDDY, WAKEUP_PREEMPTION, HRTICK,
+ * HRTICK_DL, DOUBLE_TICK, NONTASK_CAPACITY, TTWU_QUEUE, SIS_PROP,
+ * SIS_UTIL, then the 9 from WARN_DOUBLE_CLOCK); v6.7-v6.11 20 (no SIS_PROP).
+ */
+static void test_util_est_bit(void **state)
+{
+	static const struct {
+		const char *release;
+		int bit;
+		size_t nr;
+	} cases[] = {
+		{ "5.7.0", 20, 22 }, { "5.10.200", 20, 22 }, { "5.11", 20, 22 },
+		{ "5.12", 20, 22 },  { "5.13", 20, 25 },     { "5.15.90", 20, 25 },
+		{ "6.0", 21, 26 },   { "6.5.13", 21, 26 },   { "6.6.30", 21, 25 },
+		{ "6.7", 20, 24 },   { "6.8", 20, 23 },	     { "6.11", 20, 22 },
+	};
+	struct cfsr_sched_feats f;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct cfsr_trace_info in = info_for(cases[i].release, 1ull << cases[i].bit);
+
+		assert_int_equal(cfsr_sched_feats_decode(&f, &in), CFSR_FEAT_TABLE);
+		assert_int_equal(f.nr, cases[i].nr);
+		assert_int_equal(cfsr_sched_feat_state(&f, "UTIL_EST"), 1);
+		assert_int_equal(cfsr_sched_feat_state(&f, "WA_BIAS"), 0);
+	}
+}
+
+/* Outside v5.7-v6.18, or without a bitmask, the features are unknown. */
+static void test_unknown(void **state)
+{
+	struct cfsr_trace_info in = info_for("4.19.316", 1);
+	struct cfsr_sched_feats f;
+
+	(void)state;
+	assert_int_equal(cfsr_sched_feats_decode(&f, &in), CFSR_FEAT_UNKNOWN);
+	assert_non_null(f.why);
+	assert_int_equal(cfsr_sched_feat_state(&f, "UTIL_EST"), -1);
+	in.kernel_release = "6.19";
+	assert_int_equal(cfsr_sched_feats_decode(&f, &in), CFSR_FEAT_UNKNOWN);
+	in.kernel_release = NULL;
+	assert_int_equal(cfsr_sched_feats_decode(&f, &in), CFSR_FEAT_UNKNOWN);
+	in = info_for("6.18.2", 1);
+	in.has_sched_features = false;
+	assert_int_equal(cfsr_sched_feats_decode(&f, &in), CFSR_FEAT_UNKNOWN);
+}
+
+/* Recorded names win over the table, whatever the release. */
+static void test_recorded_names(void **state)
+{
+	static const char *const names[] = { "UTIL_EST", "DELAY_DEQUEUE", "SYNC_WAKEE_STAYS" };
+	struct cfsr_trace_info in = info_for("4.19.316", 0x1);
+	struct cfsr_sched_feats f;
+
+	(void)state;
+	in.sched_feat_names = names;
+	in.nr_sched_feat_names = 3;
+	in.sched_feat_names_source = "test";
+	assert_int_equal(cfsr_sched_feats_decode(&f, &in), CFSR_FEAT_RECORDED);
+	assert_string_equal(f.order, "test");
+	assert_int_equal(cfsr_sched_feat_state(&f, "UTIL_EST"), 1);
+	assert_int_equal(cfsr_sched_feat_state(&f, "DELAY_DEQUEUE"), 0);
+	assert_int_equal(cfsr_sched_feat_state(&f, "PLACE_LAG"), -1);
+	in.sched_features = 0x9;
+	cfsr_sched_feats_decode(&f, &in);
+	assert_int_equal(cfsr_sched_feat_unnamed(&f), 0x8);
+}
+
+/* The engine's profile takes the trace's features; the others keep the defaults. */
+static void test_apply(void **state)
+{
+	const struct cfsr_profile *base = cfsr_profile_for("6.18.44");
+	struct cfsr_trace_info in = info_for("6.18.44", MASK_6_18);
+	struct cfsr_sched_feats f;
+	struct cfsr_profile p;
+
+	(void)state;
+	assert_true(base->delay_dequeue && base->delay_zero && base->run_to_parity &&
+		    base->place_lag && base->place_deadline_initial && base->place_rel_deadline &&
+		    base->util_est);
+	cfsr_sched_feats_decode(&f, &in);
+	assert_int_equal(cfsr_sched_feats_apply(&p, base, &f), 0);
+	assert_memory_equal(&p, base, sizeof(p));
+	/* NO_DELAY_DEQUEUE, NO_RUN_TO_PARITY, NO_UTIL_EST */
+	in.sched_features = MASK_6_18 & ~((1ull << 8) | (1ull << 3) | (1ull << 24));
+	cfsr_sched_feats_decode(&f, &in);
+	assert_int_equal(cfsr_sched_feats_apply(&p, base, &f), 3);
+	assert_false(p.delay_dequeue || p.run_to_parity || p.util_est);
+	assert_true(p.delay_zero && p.place_lag && p.util_est_late == base->util_est_late);
+	assert_true(base->delay_dequeue);
+	/* a CFS release has no EEVDF feature to take */
+	base = cfsr_profile_for("6.1.20");
+	in = info_for("6.1.20", 0);
+	cfsr_sched_feats_decode(&f, &in);
+	assert_int_equal(cfsr_sched_feats_apply(&p, base, &f), 2);
+	assert_false(p.util_est || p.util_est_fastup || p.delay_dequeue || p.place_lag);
+}
+
+/*
+ * Every release whose features the engine honours (v5.7+, the runnable_avg
+ * arithmetic) has an order, with no name twice.
+ */
+static void test_orders(void **state)
+{
+	size_t i, j, k, nr;
+
+	(void)state;
+	for (i = 0; i < cfsr_profile_count(); i++) {
+		const struct cfsr_profile *p = cfsr_profile_at(i);
+		const int ends[2] = { p->first, p->last };
+		size_t e;
+
+		if (!p->implemented || p->arith != CFSR_ARITH_RUNNABLE)
+			continue;
+		for (e = 0; e < 2; e++) {
+			char rel[32];
+			const char *const *names;
+
+			snprintf(rel, sizeof(rel), "%d.%d.%d", ends[e] / 10000, ends[e] / 100 % 100,
+				 ends[e] % 100);
+			names = cfsr_sched_feat_order(rel, &nr, NULL);
+			assert_non_null(names);
+			for (j = 0; j < nr; j++)
+				for (k = j + 1; k < nr; k++)
+					assert_string_not_equal(names[j], names[k]);
+			/* the EEVDF releases start with PLACE_LAG */
+			assert_int_equal(!strcmp(names[0], "PLACE_LAG"), p->eevdf);
+		}
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_recorded_mask_is_the_defaults),
+		cmocka_unit_test(test_decode_6_18),
+		cmocka_unit_test(test_decode_6_12_6_13),
+		cmocka_unit_test(test_util_est_bit),
+		cmocka_unit_test(test_unknown),
+		cmocka_unit_test(test_recorded_names),
+		cmocka_unit_test(test_apply),
+		cmocka_unit_test(test_orders),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
