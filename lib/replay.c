@@ -114,6 +114,8 @@ struct replay_shares {
 struct cfsr_replay {
 	/* trace time of the update being made (tg_load_at()) */
 	uint64_t cur_ts;
+	/* no pending run-time report is older (settle_ticks()) */
+	uint64_t settle_from;
 	const struct cfsr_pelt_params *params;
 	const struct cfsr_group_params *gparams;
 	const struct cfsr_profile *profile;
@@ -2772,6 +2774,8 @@ static int on_runtime(struct cfsr_replay *r, const struct cfsr_event *ev)
 		p->updates = t->updates;
 		p->now = now;
 		p->ts = ev->ts;
+		if (ev->ts < r->settle_from)
+			r->settle_from = ev->ts;
 		p->exact = exact;
 		p->unanchored = !clock_ok(r, ev->cpu);
 		p->exec_from = now - ev->runtime.runtime;
@@ -3311,8 +3315,12 @@ static void observe_idle(struct cfsr_replay *r, const struct cfsr_event *ev)
 static void settle_ticks(struct cfsr_replay *r, uint64_t ts)
 {
 	struct cfsr_event tick = { .kind = CFSR_EV_MARKER, .pid = -1 };
+	uint64_t next = UINT64_MAX;
 	int cpu, first;
 
+	/* no report is older than r->settle_from: nothing is due before then */
+	if (ts <= r->settle_from || ts - r->settle_from <= TICK_SETTLE_NS)
+		return;
 	do {
 		first = -1;
 		for (cpu = 0; cpu < r->nr_cpus; cpu++)
@@ -3331,6 +3339,10 @@ static void settle_ticks(struct cfsr_replay *r, uint64_t ts)
 			settle_runtime(r, &tick);
 		}
 	} while (first >= 0);
+	for (cpu = 0; cpu < r->nr_cpus; cpu++)
+		if (r->pending[cpu].set && r->pending[cpu].ts < next)
+			next = r->pending[cpu].ts;
+	r->settle_from = next;
 }
 
 /*
@@ -3421,6 +3433,7 @@ struct cfsr_replay *cfsr_replay_new(int nr_cpus, const struct cfsr_profile *prof
 		return NULL;
 	r->rqs = calloc((size_t)nr_cpus, sizeof(*r->rqs));
 	r->pending = calloc((size_t)nr_cpus, sizeof(*r->pending));
+	r->settle_from = UINT64_MAX;
 	r->nr_cpus = nr_cpus;
 	if (!r->rqs || !r->pending || group_get(r, "/") != 0) {
 		cfsr_replay_free(r);
