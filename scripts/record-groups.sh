@@ -58,7 +58,7 @@ if [ -z "$CG" ] || [ ! -e "$CG/cpu.shares" ]; then
 	die "no cgroup v1 cpu hierarchy found in /proc/mounts"
 fi
 
-make -C "$HERE/.." -s cfsreplay >/dev/null || die "cannot build cfsreplay"
+make -C "$HERE/.." -s >/dev/null || die "cannot build cfsreplay"
 CFSR=$HERE/../cfsreplay
 
 # groups to make, parents first: "PATH SHARES"; workers: "CPU PATH"
