@@ -427,10 +427,18 @@ static void text_notes(const struct report *r)
 		printf("  - %" PRIu64 " moves of tasks between groups from markers, replayed at\n"
 		       "    their markers as sched_move_task()\n",
 		       g.marker_moves);
-	if (g.shares_given)
+	if (g.shares_given) {
+		const char *path;
+		uint64_t shares;
+		size_t i;
+
 		printf("  - cpu.shares of %" PRIu64
-		       " groups from cfsr-mkdir markers or the recorder's metadata\n",
+		       " groups from cfsr-mkdir markers or the recorder's metadata:\n",
 		       g.shares_given);
+		for (i = 0; (path = cfsr_cpuload_stated_shares(r->c.cl, i, &shares)); i++)
+			printf("      %s  shares %" PRIu64 "\n", path,
+			       cfsr_scale_load_down(shares));
+	}
 	if (g.bad_markers)
 		printf("  - %" PRIu64 " cfsr-mkdir/cfsr-move markers could not be read\n",
 		       g.bad_markers);
@@ -846,8 +854,11 @@ static json_object *json_place(struct report *r)
 /* Where the per-CPU load's engine took the task groups and their shares from. */
 static json_object *json_groups(const struct report *r)
 {
-	json_object *o = json_object_new_object();
+	json_object *o = json_object_new_object(), *stated = json_object_new_object();
 	struct cfsr_cpuload_groups g;
+	const char *path;
+	uint64_t shares;
+	size_t i;
 
 	cfsr_cpuload_groups(r->c.cl, &g);
 	json_object_object_add(o, "groups", u64(g.groups));
@@ -856,6 +867,9 @@ static json_object *json_groups(const struct report *r)
 	json_object_object_add(o, "shares_given", u64(g.shares_given));
 	json_object_object_add(o, "bad_markers", u64(g.bad_markers));
 	json_object_object_add(o, "cgroup_attaches", u64(g.cgroup_attaches));
+	for (i = 0; (path = cfsr_cpuload_stated_shares(r->c.cl, i, &shares)); i++)
+		json_object_object_add(stated, path, u64(cfsr_scale_load_down(shares)));
+	json_object_object_add(o, "shares", stated);
 	return o;
 }
 

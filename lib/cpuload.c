@@ -71,10 +71,12 @@ struct cfsr_cpuload {
 	int *touched;
 	size_t nr_touched;
 	size_t alloc_touched;
-	/* groups whose shares a marker or the metadata stated (the engine keeps the value) */
+	/* groups whose shares a marker or the metadata stated, and the last value stated */
 	char **shared;
+	uint64_t *shared_value;
 	size_t nr_shared;
 	size_t alloc_shared;
+	size_t alloc_shared_value;
 	struct cfsr_cpuload_groups groups;
 	int failed;
 };
@@ -296,12 +298,23 @@ int cfsr_cpuload_set_shares(struct cfsr_cpuload *cl, const char *path, uint64_t 
 		;
 	if (i == cl->nr_shared) {
 		if (CFSR_ALLOC_GROW(cl->shared, cl->nr_shared + 1, cl->alloc_shared) < 0 ||
+		    CFSR_ALLOC_GROW(cl->shared_value, cl->nr_shared + 1, cl->alloc_shared_value) <
+			    0 ||
 		    !(cl->shared[cl->nr_shared] = strdup(path)))
 			return cfsr_error("out of memory for group shares");
 		cl->nr_shared++;
 		cl->groups.shares_given++;
 	}
+	cl->shared_value[i] = shares;
 	return cfsr_replay_group_shares(cl->r, path, shares);
+}
+
+const char *cfsr_cpuload_stated_shares(const struct cfsr_cpuload *cl, size_t i, uint64_t *shares)
+{
+	if (i >= cl->nr_shared)
+		return NULL;
+	*shares = cl->shared_value[i];
+	return cl->shared[i];
 }
 
 /*
@@ -415,6 +428,7 @@ void cfsr_cpuload_free(struct cfsr_cpuload *cl)
 	for (k = 0; k < cl->nr_shared; k++)
 		free(cl->shared[k]);
 	free(cl->shared);
+	free(cl->shared_value);
 	cfsr_pidmap_release(&cl->map);
 	free(cl);
 }

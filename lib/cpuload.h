@@ -146,6 +146,13 @@ int cfsr_cpuload_nr(const struct cfsr_cpuload *cl, int cpu);
  */
 int cfsr_cpuload_set_shares(struct cfsr_cpuload *cl, const char *path, uint64_t shares);
 
+/*
+ * The @i-th group whose shares were stated (cfsr_cpuload_set_shares()), in
+ * the order first stated: its path, and in @shares the last tg->shares
+ * stated (scaled).  NULL past the last one.
+ */
+const char *cfsr_cpuload_stated_shares(const struct cfsr_cpuload *cl, size_t i, uint64_t *shares);
+
 /* The engine (borrowed: the pick check asks it, the per-CPU load replays the events). */
 struct cfsr_replay *cfsr_cpuload_engine(struct cfsr_cpuload *cl);
 

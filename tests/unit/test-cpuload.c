@@ -202,6 +202,7 @@ static void test_markers(void **state)
 	const struct cfsr_profile *prof = cfsr_profile_for("6.18");
 	struct cfsr_cpuload *cl = cfsr_cpuload_new(2, prof, 250, 0, UINT64_MAX);
 	struct cfsr_cpuload_groups g;
+	uint64_t shares;
 
 	(void)state;
 	assert_non_null(cl);
@@ -218,6 +219,11 @@ static void test_markers(void **state)
 	assert_int_equal(g.shares_given, 1);
 	assert_int_equal(g.marker_moves, 2);
 	assert_int_equal(g.bad_markers, 2);
+	/* the one group named, with scale_load() of the last shares stated */
+	marker(cl, "cfsr-mkdir path=/g shares=2048");
+	assert_string_equal(cfsr_cpuload_stated_shares(cl, 0, &shares), "/g");
+	assert_int_equal(shares, 2048 << 10);
+	assert_null(cfsr_cpuload_stated_shares(cl, 1, &shares));
 	/* 5's marker again changes nothing, 6's move to /k happens */
 	marker(cl, "cfsr-move pid=5 to=/sys/fs/cgroup/cpu/g");
 	marker(cl, "cfsr-move pid=6 path=/sys/fs/cgroup/cpu/k");

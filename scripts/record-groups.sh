@@ -1,0 +1,134 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# record-groups.sh - record one of the task-group traces (traces/groups-*.dat
+# and the kernel PELT capture beside each) with `cfsreplay record --truth`.
+#
+#   usage: scripts/record-groups.sh solo|split|nested OUTPUT.dat
+#
+# Each scenario makes cgroup v1 cpu groups (names cfsr-g-*) with chosen
+# cpu.shares *before* recording, so that the recorder's metadata carries
+# them, runs periodic workers (busy BUSY ms of every PERIOD ms, nice 0),
+# each pinned with taskset to one CPU and put in its group before it spins,
+# and removes the groups afterwards (also on error or signal):
+#
+#   solo    /cfsr-g-hi (2048) with one worker on CPU 1, /cfsr-g-lo (512)
+#           with one worker on CPU 0: each group alone on its CPU, no load
+#           elsewhere, so each group entity weighs its group's whole shares.
+#   split   /cfsr-g-hi (2048) and /cfsr-g-lo (512), one worker of each on
+#           each CPU: each group's load is split about evenly over the two
+#           CPUs, so each group entity weighs about half its shares.
+#   nested  /cfsr-g-outer (2048) with one worker of its own on CPU 0, and its
+#           child /cfsr-g-outer/inner (512) with one worker on each CPU: the
+#           inner group entities sit on the outer group's cfs_rqs, whose
+#           own entities weigh the outer shares in the ratio of the outer
+#           cfs_rqs' loads (about 1024 + 256 on CPU 0 against 256 on CPU 1).
+#
+# Each worker writes a marker "cfsr-worker pid=N cpu=C group=/PATH" into the
+# recording's trace_marker when it starts spinning.
+#
+# Needs root, a cgroup v1 cpu hierarchy, python3, taskset, and what
+# `cfsreplay record` needs (tracefs; BTF and BPF for the PELT capture).
+#
+# Overridable via environment:
+#   CFSR_SECONDS    run time of each worker (default 1)
+#   CFSR_BUSY_MS    busy part of each period (default 16)
+#   CFSR_PERIOD_MS  period (default 20)
+#   CFSR_TRUTH_MS   snapshot period for --truth (default 50)
+#   PYTHON          interpreter for the workers (default /usr/bin/python3)
+set -euo pipefail
+
+die() { echo "record-groups.sh: $*" >&2; exit 1; }
+
+[ $# -eq 2 ] || { echo "usage: $0 solo|split|nested OUTPUT.dat" >&2; exit 2; }
+SCENARIO=$1
+OUT=$(realpath -m "$2")
+case $SCENARIO in solo|split|nested) ;; *) die "unknown scenario '$SCENARIO'" ;; esac
+[ "$(id -u)" -eq 0 ] || die "must be run as root (writes to cgroupfs and tracefs)"
+[ "$(nproc --all)" -ge 2 ] || die "needs at least 2 CPUs"
+command -v taskset >/dev/null || die "taskset (util-linux) is not installed"
+
+HERE=$(cd "$(dirname "$0")" && pwd)
+PYTHON=${PYTHON:-/usr/bin/python3}
+SECONDS_RUN=${CFSR_SECONDS:-1}
+BUSY_MS=${CFSR_BUSY_MS:-16}
+PERIOD_MS=${CFSR_PERIOD_MS:-20}
+CG=$(awk '$3 == "cgroup" && $4 ~ /(^|,)cpu(,|$)/ { print $2; exit }' /proc/mounts)
+if [ -z "$CG" ] || [ ! -e "$CG/cpu.shares" ]; then
+	die "no cgroup v1 cpu hierarchy found in /proc/mounts"
+fi
+
+make -C "$HERE/.." -s >/dev/null || die "cannot build cfsreplay"
+CFSR=$HERE/../cfsreplay
+
+# groups to make, parents first: "PATH SHARES"; workers: "CPU PATH"
+case $SCENARIO in
+solo)
+	GROUPS_MADE="/cfsr-g-hi 2048
+/cfsr-g-lo 512"
+	WORKERS="1 /cfsr-g-hi
+0 /cfsr-g-lo" ;;
+split)
+	GROUPS_MADE="/cfsr-g-hi 2048
+/cfsr-g-lo 512"
+	WORKERS="0 /cfsr-g-hi
+1 /cfsr-g-hi
+0 /cfsr-g-lo
+1 /cfsr-g-lo" ;;
+nested)
+	GROUPS_MADE="/cfsr-g-outer 2048
+/cfsr-g-outer/inner 512"
+	WORKERS="0 /cfsr-g-outer
+0 /cfsr-g-outer/inner
+1 /cfsr-g-outer/inner" ;;
+esac
+
+MADE=
+cleanup() {
+	set +e
+	# children first (made after their parents); a group still holding a
+	# task cannot be removed, so move any leftover task back to the root
+	for g in $MADE; do
+		while read -r pid; do echo "$pid" > "$CG/tasks"; done < "$CG$g/tasks"
+		rmdir "$CG$g"
+	done
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM HUP
+
+while read -r g shares; do
+	[ -e "$CG$g" ] && die "$CG$g exists already"
+	mkdir "$CG$g"
+	MADE="$g $MADE"
+	echo "$shares" > "$CG$g/cpu.shares"
+done <<<"$GROUPS_MADE"
+
+# The recorded command: one pinned worker per line of $WORKERS.  taskset
+# pins the shell first, so the worker joins its group on its own CPU and
+# the group never has load elsewhere; then the shell becomes the worker.
+WORKER='
+import os, sys, time
+secs, busy, period, marker, group = float(sys.argv[1]), float(sys.argv[2]) / 1e3, float(sys.argv[3]) / 1e3, sys.argv[4], sys.argv[5]
+with open(marker, "w") as m:
+    m.write("cfsr-worker pid=%d cpu=%d group=%s\n" % (os.getpid(), os.sched_getaffinity(0).pop(), group))
+start = time.monotonic()
+nxt = start
+while nxt - start < secs:
+    while time.monotonic() < nxt + busy:
+        pass
+    nxt += period
+    d = nxt - time.monotonic()
+    if d > 0:
+        time.sleep(d)
+'
+# shellcheck disable=SC2016 # expanded by the recorded command's shells
+"$CFSR" record -f --truth="${CFSR_TRUTH_MS:-50}" --buffer-kb 8192 -o "$OUT" -- \
+	bash -c '
+	while read -r cpu g; do
+		taskset -c "$cpu" sh -c "echo \$\$ > \"\$1\$2/tasks\" && exec \"\$3\" -c \"\$4\" \"\$5\" \"\$6\" \"\$7\" \"\$CFSREPLAY_TRACE_MARKER\" \"\$2\"" \
+			sh "$1" "$g" "$2" "$3" "$4" "$5" "$6" &
+	done <<<"$7"
+	wait' \
+	bash "$CG" "$PYTHON" "$WORKER" "$SECONDS_RUN" "$BUSY_MS" "$PERIOD_MS" "$WORKERS" ||
+	die "cfsreplay record failed"
+echo "wrote $OUT ($(stat -c %s "$OUT") bytes) and ${OUT%.dat}.pelt.jsonl.gz ($(stat -c %s "${OUT%.dat}.pelt.jsonl.gz") bytes)"
