@@ -93,7 +93,7 @@ WORKLOAD=$HERE/workload.py
 
 if [ "$SCENARIO" != nosched ]; then
     PYTHON=${PYTHON:-/usr/bin/python3}
-    make -C "$HERE/.." -s cfsreplay >/dev/null || die "cannot build cfsreplay"
+    make -C "$HERE/.." -s >/dev/null || die "cannot build cfsreplay"
     CFSR=$HERE/../cfsreplay
     COMP=zstd
     case $SCENARIO in cgroups|v6) COMP=none ;; esac
