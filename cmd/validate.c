@@ -116,7 +116,7 @@ struct kind_stats {
 
 /*
  * A kernel update of a group cfs_rq the engine has not made yet: the trace
- * event of its path follows within BLOCKED_AFTER_NS, or it was one of
+ * event of its path follows within CFSR_REPLAY_PATH_NS, or it was one of
  * update_blocked_averages()' (no event).
  */
 struct pending_update {
@@ -125,8 +125,6 @@ struct pending_update {
 	uint64_t ts;
 	uint64_t lut;
 };
-
-#define BLOCKED_AFTER_NS 50000ULL
 
 struct validate {
 	const struct cfsr_profile *profile;
@@ -602,7 +600,7 @@ static void print_report(const struct validate *v, const char *trace, const char
 	printf("blocked-load updates: %" PRIu64 " group cfs_rq updates no event followed within "
 	       "%llu us (update_blocked_averages()), their update_tg_load_avg() made at the "
 	       "record\n",
-	       v->blocked_updates, BLOCKED_AFTER_NS / 1000);
+	       v->blocked_updates, CFSR_REPLAY_PATH_NS / 1000);
 	for (i = 0; i < K_NR; i++) {
 		print_kind(&v->k[i], kind_names[i]);
 		print_diffs(&v->k[i]);
@@ -983,7 +981,7 @@ static void settle_pending(struct validate *v, uint64_t ts)
 	for (i = 0; i < v->nr_pending; i++) {
 		struct pending_update *p = &v->pending[i];
 
-		if (p->ts + BLOCKED_AFTER_NS < ts)
+		if (p->ts + CFSR_REPLAY_PATH_NS < ts)
 			v->blocked_updates += cfsr_replay_cfs_rq_blocked(v->replay, p->group,
 									 p->cpu, p->lut, p->ts);
 		else

@@ -59,13 +59,11 @@ struct replay_rq {
 
 /*
  * A run-time report whose PELT update waits for the next event of the CPU
- * that emitted it: update_curr() runs in the tick, a dequeue or a
- * put_prev, which update the task's signal, but also in wakeup preemption
- * and enqueue paths, which do not (docs/KERNEL-PATHS.md).
+ * that emitted it (at most CFSR_REPLAY_PATH_NS, settle_ticks()):
+ * update_curr() runs in the tick, a dequeue or a put_prev, which update
+ * the task's signal, but also in wakeup preemption and enqueue paths,
+ * which do not (docs/KERNEL-PATHS.md).
  */
-/* the longest a pick's run-time report precedes its sched_switch (settle_ticks()) */
-#define TICK_SETTLE_NS 50000ULL
-
 struct pending_runtime {
 	bool set;
 	int pid;
@@ -86,7 +84,6 @@ struct pending_runtime {
 	uint64_t last_runtime_ts;
 };
 
-/* A task group: its parent, tg->load_avg, tg->shares. */
 /* A change of tg->load_avg: a publication by @cpu, or a reading (@cpu -1). */
 struct tg_change {
 	uint64_t ts;
@@ -96,6 +93,7 @@ struct tg_change {
 
 #define TG_CHANGES 16
 
+/* A task group: its parent, tg->load_avg, tg->shares. */
 struct replay_tg {
 	int parent;
 	int64_t load_avg;
@@ -633,19 +631,24 @@ struct walk {
 	const struct cfsr_cfs_rq *stop;
 };
 
+/* entity_tick() of every level; update_cfs_group() after each */
 static const struct walk walk_full = { true, true, false, NULL };
-static const struct walk walk_requeue = { false, false, true, NULL };
 /*
- * An enqueue or a dequeue: each level's update_cfs_group() follows the
- * accounting of the level below (account_entity_enqueue() and
- * account_entity_dequeue() come first in enqueue_task_fair() and
- * dequeue_entities()), so the state change makes it (set_state()).
+ * update_load_avg(UPDATE_TG) of every level without update_cfs_group():
+ *  - an enqueue or a dequeue, whose update_cfs_group() of each level
+ *    follows the accounting of the level below (account_entity_enqueue()
+ *    and account_entity_dequeue() come first in enqueue_task_fair() and
+ *    dequeue_entities()), so the state change makes it (set_state());
+ *  - set_next_task_fair() after a task of another class;
+ *  - propagate_entity_cfs_rq() after a detach (v5.7-v6.0).
  */
-static const struct walk walk_state = { true, false, false, NULL };
-/* dequeue_entity(DO_DETACH): the task's level; the detach publishes, the walk follows */
-static const struct walk walk_detach = { false, false, true, NULL };
-/* propagate_entity_cfs_rq() (v5.7-v6.0): update_load_avg(UPDATE_TG), no reweight */
-static const struct walk walk_propagate = { true, false, false, NULL };
+static const struct walk walk_tg = { true, false, false, NULL };
+/*
+ * The task's level only, without update_tg_load_avg():
+ * requeue_delayed_entity(), and dequeue_entity(DO_DETACH), whose detach
+ * publishes and whose walk up follows.
+ */
+static const struct walk walk_task = { false, false, true, NULL };
 
 /* The cfs_rq on @cpu that the hierarchies of groups @a and @b share. */
 static const struct cfsr_cfs_rq *common_cfs(const struct cfsr_replay *r, int a, int b, int cpu)
@@ -1488,11 +1491,7 @@ static int cfs_update(struct cfsr_replay *r, struct cfsr_cfs_rq *cfs, uint64_t n
 	return decayed;
 }
 
-/*
- * Mirrors update_tg_load_avg() in kernel/sched/fair.c for a group cfs_rq,
- * v6.12-v6.18 (the 1/64 threshold and, from v6.7, the 1 ms rate limit,
- * chosen by lib/group.c's params).  The root's tg->load_avg is not kept.
- */
+/* Note a change of tg->load_avg for tg_load_at(). */
 static void tg_changed(struct replay_tg *tg, uint64_t ts, int cpu, int64_t delta)
 {
 	if (!delta)
@@ -1501,13 +1500,19 @@ static void tg_changed(struct replay_tg *tg, uint64_t ts, int cpu, int64_t delta
 	tg->next_change++;
 }
 
+/*
+ * Mirrors update_tg_load_avg() in kernel/sched/fair.c for a group cfs_rq,
+ * v6.12-v6.18 (the 1/64 threshold and, from v6.7, the 1 ms rate limit,
+ * chosen by lib/group.c's params).  The root's tg->load_avg is not kept.
+ */
 static void tg_publish(struct cfsr_replay *r, struct cfsr_cfs_rq *cfs, uint64_t ts)
 {
 	struct replay_tg *tg = &r->tgs[cfs->group];
-	int64_t before = tg->load_avg;
+	int64_t before;
 
 	if (!cfs->group)
 		return;
+	before = tg->load_avg;
 	cfsr_group_publish_load(r->gparams, &tg->load_avg, &cfs->tg_load_avg_contrib,
 				&cfs->last_update_tg_load_avg, cfs->avg.load_avg, ts);
 	tg_changed(tg, ts, cfs->cpu, tg->load_avg - before);
@@ -1529,25 +1534,29 @@ static int64_t tg_load_at(const struct replay_tg *tg, int cpu, uint64_t ts)
 	return v;
 }
 
+/* Note an update of @cfs that crossed a period, for cfsr_replay_cfs_rq_follow(). */
+static void note_decay(struct cfsr_cfs_rq *cfs, uint64_t ts, bool tg)
+{
+	cfs->dec_lut = cfs->avg.last_update_time;
+	cfs->dec_tg = tg;
+	cfs->dec_ts = ts;
+	cfs->dec_last = cfs->last_update_tg_load_avg;
+}
+
 /*
  * After an update of @cfs in a walk: whether it publishes
  * (update_tg_load_avg() when update_load_avg() decayed and the path passes
  * UPDATE_TG), noting the update for cfsr_replay_cfs_rq_follow().
  */
-static bool cfs_decayed(struct cfsr_replay *r, struct cfsr_cfs_rq *cfs, int decayed, uint64_t ts,
-			const struct walk *w)
+static bool cfs_decayed(struct cfsr_cfs_rq *cfs, int decayed, uint64_t ts, const struct walk *w)
 {
-	(void)r;
 	if (cfs->kernel_decayed) {
 		cfs->kernel_decayed = false;
 		decayed = 1;
 	}
 	if (!decayed)
 		return false;
-	cfs->dec_lut = cfs->avg.last_update_time;
-	cfs->dec_tg = w->tg;
-	cfs->dec_ts = ts;
-	cfs->dec_last = cfs->last_update_tg_load_avg;
+	note_decay(cfs, ts, w->tg);
 	return w->tg;
 }
 
@@ -1577,10 +1586,7 @@ int cfsr_replay_cfs_rq_blocked(struct cfsr_replay *r, int group, int cpu, uint64
 	if (!cfs || !cfs->kernel_decayed || cfs->avg.last_update_time != kernel_lut)
 		return 0;
 	cfs->kernel_decayed = false;
-	cfs->dec_lut = kernel_lut;
-	cfs->dec_tg = true;
-	cfs->dec_ts = ts;
-	cfs->dec_last = cfs->last_update_tg_load_avg;
+	note_decay(cfs, ts, true);
 	tg_publish(r, cfs, ts);
 	return 1;
 }
@@ -1800,7 +1806,7 @@ static void group_walk(struct cfsr_replay *r, struct cfsr_cfs_rq *gcfs, uint64_t
 					     &gcfs->prop_runnable_sum);
 			decayed = 1;
 		}
-		if (cfs_decayed(r, p, decayed, ts, w))
+		if (cfs_decayed(p, decayed, ts, w))
 			tg_publish(r, p, ts);
 		if (w->reweight)
 			update_cfs_group(r, gcfs, true);
@@ -1821,7 +1827,7 @@ static void cfs_update_task(struct cfsr_replay *r, const struct cfsr_task *t, ui
 
 	if (!cfs || !t->fair || !clock_ok(r, t->cpu))
 		return;
-	if (cfs_decayed(r, cfs, cfs_update(r, cfs, now, ts, exact), ts, w))
+	if (cfs_decayed(cfs, cfs_update(r, cfs, now, ts, exact), ts, w))
 		tg_publish(r, cfs, ts);
 	if (!w->task_only)
 		group_walk(r, cfs, now, ts, exact, w);
@@ -1920,7 +1926,7 @@ static void attach_task(struct cfsr_replay *r, struct cfsr_task *t, uint64_t now
 	task_load_enter(r, t);
 	cfs->propagate = true;
 	tg_publish(r, cfs, ts);
-	group_walk(r, cfs, now, ts, exact, &walk_state);
+	group_walk(r, cfs, now, ts, exact, &walk_tg);
 	t->migrated = false;
 	if (t->attach_pending) {
 		t->attach_pending = false;
@@ -2107,7 +2113,7 @@ static void requeue_delayed(struct cfsr_replay *r, struct cfsr_task *t, uint64_t
 			task_account(r, t, 1);
 		}
 	}
-	update_task_with(r, t, now, ts, CFSR_UPD_REQUEUE, exact, true, 0, false, &walk_requeue);
+	update_task_with(r, t, now, ts, CFSR_UPD_REQUEUE, exact, true, 0, false, &walk_task);
 	set_state(r, t, CFSR_TS_QUEUED);
 	root_util_est(r, t, 1);
 	r->stats.delayed_woken++;
@@ -2125,8 +2131,7 @@ static void finish_delayed(struct cfsr_replay *r, struct cfsr_task *t, uint64_t 
 {
 	struct cfsr_cfs_rq *cfs = task_cfs(r, t);
 
-	update_task_with(r, t, now, ts, CFSR_UPD_DELAYED_DEQUEUE, exact, true, 0, false,
-			 &walk_state);
+	update_task_with(r, t, now, ts, CFSR_UPD_DELAYED_DEQUEUE, exact, true, 0, false, &walk_tg);
 	if (cfs)
 		task_lag(r, cfs, t);
 	if (r->profile->delay_zero && t->vlag > 0)
@@ -2480,6 +2485,12 @@ static void block_task(struct cfsr_replay *r, struct cfsr_task *t, bool special)
  *    update_cfs_group(), on the levels below that shared cfs_rq, or on
  *    every level when prev is not fair (set_next_task_fair()).
  */
+/* A switch out of @prev whose dequeue has DEQUEUE_SPECIAL: the task is dying. */
+static bool switch_special(const struct cfsr_task *prev, const struct cfsr_event *ev)
+{
+	return prev->exiting || (ev->sw.prev_state & (CFSR_TASK_DEAD_BITS));
+}
+
 static void switch_walks(const struct cfsr_replay *r, const struct cfsr_task *prev,
 			 const struct cfsr_task *next, bool next_fair, bool dequeue, int cpu,
 			 struct walk *put, struct walk *set)
@@ -2488,7 +2499,7 @@ static void switch_walks(const struct cfsr_replay *r, const struct cfsr_task *pr
 
 	if (prev && next && prev->fair && next_fair)
 		common = common_cfs(r, prev->group, next->group, cpu);
-	*put = dequeue ? walk_state : (struct walk){ false, false, false, common };
+	*put = dequeue ? walk_tg : (struct walk){ false, false, false, common };
 	*set = (struct walk){ true, false, false, common };
 }
 
@@ -2496,7 +2507,8 @@ static int on_switch(struct cfsr_replay *r, const struct cfsr_event *ev)
 {
 	struct replay_rq *rq = rq_of(r, ev->cpu);
 	struct cfsr_task *prev = NULL, *next = NULL;
-	struct walk put, set;
+	/* without a prev the model knows: set_next_task_fair() on every level */
+	struct walk put, set = walk_tg;
 	uint64_t now, at;
 	bool exact, sleep = false, special;
 
@@ -2538,7 +2550,7 @@ static int on_switch(struct cfsr_replay *r, const struct cfsr_event *ev)
 	}
 	if (prev) {
 		sleep = !ev->sw.preempt && ev->sw.prev_state;
-		special = prev->exiting || (ev->sw.prev_state & (CFSR_TASK_DEAD_BITS));
+		special = switch_special(prev, ev);
 		task_set_prio(r, prev, ev->sw.prev_prio);
 		memcpy(prev->comm, ev->sw.prev_comm, sizeof(prev->comm));
 		set_cpu(r, prev, ev->cpu, ev->ts);
@@ -2567,7 +2579,6 @@ static int on_switch(struct cfsr_replay *r, const struct cfsr_event *ev)
 	if (next) {
 		task_set_prio(r, next, ev->sw.next_prio);
 		memcpy(next->comm, ev->sw.next_comm, sizeof(next->comm));
-		switch_walks(r, prev, next, next->fair, false, ev->cpu, &put, &set);
 		set_next(r, next, ev->cpu, now, ev->ts, exact, &set);
 	}
 	/*
@@ -2604,8 +2615,7 @@ static void recover_switch(struct cfsr_replay *r, struct replay_rq *rq, struct c
 	if (old && old != t && old->state == CFSR_TS_RUNNING)
 		left_unseen(r, old);
 	/* the task it replaced is not known: set_next_task_fair() on every level */
-	set_next(r, t, cpu, now > runtime ? now - runtime : 0, ts, exact,
-		 &(struct walk){ true, false, false, NULL });
+	set_next(r, t, cpu, now > runtime ? now - runtime : 0, ts, exact, &walk_tg);
 	rq->curr = t->pid;
 	r->stats.recovered_switches++;
 }
@@ -2884,7 +2894,7 @@ static int on_wakeup(struct cfsr_replay *r, const struct cfsr_event *ev, bool ne
 	rq->woken++;
 	t->enq_pending = true;
 	t->enq_clock = now;
-	cfs_update_task(r, t, now, ev->ts, exact, &walk_state);
+	cfs_update_task(r, t, now, ev->ts, exact, &walk_tg);
 	if (t->state != CFSR_TS_LEFT)
 		task_place(r, cfs, t, false);
 	set_state(r, t, CFSR_TS_QUEUED);
@@ -2923,7 +2933,7 @@ static int on_migrate(struct cfsr_replay *r, const struct cfsr_event *ev)
 
 		/* v6.1+: update_load_avg(UPDATE_TG | DO_DETACH), its walk after the detach */
 		update_task(r, t, now, ev->ts, CFSR_UPD_DETACH, exact,
-			    r->profile->detach_in_dequeue ? &walk_detach : &walk_full);
+			    r->profile->detach_in_dequeue ? &walk_task : &walk_full);
 		cfs->prop_runnable_sum +=
 			r->ops->detach(r->profile, &cfs->avg, &t->avg, t->load_weight);
 		cfs->propagate = true;
@@ -2937,7 +2947,7 @@ static int on_migrate(struct cfsr_replay *r, const struct cfsr_event *ev)
 		reweight_groups(r, t->group, t->cpu);
 		if (clock_ok(r, t->cpu))
 			group_walk(r, cfs, now, ev->ts, exact,
-				   r->profile->detach_in_dequeue ? &walk_full : &walk_propagate);
+				   r->profile->detach_in_dequeue ? &walk_full : &walk_tg);
 		t->cpu = ev->migrate.dest_cpu;
 		/*
 		 * attach_tasks() attaches it later, at the destination's
@@ -3241,10 +3251,7 @@ static void settle_runtime(struct cfsr_replay *r, const struct cfsr_event *ev)
 		const struct cfsr_task *next = cfsr_replay_task(r, ev->sw.next_pid);
 
 		switch_walks(r, t, next, next && fair_prio(ev->sw.next_prio),
-			     sleep && !will_delay(r, t,
-						  t->exiting || (ev->sw.prev_state &
-								 (CFSR_TASK_DEAD_BITS))),
-			     t->cpu, &w, &set);
+			     sleep && !will_delay(r, t, switch_special(t, ev)), t->cpu, &w, &set);
 	}
 	update_task(r, t, p->now, p->ts, CFSR_UPD_RUNTIME, p->exact, &w);
 	if (sleep && r->profile->util_est_late)
@@ -3305,7 +3312,7 @@ static void observe_idle(struct cfsr_replay *r, const struct cfsr_event *ev)
 
 /*
  * A run-time report that no event of its CPU followed within
- * TICK_SETTLE_NS was entity_tick()'s: the __schedule() a pick's report
+ * CFSR_REPLAY_PATH_NS was entity_tick()'s: the __schedule() a pick's report
  * belongs to emits its sched_switch a few microseconds after it.  Its
  * update is made before an event of another CPU goes further, so that the
  * other CPU's updates (a publication into tg->load_avg, say) come after it
@@ -3319,12 +3326,12 @@ static void settle_ticks(struct cfsr_replay *r, uint64_t ts)
 	int cpu, first;
 
 	/* no report is older than r->settle_from: nothing is due before then */
-	if (ts <= r->settle_from || ts - r->settle_from <= TICK_SETTLE_NS)
+	if (ts <= r->settle_from || ts - r->settle_from <= CFSR_REPLAY_PATH_NS)
 		return;
 	do {
 		first = -1;
 		for (cpu = 0; cpu < r->nr_cpus; cpu++)
-			if (r->pending[cpu].set && r->pending[cpu].ts + TICK_SETTLE_NS < ts &&
+			if (r->pending[cpu].set && r->pending[cpu].ts + CFSR_REPLAY_PATH_NS < ts &&
 			    (first < 0 || r->pending[cpu].ts < r->pending[first].ts))
 				first = cpu;
 		if (first >= 0) {
