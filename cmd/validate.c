@@ -425,8 +425,7 @@ static int on_gse_record(struct validate *v, const struct cfsr_pelt_rec *rec)
 	}
 	take_kernel_avg(&cfs->se_avg, rec);
 	cfs->se_known = true;
-	cfsr_replay_group_take(v->replay, cfs, (uint64_t)rec->weight, cfs->tg_load_avg_contrib,
-			       cfsr_replay_tg_load_avg(v->replay, cfs), 0);
+	cfsr_replay_group_take(v->replay, cfs, (uint64_t)rec->weight, 0, -1, 0);
 	return 0;
 }
 

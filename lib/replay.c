@@ -1737,6 +1737,40 @@ int cfsr_replay_group_shares_fn(void *engine, const char *path, uint64_t shares)
 	return cfsr_replay_group_shares(engine, path, shares);
 }
 
+/*
+ * A reading of @cfs's group state said tg->load_avg was @tg_load_avg with
+ * @cfs contributing @contrib (see cfsr_replay_group_take()).
+ */
+static void take_tg_load(struct cfsr_replay *r, struct cfsr_cfs_rq *cfs, uint64_t contrib,
+			 int64_t tg_load_avg)
+{
+	struct replay_tg *tg = &r->tgs[cfs->group];
+	struct cfsr_cfs_rq *other = NULL;
+	int64_t own = (int64_t)contrib - (int64_t)cfs->tg_load_avg_contrib, rest;
+	uint64_t at;
+
+	tg_changed(tg, r->cur_ts, cfs->cpu, own);
+	tg->load_avg += own;
+	cfs->tg_load_avg_contrib = contrib;
+	cfs->taken_ts = r->cur_ts;
+	rest = tg_load_avg - tg_load_at(tg, cfs->cpu, r->cur_ts);
+	if (!rest)
+		return;
+	/* with more CPUs the difference could be any other's */
+	if (r->nr_cpus == 2)
+		other = cfs_of(r, cfs->group, 1 - cfs->cpu);
+	if (other) {
+		at = other->taken_ts && other->taken_ts < r->cur_ts ? other->taken_ts : r->cur_ts;
+		tg_changed(tg, at, other->cpu, rest);
+		other->tg_load_avg_contrib = (uint64_t)((int64_t)other->tg_load_avg_contrib + rest);
+		if (other->taken_ts)
+			other->last_update_tg_load_avg = at;
+	} else {
+		tg_changed(tg, r->cur_ts, -1, rest);
+	}
+	tg->load_avg += rest;
+}
+
 void cfsr_replay_group_take(struct cfsr_replay *r, struct cfsr_cfs_rq *cfs, uint64_t se_weight,
 			    uint64_t contrib, int64_t tg_load_avg, uint64_t shares)
 {
@@ -1748,9 +1782,8 @@ void cfsr_replay_group_take(struct cfsr_replay *r, struct cfsr_cfs_rq *cfs, uint
 	if (cfs->se_on_rq && p)
 		p->load_weight += se_weight - cfs->se_weight;
 	reweight_eevdf(r, cfs, se_weight);
-	cfs->tg_load_avg_contrib = contrib;
-	tg_changed(&r->tgs[cfs->group], r->cur_ts, -1, tg_load_avg - r->tgs[cfs->group].load_avg);
-	r->tgs[cfs->group].load_avg = tg_load_avg;
+	if (tg_load_avg >= 0)
+		take_tg_load(r, cfs, contrib, tg_load_avg);
 	if (shares)
 		r->tgs[cfs->group].shares = shares;
 }

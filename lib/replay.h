@@ -161,6 +161,8 @@ enum cfsr_task_state {
  *           @last_update_tg_load_avg before its publication
  * @kernel_decayed: a kernel reading showed the crossing of an update the
  *                  engine has still to make (cfsr_replay_cfs_rq_follow())
+ * @taken_ts: trace time of the last reading of its group state
+ *            (cfsr_replay_group_take()), 0 none
  */
 struct cfsr_cfs_rq {
 	const char *path;
@@ -207,6 +209,7 @@ struct cfsr_cfs_rq {
 	uint64_t dec_last;
 	bool dec_tg;
 	bool kernel_decayed;
+	uint64_t taken_ts;
 };
 
 /**
@@ -651,11 +654,18 @@ int cfsr_replay_cfs_rq_blocked(struct cfsr_replay *r, int group, int cpu, uint64
  * @se_weight: its group entity's weight; the parent's load.weight follows
  *             if the entity is queued
  * @contrib: its tg_load_avg_contrib
- * @tg_load_avg: its group's tg->load_avg
+ * @tg_load_avg: its group's tg->load_avg, as read at the engine's current
+ *               time, or -1 to leave @contrib and tg->load_avg alone
  * @shares: its group's tg->shares (scaled), or 0 to keep the model's
  *
  * For lock-step comparison with the kernel's values; the group entity's
  * signal is the caller's to set (@cfs->se_avg, @cfs->se_known).
+ * tg->load_avg is the sum of the CPUs' contributions: where the reading's
+ * differs from the engine's, on a machine whose group has one other CPU,
+ * that CPU published what the engine has not made yet (an update the
+ * engine makes later than the kernel, a tick's); the difference is its,
+ * made when its last reading was taken, so that its later update does
+ * not publish it twice and the reads in between see it (tg_load_at()).
  */
 void cfsr_replay_group_take(struct cfsr_replay *r, struct cfsr_cfs_rq *cfs, uint64_t se_weight,
 			    uint64_t contrib, int64_t tg_load_avg, uint64_t shares);

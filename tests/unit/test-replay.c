@@ -958,6 +958,62 @@ static void test_group_entity(void **state)
 }
 
 /*
+ * A reading of CPU 0's group cfs_rq gives tg->load_avg 22 above the sum
+ * the engine holds: on two CPUs that is CPU 1's publication the engine
+ * has not made yet, credited to CPU 1 as of its own last reading, so that
+ * the same load published again by CPU 1's update adds nothing.  On three
+ * CPUs it could be any other's: the sum follows, no CPU's contribution.
+ */
+static void take_tg(int nr_cpus)
+{
+	struct cfsr_replay *r = cfsr_replay_new(nr_cpus, prof(), 250);
+	struct cfsr_cfs_rq *g0, *g1, *g2;
+	int64_t tg;
+	uint64_t c0, c1;
+
+	run_lone_in_g(r, 4000000000ull, true);
+	g0 = cfsr_replay_cfs_rq(r, "/g", 0);
+	g1 = cfsr_replay_cfs_rq(r, "/g", 1);
+	c0 = g0->tg_load_avg_contrib;
+	c1 = g1->tg_load_avg_contrib;
+	tg = cfsr_replay_tg_load_avg(r, g0);
+	assert_int_equal(tg, (int64_t)(c0 + c1));
+	assert_int_equal(g1->taken_ts, 0);
+	cfsr_replay_group_take(r, g1, g1->se_weight, c1, tg, 0);
+	assert_int_not_equal(g1->taken_ts, 0);
+	assert_int_equal(cfsr_replay_tg_load_avg(r, g0), tg);
+
+	cfsr_replay_group_take(r, g0, g0->se_weight, c0, tg + 22, 0);
+	assert_int_equal(cfsr_replay_tg_load_avg(r, g0), tg + 22);
+	assert_int_equal(g0->tg_load_avg_contrib, c0);
+	if (nr_cpus == 2) {
+		assert_int_equal(g1->tg_load_avg_contrib, c1 + 22);
+		assert_int_equal(g1->last_update_tg_load_avg, g1->taken_ts);
+	} else {
+		g2 = cfsr_replay_cfs_rq(r, "/g", 2);
+		assert_int_equal(g1->tg_load_avg_contrib, c1);
+		assert_int_equal(g2->tg_load_avg_contrib, 0);
+	}
+	/* the same reading again changes nothing */
+	cfsr_replay_group_take(r, g0, g0->se_weight, c0, tg + 22, 0);
+	assert_int_equal(cfsr_replay_tg_load_avg(r, g0), tg + 22);
+	/* CPU 0's own contribution read 5 lower: its own, the sum follows */
+	cfsr_replay_group_take(r, g0, g0->se_weight, c0 - 5, tg + 17, 0);
+	assert_int_equal(g0->tg_load_avg_contrib, c0 - 5);
+	assert_int_equal(cfsr_replay_tg_load_avg(r, g0), tg + 17);
+	if (nr_cpus == 2)
+		assert_int_equal(g1->tg_load_avg_contrib, c1 + 22);
+	cfsr_replay_free(r);
+}
+
+static void test_group_take_tg(void **state)
+{
+	(void)state;
+	take_tg(2);
+	take_tg(3);
+}
+
+/*
  * A wakeup onto a CPU idle since its task blocked: the run-time chain
  * anchored the clock at the block, but 0.5 ms of it were stolen since; the
  * record of the enqueue (util_est_enqueue() fires sched_util_est_cfs_tp
@@ -1511,6 +1567,7 @@ int main(void)
 		cmocka_unit_test(test_delayed_pick_keeps),
 		cmocka_unit_test(test_root_cfs_rq),
 		cmocka_unit_test(test_group_entity),
+		cmocka_unit_test(test_group_take_tg),
 		cmocka_unit_test(test_group_entity_eevdf),
 		cmocka_unit_test(test_group_entity_pick),
 		cmocka_unit_test(test_group_entity_reweight),
