@@ -2302,10 +2302,35 @@ static bool on_path(const struct cfsr_replay *r, const struct ent *e, const stru
 }
 
 /*
+ * The entity of @cfs on the path to @next: @next itself or the group
+ * entity above it queued in @cfs.  Return: -1 if @next is not below @cfs.
+ */
+static int path_ent(const struct cfsr_replay *r, const struct cfsr_cfs_rq *cfs,
+		    const struct cfsr_task *next, struct ent *e)
+{
+	struct cfsr_cfs_rq *c = cfs_of(r, next->group, next->cpu), *p;
+
+	if (c == cfs) {
+		*e = task_ent((struct cfsr_task *)next);
+		return 0;
+	}
+	for (; c && c->group; c = p) {
+		p = parent_cfs(r, c);
+		if (p == cfs) {
+			*e = gse_ent(c);
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/*
  * Mirrors the loop of pick_task_fair() (kernel/sched/fair.c, v6.12-v6.18)
  * on @cpu: pick_eevdf() at the root, then in the cfs_rq of the group
- * entity picked, down to a task.  With @next, the pick must stay on the
- * path to it (the task the trace shows running next).
+ * entity picked, down to a task.  With @next (the task the trace shows
+ * running next), a level whose pick leaves the path to it takes the
+ * entity on the path instead: the kernel's last pick ran down that path,
+ * and the delayed entities below are met as its pick meets them.
  * Return: the pid, CFSR_PICK_TREE_IDLE, CFSR_PICK_TREE_UNKNOWN, PICK_DELAYED (*@met
  * set) or PICK_OFF_PATH.
  */
@@ -2324,7 +2349,7 @@ static int pick_walk(const struct cfsr_replay *r, int cpu, const struct pick_ove
 			*met = e;
 			return PICK_DELAYED;
 		}
-		if (next && !on_path(r, &e, next))
+		if (next && !on_path(r, &e, next) && path_ent(r, cfs, next, &e) < 0)
 			return PICK_OFF_PATH;
 		if (e.t)
 			return e.t->pid;
