@@ -135,17 +135,149 @@ out_close:
 	return NULL;
 }
 
+/* Events read ahead: a ring of @n from @head, then the result @end. */
+struct trace_ahead {
+	struct cfsr_event *q;
+	size_t cap, head, n;
+	/* 0 more to read; 1 the end was met, -1 a read error */
+	int end;
+	/* the copied strings of the queued events, and of the one returned last */
+	char **str;
+	char *cur;
+};
+
+/* The borrowed string an event of @ev's kind carries, or NULL. */
+static const char **event_str(struct cfsr_event *ev)
+{
+	switch (ev->kind) {
+	case CFSR_EV_EXEC:
+		return &ev->exec.filename;
+	case CFSR_EV_CGROUP_ATTACH:
+	case CFSR_EV_CGROUP_MKDIR:
+	case CFSR_EV_CGROUP_RMDIR:
+		return &ev->cgroup.path;
+	case CFSR_EV_MARKER:
+		return &ev->marker.text;
+	default:
+		return NULL;
+	}
+}
+
+/* Read one more event into @a's ring.  Return: 1, 0 at the end, -1. */
+static int ahead_fill(struct cfsr_trace *t, struct trace_ahead *a)
+{
+	struct cfsr_event *q;
+	const char **s;
+	char **str, *copy = NULL;
+	size_t i, slot, cap;
+	int ret;
+
+	if (a->end)
+		return a->end < 0 ? -1 : 0;
+	if (a->n == a->cap) {
+		cap = a->cap ? 2 * a->cap : 64;
+		q = malloc(cap * sizeof(*q));
+		str = malloc(cap * sizeof(*str));
+		if (!q || !str) {
+			free(q);
+			free(str);
+			return cfsr_error("reading ahead in '%s': out of memory", t->path);
+		}
+		for (i = 0; i < a->n; i++) {
+			q[i] = a->q[(a->head + i) % a->cap];
+			str[i] = a->str[(a->head + i) % a->cap];
+		}
+		free(a->q);
+		free(a->str);
+		a->q = q;
+		a->str = str;
+		a->cap = cap;
+		a->head = 0;
+	}
+	slot = (a->head + a->n) % a->cap;
+	ret = t->fmt->next(t, &a->q[slot]);
+	if (ret <= 0) {
+		a->end = ret < 0 ? -1 : 1;
+		return ret < 0 ? -1 : 0;
+	}
+	s = event_str(&a->q[slot]);
+	if (s && *s) {
+		copy = strdup(*s);
+		if (!copy)
+			return cfsr_error("reading ahead in '%s': out of memory", t->path);
+		*s = copy;
+	}
+	a->str[slot] = copy;
+	a->n++;
+	return 1;
+}
+
+int cfsr_trace_peek(struct cfsr_trace *t, size_t i, const struct cfsr_event **ev)
+{
+	struct trace_ahead *a = t->ahead;
+	int ret;
+
+	if (i >= CFSR_TRACE_AHEAD_MAX)
+		return 0;
+	if (!a) {
+		a = calloc(1, sizeof(*a));
+		if (!a)
+			return cfsr_error("reading ahead in '%s': out of memory", t->path);
+		t->ahead = a;
+	}
+	while (a->n <= i) {
+		ret = ahead_fill(t, a);
+		if (ret <= 0)
+			return ret;
+	}
+	*ev = &a->q[(a->head + i) % a->cap];
+	return 1;
+}
+
+int cfsr_trace_peek_fn(void *ctx, size_t i, const struct cfsr_event **ev)
+{
+	return cfsr_trace_peek(ctx, i, ev);
+}
+
 int cfsr_trace_next(struct cfsr_trace *t, struct cfsr_event *ev)
 {
-	int ret = t->fmt->next(t, ev);
+	struct trace_ahead *a = t->ahead;
+	int ret;
 
+	if (a && a->n) {
+		*ev = a->q[a->head];
+		free(a->cur);
+		a->cur = a->str[a->head];
+		a->head = (a->head + 1) % a->cap;
+		a->n--;
+		return 1;
+	}
+	if (a && a->end)
+		return a->end < 0 ? -1 : 0;
+	ret = t->fmt->next(t, ev);
 	return ret < 0 ? -1 : ret;
+}
+
+/* Release what was read ahead. */
+static void ahead_free(struct trace_ahead *a)
+{
+	size_t i;
+
+	if (!a)
+		return;
+	for (i = 0; i < a->n; i++)
+		free(a->str[(a->head + i) % a->cap]);
+	free(a->cur);
+	free(a->str);
+	free(a->q);
+	free(a);
 }
 
 void cfsr_trace_close(struct cfsr_trace *t)
 {
 	if (!t)
 		return;
+	ahead_free(t->ahead);
 	t->fmt->close(t);
 	if (t->data_fd >= 0)
 		close(t->data_fd);

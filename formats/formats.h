@@ -47,8 +47,12 @@ struct cfsr_format {
  * @info: facts from the file's headers
  * @stats: counts kept while reading
  */
+struct trace_ahead;
+
 struct cfsr_trace {
 	const struct cfsr_format *fmt;
+	/* events read ahead by cfsr_trace_peek(), NULL until the first peek */
+	struct trace_ahead *ahead;
 	void *priv;
 	char *path;
 	char *data_path;
@@ -82,6 +86,29 @@ struct cfsr_trace *cfsr_trace_open(const char *path);
  * Return: 1 for an event, 0 at the end of the trace, -1 on error.
  */
 int cfsr_trace_next(struct cfsr_trace *t, struct cfsr_event *ev);
+
+/* The most events cfsr_trace_peek() reads ahead. */
+#define CFSR_TRACE_AHEAD_MAX 4096
+
+/**
+ * cfsr_trace_peek() - look at an event ahead of the one read last
+ * @t: the trace
+ * @i: 0 for the event cfsr_trace_next() returns next, 1 for the one after
+ * @ev: set to the event, which lives until the next call of
+ *      cfsr_trace_peek() or cfsr_trace_next()
+ *
+ * The events read ahead (at most CFSR_TRACE_AHEAD_MAX, their strings
+ * copied) are returned by cfsr_trace_next() in order, unchanged; a read
+ * error met ahead is returned by the cfsr_trace_next() that reaches it.
+ * Memory stays bounded: a stream is never read further than the bound.
+ *
+ * Return: 1 for an event, 0 at the end of the trace or beyond the bound,
+ * -1 on an error (out of memory, or the read error met).
+ */
+int cfsr_trace_peek(struct cfsr_trace *t, size_t i, const struct cfsr_event **ev);
+
+/* cfsr_trace_peek() of @ctx, a trace, for lib/replay.h's cfsr_replay_set_peek(). */
+int cfsr_trace_peek_fn(void *ctx, size_t i, const struct cfsr_event **ev);
 
 /* Release a trace; accepts NULL. */
 void cfsr_trace_close(struct cfsr_trace *t);

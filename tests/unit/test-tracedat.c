@@ -509,6 +509,90 @@ static void check_rewrite(const char *name)
 	unlink(dst);
 }
 
+/* The string an event carries (exec, cgroup, marker), or "" */
+static const char *ev_string(const struct cfsr_event *ev)
+{
+	const char *s = NULL;
+
+	if (ev->kind == CFSR_EV_EXEC)
+		s = ev->exec.filename;
+	else if (ev->kind == CFSR_EV_MARKER)
+		s = ev->marker.text;
+	else if (ev->kind == CFSR_EV_CGROUP_ATTACH || ev->kind == CFSR_EV_CGROUP_MKDIR ||
+		 ev->kind == CFSR_EV_CGROUP_RMDIR)
+		s = ev->cgroup.path;
+	return s ? s : "";
+}
+
+static void assert_same_event(const struct cfsr_event *a, const struct cfsr_event *b)
+{
+	assert_int_equal(a->kind, b->kind);
+	assert_int_equal(a->ts, b->ts);
+	assert_int_equal(a->cpu, b->cpu);
+	assert_int_equal(a->pid, b->pid);
+	assert_string_equal(ev_string(a), ev_string(b));
+}
+
+/*
+ * cfsr_trace_peek(): a trace read with looks ahead of every length (up to
+ * past the bound, which reads nothing) returns the same events, strings
+ * included, as one read straight; each event looked at is the one
+ * returned later at its place.
+ */
+static void test_peek(void **state)
+{
+	char path[4096];
+	struct cfsr_trace *a, *b;
+	struct cfsr_event ea, eb;
+	const struct cfsr_event *p;
+	struct cfsr_event ahead[8];
+	char ahead_str[8][256];
+	size_t n = 0, i, k, want = 0;
+	int ra, rb;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/traces/cgroups.dat", srcdir());
+	a = cfsr_trace_open(path);
+	b = cfsr_trace_open(path);
+	assert_non_null(a);
+	assert_non_null(b);
+	assert_int_equal(cfsr_trace_peek(b, CFSR_TRACE_AHEAD_MAX, &p), 0);
+	for (;;) {
+		/* every 7th event, look up to 8 ahead and keep copies */
+		if (n % 7 == 0) {
+			want = n % 8 + 1;
+			for (k = 0; k < want; k++) {
+				if (cfsr_trace_peek(b, k, &p) <= 0)
+					break;
+				ahead[k] = *p;
+				snprintf(ahead_str[k], sizeof(ahead_str[k]), "%s", ev_string(p));
+			}
+			want = k;
+		}
+		ra = cfsr_trace_next(a, &ea);
+		rb = cfsr_trace_next(b, &eb);
+		assert_int_equal(ra, rb);
+		if (ra <= 0)
+			break;
+		assert_same_event(&ea, &eb);
+		if (want) {
+			assert_int_equal(ahead[0].kind, eb.kind);
+			assert_int_equal(ahead[0].ts, eb.ts);
+			assert_string_equal(ahead_str[0], ev_string(&eb));
+			for (i = 1; i < want; i++) {
+				ahead[i - 1] = ahead[i];
+				memcpy(ahead_str[i - 1], ahead_str[i], sizeof(ahead_str[i]));
+			}
+			want--;
+		}
+		n++;
+	}
+	assert_true(n > 1000);
+	assert_int_equal(cfsr_trace_peek(b, 0, &p), 0);
+	cfsr_trace_close(a);
+	cfsr_trace_close(b);
+}
+
 static void test_rewrite_uncompressed_source(void **state)
 {
 	(void)state;
@@ -530,6 +614,7 @@ int main(void)
 		cmocka_unit_test(test_v6),
 		cmocka_unit_test(test_damaged_v7),
 		cmocka_unit_test(test_damaged_v6),
+		cmocka_unit_test(test_peek),
 		cmocka_unit_test(test_rewrite_uncompressed_source),
 		cmocka_unit_test(test_rewrite_zstd_source),
 	};
