@@ -111,7 +111,7 @@ struct row {
  * The comparators run under the model of the trace's own kernel; a trace
  * without one keeps its accounting and says why it has no comparators.
  */
-static int comparators_for(struct side *sd, const struct cfsr_trace *t)
+static int comparators_for(struct side *sd, struct cfsr_trace *t)
 {
 	const char *rel = t->info.kernel_release;
 
@@ -131,7 +131,9 @@ static int comparators_for(struct side *sd, const struct cfsr_trace *t)
 								       .top = 0,
 								       .win_end = UINT64_MAX,
 								       .filter_cpu = -1,
-								       .filter_pid = -1 }) < 0)
+								       .filter_pid = -1,
+								       .peek = cfsr_trace_peek_fn,
+								       .peek_ctx = t }) < 0)
 			return -1;
 		sd->comp = true;
 	}
@@ -828,6 +830,7 @@ static int run_models(struct models *m, const char *const kernel[2], const char 
 			cfsr_error("compare: out of memory");
 			goto out;
 		}
+		cfsr_replay_set_peek(m->r[s], cfsr_trace_peek_fn, t);
 		cfsr_replay_take_tunables(m->r[s], &t->info);
 		if (cfsr_meta_group_shares(t, cfsr_replay_group_shares_fn, m->r[s]) < 0)
 			goto out;

@@ -1096,7 +1096,9 @@ int cmd_report(int argc, const char **argv)
 								     .win_start = o.start,
 								     .win_end = o.end,
 								     .filter_cpu = o.cpu,
-								     .filter_pid = o.pid }) < 0)
+								     .filter_pid = o.pid,
+								     .peek = cfsr_trace_peek_fn,
+								     .peek_ctx = r.t }) < 0)
 		goto out;
 	if (run(&r) < 0)
 		goto out;

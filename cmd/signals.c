@@ -476,6 +476,7 @@ int cmd_signals(int argc, const char **argv)
 		goto out;
 	}
 	cfsr_replay_take_tunables(r, &t->info);
+	cfsr_replay_set_peek(r, cfsr_trace_peek_fn, t);
 	note_sched_feats(r, prof);
 	if (cfsr_meta_group_shares(t, cfsr_replay_group_shares_fn, r) < 0)
 		goto out;

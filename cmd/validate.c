@@ -477,6 +477,8 @@ static int on_cfs_record(struct validate *v, const struct cfsr_pelt_rec *rec)
 	if (v->free_run)
 		return 0;
 	model_lut = cfs->avg.last_update_time;
+	cfs->avg_before_read = cfs->avg;
+	cfs->avg_read_ts = (uint64_t)rec->ts;
 	take_kernel_avg(&cfs->avg, rec);
 	if (!root && rec->tg_load_avg >= 0 && rec->tg_load_avg_contrib >= 0) {
 		cfsr_replay_group_take(v->replay, cfs, cfs->se_weight,
@@ -579,12 +581,13 @@ static void print_report(const struct validate *v, const char *trace, const char
 	       "; delayed state differs: %" PRIu64 "; moved to the record's group: %" PRIu64 "\n",
 	       v->state_differs, v->delayed, v->delayed_model, v->regrouped);
 	printf("replay:           %" PRIu64 " events, %" PRIu64 " task and %" PRIu64
-	       " cfs_rq updates, %" PRIu64 " recovered switches in, %" PRIu64
-	       " unseen switches out, %" PRIu64 " unseen migrations, %" PRIu64
+	       " cfs_rq updates, %" PRIu64 " recovered switches in (%" PRIu64
+	       " placed ahead of their report), %" PRIu64 " unseen switches out (%" PRIu64
+	       " run to the next task's switch-in), %" PRIu64 " unseen migrations, %" PRIu64
 	       " on an estimated clock, %" PRIu64 " unanchored\n",
 	       rs->events, rs->updates, rs->cfs_updates, rs->recovered_switches,
-	       rs->unseen_switch_outs, rs->unseen_migrations, rs->estimated_updates,
-	       rs->unanchored_updates);
+	       rs->recovered_ahead, rs->unseen_switch_outs, rs->unseen_puts, rs->unseen_migrations,
+	       rs->estimated_updates, rs->unanchored_updates);
 	printf("delayed dequeue:  %" PRIu64 " sleeps delayed, %" PRIu64
 	       " completed by a pick, %" PRIu64 " requeued by a wakeup; group entities: %" PRIu64
 	       " delayed, %" PRIu64 " completed by a pick, %" PRIu64 " requeued\n",
@@ -1067,6 +1070,7 @@ static int validate_truth(const char *truth, const char *trace, double max_error
 		cfsr_error("validate: out of memory");
 		goto out;
 	}
+	cfsr_replay_set_peek(r, cfsr_trace_peek_fn, t);
 	cfsr_replay_take_tunables(r, &t->info);
 	if (cfsr_meta_group_shares(t, cfsr_replay_group_shares_fn, r) < 0)
 		goto out;
@@ -1263,6 +1267,7 @@ static struct validate *lockstep(const char *pelt, struct cfsr_trace *t, const c
 		cfsr_error("validate: out of memory");
 		goto out;
 	}
+	cfsr_replay_set_peek(v->replay, cfsr_trace_peek_fn, t);
 	cfsr_replay_take_tunables(v->replay, &t->info);
 	if (cfsr_meta_group_shares(t, cfsr_replay_group_shares_fn, v->replay) < 0)
 		goto out;

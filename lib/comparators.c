@@ -60,6 +60,8 @@ int cfsr_comparators_init(struct cfsr_comparators *c, const struct cfsr_comparat
 	c->cl = cfsr_cpuload_new(p->nr_cpus, p->prof, p->hz, p->win_start, p->win_end);
 	if (c->cl && p->info)
 		cfsr_replay_take_tunables(cfsr_cpuload_engine(c->cl), p->info);
+	if (c->cl)
+		cfsr_replay_set_peek(cfsr_cpuload_engine(c->cl), p->peek, p->peek_ctx);
 	c->pl = cfsr_place_new(p->nr_cpus, p->top, p->win_start, p->win_end, p->filter_cpu,
 			       p->filter_pid);
 	c->im = cfsr_imb_new(&mp);

@@ -49,6 +49,9 @@ struct cfsr_comparators_params {
 	uint64_t win_end;
 	int filter_cpu;
 	int filter_pid;
+	/* a look ahead in the trace for the engine (cfsr_replay_set_peek()), or NULL */
+	cfsr_replay_peek peek;
+	void *peek_ctx;
 };
 
 /**

@@ -45,6 +45,14 @@ struct replay_rq {
 	/* a switch the trace does not show kept this clock */
 	bool missed_skip;
 	uint64_t missed_clock;
+	/*
+	 * a task seen running without a switch into it: its report ahead
+	 * (at trace time ahead_ts, ahead_runtime) places the switch
+	 * (recover_ahead(), recover_due()); 0 none
+	 */
+	int ahead_pid;
+	uint64_t ahead_ts;
+	uint64_t ahead_runtime;
 	/* wakeups onto this rq since it was last seen idle */
 	unsigned int woken;
 	/*
@@ -169,6 +177,9 @@ struct cfsr_replay {
 	unsigned int attach_pending;
 	cfsr_replay_hook hook;
 	void *hook_data;
+	/* a look at the events ahead (cfsr_replay_set_peek()), NULL none */
+	cfsr_replay_peek peek;
+	void *peek_ctx;
 	struct cfsr_replay_stats stats;
 };
 
@@ -225,6 +236,9 @@ static void task_load_leave(struct cfsr_replay *r, struct cfsr_task *t, bool sle
 static void root_util_est(struct cfsr_replay *r, struct cfsr_task *t, int sign);
 static int group_get(struct cfsr_replay *r, const char *path);
 static void reweight_groups(struct cfsr_replay *r, int group, int cpu);
+static void recovered_report(struct cfsr_replay *r, struct cfsr_task *t, uint64_t now,
+			     uint64_t runtime);
+static void recover_due(struct cfsr_replay *r, struct replay_rq *rq);
 /*
  * What group_levels() does besides queueing the group entities: nothing
  * more; se_update_runnable() only; that and update_cfs_group() on a change
@@ -523,6 +537,7 @@ void cfsr_replay_clock_record(struct cfsr_replay *r, int cpu, uint64_t ts, uint6
 	if (!rq)
 		return;
 	set_reading(rq, ts, clock_task, 0);
+	recover_due(r, rq);
 	if (r->attach_pending)
 		attach_moved(r, cpu, ts, clock_task);
 }
@@ -2328,14 +2343,15 @@ static int path_ent(const struct cfsr_replay *r, const struct cfsr_cfs_rq *cfs,
  * Mirrors the loop of pick_task_fair() (kernel/sched/fair.c, v6.12-v6.18)
  * on @cpu: pick_eevdf() at the root, then in the cfs_rq of the group
  * entity picked, down to a task.  With @next (the task the trace shows
- * running next), a level whose pick leaves the path to it takes the
- * entity on the path instead: the kernel's last pick ran down that path,
- * and the delayed entities below are met as its pick meets them.
+ * running next) and @force, a level whose pick leaves the path to it
+ * takes the entity on the path instead: the kernel's last pick ran down
+ * that path, and the delayed entities below are met as its pick meets
+ * them.
  * Return: the pid, CFSR_PICK_TREE_IDLE, CFSR_PICK_TREE_UNKNOWN, PICK_DELAYED (*@met
  * set) or PICK_OFF_PATH.
  */
 static int pick_walk(const struct cfsr_replay *r, int cpu, const struct pick_overlay *ov,
-		     const struct cfsr_task *next, struct ent *met)
+		     const struct cfsr_task *next, bool force, struct ent *met)
 {
 	const struct cfsr_cfs_rq *cfs = cfs_of(r, 0, cpu);
 	struct ent e;
@@ -2349,7 +2365,7 @@ static int pick_walk(const struct cfsr_replay *r, int cpu, const struct pick_ove
 			*met = e;
 			return PICK_DELAYED;
 		}
-		if (next && !on_path(r, &e, next) && path_ent(r, cfs, next, &e) < 0)
+		if (next && force && !on_path(r, &e, next) && path_ent(r, cfs, next, &e) < 0)
 			return PICK_OFF_PATH;
 		if (e.t)
 			return e.t->pid;
@@ -2395,7 +2411,7 @@ int cfsr_replay_pick_tree(const struct cfsr_replay *r, int cpu)
 		return CFSR_PICK_TREE_UNKNOWN;
 	memset(&ov, 0, sizeof(ov));
 	for (;;) {
-		ret = pick_walk(r, cpu, &ov, NULL, &met);
+		ret = pick_walk(r, cpu, &ov, NULL, false, &met);
 		if (ret != PICK_DELAYED)
 			return ret;
 		if (ov_dequeue(r, &ov, &met) < 0)
@@ -2406,8 +2422,9 @@ int cfsr_replay_pick_tree(const struct cfsr_replay *r, int cpu)
 /*
  * The fair pick of a __schedule() on @cpu, as far as it completes delayed
  * dequeues: pick_task_fair() restarts from the root while the entity it
- * picks at some level is delayed (task or group entity), along the path
- * to @next, the task the trace shows running.  The CPU going idle (@next
+ * picks at some level is delayed (task or group entity): the model's
+ * picks, or where they end at another task than @next (the task the trace
+ * shows running), the path to @next.  The CPU going idle (@next
  * NULL) means every delayed entity on it was picked: those the model's
  * picks did not reach are completed after, bottom-up.
  */
@@ -2417,11 +2434,16 @@ static void pick_delayed(struct cfsr_replay *r, int cpu, const struct cfsr_task 
 	struct cfsr_cfs_rq *cfs;
 	struct ent met;
 	size_t g, i, guard;
+	int ret;
 
 	if (!r->profile->delay_dequeue)
 		return;
 	for (guard = 0; guard < r->nr_tasks + r->nr_groups; guard++) {
-		if (pick_walk(r, cpu, NULL, next, &met) != PICK_DELAYED)
+		/* the model's own picks first; where they end off @next, its path */
+		ret = pick_walk(r, cpu, NULL, next, false, &met);
+		if (ret != PICK_DELAYED && next && ret != next->pid)
+			ret = pick_walk(r, cpu, NULL, next, true, &met);
+		if (ret != PICK_DELAYED)
 			break;
 		if (met.t)
 			finish_delayed(r, met.t, now, ts, exact);
@@ -2473,6 +2495,7 @@ static void set_next(struct cfsr_replay *r, struct cfsr_task *t, int cpu, uint64
 	/* an estimated switch clock can be corrected by a reading (correct_chain()) */
 	t->set_next_est = !exact && t->fair;
 	t->set_next_clock = now;
+	t->set_next_updates = t->updates;
 	set_state(r, t, CFSR_TS_RUNNING);
 	t->ue_sampled = false;
 	/*
@@ -2816,9 +2839,13 @@ static int on_runtime(struct cfsr_replay *r, const struct cfsr_event *ev)
 		exact = true;
 		rq->missed_skip = false;
 	}
+	if (rq->ahead_pid == t->pid)
+		rq->ahead_pid = 0;
 	if (rq->curr != t->pid && ev->pid == t->pid)
 		recover_switch(r, rq, t, (int)(rq - r->rqs), now, ev->runtime.runtime, ev->ts,
 			       exact);
+	else if (t->recovered_ahead && rq->curr == t->pid && ev->pid == t->pid && exact)
+		recovered_report(r, t, now, ev->runtime.runtime);
 	set_cpu(r, t, (int)(rq - r->rqs), ev->ts);
 	if (t->state != CFSR_TS_RUNNING) {
 		if (t->state == CFSR_TS_DELAYED || !state_on_rq(t->state))
@@ -2894,6 +2921,7 @@ static int on_wakeup(struct cfsr_replay *r, const struct cfsr_event *ev, bool ne
 
 	if (!t)
 		return -1;
+	recover_due(r, rq_of(r, cpu));
 	task_set_prio(r, t, ev->wake.prio);
 	memcpy(t->comm, ev->wake.comm, sizeof(t->comm));
 	if (!new_task && t->state == CFSR_TS_DELAYED) {
@@ -2929,8 +2957,14 @@ static int on_wakeup(struct cfsr_replay *r, const struct cfsr_event *ev, bool ne
 		 * Mirrors init_entity_runnable_average(),
 		 * post_init_entity_util_avg() against the task's own cfs_rq
 		 * as it stands (not aged), and the attach of wake_up_new_task().
+		 * A kernel record of the cfs_rq within this path came from the
+		 * enqueue's update, after post_init: its signal before that.
 		 */
-		r->ops->init_task(r->profile, &t->avg, t->load_weight, &cfs->avg,
+		r->ops->init_task(r->profile, &t->avg, t->load_weight,
+				  cfs->avg_read_ts && cfs->avg_read_ts <= ev->ts &&
+						  ev->ts - cfs->avg_read_ts <= CFSR_REPLAY_PATH_NS ?
+					  &cfs->avg_before_read :
+					  &cfs->avg,
 				  new_task_slice(r, cfs, t));
 		t->avg_known = true;
 		attach_task(r, t, now, ev->ts, exact);
@@ -2969,6 +3003,8 @@ static int on_migrate(struct cfsr_replay *r, const struct cfsr_event *ev)
 
 	if (!t)
 		return -1;
+	recover_due(r, src);
+	recover_due(r, dst);
 	if (!src || !dst || !t->fair) {
 		move_cpu(r, t, ev->migrate.dest_cpu);
 		return 0;
@@ -3316,6 +3352,157 @@ static void settle_runtime(struct cfsr_replay *r, const struct cfsr_event *ev)
 		sample_util_est(r, t);
 }
 
+/* How far ahead recover_ahead() looks for the report of a task seen running. */
+#define RECOVER_AHEAD_NS 20000000ull
+
+/*
+ * @ev ran in the context of a task the model did not know was running on
+ * its CPU: the switch into it was lost.  Its next run-time report on that
+ * CPU, before any other task's event there, tells when it began to run
+ * (the report's time less its run time, as recover_switch() takes it):
+ * the switch is placed there now, so that the CPU's updates between (an
+ * enqueue of a task it wakes, say) see it running, as the kernel's did.
+ * Without a look ahead, or no such report within RECOVER_AHEAD_NS (or the
+ * reader's bound), the report places it when it comes.
+ */
+/*
+ * The run-time report of @ev's task on @ev's CPU that tells when the task,
+ * not the one the model had running there, was switched in: @ev itself,
+ * or with a look ahead the first such report before any other task's
+ * event on that CPU and before a read of its run time from another CPU
+ * (which would split the time reported), within RECOVER_AHEAD_NS.
+ * Return: the report, or NULL.
+ */
+static const struct cfsr_event *switch_report(struct cfsr_replay *r, const struct cfsr_event *ev)
+{
+	const struct cfsr_event *next;
+	size_t i;
+
+	if (ev->kind == CFSR_EV_STAT_RUNTIME)
+		return ev->runtime.pid == ev->pid ? ev : NULL;
+	if (!r->peek)
+		return NULL;
+	for (i = 0;; i++) {
+		if (r->peek(r->peek_ctx, i, &next) <= 0 || next->ts > ev->ts + RECOVER_AHEAD_NS)
+			return NULL;
+		if (next->cpu != ev->cpu && next->kind == CFSR_EV_STAT_RUNTIME &&
+		    next->runtime.pid == ev->pid)
+			return NULL;
+		if (next->cpu != ev->cpu)
+			continue;
+		if (next->pid != ev->pid || next->kind == CFSR_EV_SWITCH ||
+		    next->kind == CFSR_EV_LOST)
+			return NULL;
+		if (next->kind == CFSR_EV_STAT_RUNTIME && next->runtime.pid == ev->pid)
+			return next;
+	}
+}
+
+/*
+ * @ev ran in the context of a task the model did not know was running on
+ * its CPU: the switch into it was lost.  Its report @rep (switch_report())
+ * tells when it began to run (the report's time less its run time, as
+ * recover_switch() takes it): if an update of the CPU comes before that
+ * report, the switch is placed then (recover_due()), so that the update
+ * sees the task running, as the kernel's did.
+ */
+static void recover_ahead(struct cfsr_replay *r, struct replay_rq *rq, const struct cfsr_event *ev,
+			  const struct cfsr_event *rep)
+{
+	struct cfsr_task *t = cfsr_replay_task(r, ev->pid);
+
+	if (!t || !t->fair || !clock_ok(r, ev->cpu) || rep->runtime.runtime > rep->ts - rq->last_ts)
+		return;
+	rq->ahead_pid = t->pid;
+	rq->ahead_ts = rep->ts;
+	rq->ahead_runtime = rep->runtime.runtime;
+}
+
+/*
+ * The task @old the model had running on @rq left it by a switch the trace
+ * lost, to the task of report @rep.  With no run-time report of its own
+ * since it was switched in, the put's report was lost with the switch:
+ * it ran until that task began, the report's clock less its run time.
+ * Its update_curr() and the put of that switch (put_prev_entity(), or a
+ * dequeue's update: the task's own signal is the same) are made there;
+ * whether it blocked or was preempted its next event says
+ * (CFSR_TS_LEFT).  With a report since, it may as well have blocked there
+ * (the switch to idle lost too): it is left at that report, as before.
+ */
+static void put_unseen(struct cfsr_replay *r, struct replay_rq *rq, struct cfsr_task *old,
+		       const struct cfsr_event *rep)
+{
+	struct cfsr_task *next = cfsr_replay_task(r, rep->runtime.pid);
+	int cpu = (int)(rq - r->rqs);
+	struct walk put, set;
+	uint64_t now, at;
+	bool exact;
+
+	/* a report since its switch-in: it left there (the put's, or a dequeue's) */
+	if (!old->fair || !old->exec_known || !clock_ok(r, cpu) ||
+	    old->exec_start != old->set_next_clock)
+		return;
+	now = clock_at(r, rq, rep->ts, &exact);
+	if (rep->runtime.runtime >= now)
+		return;
+	at = now - rep->runtime.runtime;
+	if (at <= old->exec_start || at < old->avg.last_update_time)
+		return;
+	advance_vruntime(r, old, at - old->exec_start, at, true);
+	old->exec_start = at;
+	switch_walks(r, old, next, next && next->fair, false, cpu, &put, &set);
+	update_task(r, old, at, rep->ts - rep->runtime.runtime, CFSR_UPD_PUT_PREV, false, &put);
+	r->stats.unseen_puts++;
+}
+
+/*
+ * An update of @rq's cfs_rqs is due (an enqueue or a migration there, a
+ * clock reading of the kernel's) before the report recover_ahead() found:
+ * the switch it places is made now, at the clock estimated for the
+ * report less its run time; the report, better anchored, corrects the
+ * task's own update (recovered_report()).  Without such an update, the
+ * report places the switch when it comes (recover_switch()).
+ */
+static void recover_due(struct cfsr_replay *r, struct replay_rq *rq)
+{
+	struct cfsr_task *t;
+	uint64_t now;
+	bool exact;
+
+	if (!rq || !rq->ahead_pid)
+		return;
+	t = rq->curr == -1 ? cfsr_replay_task(r, rq->ahead_pid) : NULL;
+	rq->ahead_pid = 0;
+	if (!t || !clock_ok(r, (int)(rq - r->rqs)))
+		return;
+	now = clock_at(r, rq, rq->ahead_ts, &exact);
+	recover_switch(r, rq, t, (int)(rq - r->rqs), now, rq->ahead_runtime,
+		       rq->ahead_ts - rq->ahead_runtime, false);
+	t->exec_known = false;
+	t->recovered_ahead = true;
+	r->stats.recovered_ahead++;
+}
+
+/*
+ * The report that recover_ahead() placed @t's switch by, at clock @now:
+ * the switch's own update (set_next_entity()) is made again at its clock,
+ * @now less the run time, unless the task was updated since.
+ * Differs: the cfs_rq updates made at the estimated clock stay.
+ */
+static void recovered_report(struct cfsr_replay *r, struct cfsr_task *t, uint64_t now,
+			     uint64_t runtime)
+{
+	uint64_t at = now > runtime ? now - runtime : 0;
+
+	t->recovered_ahead = false;
+	if (!t->set_next_est || t->updates != t->set_next_updates || at == t->set_next_clock)
+		return;
+	t->avg = t->pre_set_next;
+	if (at >= t->avg.last_update_time)
+		r->ops->update_se(r->profile, at, &t->avg, NULL, t->load_weight, true, 1, false);
+	t->set_next_est = false;
+}
+
 /*
  * Every event runs in the context of the task current on its CPU
  * (common_pid; 0 when idle).  When that is not the task the model has
@@ -3326,17 +3513,25 @@ static void settle_runtime(struct cfsr_replay *r, const struct cfsr_event *ev)
 static void observe_current(struct cfsr_replay *r, const struct cfsr_event *ev)
 {
 	struct replay_rq *rq = rq_of(r, ev->cpu);
+	const struct cfsr_event *rep;
 	struct cfsr_task *old;
 
 	if (!rq || ev->pid < 0 || rq->curr == ev->pid || ev->kind == CFSR_EV_LOST)
 		return;
+	rq->ahead_pid = 0;
+	rep = ev->pid > 0 ? switch_report(r, ev) : NULL;
 	old = rq->curr > 0 ? cfsr_replay_task(r, rq->curr) : NULL;
-	if (old && old->state == CFSR_TS_RUNNING)
+	if (old && old->state == CFSR_TS_RUNNING) {
+		if (rep)
+			put_unseen(r, rq, old, rep);
 		left_unseen(r, old);
+	}
 	/* the first event after the switch: later wakeups ask for the next one */
 	if (rq->curr >= 0)
 		skip_missed(r, rq);
 	rq->curr = ev->pid == 0 ? 0 : -1;
+	if (rep && rep != ev)
+		recover_ahead(r, rq, ev, rep);
 }
 
 /* A wakeup handler runs well within this; a CPU idle later has run its wakees. */
@@ -3582,6 +3777,12 @@ void cfsr_replay_set_hook(struct cfsr_replay *r, cfsr_replay_hook fn, void *data
 {
 	r->hook = fn;
 	r->hook_data = data;
+}
+
+void cfsr_replay_set_peek(struct cfsr_replay *r, cfsr_replay_peek fn, void *ctx)
+{
+	r->peek = fn;
+	r->peek_ctx = ctx;
 }
 
 const struct cfsr_replay_stats *cfsr_replay_stats(const struct cfsr_replay *r)

@@ -163,6 +163,10 @@ enum cfsr_task_state {
  *                  engine has still to make (cfsr_replay_cfs_rq_follow())
  * @taken_ts: trace time of the last reading of its group state
  *            (cfsr_replay_group_take()), 0 none
+ * @avg_read_ts: trace time of the last reading of its signal (a kernel
+ *               record taken in lock-step), 0 none; @avg_before_read the
+ *               signal before it: a record fires inside a kernel path,
+ *               whose earlier steps saw the signal before that update
  */
 struct cfsr_cfs_rq {
 	const char *path;
@@ -210,6 +214,8 @@ struct cfsr_cfs_rq {
 	bool dec_tg;
 	bool kernel_decayed;
 	uint64_t taken_ts;
+	uint64_t avg_read_ts;
+	struct cfsr_sched_avg avg_before_read;
 };
 
 /**
@@ -297,6 +303,8 @@ struct cfsr_task {
 	bool dead;
 	bool set_next_est;
 	uint64_t set_next_clock;
+	uint64_t set_next_updates;
+	bool recovered_ahead;
 	struct cfsr_sched_avg pre_set_next;
 	uint64_t est_updates;
 	uint64_t est_at_record;
@@ -351,8 +359,13 @@ typedef void (*cfsr_replay_hook)(void *data, const struct cfsr_replay_update *u)
  * @updates: task PELT updates
  * @recovered_switches: switches not in the trace, recovered from an
  *                      event's common_pid and placed by sched_stat_runtime
+ * @recovered_ahead: of those, placed before an update of the CPU that
+ *                   came ahead of the report (recover_due())
  * @unseen_switch_outs: switches whose prev was not the task the model had
  *                      running: that task left without a trace event
+ * @unseen_puts: of the tasks that left so, those whose run until the next
+ *               task's switch-in (its report less its run time) was
+ *               accounted (put_unseen())
  * @unanchored_updates: updates whose clock was extrapolated with no anchor
  * @chain_corrections: run-time chains moved onto the clock a reading said
  *                     the rq kept (cfsr_replay_clock_update())
@@ -372,6 +385,8 @@ struct cfsr_replay_stats {
 	uint64_t events;
 	uint64_t updates;
 	uint64_t recovered_switches;
+	uint64_t recovered_ahead;
+	uint64_t unseen_puts;
 	uint64_t unseen_switch_outs;
 	uint64_t unanchored_updates;
 	uint64_t chain_corrections;
@@ -434,6 +449,28 @@ const struct cfsr_profile *cfsr_replay_profile(const struct cfsr_replay *r);
 
 /* Call @fn for every task PELT update. */
 void cfsr_replay_set_hook(struct cfsr_replay *r, cfsr_replay_hook fn, void *data);
+
+/*
+ * A look at the trace's events ahead of the one being replayed: @i = 0 is
+ * the next; sets *@ev and returns 1, or 0 when there is none (the end, or
+ * beyond the reader's bound), -1 on error.  formats/formats.h's
+ * cfsr_trace_peek_fn() with the trace as @ctx is one.
+ */
+typedef int (*cfsr_replay_peek)(void *ctx, size_t i, const struct cfsr_event **ev);
+
+/**
+ * cfsr_replay_set_peek() - let the engine look ahead in the trace
+ * @r: the engine
+ * @fn: the look, or NULL (the default) for none
+ * @ctx: its context
+ *
+ * A task seen running on a CPU without a switch into it in the trace (the
+ * switch was lost) ran from its next run-time report's time less the run
+ * time it reports: with a look ahead, the engine places the switch there
+ * at the task's first event, before the updates of its CPU that follow
+ * (an enqueue's, say); without, at that report (recover_switch()).
+ */
+void cfsr_replay_set_peek(struct cfsr_replay *r, cfsr_replay_peek fn, void *ctx);
 
 /**
  * cfsr_replay_event() - replay one event; events must come in time order

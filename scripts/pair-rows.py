@@ -9,6 +9,9 @@ when their kind, CPU and the pids they name agree within 200 us (as
 `cfsreplay info A B` pairs them).  An event that only one file holds, of
 a kind the replay engine reads, touches:
   - every task it names, from its time on;
+  - the task running on each CPU it acts on (by either file's switches),
+    from its time on: the engine places a switch the trace lost by the
+    events around it (the task seen running and the one it replaced);
   - every cfs_rq and group entity from its time on, on every CPU (group
     entities' weights follow tg->load_avg, summed over the CPUs).
 An entity's rows are compared while untouched, in A's order: the n-th
@@ -74,6 +77,30 @@ def unmatched(a, b):
     return sorted(only)
 
 
+def running(ev):
+    """Per CPU, the sorted (time, next pid) of the file's switches."""
+    out = collections.defaultdict(list)
+    for (kind, cpu, pids), hits in ev.items():
+        if kind == 'sched_switch' and pids:
+            out[cpu] += [(t, pids[-1]) for t, _ in hits]
+    for c in out:
+        out[c].sort()
+    return out
+
+
+def running_at(sw, cpu, t):
+    """The task a file's switches leave running on @cpu at @t, or 0."""
+    seq = sw.get(cpu, [])
+    lo, hi = 0, len(seq)
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if seq[mid][0] <= t:
+            lo = mid + 1
+        else:
+            hi = mid
+    return seq[lo - 1][1] if lo else 0
+
+
 def rows(path):
     out = collections.defaultdict(list)
     for r in csv.DictReader(open(path)):
@@ -90,9 +117,15 @@ def main():
     touch = [o for o in only if o[1][0] in USED]
     group_from = touch[0][0] if touch else never
     pid_from = {}
+    sw = (running(ea), running(eb))
     for t, (kind, cpu, pids), cpus, side in touch:
         for p in pids:
             pid_from.setdefault(str(p), t)
+        for c in cpus:
+            for s in sw:
+                p = running_at(s, c, t)
+                if p > 0:
+                    pid_from.setdefault(str(p), t)
     ra, rb = rows(sys.argv[3]), rows(sys.argv[4])
     tot = collections.Counter()
     cmp = collections.Counter()

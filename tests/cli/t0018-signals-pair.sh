@@ -90,7 +90,7 @@ for line in open(sys.argv[1]):
 			PAIR_DIR=\$TRASH/$d bash '$PAIR' '$T/trace.dat' '$T/perf.data' '$T/pelt.jsonl.gz' >out &&
 			sed 's/^/# /' out | grep -v '^# [a-z_]*  *[0-9]' &&
 			same_only \$TRASH/$d out &&
-			share out task 25 95
+			share out task 25 94
 		"
 	done
 else

@@ -33,32 +33,32 @@ min_within1() {
 }
 
 if [ -f "$SHARED_TRACES/periodic-bpf/pelt.jsonl.gz" ]; then
-	test_expect_success 'periodic-bpf: task updates exact >= 99 %' 'min_exact periodic-bpf task 99'
-	test_expect_success 'cgroups-bpf: task updates exact >= 98.5 %' 'min_exact cgroups-bpf task 98.5'
-	test_expect_success 'periodic-bpf: group cfs_rq updates exact >= 97.5 %' \
-		'min_exact periodic-bpf "group cfs_rq" 97.5'
-	test_expect_success 'cgroups-bpf: group cfs_rq updates exact >= 97 %' \
-		'min_exact cgroups-bpf "group cfs_rq" 97'
-	test_expect_success 'periodic-bpf: group entity updates exact >= 92 %' \
-		'min_exact periodic-bpf "group entity" 92'
-	test_expect_success 'cgroups-bpf: group entity updates exact >= 95 %' \
-		'min_exact cgroups-bpf "group entity" 95'
-	test_expect_success 'periodic-bpf: root cfs_rq updates exact >= 87 %' \
-		'min_exact periodic-bpf "root cfs_rq" 87'
-	test_expect_success 'cgroups-bpf: root cfs_rq updates exact >= 91 %' \
-		'min_exact cgroups-bpf "root cfs_rq" 91'
-	test_expect_success 'periodic-bpf: group entity weights within 1 % >= 96 %' \
-		'min_within1 periodic-bpf "group entity weight" 96'
-	test_expect_success 'cgroups-bpf: group entity weights within 1 % >= 99 %' \
-		'min_within1 cgroups-bpf "group entity weight" 99'
-	test_expect_success 'periodic-bpf: tg_load_avg within 1 % >= 95 %' \
-		'min_within1 periodic-bpf tg_load_avg 95'
-	test_expect_success 'cgroups-bpf: tg_load_avg within 1 % >= 98.5 %' \
-		'min_within1 cgroups-bpf tg_load_avg 98.5'
-	test_expect_success 'periodic-bpf: tg_load_avg_contrib within 1 % >= 99 %' \
-		'min_within1 periodic-bpf tg_load_avg_contrib 99'
-	test_expect_success 'cgroups-bpf: tg_load_avg_contrib within 1 % >= 99 %' \
-		'min_within1 cgroups-bpf tg_load_avg_contrib 99'
+	test_expect_success 'periodic-bpf: task updates exact >= 99.3 %' 'min_exact periodic-bpf task 99.3'
+	test_expect_success 'cgroups-bpf: task updates exact >= 98.8 %' 'min_exact cgroups-bpf task 98.8'
+	test_expect_success 'periodic-bpf: group cfs_rq updates exact >= 98.4 %' \
+		'min_exact periodic-bpf "group cfs_rq" 98.4'
+	test_expect_success 'cgroups-bpf: group cfs_rq updates exact >= 97.5 %' \
+		'min_exact cgroups-bpf "group cfs_rq" 97.5'
+	test_expect_success 'periodic-bpf: group entity updates exact >= 93.5 %' \
+		'min_exact periodic-bpf "group entity" 93.5'
+	test_expect_success 'cgroups-bpf: group entity updates exact >= 95.5 %' \
+		'min_exact cgroups-bpf "group entity" 95.5'
+	test_expect_success 'periodic-bpf: root cfs_rq updates exact >= 89.5 %' \
+		'min_exact periodic-bpf "root cfs_rq" 89.5'
+	test_expect_success 'cgroups-bpf: root cfs_rq updates exact >= 91.5 %' \
+		'min_exact cgroups-bpf "root cfs_rq" 91.5'
+	test_expect_success 'periodic-bpf: group entity weights within 1 % >= 97.5 %' \
+		'min_within1 periodic-bpf "group entity weight" 97.5'
+	test_expect_success 'cgroups-bpf: group entity weights within 1 % >= 99.3 %' \
+		'min_within1 cgroups-bpf "group entity weight" 99.3'
+	test_expect_success 'periodic-bpf: tg_load_avg within 1 % >= 97 %' \
+		'min_within1 periodic-bpf tg_load_avg 97'
+	test_expect_success 'cgroups-bpf: tg_load_avg within 1 % >= 99 %' \
+		'min_within1 cgroups-bpf tg_load_avg 99'
+	test_expect_success 'periodic-bpf: tg_load_avg_contrib within 1 % >= 99.5 %' \
+		'min_within1 periodic-bpf tg_load_avg_contrib 99.5'
+	test_expect_success 'cgroups-bpf: tg_load_avg_contrib within 1 % >= 99.5 %' \
+		'min_within1 cgroups-bpf tg_load_avg_contrib 99.5'
 	# each kind lists 3 records, each with at least one field whose model and
 	# kernel values differ
 	test_expect_success 'periodic-bpf: --diffs lists the first differing records' '
@@ -148,9 +148,9 @@ if [ -f "$SHARED_TRACES/periodic/truth.jsonl" ]; then
 		snap_max nice '$S' util_avg 7 30 && snap_max nice '$S' runnable_avg 7 30 &&
 		snap_min nice '$S' load_avg 4 88 && snap_min nice '$S' util_est 4 89
 	"
-	test_expect_success 'snapshots, cgroups: sleeping util/runnable within 2 >= 90 %, load max <= 30' "
-		snap_min cgroups '$S' util_avg 4 91 && snap_min cgroups '$S' runnable_avg 4 90 &&
-		snap_min cgroups '$S' load_avg 4 84 && snap_min cgroups '$S' util_avg 3 70 &&
+	test_expect_success 'snapshots, cgroups: sleeping util/runnable within 2 >= 92 %, load max <= 30' "
+		snap_min cgroups '$S' util_avg 4 93 && snap_min cgroups '$S' runnable_avg 4 92 &&
+		snap_min cgroups '$S' load_avg 4 88 && snap_min cgroups '$S' util_avg 3 73 &&
 		snap_max cgroups '$S' load_avg 7 30
 	"
 	test_expect_success 'snapshots: group cfs_rqs 500 ms in, load_avg within 2 >= 80 % on all four runs' "

@@ -169,8 +169,8 @@ for key, within in ((\"/cfsr-g-outer cpu0\", 0.95), (\"/cfsr-g-outer cpu1\", 0.5
 "
 
 test_expect_success 'groups-*.dat: validate fidelity floors (lock-step with the capture beside each)' "
-	fidelity solo 84.5 87 58.5 &&
-	fidelity split 86 92.5 58.5 &&
+	fidelity solo 85 87.5 63.5 &&
+	fidelity split 85.5 92 58.5 &&
 	fidelity nested 87 90 57.5
 "
 

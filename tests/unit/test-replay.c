@@ -1013,6 +1013,124 @@ static void test_group_take_tg(void **state)
 	take_tg(3);
 }
 
+/* Events as a trace the engine can look ahead in (cfsr_replay_set_peek()). */
+struct ahead_feed {
+	const struct cfsr_event *ev;
+	size_t n, next;
+};
+
+static int ahead_peek(void *ctx, size_t i, const struct cfsr_event **ev)
+{
+	struct ahead_feed *f = ctx;
+
+	if (f->next + i >= f->n)
+		return 0;
+	*ev = &f->ev[f->next + i];
+	return 1;
+}
+
+/* Replay @n events of @ev, with a look ahead or without. */
+static struct cfsr_replay *replay_all(const struct cfsr_event *ev, size_t n, bool peek)
+{
+	struct cfsr_replay *r = cfsr_replay_new(1, prof(), 250);
+	struct ahead_feed f = { ev, n, 0 };
+
+	cfsr_replay_clock_sample(r, 0, 3000000000ull, 5000000000000ull);
+	if (peek)
+		cfsr_replay_set_peek(r, ahead_peek, &f);
+	while (f.next < f.n) {
+		struct cfsr_event e = f.ev[f.next++];
+
+		feed(r, e);
+	}
+	return r;
+}
+
+/*
+ * The switch into task 61, woken onto an idle CPU, is lost; it ran from
+ * the clock of its wakeup (the switch keeps it: RQCF_REQ_SKIP).  Its first
+ * event (it wakes task 62 there, an enqueue that updates the root) comes
+ * 2.5 ms after, its run-time report (2.52 ms) 20 us later.  With a look
+ * ahead the engine places the switch where the report says it was, before
+ * the enqueue: the root and the three tasks come out as with the switch
+ * traced.  Without, the root aged as idle until the enqueue.
+ */
+static void test_recover_ahead(void **state)
+{
+	const uint64_t t0 = 3000000000ull;
+	const struct cfsr_event lost[] = {
+		ev_switch(t0, 0, 0, 0, false, 0),
+		ev_wakeup(t0 + 100000, 0, 0, 61, 0),
+		ev_wakeup(t0 + 2600000, 0, 61, 62, 0),
+		ev_runtime(t0 + 2620000, 0, 61, 61, 2520000),
+		ev_switch(t0 + 2621000, 0, 61, 0, true, 62),
+		ev_runtime(t0 + 3621000, 0, 62, 62, 1000000),
+		ev_wakeup(t0 + 3700000, 0, 62, 63, 0),
+	};
+	const struct cfsr_event seen[] = {
+		ev_switch(t0, 0, 0, 0, false, 0),
+		ev_wakeup(t0 + 100000, 0, 0, 61, 0),
+		ev_switch(t0 + 120000, 0, 0, 0, false, 61),
+		ev_wakeup(t0 + 2600000, 0, 61, 62, 0),
+		ev_runtime(t0 + 2620000, 0, 61, 61, 2520000),
+		ev_switch(t0 + 2621000, 0, 61, 0, true, 62),
+		ev_runtime(t0 + 3621000, 0, 62, 62, 1000000),
+		ev_wakeup(t0 + 3700000, 0, 62, 63, 0),
+	};
+	struct cfsr_replay *a = replay_all(lost, 7, true), *b = replay_all(seen, 8, false);
+	struct cfsr_replay *c = replay_all(lost, 7, false);
+	const struct cfsr_cfs_rq *ra = cfsr_replay_cfs_rq(a, "/", 0);
+	const struct cfsr_cfs_rq *rb = cfsr_replay_cfs_rq(b, "/", 0);
+	const struct cfsr_cfs_rq *rc = cfsr_replay_cfs_rq(c, "/", 0);
+
+	(void)state;
+	assert_int_equal(cfsr_replay_stats(a)->recovered_switches, 1);
+	assert_avg_equal(&ra->avg, &rb->avg);
+	assert_avg_equal(&cfsr_replay_task(a, 61)->avg, &cfsr_replay_task(b, 61)->avg);
+	assert_avg_equal(&cfsr_replay_task(a, 62)->avg, &cfsr_replay_task(b, 62)->avg);
+	assert_avg_equal(&cfsr_replay_task(a, 63)->avg, &cfsr_replay_task(b, 63)->avg);
+	assert_int_equal(cfsr_replay_stats(c)->recovered_switches, 1);
+	assert_true(rc->avg.util_sum + 2000 * 1024 < rb->avg.util_sum);
+	cfsr_replay_free(a);
+	cfsr_replay_free(b);
+	cfsr_replay_free(c);
+}
+
+/*
+ * Task 70 runs; task 71, woken on its CPU, preempts it by a switch the
+ * trace lost with 70's run-time report; 71's first event is its report,
+ * 1 ms of run time, which places the switch.  70 ran until then: its
+ * update_curr() and put are made there, as with the switch traced (70
+ * then waits, CFSR_TS_LEFT, until its next event; it is compared at the
+ * put, before its next update).
+ */
+static void test_put_unseen(void **state)
+{
+	const uint64_t t0 = 3000000000ull;
+	/* the switch and the put's report as the kernel emits them */
+	const struct cfsr_event seen[] = {
+		ev_switch(t0, 0, 0, 0, false, 70),
+		ev_wakeup(t0 + 100000, 0, 70, 71, 0),
+		ev_runtime(t0 + 200000, 0, 70, 70, 200000),
+		ev_switch(t0 + 200000, 0, 70, 0, true, 71),
+		ev_runtime(t0 + 1200000, 0, 71, 71, 1000000),
+	};
+	/* both lost */
+	const struct cfsr_event lost[] = { seen[0], seen[1], seen[4] };
+	struct cfsr_replay *a = replay_all(lost, 3, false), *b = replay_all(seen, 5, false);
+	const struct cfsr_task *ta = cfsr_replay_task(a, 70), *tb = cfsr_replay_task(b, 70);
+
+	(void)state;
+	assert_int_equal(cfsr_replay_stats(a)->unseen_puts, 1);
+	assert_int_equal(ta->state, CFSR_TS_LEFT);
+	assert_int_equal(tb->state, CFSR_TS_QUEUED);
+	assert_avg_equal(&ta->avg, &tb->avg);
+	assert_int_equal(ta->vruntime, tb->vruntime);
+	assert_true(ta->avg.util_sum > 0);
+	cfsr_replay_free(a);
+	cfsr_replay_free(b);
+}
+
 /*
  * A wakeup onto a CPU idle since its task blocked: the run-time chain
  * anchored the clock at the block, but 0.5 ms of it were stolen since; the
@@ -1568,6 +1686,8 @@ int main(void)
 		cmocka_unit_test(test_root_cfs_rq),
 		cmocka_unit_test(test_group_entity),
 		cmocka_unit_test(test_group_take_tg),
+		cmocka_unit_test(test_recover_ahead),
+		cmocka_unit_test(test_put_unseen),
 		cmocka_unit_test(test_group_entity_eevdf),
 		cmocka_unit_test(test_group_entity_pick),
 		cmocka_unit_test(test_group_entity_reweight),
