@@ -40,7 +40,7 @@
  * the perf_event controller is bound to: the v2 default hierarchy unless
  * perf_event is mounted on v1.  They are listed in info.cgroups and
  * info.task_cgroups, and not taken as the cpu controller's task groups:
- * see cgroup_membership below.
+ * see PD_CGROUP_MEMBERSHIP below.
  *
  * Time order.  perf writes each CPU's ring buffer out in turn, so records
  * are ordered only per CPU; after each pass over the buffers it writes a
@@ -348,7 +348,7 @@ struct pd_reader {
 	struct cfsr_cgroup_name *cgroups;
 	size_t nr_cgroups;
 	size_t cgroups_alloc;
-	/* (tid, cgroup id) pairs of the samples, and per tid its latest pair */
+	/* (tid, cgroup id) pairs of the samples; per tid (task_cg_map) its latest id */
 	struct cfsr_task_cgroup *task_cg;
 	size_t nr_task_cg;
 	size_t task_cg_alloc;
