@@ -288,6 +288,69 @@ static void print_record_meta(const struct cfsr_trace_info *in)
 	json_object_put(m);
 }
 
+/* One CPU list or id of the topology, "?" when unknown. */
+static const char *topo_id(int v, char *buf, size_t size)
+{
+	if (v < 0)
+		return "?";
+	snprintf(buf, size, "%d", v);
+	return buf;
+}
+
+/* The CPU topology, from whichever source the reader had. */
+static void print_topology(const struct cfsr_trace_info *in)
+{
+	char a[16], b[16], c[16];
+	int i;
+
+	if (!in->topo_source)
+		return;
+	printf("cpu topology:   %s\n", in->topo_source);
+	for (i = 0; i < in->nr_topo; i++) {
+		const struct cfsr_cpu_topo *tp = &in->topo[i];
+
+		printf("                cpu%d: core %s, die %s, package %s; threads %s, package cpus %s, die cpus %s\n",
+		       i, topo_id(tp->core_id, a, sizeof(a)), topo_id(tp->die_id, b, sizeof(b)),
+		       topo_id(tp->package_id, c, sizeof(c)),
+		       tp->thread_siblings ? tp->thread_siblings : "?",
+		       tp->core_siblings ? tp->core_siblings : "?",
+		       tp->die_siblings ? tp->die_siblings : "?");
+	}
+}
+
+/* Tasks the samples placed in cgroup @id. */
+static size_t cgroup_tasks(const struct cfsr_trace_info *in, uint64_t id)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < in->nr_task_cgroups; i++)
+		n += in->task_cgroups[i].id == id;
+	return n;
+}
+
+/* The cgroups a perf.data names, and what they say of the tasks. */
+static void print_cgroups(const struct cfsr_trace_info *in)
+{
+	size_t i;
+
+	if (!in->cgroup_hierarchy)
+		return;
+	printf("perf cgroups:   %zu named by CGROUP records, of %s\n", in->nr_cgroups,
+	       in->cgroup_hierarchy);
+	for (i = 0; i < in->nr_cgroups; i++)
+		printf("                id %" PRIu64 " %s (%zu tasks sampled in it)\n",
+		       in->cgroups[i].id, in->cgroups[i].path, cgroup_tasks(in, in->cgroups[i].id));
+	if (in->cgroup_ids)
+		printf("                %" PRIu64
+		       " samples carry a cgroup id; %zu (task, cgroup) pairs\n",
+		       in->cgroup_samples, in->nr_task_cgroups);
+	if (in->cgroup_bad)
+		printf("                %" PRIu64 " CGROUP records too short (skipped)\n",
+		       in->cgroup_bad);
+	printf("  membership:   %s\n",
+	       in->cgroup_membership ? in->cgroup_membership : "the cpu controller's task groups");
+}
+
 static void print_text(const struct cfsr_trace *t, const struct info_summary *s)
 {
 	const struct cfsr_trace_info *in = &t->info;
@@ -332,6 +395,8 @@ static void print_text(const struct cfsr_trace *t, const struct info_summary *s)
 		       st->malformed);
 	if (!in->preempt_bit_known)
 		printf("warning:        sched_switch preempted bit not found in the format\n");
+	print_topology(in);
+	print_cgroups(in);
 	if (in->record_meta)
 		print_record_meta(in);
 	if (in->record_meta_bad)
@@ -348,6 +413,74 @@ static void print_text(const struct cfsr_trace *t, const struct info_summary *s)
 static json_object *json_str_or_null(const char *s)
 {
 	return s ? json_object_new_string(s) : NULL;
+}
+
+static json_object *json_int_or_null(int v)
+{
+	return v >= 0 ? json_object_new_int(v) : NULL;
+}
+
+/* The CPU topology, null when the file has none. */
+static json_object *json_topology(const struct cfsr_trace_info *in)
+{
+	json_object *o, *cpus;
+	int i;
+
+	if (!in->topo_source)
+		return NULL;
+	o = json_object_new_object();
+	cpus = json_object_new_array();
+	json_object_object_add(o, "source", json_object_new_string(in->topo_source));
+	for (i = 0; i < in->nr_topo; i++) {
+		const struct cfsr_cpu_topo *tp = &in->topo[i];
+		json_object *c = json_object_new_object();
+
+		json_object_object_add(c, "cpu", json_object_new_int(i));
+		json_object_object_add(c, "core_id", json_int_or_null(tp->core_id));
+		json_object_object_add(c, "package_id", json_int_or_null(tp->package_id));
+		json_object_object_add(c, "die_id", json_int_or_null(tp->die_id));
+		json_object_object_add(c, "thread_siblings", json_str_or_null(tp->thread_siblings));
+		json_object_object_add(c, "core_siblings", json_str_or_null(tp->core_siblings));
+		json_object_object_add(c, "die_siblings", json_str_or_null(tp->die_siblings));
+		json_object_array_add(cpus, c);
+	}
+	json_object_object_add(o, "cpus", cpus);
+	return o;
+}
+
+/* A perf.data's cgroups and the (task, cgroup) pairs of its samples, null when none. */
+static json_object *json_cgroups(const struct cfsr_trace_info *in)
+{
+	json_object *o, *names, *tasks;
+	size_t i;
+
+	if (!in->cgroup_hierarchy)
+		return NULL;
+	o = json_object_new_object();
+	names = json_object_new_array();
+	tasks = json_object_new_array();
+	json_object_object_add(o, "hierarchy", json_object_new_string(in->cgroup_hierarchy));
+	json_object_object_add(o, "membership", json_str_or_null(in->cgroup_membership));
+	json_object_object_add(o, "sample_ids", json_object_new_boolean(in->cgroup_ids));
+	json_object_object_add(o, "samples", json_object_new_uint64(in->cgroup_samples));
+	json_object_object_add(o, "bad_records", json_object_new_uint64(in->cgroup_bad));
+	for (i = 0; i < in->nr_cgroups; i++) {
+		json_object *c = json_object_new_object();
+
+		json_object_object_add(c, "id", json_object_new_uint64(in->cgroups[i].id));
+		json_object_object_add(c, "path", json_object_new_string(in->cgroups[i].path));
+		json_object_array_add(names, c);
+	}
+	for (i = 0; i < in->nr_task_cgroups; i++) {
+		json_object *c = json_object_new_object();
+
+		json_object_object_add(c, "tid", json_object_new_int(in->task_cgroups[i].tid));
+		json_object_object_add(c, "id", json_object_new_uint64(in->task_cgroups[i].id));
+		json_object_array_add(tasks, c);
+	}
+	json_object_object_add(o, "names", names);
+	json_object_object_add(o, "tasks", tasks);
+	return o;
 }
 
 static int print_json(const struct cfsr_trace *t, const struct info_summary *s)
@@ -409,6 +542,8 @@ static int print_json(const struct cfsr_trace *t, const struct info_summary *s)
 	json_object_object_add(o, "record_meta",
 			       in->record_meta ? json_tokener_parse(in->record_meta) : NULL);
 	json_object_object_add(o, "embedded_truth", json_object_new_boolean(in->has_record_truth));
+	json_object_object_add(o, "topology", json_topology(in));
+	json_object_object_add(o, "cgroups", json_cgroups(in));
 
 	return cfsr_put_json(o);
 }

@@ -450,6 +450,12 @@ static void text_notes(const struct report *r)
 	else if (!g.groups)
 		printf("  - group weights unknown: the trace names no task group, every task is taken\n"
 		       "    in the root group\n");
+	if (r->t->info.cgroup_membership)
+		printf("  - the perf.data's cgroups (%zu named, ids on %" PRIu64
+		       " samples) are the perf_event\n"
+		       "    controller's: not taken as task groups, as the file does not say which\n"
+		       "    hierarchy holds the cpu controller, nor where it is enabled (info lists them)\n",
+		       r->t->info.nr_cgroups, r->t->info.cgroup_samples);
 	else if (g.shares_given < g.groups)
 		printf("  - %" PRIu64 " of %" PRIu64
 		       " task groups have no cpu.shares in the trace: 1024 (the\n"
@@ -867,6 +873,10 @@ static json_object *json_groups(const struct report *r)
 	json_object_object_add(o, "shares_given", u64(g.shares_given));
 	json_object_object_add(o, "bad_markers", u64(g.bad_markers));
 	json_object_object_add(o, "cgroup_attaches", u64(g.cgroup_attaches));
+	json_object_object_add(o, "perf_cgroup_membership",
+			       r->t->info.cgroup_membership ?
+				       json_object_new_string(r->t->info.cgroup_membership) :
+				       NULL);
 	for (i = 0; (path = cfsr_cpuload_stated_shares(r->c.cl, i, &shares)); i++)
 		json_object_object_add(stated, path, u64(cfsr_scale_load_down(shares)));
 	json_object_object_add(o, "shares", stated);

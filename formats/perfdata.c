@@ -13,9 +13,10 @@
  * are parsed by td_meta_load() like a trace.dat file's.  Of the other
  * features the reader takes HOSTNAME, OSRELEASE and ARCH (info.uname, in
  * the "Linux HOST RELEASE ARCH" form trace-cmd shows for a trace.dat),
- * NRCPUS, COMPRESSED and CLOCK_DATA (the clock, when -k chose one); the
- * CPU and NUMA topologies, caches, command line and the rest are skipped,
- * as no consumer uses them.
+ * NRCPUS, COMPRESSED, CLOCK_DATA (the clock, when -k chose one) and
+ * CPU_TOPOLOGY (info.topo, the structure the recorder's metadata gives a
+ * trace.dat); the NUMA topology, caches, command line and the rest are
+ * skipped, as no consumer uses them.
  *
  * Each PERF_RECORD_SAMPLE is located in its attribute's sample layout
  * (every sample_type bit the kernel can set is stepped over by its size);
@@ -25,12 +26,21 @@
  * PERF_RECORD_LOST and PERF_RECORD_LOST_SAMPLES become CFSR_EV_LOST
  * notices; a record that does not fit, or a compressed block that does not
  * decompress, ends the readable data with a notice without a count and is
- * counted in stats.bad_pages.  COMM, FORK, EXIT, MMAP, CGROUP and perf's
- * other bookkeeping records carry nothing the scheduler events need: the
- * sched and cgroup tracepoints say the same, with the kernel's own
- * timestamps.  (CGROUP records and the samples' cgroup ids name cgroups
- * of perf_event's hierarchy, which on cgroup v1 is not the cpu one.)
+ * counted in stats.bad_pages.  COMM, FORK, EXIT, MMAP and perf's other
+ * bookkeeping records carry nothing the scheduler events need: the sched
+ * and cgroup tracepoints say the same, with the kernel's own timestamps.
  * Records of types no perf writes are counted as unknown records.
+ *
+ * Cgroups.  PERF_RECORD_CGROUP (u64 id, path) names a cgroup: perf writes
+ * one per cgroup that exists when it starts, the kernel one per cgroup
+ * made while it runs (perf_event_cgroup(), from the perf_event
+ * controller's css_online).  A sample with PERF_SAMPLE_CGROUP carries the
+ * id of the cgroup of the task that was current (perf_prepare_sample():
+ * cgroup_id() of current's perf_event css).  Both are of the hierarchy
+ * the perf_event controller is bound to: the v2 default hierarchy unless
+ * perf_event is mounted on v1.  They are listed in info.cgroups and
+ * info.task_cgroups, and not taken as the cpu controller's task groups:
+ * see PD_CGROUP_MEMBERSHIP below.
  *
  * Time order.  perf writes each CPU's ring buffer out in turn, so records
  * are ordered only per CPU; after each pass over the buffers it writes a
@@ -56,6 +66,7 @@
 #include "alloc.h"
 #include "error.h"
 #include "formats.h"
+#include "pidmap.h"
 #include "tracedat-local.h"
 
 /* ---- the file format ---------------------------------------------------------- */
@@ -158,10 +169,25 @@ enum {
 	PD_FEAT_OSRELEASE = 4,
 	PD_FEAT_ARCH = 6,
 	PD_FEAT_NRCPUS = 7,
+	PD_FEAT_CPU_TOPOLOGY = 13,
 	PD_FEAT_COMPRESSED = 27,
 	PD_FEAT_CLOCK_DATA = 29,
 	PD_FEAT_BITS = 256,
 };
+
+/*
+ * What a file's cgroup ids name, and why they are not taken as the cpu
+ * controller's task groups: perf_event's hierarchy is the v2 one unless
+ * perf_event is mounted on v1, and nothing in the file says where the cpu
+ * controller is.  Where it is on v2 too, a task's cpu group is the nearest
+ * of its cgroup and their ancestors that has the cpu controller enabled,
+ * which the file does not say either.
+ */
+#define PD_CGROUP_HIERARCHY \
+	"the perf_event controller's (cgroup v2 unless perf_event is mounted on v1)"
+#define PD_CGROUP_MEMBERSHIP                                                                     \
+	"unknown: the file does not say which hierarchy holds the cpu controller, nor in which " \
+	"of these cgroups it is enabled"
 
 /* HEADER_COMPRESSED.type */
 #define PD_COMP_ZSTD 1
@@ -211,11 +237,13 @@ struct pd_sample {
 	uint64_t time;
 	uint32_t tid;
 	uint32_t cpu;
+	uint64_t cgroup;
 	const unsigned char *raw;
 	uint32_t raw_size;
 	bool has_time;
 	bool has_cpu;
 	bool has_tid;
+	bool has_cgroup;
 };
 
 /*
@@ -276,6 +304,17 @@ struct pd_reader {
 	int clock_data_id;
 	int nr_cpus;
 	bool nr_cpus_known;
+	/* NRCPUS' first number: CPU_TOPOLOGY has an entry per CPU up to it */
+	uint32_t nr_cpus_avail;
+	/* the CPU_TOPOLOGY section, kept until NRCPUS is known, then parsed */
+	unsigned char *topo_raw;
+	size_t topo_raw_len;
+	struct cfsr_cpu_topo *topo;
+	int nr_topo;
+	/* the sibling lists the topology's CPUs point into */
+	char **topo_strs;
+	size_t nr_topo_strs;
+	size_t topo_strs_alloc;
 	/* HEADER_COMPRESSED's algorithm, 0 when none */
 	uint32_t comp_type;
 
@@ -305,7 +344,18 @@ struct pd_reader {
 	uint64_t lost_records;
 	uint64_t lost_summary;
 	uint64_t bad;
-	uint64_t cgroup_records;
+	/* CGROUP records: id -> path, one entry per id (the latest path) */
+	struct cfsr_cgroup_name *cgroups;
+	size_t nr_cgroups;
+	size_t cgroups_alloc;
+	/* (tid, cgroup id) pairs of the samples; per tid (task_cg_map) its latest id */
+	struct cfsr_task_cgroup *task_cg;
+	size_t nr_task_cg;
+	size_t task_cg_alloc;
+	struct cfsr_pidmap task_cg_map;
+	uint64_t *task_last;
+	size_t nr_task_last;
+	size_t task_last_alloc;
 	/* a timestamp was delivered: stats.first_ts is set */
 	bool ts_seen;
 
@@ -629,8 +679,11 @@ static int parse_sample(const struct pd_reader *r, const struct pd_attr *a, cons
 		return -1;
 	if ((st & PD_SAMPLE_PHYS_ADDR) && mem_skip(&m, 8) < 0)
 		return -1;
-	if ((st & PD_SAMPLE_CGROUP) && mem_skip(&m, 8) < 0)
-		return -1;
+	if (st & PD_SAMPLE_CGROUP) {
+		if (mem_u64(&m, &s->cgroup) < 0)
+			return -1;
+		s->has_cgroup = true;
+	}
 	if ((st & PD_SAMPLE_DATA_PAGE_SIZE) && mem_skip(&m, 8) < 0)
 		return -1;
 	if ((st & PD_SAMPLE_CODE_PAGE_SIZE) && mem_skip(&m, 8) < 0)
@@ -788,6 +841,80 @@ static int own_string(struct pd_item *it)
 }
 
 /*
+ * A sample's cgroup id for its task: a new (tid, id) pair when the task
+ * was not seen in that cgroup before.  Return 0, or -1 when out of memory.
+ */
+static int note_task_cgroup(struct pd_reader *r, struct cfsr_trace *t, int tid, uint64_t id)
+{
+	long i = cfsr_pidmap_get(&r->task_cg_map, tid);
+	size_t k;
+
+	t->info.cgroup_samples++;
+	if (i >= 0 && r->task_last[i] == id)
+		return 0;
+	if (i < 0) {
+		if (CFSR_ALLOC_GROW(r->task_last, r->nr_task_last + 1, r->task_last_alloc) < 0 ||
+		    cfsr_pidmap_put(&r->task_cg_map, tid, r->nr_task_last) < 0)
+			return -1;
+		i = (long)r->nr_task_last++;
+	}
+	r->task_last[i] = id;
+	/* a move back to a cgroup the task was in: rare, the pair is there */
+	for (k = 0; k < r->nr_task_cg; k++)
+		if (r->task_cg[k].tid == tid && r->task_cg[k].id == id)
+			return 0;
+	if (CFSR_ALLOC_GROW(r->task_cg, r->nr_task_cg + 1, r->task_cg_alloc) < 0)
+		return -1;
+	r->task_cg[r->nr_task_cg].tid = tid;
+	r->task_cg[r->nr_task_cg].id = id;
+	r->nr_task_cg++;
+	t->info.task_cgroups = r->task_cg;
+	t->info.nr_task_cgroups = r->nr_task_cg;
+	return 0;
+}
+
+/*
+ * PERF_RECORD_CGROUP: u64 id, then the path, NUL-terminated and padded to
+ * 8 bytes, then the sample_id trailer.  The id keeps its latest path.
+ * Return 0, or -1 when out of memory.
+ */
+static int handle_cgroup(struct pd_reader *r, struct cfsr_trace *t, const unsigned char *p,
+			 size_t len)
+{
+	const unsigned char *nul = len > 16 ? memchr(p + 16, '\0', len - 16) : NULL;
+	uint64_t id;
+	char *path;
+	size_t i;
+
+	if (!nul) {
+		t->info.cgroup_bad++;
+		return 0;
+	}
+	id = rd64(r, p + 8);
+	path = strdup((const char *)p + 16);
+	if (!path)
+		return -1;
+	for (i = 0; i < r->nr_cgroups && r->cgroups[i].id != id; i++)
+		;
+	if (i == r->nr_cgroups) {
+		if (CFSR_ALLOC_GROW(r->cgroups, r->nr_cgroups + 1, r->cgroups_alloc) < 0) {
+			free(path);
+			return -1;
+		}
+		r->nr_cgroups++;
+	} else {
+		free((char *)r->cgroups[i].path);
+	}
+	r->cgroups[i].id = id;
+	r->cgroups[i].path = path;
+	t->info.cgroup_hierarchy = PD_CGROUP_HIERARCHY;
+	t->info.cgroup_membership = PD_CGROUP_MEMBERSHIP;
+	t->info.cgroups = r->cgroups;
+	t->info.nr_cgroups = r->nr_cgroups;
+	return 0;
+}
+
+/*
  * Count and decode a sample; queue it.  Return 0, or -1 when out of
  * memory.
  */
@@ -811,6 +938,9 @@ static int handle_sample(struct pd_reader *r, struct cfsr_trace *t, const unsign
 		return 0;
 	}
 	it.ev.ts = s.has_time ? s.time : r->max_ts;
+	/* the sample's tid, as perf shows it: -1 for a task past its exit */
+	if (s.has_cgroup && s.has_tid && note_task_cgroup(r, t, (int)s.tid, s.cgroup) < 0)
+		return -1;
 	if (a->type_idx < 0 || !s.raw) {
 		t->stats.unknown++;
 		return queue_item(r, &it);
@@ -1077,8 +1207,7 @@ static int handle_record(struct pd_reader *r, struct cfsr_trace *t, const unsign
 			ret = -1;
 		break;
 	case PD_REC_CGROUP:
-		/* cgroup id to path; not needed by the events yet */
-		r->cgroup_records++;
+		ret = handle_cgroup(r, t, p, len);
 		break;
 	default:
 		/*
@@ -1212,6 +1341,16 @@ static int handle_feature(struct pd_reader *r, unsigned int feat, const unsigned
 			return -1;
 		r->nr_cpus = (int)n;
 		r->nr_cpus_known = true;
+		r->nr_cpus_avail = rd32(r, p);
+		return 0;
+	case PD_FEAT_CPU_TOPOLOGY:
+		/* read once the CPU count is known (in pipe mode it may come later) */
+		free(r->topo_raw);
+		r->topo_raw = malloc(len ? len : 1);
+		if (!r->topo_raw)
+			return -1;
+		memcpy(r->topo_raw, p, len);
+		r->topo_raw_len = len;
 		return 0;
 	case PD_FEAT_COMPRESSED:
 		/* u32 version, type, level, ratio, mmap_len */
@@ -1228,6 +1367,125 @@ static int handle_feature(struct pd_reader *r, unsigned int feat, const unsigned
 	default:
 		return 0;
 	}
+}
+
+/* ---- the CPU topology ---------------------------------------------------------------- */
+
+/* Does the CPU list @list ("0-3,8,10-11", as sysfs writes it) hold @cpu? */
+static bool cpu_list_has(const char *list, int cpu)
+{
+	const char *p = list;
+
+	while (*p) {
+		char *end;
+		long lo = strtol(p, &end, 10), hi = lo;
+
+		if (end == p)
+			return false;
+		p = end;
+		if (*p == '-') {
+			hi = strtol(p + 1, &end, 10);
+			if (end == p + 1)
+				return false;
+			p = end;
+		}
+		if (cpu >= lo && cpu <= hi)
+			return true;
+		if (*p != ',')
+			return false;
+		p++;
+	}
+	return false;
+}
+
+/*
+ * A u32 count, then as many struct perf_header_string; the strings are
+ * kept in r->topo_strs from index *@first.  Return 0, or -1 when corrupt.
+ */
+static int topo_strings(struct pd_reader *r, struct td_mem *m, size_t *first, size_t *nr)
+{
+	uint64_t n, len, i;
+	const char *s;
+
+	if (td_mem_num(m, 4, &n) < 0 || n > m->len - m->pos)
+		return -1;
+	*first = r->nr_topo_strs;
+	*nr = (size_t)n;
+	for (i = 0; i < n; i++) {
+		if (td_mem_num(m, 4, &len) < 0)
+			return -1;
+		s = td_mem_bytes(m, len);
+		if (!s ||
+		    CFSR_ALLOC_GROW(r->topo_strs, r->nr_topo_strs + 1, r->topo_strs_alloc) < 0)
+			return -1;
+		r->topo_strs[r->nr_topo_strs] = strndup(s, (size_t)len);
+		if (!r->topo_strs[r->nr_topo_strs])
+			return -1;
+		r->nr_topo_strs++;
+	}
+	return 0;
+}
+
+/* The list among @nr strings from @first that holds @cpu, or NULL. */
+static const char *topo_list_of(const struct pd_reader *r, size_t first, size_t nr, int cpu)
+{
+	size_t i;
+
+	for (i = first; i < first + nr; i++)
+		if (cpu_list_has(r->topo_strs[i], cpu))
+			return r->topo_strs[i];
+	return NULL;
+}
+
+/*
+ * HEADER_CPU_TOPOLOGY, as perf's write_cpu_topology() lays it out: the
+ * distinct core_siblings_list strings (a package's CPUs; perf calls them
+ * "sibling sockets"), the distinct thread_siblings_list strings, then per
+ * CPU up to NRCPUS' first number u32 core_id and u32 physical_package_id;
+ * perf 5.3 on adds the distinct die_cpus_list strings and per CPU u32
+ * die_id (only where the machine has die_id files).  Files of older perfs end earlier: what is missing stays
+ * unknown.  Return 0, or -1 when the section is corrupt.
+ */
+static int parse_topology(struct pd_reader *r)
+{
+	struct td_mem m = { r->topo_raw, r->topo_raw_len, 0, r->big_endian };
+	size_t core0, nr_core, thr0, nr_thr, die0 = 0, nr_die = 0;
+	uint32_t nr = r->nr_cpus_avail ? r->nr_cpus_avail : (uint32_t)r->nr_cpus;
+	bool ids, dies;
+	uint64_t v;
+	uint32_t c;
+
+	if (!nr || nr > PD_MAX_CPUS || topo_strings(r, &m, &core0, &nr_core) < 0 ||
+	    topo_strings(r, &m, &thr0, &nr_thr) < 0)
+		return -1;
+	ids = m.len - m.pos >= 8ull * nr;
+	if (m.pos < m.len && !ids)
+		return -1;
+	r->topo = calloc(nr, sizeof(*r->topo));
+	if (!r->topo)
+		return -1;
+	r->nr_topo = (int)nr;
+	for (c = 0; c < nr; c++) {
+		struct cfsr_cpu_topo *tp = &r->topo[c];
+
+		tp->core_id = tp->package_id = tp->die_id = -1;
+		if (ids && td_mem_num(&m, 4, &v) == 0)
+			tp->core_id = (int32_t)v;
+		if (ids && td_mem_num(&m, 4, &v) == 0)
+			tp->package_id = (int32_t)v;
+		tp->core_siblings = topo_list_of(r, core0, nr_core, (int)c);
+		tp->thread_siblings = topo_list_of(r, thr0, nr_thr, (int)c);
+	}
+	dies = m.pos < m.len;
+	if (dies && (topo_strings(r, &m, &die0, &nr_die) < 0 || m.len - m.pos < 4ull * nr))
+		return -1;
+	for (c = 0; dies && c < nr; c++) {
+		if (td_mem_num(&m, 4, &v) < 0)
+			return -1;
+		r->topo[c].die_id = (int32_t)v;
+		r->topo[c].die_siblings = topo_list_of(r, die0, nr_die, (int)c);
+	}
+	return 0;
 }
 
 /*
@@ -1325,7 +1583,8 @@ static int read_file_header(struct pd_reader *r, const unsigned char *h)
 			continue;
 		}
 		if (i != PD_FEAT_HOSTNAME && i != PD_FEAT_OSRELEASE && i != PD_FEAT_ARCH &&
-		    i != PD_FEAT_NRCPUS && i != PD_FEAT_COMPRESSED && i != PD_FEAT_CLOCK_DATA)
+		    i != PD_FEAT_NRCPUS && i != PD_FEAT_COMPRESSED && i != PD_FEAT_CLOCK_DATA &&
+		    i != PD_FEAT_CPU_TOPOLOGY)
 			continue;
 		sec = load(r, off, size);
 		if (!sec || handle_feature(r, (unsigned int)i, sec, (size_t)size) < 0) {
@@ -1457,6 +1716,7 @@ static void free_items(struct pd_reader *r)
 static void perfdata_close(struct cfsr_trace *t)
 {
 	struct pd_reader *r = t->priv;
+	size_t i;
 
 	if (!r)
 		return;
@@ -1470,6 +1730,17 @@ static void perfdata_close(struct cfsr_trace *t)
 	free(r->ids);
 	if (r->tep)
 		tep_free(r->tep);
+	for (i = 0; i < r->nr_cgroups; i++)
+		free((char *)r->cgroups[i].path);
+	free(r->cgroups);
+	free(r->task_cg);
+	free(r->task_last);
+	cfsr_pidmap_release(&r->task_cg_map);
+	for (i = 0; i < r->nr_topo_strs; i++)
+		free(r->topo_strs[i]);
+	free(r->topo_strs);
+	free(r->topo);
+	free(r->topo_raw);
 	free(r->release);
 	free(r->hostname);
 	free(r->arch);
@@ -1589,6 +1860,22 @@ static int perfdata_open(struct cfsr_trace *t, const char *path)
 	t->info.nr_cpus = r->nr_cpus;
 	t->info.hz = 0;
 	t->info.preempt_bit_known = r->dec.preempt_mask != 0;
+	if (r->topo_raw) {
+		if (parse_topology(r) == 0) {
+			t->info.topo = r->topo;
+			t->info.nr_topo = r->nr_topo;
+			t->info.topo_source = "perf.data CPU_TOPOLOGY";
+		} else {
+			t->info.topo_source = "perf.data CPU_TOPOLOGY (corrupt: left out)";
+		}
+	}
+	for (i = 0; i < r->nr_attrs; i++) {
+		if (!(r->attrs[i].sample_type & PD_SAMPLE_CGROUP))
+			continue;
+		t->info.cgroup_ids = true;
+		t->info.cgroup_hierarchy = PD_CGROUP_HIERARCHY;
+		t->info.cgroup_membership = PD_CGROUP_MEMBERSHIP;
+	}
 	/* perf reports losses as LOST records, not as ring-buffer statistics */
 	t->info.overruns = -1;
 	return 0;

@@ -668,6 +668,8 @@ static void cpus_meta(struct json_object *meta)
 		add_file(c, "thread_siblings", path, false);
 		snprintf(path, sizeof(path), "%s/topology/core_siblings_list", base);
 		add_file(c, "core_siblings", path, false);
+		snprintf(path, sizeof(path), "%s/topology/die_cpus_list", base);
+		add_file(c, "die_siblings", path, false);
 		snprintf(path, sizeof(path), "%s/cpufreq/cpuinfo_max_freq", base);
 		add_file(c, "max_freq_khz", path, true);
 		json_object_array_add(cpus, c);

@@ -89,6 +89,11 @@ struct td_reader {
 	char **feat_names;
 	size_t nr_feat_names;
 	char *feat_source;
+	/* the recorder's CPU topology, and the sibling lists it points to */
+	struct cfsr_cpu_topo *topo;
+	int nr_topo;
+	char **topo_strs;
+	size_t nr_topo_strs;
 	/* pages that failed to decode, reported as lost events */
 	uint64_t bad_pages;
 	/* size of the commit word in a page header: the kernel's long */
@@ -167,6 +172,77 @@ static void load_sched_features(struct td_reader *r, struct json_object *meta,
 	info->sched_feat_names_source = r->feat_source;
 }
 
+/* A member of a topology entry: an int, else -1. */
+static int topo_int(struct json_object *c, const char *key)
+{
+	struct json_object *v;
+
+	if (!json_object_object_get_ex(c, key, &v) || !json_object_is_type(v, json_type_int))
+		return -1;
+	return json_object_get_int(v);
+}
+
+/* A sibling list of a topology entry, kept by the reader; NULL if absent. */
+static const char *topo_str(struct td_reader *r, struct json_object *c, const char *key)
+{
+	struct json_object *v;
+	char *s;
+
+	if (!json_object_object_get_ex(c, key, &v) || !json_object_is_type(v, json_type_string))
+		return NULL;
+	s = strdup(json_object_get_string(v));
+	if (!s)
+		return NULL;
+	r->topo_strs[r->nr_topo_strs++] = s;
+	return s;
+}
+
+/*
+ * The topology the recorder read from /sys/devices/system/cpu/cpuN/topology
+ * (member "cpus": one object per CPU with its number, core_id, package_id,
+ * die_id, thread_siblings, core_siblings and, from this version on,
+ * die_siblings), as struct cfsr_cpu_topo.
+ */
+static void load_topology(struct td_reader *r, struct json_object *meta,
+			  struct cfsr_trace_info *info)
+{
+	struct json_object *cpus;
+	size_t i, n;
+
+	if (!json_object_object_get_ex(meta, "cpus", &cpus) ||
+	    !json_object_is_type(cpus, json_type_array))
+		return;
+	n = json_object_array_length(cpus);
+	if (!n || n > 8192)
+		return;
+	r->topo = calloc(n, sizeof(*r->topo));
+	r->topo_strs = calloc(3 * n, sizeof(*r->topo_strs));
+	if (!r->topo || !r->topo_strs)
+		return;
+	for (i = 0; i < n; i++)
+		r->topo[i].core_id = r->topo[i].package_id = r->topo[i].die_id = -1;
+	for (i = 0; i < n; i++) {
+		struct json_object *c = json_object_array_get_idx(cpus, i);
+		int cpu = topo_int(c, "cpu");
+		struct cfsr_cpu_topo *tp;
+
+		if (cpu < 0 || (size_t)cpu >= n || r->topo[cpu].thread_siblings ||
+		    r->topo[cpu].core_siblings)
+			continue;
+		tp = &r->topo[cpu];
+		tp->core_id = topo_int(c, "core_id");
+		tp->package_id = topo_int(c, "package_id");
+		tp->die_id = topo_int(c, "die_id");
+		tp->thread_siblings = topo_str(r, c, "thread_siblings");
+		tp->core_siblings = topo_str(r, c, "core_siblings");
+		tp->die_siblings = topo_str(r, c, "die_siblings");
+	}
+	r->nr_topo = (int)n;
+	info->topo = r->topo;
+	info->nr_topo = r->nr_topo;
+	info->topo_source = "recorder metadata (sysfs cpu topology)";
+}
+
 /* The metadata of 'cfsreplay record' (CFSR_SEC_META), and the HZ it names. */
 static void load_record_meta(struct td_reader *r, struct cfsr_trace_info *info)
 {
@@ -206,6 +282,7 @@ static void load_record_meta(struct td_reader *r, struct cfsr_trace_info *info)
 	    json_object_get_int64(slice) <= 1000000000)
 		info->base_slice_ns = (uint64_t)json_object_get_int64(slice);
 	load_sched_features(r, meta, sysctl, info);
+	load_topology(r, meta, info);
 	json_object_put(meta);
 	info->record_meta = r->record_meta;
 }
@@ -507,6 +584,7 @@ static char *parse_clock(const char *opt)
 static void tracedat_close(struct cfsr_trace *t)
 {
 	struct td_reader *r = t->priv;
+	size_t k;
 	int i;
 
 	if (!r)
@@ -528,6 +606,10 @@ static void tracedat_close(struct cfsr_trace *t)
 	free(r->clock);
 	free(r->record_meta);
 	free_feat_names(r);
+	for (k = 0; k < r->nr_topo_strs; k++)
+		free(r->topo_strs[k]);
+	free(r->topo_strs);
+	free(r->topo);
 	free(r);
 	t->priv = NULL;
 }

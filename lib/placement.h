@@ -16,7 +16,8 @@
  * Each is classified agrees / diverges / cannot judge with a reason (see
  * docs/COMPARATORS.md for the rules and their limits).  The model cannot see
  * wake_affine()'s inputs, SIS_UTIL's scan depth, idle states or the
- * topology, and the trace holds no topology: all CPUs are taken as one LLC.
+ * topology (info.topo, where a trace has it, does not give the LLC spans):
+ * all CPUs are taken as one LLC.
  */
 #ifndef CFSR_PLACEMENT_H
 #define CFSR_PLACEMENT_H

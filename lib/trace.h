@@ -27,6 +27,45 @@ struct cfsr_event_type {
 };
 
 /**
+ * struct cfsr_cpu_topo - one CPU's place in the machine, as sysfs names it
+ * @core_id: topology/core_id, -1 unknown
+ * @package_id: topology/physical_package_id, -1 unknown
+ * @die_id: topology/die_id, -1 unknown
+ * @thread_siblings: topology/thread_siblings_list (a CPU list, "0,4" or
+ *                   "0-1"), NULL unknown
+ * @core_siblings: topology/core_siblings_list (the package's CPUs), NULL unknown
+ * @die_siblings: topology/die_cpus_list, NULL unknown
+ */
+struct cfsr_cpu_topo {
+	int core_id;
+	int package_id;
+	int die_id;
+	const char *thread_siblings;
+	const char *core_siblings;
+	const char *die_siblings;
+};
+
+/**
+ * struct cfsr_cgroup_name - a cgroup id and its path, as a perf.data's
+ * PERF_RECORD_CGROUP gives them
+ * @id: cgroup_id(), the kernfs node id of the cgroup in its hierarchy
+ * @path: its path from the hierarchy's root ("/" for the root)
+ */
+struct cfsr_cgroup_name {
+	uint64_t id;
+	const char *path;
+};
+
+/**
+ * struct cfsr_task_cgroup - a task seen in a cgroup: a (tid, cgroup id)
+ * pair that samples carried (PERF_SAMPLE_CGROUP)
+ */
+struct cfsr_task_cgroup {
+	int tid;
+	uint64_t id;
+};
+
+/**
  * struct cfsr_trace_info - facts from the file's headers
  *
  * Strings are owned by the reader and live until the trace is closed.
@@ -72,6 +111,34 @@ struct cfsr_trace_info {
 	/* event types declared by the file; counts index this table */
 	int nr_types;
 	const struct cfsr_event_type *types;
+	/*
+	 * The CPU topology, @nr_topo entries indexed by CPU (0 when the file
+	 * has none), and where it came from, e.g. "perf.data CPU_TOPOLOGY".
+	 */
+	const struct cfsr_cpu_topo *topo;
+	int nr_topo;
+	const char *topo_source;
+	/*
+	 * Cgroups named by the file (perf.data CGROUP records) and the
+	 * tasks its samples placed in them.  Both grow while the trace is
+	 * read (read them after the last event); the pairs are in the order
+	 * first seen, a task again in a cgroup it left not repeated.
+	 * @cgroup_ids: the file's samples carry cgroup ids
+	 * @cgroup_samples: samples read that carried one
+	 * @cgroup_bad: CGROUP records too short for their id and path
+	 * @cgroup_hierarchy: which hierarchy the ids name, NULL without cgroups
+	 * @cgroup_membership: NULL when the ids are the cpu controller's task
+	 *                     groups, else why they are not taken as such
+	 */
+	const struct cfsr_cgroup_name *cgroups;
+	size_t nr_cgroups;
+	const struct cfsr_task_cgroup *task_cgroups;
+	size_t nr_task_cgroups;
+	bool cgroup_ids;
+	uint64_t cgroup_samples;
+	uint64_t cgroup_bad;
+	const char *cgroup_hierarchy;
+	const char *cgroup_membership;
 };
 
 /**

@@ -31,7 +31,7 @@ assert d[\"load_kind\"] == \"root-cfs_rq-load_avg\"
 # periodic.dat names no task group: every task in the root group
 assert d[\"groups\"] == {\"groups\": 0, \"snapshot_tasks\": 0, \"marker_moves\": 0,
                         \"shares_given\": 0, \"shares\": {}, \"bad_markers\": 0,
-                        \"cgroup_attaches\": 0}, d[\"groups\"]
+                        \"cgroup_attaches\": 0, \"perf_cgroup_membership\": None}, d[\"groups\"]
 assert set(d[\"trace\"]) == {\"file\", \"reader\", \"kernel_release\", \"model\", \"what_if\", \"nr_cpus\", \"clock\",
                            \"first_ts_ns\", \"last_ts_ns\", \"events\", \"lost_notices\"}
 assert [c[\"cpu\"] for c in d[\"cpus\"]] == [0, 1]

@@ -177,7 +177,44 @@ struct summary {
 	uint64_t bad;
 	uint64_t malformed;
 	char compression[16];
+	/* the cgroups, (task, cgroup) pairs and topology, one line each */
+	char cg_text[16384];
+	size_t nr_cgroups;
+	uint64_t cg_samples;
+	uint64_t cg_bad;
+	int nr_topo;
+	char topo_source[64];
 };
+
+/* The cgroups, sample pairs and topology the reader gave, as text lines. */
+static void describe_cgroups(const struct cfsr_trace_info *in, struct summary *s)
+{
+	size_t i, n = 0, size = sizeof(s->cg_text);
+	int k;
+
+	for (i = 0; i < in->nr_cgroups && n < size; i++)
+		n += (size_t)snprintf(s->cg_text + n, size - n, "cg %" PRIu64 " %s\n",
+				      in->cgroups[i].id, in->cgroups[i].path);
+	for (i = 0; i < in->nr_task_cgroups && n < size; i++)
+		n += (size_t)snprintf(s->cg_text + n, size - n, "task %d %" PRIu64 "\n",
+				      in->task_cgroups[i].tid, in->task_cgroups[i].id);
+	for (k = 0; k < in->nr_topo && n < size; k++) {
+		const struct cfsr_cpu_topo *tp = &in->topo[k];
+
+		n += (size_t)snprintf(s->cg_text + n, size - n, "cpu%d %d %d %d %s %s %s\n", k,
+				      tp->core_id, tp->package_id, tp->die_id,
+				      tp->thread_siblings ? tp->thread_siblings : "-",
+				      tp->core_siblings ? tp->core_siblings : "-",
+				      tp->die_siblings ? tp->die_siblings : "-");
+	}
+	assert_true(n < size);
+	s->nr_cgroups = in->nr_cgroups;
+	s->cg_samples = in->cgroup_samples;
+	s->cg_bad = in->cgroup_bad;
+	s->nr_topo = in->nr_topo;
+	snprintf(s->topo_source, sizeof(s->topo_source), "%s",
+		 in->topo_source ? in->topo_source : "");
+}
 
 /* Read a whole file; return false if it did not open. */
 static bool summarize(const char *path, struct summary *s)
@@ -207,6 +244,7 @@ static bool summarize(const char *path, struct summary *s)
 	s->bad = t->stats.bad_pages;
 	s->malformed = t->stats.malformed;
 	snprintf(s->compression, sizeof(s->compression), "%s", t->info.compression);
+	describe_cgroups(&t->info, s);
 	pd_close(t);
 	return true;
 }
@@ -911,7 +949,7 @@ static void write_seekable(const struct layout *l, const struct buf *data, const
 /* The same recording in pipe mode: header records, then the data records. */
 static void write_pipe(const struct layout *l, const struct buf *data, const char *path)
 {
-	static const int feats[] = { 4, 7 };
+	static const int feats[] = { 4, 7, 13 };
 	struct buf out = { NULL, 0, 0 };
 	uint64_t i, tsize, tpad;
 	size_t k;
@@ -933,6 +971,9 @@ static void write_pipe(const struct layout *l, const struct buf *data, const cha
 	for (k = 0; k < sizeof(feats) / sizeof(feats[0]); k++) {
 		const uint64_t *f = l->feat[feats[k]];
 
+		/* OSRELEASE and NRCPUS; CPU_TOPOLOGY where the file has it */
+		if (feats[k] == 13 && !l->has[13])
+			continue;
 		assert_true(l->has[feats[k]]);
 		buf_num(&out, 80, 4);
 		buf_num(&out, 0, 2);
@@ -970,11 +1011,21 @@ static void check_same(const char *what, const struct summary *ref, const struct
 	assert_int_equal(s->backwards, 0);
 	assert_int_equal(s->bad, 0);
 	assert_int_equal(s->malformed, 0);
+	/* the (task, cgroup) pairs come in the order first seen */
+	if (!moved)
+		assert_string_equal(s->cg_text, ref->cg_text);
+	assert_int_equal(s->nr_cgroups, ref->nr_cgroups);
+	assert_int_equal(s->cg_samples, ref->cg_samples);
+	assert_string_equal(s->topo_source, ref->topo_source);
 }
 
-static void test_rewritten_copies_read_the_same(void **state)
+/*
+ * Copies of @src rewritten compressed, in pipe mode (compressed or not) and
+ * shuffled within rounds read the same events, cgroups and topology.
+ */
+static void rewritten_copies(const char *src)
 {
-	char src[4096], tmp[] = "/tmp/cfsr-pd-XXXXXX";
+	char tmp[] = "/tmp/cfsr-pd-XXXXXX";
 	struct summary ref, s;
 	struct buf data = { NULL, 0, 0 };
 	struct layout l;
@@ -982,9 +1033,6 @@ static void test_rewritten_copies_read_the_same(void **state)
 	size_t len;
 	int fd;
 
-	(void)state;
-	if (!sample_file(src, sizeof(src)))
-		skip();
 	f = (unsigned char *)slurp(src, &len);
 	read_layout(f, len, &l);
 	assert_true(summarize(src, &ref));
@@ -1018,6 +1066,116 @@ static void test_rewritten_copies_read_the_same(void **state)
 
 	unlink(tmp);
 	free(data.p);
+	free(f);
+}
+
+static void test_rewritten_copies_read_the_same(void **state)
+{
+	char src[4096];
+
+	(void)state;
+	if (!sample_file(src, sizeof(src)))
+		skip();
+	rewritten_copies(src);
+	/* records of cgroups in compressed blocks, topology in a pipe's feature record */
+	snprintf(src, sizeof(src), "%s/traces/perf-cgroups.data", srcdir());
+	if (exists(src))
+		rewritten_copies(src);
+}
+
+/* ---- cgroups and topology ------------------------------------------------------------------------ */
+
+/* A copy of @l's file whose CPU_TOPOLOGY section is said to be @size bytes. */
+static void topology_cut(const struct layout *l, uint64_t size, const char *path)
+{
+	unsigned char *copy = malloc(l->size);
+	uint64_t table = l->data_off + l->data_size;
+	int i, k = 0;
+
+	assert_non_null(copy);
+	memcpy(copy, l->file, l->size);
+	for (i = 0; i < 13; i++)
+		k += l->has[i];
+	put_le(copy + table + 16 * k + 8, size, 8);
+	spit(path, copy, l->size);
+	free(copy);
+}
+
+/* The size of a CPU_TOPOLOGY section up to its die lists (what perf before 5.3 wrote). */
+static uint64_t topology_without_dies(const struct layout *l, uint32_t nr_cpus)
+{
+	const unsigned char *p = l->file + l->feat[13][0];
+	uint64_t pos = 0;
+	int list;
+
+	for (list = 0; list < 2; list++) {
+		uint32_t n = (uint32_t)le(p + pos, 4), i;
+
+		pos += 4;
+		for (i = 0; i < n; i++)
+			pos += 4 + le(p + pos, 4);
+	}
+	return pos + 8ull * nr_cpus;
+}
+
+/*
+ * The bundled --all-cgroups recording (its rewritten copies are read in
+ * test_rewritten_copies_read_the_same()): its cgroups and topology, and
+ * the topology of an older perf's layout (no die lists) or of a section
+ * cut in its per-CPU ids or die lists (left out, the rest read).
+ */
+static void test_cgroups_and_topology(void **state)
+{
+	char src[4096], tmp[] = "/tmp/cfsr-pd-XXXXXX";
+	struct summary ref, c;
+	struct layout l;
+	unsigned char *f;
+	uint64_t cut, base, end;
+	size_t len;
+	int fd;
+
+	(void)state;
+	snprintf(src, sizeof(src), "%s/traces/perf-cgroups.data", srcdir());
+	if (!exists(src)) {
+		print_message("skipped: no '%s'\n", src);
+		skip();
+	}
+	f = (unsigned char *)slurp(src, &len);
+	read_layout(f, len, &l);
+	assert_true(l.has[13]);
+	assert_true(summarize(src, &ref));
+	/* three cgroups, every sample with an id, two CPUs */
+	assert_int_equal(ref.nr_cgroups, 3);
+	assert_true(ref.cg_samples > 1000);
+	assert_int_equal(ref.cg_bad, 0);
+	assert_int_equal(ref.nr_topo, 2);
+	assert_string_equal(ref.topo_source, "perf.data CPU_TOPOLOGY");
+	assert_non_null(strstr(ref.cg_text, "cpu0 0 0 0 0 0-1 0-1\n"));
+	assert_non_null(strstr(ref.cg_text, "cpu1 1 0 0 1 0-1 0-1\n"));
+	fd = mkstemp(tmp);
+	assert_true(fd >= 0);
+	close(fd);
+
+	/* perf before 5.3: no die lists, die ids unknown */
+	base = topology_without_dies(&l, 2);
+	end = l.feat[13][1];
+	topology_cut(&l, base, tmp);
+	assert_true(summarize(tmp, &c));
+	assert_int_equal(c.nr_topo, 2);
+	assert_non_null(strstr(c.cg_text, "cpu0 0 0 -1 0 0-1 -\n"));
+	assert_non_null(strstr(c.cg_text, "cpu1 1 0 -1 1 0-1 -\n"));
+	/* cut in the per-CPU ids, in the die lists, in the die ids: left out */
+	for (cut = base - 5; cut < end; cut += (end - cut > 8) ? 7 : 1) {
+		if (cut == base)
+			continue;
+		topology_cut(&l, cut, tmp);
+		assert_true(summarize(tmp, &c));
+		assert_int_equal(c.nr_topo, 0);
+		assert_non_null(strstr(c.topo_source, "corrupt"));
+		assert_int_equal(c.nr_cgroups, ref.nr_cgroups);
+	}
+
+	unlink(tmp);
 	free(f);
 }
 
@@ -1247,6 +1405,7 @@ int main(void)
 		cmocka_unit_test(test_counts_equal_perf_script),
 		cmocka_unit_test(test_events_have_tracedat_twins),
 		cmocka_unit_test(test_rewritten_copies_read_the_same),
+		cmocka_unit_test(test_cgroups_and_topology),
 		cmocka_unit_test(test_damaged_copies_never_crash),
 		cmocka_unit_test(test_fresh_recordings),
 	};
