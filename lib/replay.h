@@ -573,6 +573,17 @@ void cfsr_replay_cfs_rq_settle(const struct cfsr_replay *r, const struct cfsr_cf
 			       uint64_t now, struct cfsr_sched_avg *out);
 
 /**
+ * cfsr_replay_gse_settle() - a group entity's signal as its update at @now gives it
+ * @r: the engine
+ * @g: the group cfs_rq whose entity it is
+ * @now: a PELT clock at or after the entity's last update
+ * @out: set to its signal aged to @now with its current inputs, by the
+ *       profile's arithmetic (nothing in the engine is changed)
+ */
+void cfsr_replay_gse_settle(const struct cfsr_replay *r, const struct cfsr_cfs_rq *g, uint64_t now,
+			    struct cfsr_sched_avg *out);
+
+/**
  * cfsr_replay_tg_load_avg() - tg->load_avg of a cfs_rq's task group
  * @r: the engine
  * @cfs: a cfs_rq of the engine

@@ -1420,35 +1420,83 @@ static void test_old_nice_pair(void **state)
 }
 
 /*
- * Two groups of equal shares, one always-runnable task in each, on one
- * CPU: the kernel gives each group entity the full shares (a group alone
- * on its CPU: calc_cfs_shares()), so each group holds half the CPU's
- * load.  The older models flatten groups: no group cfs_rq exists, and
- * each task carries half the load.
+ * Tasks @pid[0..n-1] (nice 0) woken on CPU 0, then run in turn, 3 ms
+ * each, in the order of @order (indexes into @pid), @rounds times.
  */
-static void test_old_groups_flattened(void **state)
+static void run_in_turn(struct cfsr_replay *r, const int *pid, int n, const int *order, int len,
+			int rounds)
 {
-	const char *const kernels[] = { "3.18", "4.9", "4.19" };
-	const int pid[2] = { 30, 31 }, prio[2] = { 120, 120 };
-	const struct cfsr_task *a, *b;
+	const uint64_t c0 = 3000000000000ull, t0 = 5000000000ull, slice = 3000000;
+	uint64_t ts = t0 + 5000;
+	int k, cur, nxt;
+
+	cfsr_replay_clock_sample(r, 0, t0, c0);
+	feed(r, ev_switch(t0, 0, 0, 0, false, 0));
+	for (k = 0; k < n; k++)
+		feed(r, ev_wakeup(t0 + 1000 + (uint64_t)k * 1000, 0, 0, pid[k], 0));
+	feed(r, ev_switch(ts, 0, 0, 0, false, pid[order[0]]));
+	for (k = 0; k < rounds * len; k++) {
+		cur = pid[order[k % len]];
+		nxt = pid[order[(k + 1) % len]];
+		ts += slice;
+		feed(r, ev_runtime(ts, 0, cur, cur, slice));
+		feed(r, ev_switch(ts + 500, 0, cur, 0, true, nxt));
+		ts += 500;
+	}
+}
+
+/*
+ * The worked example of the group design ("Load tracking in the
+ * scheduler", 2015): two groups of equal shares split a CPU 50/50 whatever
+ * their task counts.  Group /a holds one always-runnable task, /b three,
+ * all on CPU 0; /a runs every other slice, as the kernel would give it.
+ * Each group is alone on CPU 0 (no other CPU carries its load), so
+ * tg->load_avg is this CPU's contribution and calc_cfs_shares() /
+ * calc_group_shares() give tg_weight = load, shares = tg->shares * load /
+ * load: each group entity weighs exactly NICE_0_LOAD (scaled 1048576), and
+ * the root's load.weight is 2 * 1048576, not 4 tasks' worth.  Both
+ * entities are queued all the time, so their loads are equal: legacy,
+ * tg_load_contrib * 1024 / (tg->load_avg + 1) = 1023 for either group
+ * (1023 * 1024 / 1024 and 3069 * 1024 / 3070), times tg->runnable_avg
+ * (1023) >> 10; v4.3+, the entity's weight times its runnable fraction.
+ */
+static void test_old_groups_equal_shares(void **state)
+{
+	const char *const kernels[] = { "3.18", "4.1", "4.9", "4.12", "4.19", "5.4" };
+	const int pid[4] = { 30, 31, 32, 33 }, order[6] = { 0, 1, 0, 2, 0, 3 };
+	const struct cfsr_cfs_rq *a, *b, *root;
 	struct cfsr_replay *r;
-	double share;
+	double ratio;
 	size_t i;
+	int k;
 
 	(void)state;
 	for (i = 0; i < sizeof(kernels) / sizeof(kernels[0]); i++) {
 		r = cfsr_replay_new(1, cfsr_profile_for(kernels[i]), 250);
 		assert_non_null(r);
-		assert_int_equal(cfsr_replay_task_set_group(r, pid[0], "/a"), 0);
-		assert_int_equal(cfsr_replay_task_set_group(r, pid[1], "/b"), 0);
-		take_turns(r, pid, prio);
-		assert_null(cfsr_replay_cfs_rq(r, "/a", 0));
-		a = cfsr_replay_task(r, pid[0]);
-		b = cfsr_replay_task(r, pid[1]);
-		assert_int_equal(a->group, 0);
-		share = (double)a->avg.load_avg /
-			((double)a->avg.load_avg + (double)b->avg.load_avg);
-		assert_true(share > 0.48 && share < 0.52);
+		/* 1: each task leaves the root group it was created in */
+		assert_int_equal(cfsr_replay_task_set_group(r, pid[0], "/a"), 1);
+		for (k = 1; k < 4; k++)
+			assert_int_equal(cfsr_replay_task_set_group(r, pid[k], "/b"), 1);
+		run_in_turn(r, pid, 4, order, 6, 40);
+		a = cfsr_replay_cfs_rq(r, "/a", 0);
+		b = cfsr_replay_cfs_rq(r, "/b", 0);
+		root = cfsr_replay_cfs_rq(r, "/", 0);
+		assert_non_null(a);
+		assert_non_null(b);
+		assert_int_equal(cfsr_replay_task(r, pid[0])->group, a->group);
+		assert_int_equal(a->se_weight, W0);
+		assert_int_equal(b->se_weight, W0);
+		assert_int_equal(root->load_weight, 2 * W0);
+		assert_true(a->se_avg.load_avg > 900);
+		ratio = (double)a->se_avg.load_avg / (double)b->se_avg.load_avg;
+		assert_true(ratio > 0.97 && ratio < 1.03);
+		if (cfsr_profile_for(kernels[i])->arith == CFSR_ARITH_LEGACY) {
+			assert_int_equal(a->se_avg.load_avg, 1022);
+			assert_int_equal(b->se_avg.load_avg, 1022);
+			/* the root's runnable load: its two queued group entities */
+			assert_int_equal(root->avg.old.cfs.runnable_load_avg, 2044);
+		}
 		cfsr_replay_free(r);
 	}
 }
@@ -1522,7 +1570,7 @@ int main(void)
 		cmocka_unit_test(test_legacy_run_sleep),
 		cmocka_unit_test(test_old_two_tasks),
 		cmocka_unit_test(test_old_nice_pair),
-		cmocka_unit_test(test_old_groups_flattened),
+		cmocka_unit_test(test_old_groups_equal_shares),
 		cmocka_unit_test(test_v4_runnable_load),
 	};
 
