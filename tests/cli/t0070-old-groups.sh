@@ -38,33 +38,18 @@ fi
 # lines from trace-cmd, and "shares GROUP SHARES" from the kernel's records
 facts() {
 	local t=$TRACES/groups-$1.dat p=$TRACES/groups-$1.pelt.jsonl.gz
-	trace-cmd report -N -t "$t" 2>/dev/null | python3 -c '
-import gzip, json, re, sys
-workers, start, end = {}, None, None
-for l in sys.stdin:
-    m = re.search(r"\s(\d+)\.(\d{9}):", l)
-    if not m:
-        continue
-    t = int(m.group(1)) * 10**9 + int(m.group(2))
-    w = re.search(r"cfsr-worker pid=(\d+) cpu=(\d+) group=(\S+)", l)
-    if w:
-        workers[w.group(1)] = (w.group(2), w.group(3))
-        start = t
-    x = re.search(r"sched_process_exit: +comm=\S+ pid=(\d+)", l)
-    if x and x.group(1) in workers and end is None:
-        end = t
-assert workers and start and end and start < end
-print("window", start, end)
-for pid, (cpu, group) in sorted(workers.items()):
-    print("worker", pid, cpu, group)
+	group_workers "$t" >"$1.facts" &&
+	python3 -c '
+import gzip, json, sys
+groups = set(l.split()[3] for l in open(sys.argv[2]) if l.startswith("worker"))
 shares = {}
 for line in gzip.open(sys.argv[1], "rt"):
     r = json.loads(line)
-    if r.get("type") == "cfs" and r.get("tg", "/") != "/" and r.get("tg_shares", 0) > 0:
+    if r.get("type") == "cfs" and r.get("tg") in groups and r.get("tg_shares", 0) > 0:
         shares[r["tg"]] = r["tg_shares"]
-for g in sorted(set(g for _, g in workers.values())):
+for g in sorted(groups):
     print("shares", g, shares[g])
-' "$p" >"$1.facts"
+' "$p" "$1.facts" >>"$1.facts"
 }
 
 # weights NAME KERNEL: NAME-KERNEL.csv, the model's group entity rows
