@@ -46,9 +46,10 @@
  * (lib/pelt-ops.h).  The models of v3.8-v4.2 (legacy: load_avg_contrib,
  * runnable and blocked load) and v4.3-v5.6 (runnable_load_avg) run at the
  * same update points, with the enqueue and dequeue of their runnable load
- * where a task joins or leaves its queue; their task groups are
- * flattened: every task is in the root group (cfsr_replay_task_set_group()
- * and cfsr_replay_task_move_group() keep it there).
+ * where a task or a group entity joins or leaves its queue, and with
+ * their own group arithmetic (group entity updates, weights, publication
+ * into tg->load_avg, propagation: the group operations of pelt-ops.h) at
+ * the group update points of the v5.7+ walks.
  *
  * EEVDF is modelled per cfs_rq for tasks and group entities alike: each
  * entity's vruntime (advanced by the reported run time at its own weight,
