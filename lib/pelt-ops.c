@@ -116,6 +116,38 @@ static uint64_t v4_se_runnable(const struct cfsr_sched_avg *sa, uint64_t load_we
 							      load_weight);
 }
 
+/*
+ * scale_load_down(cfs_rq->runnable_weight): the sum of the queued
+ * entities' runnable weights (enqueue_runnable_load_avg(), v4.15-v5.6),
+ * the cfs_rq's load.weight less the group entities' shortfall; the
+ * load.weight itself before v4.15.
+ */
+static uint64_t v4_cfs_runnable(const struct cfsr_sched_avg *cfs, uint64_t load_weight)
+{
+	uint64_t d = cfs->old.runnable_deficit;
+
+	return cfsr_scale_load_down(load_weight > d ? load_weight - d : 0);
+}
+
+/*
+ * A group entity's part in its cfs_rq's runnable_weight shortfall
+ * (v4.15-v5.6): its load.weight less its runnable_weight, taken out
+ * (@sign -1) or put back (+1) while it is queued.
+ */
+static void v4_deficit(struct cfsr_sched_avg *cfs, struct cfsr_sched_avg *se, uint64_t load_weight,
+		       int sign)
+{
+	uint64_t rw = se->old.runnable_weight;
+
+	if (sign < 0) {
+		sub_pos(&cfs->old.runnable_deficit, se->old.runnable_deficit);
+		se->old.runnable_deficit = 0;
+		return;
+	}
+	se->old.runnable_deficit = rw && load_weight > rw ? load_weight - rw : 0;
+	cfs->old.runnable_deficit += se->old.runnable_deficit;
+}
+
 /* What an entity adds to its cfs_rq's runnable_load_sum: se_runnable() * sum from v4.15. */
 static uint64_t v4_runnable_sum_of(const struct cfsr_profile *p, const struct cfsr_sched_avg *sa,
 				   uint64_t load_weight)
@@ -202,11 +234,9 @@ static int v4_update_blocked_se(const struct cfsr_profile *p, uint64_t now,
  * to the group entity (set_tg_cfs_propagate(), v4.10-v4.14;
  * add_tg_cfs_propagate() of -removed.runnable_sum, v4.15-v5.6): *@prop is
  * that sum, which v4_remove() keeps in the queue's runnable_avg (unused by
- * these models otherwise; v4.10-v4.14 read only that it is set).
- * Differs: a cfs_rq's runnable_weight is taken to be its load.weight,
- * which it is while only tasks are queued on it; a group entity queued
- * there adds its calc_group_runnable() weight in the kernel, not its
- * load weight.
+ * these models otherwise; v4.10-v4.14 read only that it is set).  The
+ * runnable_weight of v4.15-v5.6 is load.weight less what the queued group
+ * entities' runnable weights fall short of their weights (v4_enqueue()).
  */
 static int v4_update_cfs_rq(const struct cfsr_profile *p, uint64_t now, struct cfsr_sched_avg *cfs,
 			    struct cfsr_pelt_removed *removed, uint64_t load_weight,
@@ -234,8 +264,8 @@ static int v4_update_cfs_rq(const struct cfsr_profile *p, uint64_t now, struct c
 		*removed = (struct cfsr_pelt_removed)CFSR_PELT_REMOVED_INIT;
 		decayed = 1;
 	}
-	if (cfsr_v4_update_load_sum(v4, now, v, w, w, running, SCHED_CAPACITY_SCALE,
-				    SCHED_CAPACITY_SCALE)) {
+	if (cfsr_v4_update_load_sum(v4, now, v, w, v4_cfs_runnable(cfs, load_weight), running,
+				    SCHED_CAPACITY_SCALE, SCHED_CAPACITY_SCALE)) {
 		cfsr_v4_update_load_avg(v4, v, 1, 1);
 		decayed = 1;
 	}
@@ -297,6 +327,7 @@ static void v4_dequeue(const struct cfsr_profile *p, struct cfsr_sched_avg *cfs,
 		return;
 	sub_pos(&c->runnable_load_avg, v4_runnable_avg_of(p, &se->old.v4));
 	sub_pos(&c->runnable_load_sum, v4_runnable_sum_of(p, se, load_weight));
+	v4_deficit(cfs, se, load_weight, -1);
 	se->old.queued = false;
 	v4_publish(cfs);
 }
@@ -311,6 +342,7 @@ static void v4_enqueue(const struct cfsr_profile *p, struct cfsr_sched_avg *cfs,
 		return;
 	c->runnable_load_avg += v4_runnable_avg_of(p, &se->old.v4);
 	c->runnable_load_sum += v4_runnable_sum_of(p, se, load_weight);
+	v4_deficit(cfs, se, load_weight, 1);
 	se->old.queued = true;
 	v4_publish(cfs);
 }
@@ -445,9 +477,7 @@ static bool v4_publish_tg(const struct cfsr_profile *p, struct cfsr_sched_avg *g
  *  - v4.7-v4.14: calc_cfs_shares() with scale_load_down(load.weight)
  *    (ea1dc6fc6242) against the 20-bit tg->shares;
  *  - v4.15-v5.6: calc_group_shares() (max(load.weight, load_avg)) and
- *    calc_group_runnable() for the runnable weight, where the cfs_rq's
- *    runnable_weight is taken to be its load.weight (see
- *    v4_update_cfs_rq()).
+ *    calc_group_runnable() for the runnable weight.
  */
 static uint64_t v4_group_shares(const struct cfsr_profile *p, const struct cfsr_pelt_tg *tg,
 				uint64_t gcfs_weight, const struct cfsr_sched_avg *gcfs,
@@ -460,8 +490,12 @@ static uint64_t v4_group_shares(const struct cfsr_profile *p, const struct cfsr_
 	if (v4->unweighted_se) {
 		shares = cfsr_v4_calc_group_shares(tg->load_avg, tg->contrib, gcfs_weight,
 						   g->load_avg, tg->shares);
-		*runnable = cfsr_v4_calc_group_runnable(g->load_avg, gcfs_weight,
-							g->runnable_load_avg, gcfs_weight, shares);
+		*runnable = cfsr_v4_calc_group_runnable(
+			g->load_avg, gcfs_weight, g->runnable_load_avg,
+			gcfs_weight > gcfs->old.runnable_deficit ?
+				gcfs_weight - gcfs->old.runnable_deficit :
+				0,
+			shares);
 		return shares;
 	}
 	if (!v4->table_contrib)
@@ -492,7 +526,11 @@ static void v4_reweight_gse(const struct cfsr_profile *p, struct cfsr_sched_avg 
 	cfsr_v4_reweight_entity(p->v4, &cfs->old.v4, &se->old.v4, cfsr_scale_load_down(old_weight),
 				v4_se_runnable(se, old_weight), cfsr_scale_load_down(weight),
 				cfsr_scale_load_down(runnable), se->old.queued);
+	if (se->old.queued)
+		v4_deficit(cfs, se, old_weight, -1);
 	se->old.runnable_weight = runnable;
+	if (se->old.queued)
+		v4_deficit(cfs, se, weight, 1);
 	v4_publish(se);
 	v4_publish(cfs);
 }

@@ -107,7 +107,12 @@ static void test_equal_shares(void **state)
  * 1000 - 600 + 1500 = 1900, shares = 1048576 * 1500 / 1900 =
  * 1572864000 / 1900 = 827823.15 -> 827823, and the runnable weight
  * max(600, 1024) * 827823 / max(1500, 1024) = 847690752 / 1500 =
- * 565127.17 -> 565127; v4.9 still 754032.
+ * 565127.17 -> 565127; v4.9 still 754032.  A cfs_rq of two entities
+ * (load.weight 2097152) whose queued group entity has a runnable weight
+ * 524288 short of its weight (runnable_weight 1572864, 1536 scaled down),
+ * load_avg 600: load = 2048, tg_weight = 1000 - 600 + 2048 = 2448, shares
+ * = 1048576 * 2048 / 2448 = 877240.47 -> 877240, runnable = max(600,
+ * 1536) * 877240 / max(600, 2048) = 657930.
  */
 static void test_group_shares_v4_19(void **state)
 {
@@ -127,6 +132,10 @@ static void test_group_shares_v4_19(void **state)
 	assert_int_equal(o19->group_shares(p19, &tg, W0, &g, &run), 827823);
 	assert_int_equal(run, 565127);
 	assert_int_equal(o9->group_shares(p9, &tg, W0, &g, &run), 754032);
+	g.old.v4.load_avg = 600;
+	g.old.runnable_deficit = W0 / 2;
+	assert_int_equal(o19->group_shares(p19, &tg, 2 * W0, &g, &run), 877240);
+	assert_int_equal(run, 657930);
 }
 
 /*
@@ -227,8 +236,10 @@ static void queued_on(struct cfsr_sched_avg *se, struct cfsr_sched_avg *cfs, uin
  * The parent held 1024 * 20000 / 47218 = 433 of it (433.75) in both
  * load_avg and runnable_load_avg, and the sums 1024 * 20000 = 20480000;
  * it keeps 100 of other load: 533 -> 316 and 533 -> 208, sums 20480000 +
- * 1000 -> 10240000 + 1000 and 5120000 + 1000.  v4.9 (v4.3-v4.14) moves
- * only load.weight: nothing changes.
+ * 1000 -> 10240000 + 1000 and 5120000 + 1000.  The cfs_rq's runnable_weight
+ * falls 524288 - 262144 = 262144 short of its load.weight while the entity
+ * is queued, not after its dequeue.  v4.9 (v4.3-v4.14) moves only
+ * load.weight: nothing changes.
  */
 static void test_reweight(void **state)
 {
@@ -256,6 +267,10 @@ static void test_reweight(void **state)
 	assert_int_equal(cfs.old.v4.runnable_load_avg, 208);
 	assert_int_equal(cfs.old.v4.load_sum, 10241000);
 	assert_int_equal(cfs.old.v4.runnable_load_sum, 5121000);
+	assert_int_equal(cfs.old.runnable_deficit, W0 / 4);
+	o19->dequeue(p19, &cfs, &se, W0 / 2, true);
+	assert_int_equal(cfs.old.runnable_deficit, 0);
+	assert_int_equal(cfs.old.v4.runnable_load_avg, 100);
 }
 
 /*
