@@ -1576,11 +1576,13 @@ void cfsr_replay_gse_settle(const struct cfsr_replay *r, const struct cfsr_cfs_r
 /*
  * The forced update_cfs_rq_blocked_load(cfs_rq, 1) of entity_tick() and of
  * a dequeue that is not a sleep (kernel/sched/fair.c, v3.8-v4.2): the
- * walks of a tick and of a migration publish whatever the change.
+ * walks of a tick and of a migration (walk_full's, to the root with
+ * update_cfs_group()) publish whatever the change.
  */
 static bool walk_forces(const struct cfsr_replay *r, const struct walk *w)
 {
-	return w == &walk_full && r->profile->arith == CFSR_ARITH_LEGACY;
+	return r->profile->arith == CFSR_ARITH_LEGACY && w->tg && w->reweight && !w->task_only &&
+	       !w->stop;
 }
 
 /* Note an update of @cfs that crossed a period, for cfsr_replay_cfs_rq_follow(). */

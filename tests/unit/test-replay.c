@@ -1502,6 +1502,56 @@ static void test_old_groups_equal_shares(void **state)
 }
 
 /*
+ * v3.8-v4.2: entity_tick() calls update_cfs_rq_blocked_load(cfs_rq, 1),
+ * which pushes the cfs_rq's runnable plus blocked load into tg->load_avg
+ * whatever the change (__update_cfs_rq_tg_load_contrib(), forced).  Group
+ * /g holds task 70, which runs alone with a tick every 4 ms, and task 71,
+ * asleep there after 20 ms of running: its contribution decays in the
+ * group's blocked_load_avg every 2^20 ns, so the group's load falls by a
+ * few units per block -- less than the 1/8 an unforced push needs.  After
+ * a tick the published contribution and tg->load_avg are the group's load
+ * exactly.
+ */
+static void test_legacy_tick_publishes(void **state)
+{
+	const uint64_t c0 = 3000000000000ull, t0 = 5000000000ull, tick = 4000000;
+	struct cfsr_replay *r = cfsr_replay_new(1, cfsr_profile_for("3.18"), 250);
+	const struct cfsr_cfs_rq *g;
+	uint64_t ts = t0 + 5000, blocked;
+	int k;
+
+	(void)state;
+	assert_non_null(r);
+	assert_int_equal(cfsr_replay_task_set_group(r, 70, "/g"), 1);
+	assert_int_equal(cfsr_replay_task_set_group(r, 71, "/g"), 1);
+	cfsr_replay_clock_sample(r, 0, t0, c0);
+	feed(r, ev_switch(t0, 0, 0, 0, false, 0));
+	feed(r, ev_wakeup(t0 + 1000, 0, 0, 70, 0));
+	feed(r, ev_wakeup(t0 + 2000, 0, 0, 71, 0));
+	feed(r, ev_switch(ts, 0, 0, 0, false, 71));
+	for (k = 0; k < 5; k++) {
+		ts += tick;
+		feed(r, ev_runtime(ts, 0, 71, 71, tick));
+	}
+	feed(r, ev_switch(ts + 500, 0, 71, 1, false, 70));
+	ts += 500;
+	for (k = 0; k < 25; k++) {
+		ts += tick;
+		feed(r, ev_runtime(ts, 0, 70, 70, tick));
+	}
+	cfsr_replay_settle_ticks(r, ts + 1000000);
+	g = cfsr_replay_cfs_rq(r, "/g", 0);
+	assert_non_null(g);
+	blocked = g->avg.old.cfs.blocked_load_avg;
+	/* 71's contribution, decayed over about 100 blocks: y^100 = 0.114 */
+	assert_true(blocked > 50 && blocked < 300);
+	assert_int_equal(g->avg.load_avg, g->avg.old.cfs.runnable_load_avg + blocked);
+	assert_int_equal(g->tg_load_avg_contrib, g->avg.load_avg);
+	assert_int_equal(cfsr_replay_tg_load_avg(r, g), (int64_t)g->avg.load_avg);
+	cfsr_replay_free(r);
+}
+
+/*
  * v4.15-v5.6: the cfs_rq keeps runnable_load_avg beside load_avg.  When
  * one of two tasks sleeps, its load leaves the runnable load at once
  * (dequeue_runnable_load_avg()) but stays in load_avg, decaying as blocked
@@ -1571,6 +1621,7 @@ int main(void)
 		cmocka_unit_test(test_old_two_tasks),
 		cmocka_unit_test(test_old_nice_pair),
 		cmocka_unit_test(test_old_groups_equal_shares),
+		cmocka_unit_test(test_legacy_tick_publishes),
 		cmocka_unit_test(test_v4_runnable_load),
 	};
 
