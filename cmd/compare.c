@@ -893,11 +893,7 @@ out:
 
 static const char *model_label(const struct models *m, int s)
 {
-	bool flat = !(cfsr_pelt_signals(m->prof[s]) & CFSR_SIG_GROUPS);
-
-	if (cfsr_profile_what_if(m->release, m->prof[s]))
-		return flat ? " (what-if; task groups flattened)" : " (what-if)";
-	return flat ? " (task groups flattened)" : "";
+	return cfsr_profile_what_if(m->release, m->prof[s]) ? " (what-if)" : "";
 }
 
 static double mean(double sum, uint64_t n)

@@ -22,7 +22,6 @@
 #include "comparators.h"
 #include "error.h"
 #include "formats.h"
-#include "pelt-ops.h"
 #include "profile.h"
 #include "progress.h"
 #include "schedfeat.h"
@@ -636,8 +635,6 @@ static void print_text(struct report *r, const struct report_opts *o)
 	       cfsr_profile_what_if(in->kernel_release, r->prof) ?
 		       " (what-if: not the traced kernel's model)" :
 		       "");
-	if (!(cfsr_pelt_signals(r->prof) & CFSR_SIG_GROUPS))
-		printf("         task groups flattened: every task on its CPU's root cfs_rq\n");
 	printf("span     ");
 	print_ts(tt->first_ts);
 	printf(" .. ");

@@ -200,13 +200,14 @@ static void put_col(const struct signals *s, const char *key, bool have, uint64_
 
 /*
  * A row of a v3.8-v4.2 (legacy) or v4.3-v5.6 (v4) model, from the model's
- * own state: a task's columns on task rows, a cfs_rq's on cfs_rq rows.
+ * own state: an entity's columns on task and gse rows (@entity "task" or
+ * "gse"), a cfs_rq's on cfs_rq rows.
  */
 static void print_old_row(const struct signals *s, const struct cfsr_replay_update *u, int pid,
 			  const char *path, const char *comm, uint64_t load_weight,
-			  const struct cfsr_sched_avg *a, bool task)
+			  const struct cfsr_sched_avg *a, const char *entity)
 {
-	const char *entity = task ? "task" : "cfs_rq";
+	bool task = strcmp(entity, "cfs_rq") != 0;
 	const struct cfsr_legacy_avg *l = &a->old.se;
 	const struct cfsr_legacy_cfs_rq *c = &a->old.cfs;
 	const struct cfsr_v4_avg *v = &a->old.v4;
@@ -260,7 +261,7 @@ static void on_update(void *data, const struct cfsr_replay_update *u)
 		if (s->ue_pair)
 			a.util_est = (uint32_t)cfsr_pelt_task_util_est(s->ue_pair, &t->avg);
 		if (!(s->sig & CFSR_SIG_RUNNABLE_AVG))
-			print_old_row(s, u, t->pid, "", t->comm, t->load_weight, &a, true);
+			print_old_row(s, u, t->pid, "", t->comm, t->load_weight, &a, "task");
 		else
 			print_row(s, u, t->pid, "", t->comm, t->load_weight, &a, NULL);
 		return;
@@ -271,14 +272,17 @@ static void on_update(void *data, const struct cfsr_replay_update *u)
 		if (!s->gses)
 			return;
 		s->rows++;
-		print_row(s, u, -1, q->path, "", q->se_weight, &q->se_avg, NULL);
+		if (!(s->sig & CFSR_SIG_RUNNABLE_AVG))
+			print_old_row(s, u, -1, q->path, "", q->se_weight, &q->se_avg, "gse");
+		else
+			print_row(s, u, -1, q->path, "", q->se_weight, &q->se_avg, NULL);
 		return;
 	}
 	if (!s->cfs_rqs)
 		return;
 	s->rows++;
 	if (!(s->sig & CFSR_SIG_RUNNABLE_AVG)) {
-		print_old_row(s, u, -1, q->path, "", q->load_weight, &q->avg, false);
+		print_old_row(s, u, -1, q->path, "", q->load_weight, &q->avg, "cfs_rq");
 		return;
 	}
 	tg[0] = cfsr_replay_tg_load_avg(s->replay, q);
@@ -491,10 +495,8 @@ int cmd_signals(int argc, const char **argv)
 	/* the file also tells each task's group: structure, not PELT values */
 	if (clock && cfsr_task_groups(clock, set_group, NULL, r) < 0)
 		goto out;
-	if (!(s.sig & CFSR_SIG_GROUPS))
-		fprintf(stderr,
-			"signals: model %s: task groups are flattened (every task in the root cfs_rq)\n",
-			prof->name);
+	if (!(s.sig & CFSR_SIG_RUNNABLE_AVG))
+		fprintf(stderr, "signals: model %s: the columns of its generation\n", prof->name);
 	if (!s.jsonl && (s.sig & CFSR_SIG_RUNNABLE_AVG))
 		puts(CSV_HEADER);
 	else if (!s.jsonl)

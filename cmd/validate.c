@@ -131,7 +131,7 @@ struct validate {
 	bool what_if;
 	/*
 	 * A v3.8-v5.6 model: its arithmetic is not the kernel's records', so
-	 * it runs free (never takes the kernel's values) with groups flattened
+	 * it runs free (never takes the kernel's values)
 	 */
 	bool free_run;
 	struct cfsr_replay *replay;
@@ -410,11 +410,14 @@ static int on_gse_record(struct validate *v, const struct cfsr_pelt_rec *rec)
 		v->gse_delayed++;
 	if ((rec->sched_delayed > 0) != cfs->se_delayed)
 		v->gse_delayed_model++;
-	if (!cfs->se_known) {
+	if (v->free_run ? !cfs->se_avg.last_update_time : !cfs->se_known) {
 		k->first++;
 	} else {
 		m = cfs->se_avg;
-		if (m.last_update_time < (uint64_t)rec->avg.last_update_time)
+		if (m.last_update_time < (uint64_t)rec->avg.last_update_time && v->free_run)
+			cfsr_replay_gse_settle(v->replay, cfs, (uint64_t)rec->avg.last_update_time,
+					       &m);
+		else if (m.last_update_time < (uint64_t)rec->avg.last_update_time)
 			cfsr_pelt_update_se(v->profile->pelt, (uint64_t)rec->avg.last_update_time,
 					    &m, cfs->se_weight, cfs->se_on_rq, cfs->se_runnable,
 					    cfs->curr > 0);
@@ -423,6 +426,8 @@ static int on_gse_record(struct validate *v, const struct cfsr_pelt_rec *rec)
 		compare_avg(k, &m, rec, (int)rec->rq_cpu);
 		rel_compare(&v->rel[R_SE_WEIGHT], (int64_t)cfs->se_weight, rec->weight);
 	}
+	if (v->free_run)
+		return 0;
 	take_kernel_avg(&cfs->se_avg, rec);
 	cfs->se_known = true;
 	cfsr_replay_group_take(v->replay, cfs, (uint64_t)rec->weight, 0, -1, 0);
@@ -567,7 +572,7 @@ static void print_report(const struct validate *v, const char *trace, const char
 	printf("trace:            %s\n", trace);
 	printf("kernel records:   %s (%" PRIu64 " records)\n", pelt, v->records);
 	if (v->free_run)
-		printf("model:            tasks and root cfs_rqs (task groups flattened), kernel "
+		printf("model:            tasks, group entities and cfs_rqs, kernel "
 		       "%s%s, free-running: the kernel's values are never taken\n",
 		       v->profile->name, v->what_if ? " (what-if)" : "");
 	else
@@ -1261,7 +1266,7 @@ static struct validate *lockstep(const char *pelt, struct cfsr_trace *t, const c
 		goto out;
 	v->profile = prof;
 	v->what_if = cfsr_profile_what_if(t->info.kernel_release, prof);
-	v->free_run = !(cfsr_pelt_signals(prof) & CFSR_SIG_GROUPS);
+	v->free_run = !(cfsr_pelt_signals(prof) & CFSR_SIG_RUNNABLE_AVG);
 	v->replay = cfsr_replay_new(t->info.nr_cpus > 0 ? t->info.nr_cpus : 1, prof, t->info.hz);
 	if (!v->replay) {
 		cfsr_error("validate: out of memory");

@@ -170,8 +170,13 @@ static uint64_t se_load_at(const struct cfsr_cpuload *cl, const struct cfsr_cfs_
 	struct cfsr_sched_avg a = cfs->se_avg;
 	uint64_t now;
 
-	if (a.last_update_time && cfsr_replay_clock_peek(cl->r, cfs->cpu, ts, &now) &&
-	    now > a.last_update_time)
+	if (!a.last_update_time || !cfsr_replay_clock_peek(cl->r, cfs->cpu, ts, &now) ||
+	    now <= a.last_update_time)
+		return a.load_avg;
+	if (!cl->params)
+		/* a v3.8-v5.6 model: its own arithmetic (lib/pelt-ops.h) */
+		cfsr_replay_gse_settle(cl->r, cfs, now, &a);
+	else
 		cfsr_pelt_update_se(cl->params, now, &a, cfs->se_weight, cfs->se_on_rq,
 				    cfs->se_runnable, cfs->curr != 0);
 	return a.load_avg;

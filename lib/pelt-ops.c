@@ -106,13 +106,55 @@ static void v4_take_clock(struct cfsr_sched_avg *sa)
 	}
 }
 
+/*
+ * se_runnable() (v4.15-v5.6): scale_load_down(se->runnable_weight), a
+ * group entity's from calc_group_runnable(), a task's its load.weight.
+ */
+static uint64_t v4_se_runnable(const struct cfsr_sched_avg *sa, uint64_t load_weight)
+{
+	return cfsr_scale_load_down(sa->old.runnable_weight ? sa->old.runnable_weight :
+							      load_weight);
+}
+
+/*
+ * scale_load_down(cfs_rq->runnable_weight): the sum of the queued
+ * entities' runnable weights (enqueue_runnable_load_avg(), v4.15-v5.6),
+ * the cfs_rq's load.weight less the group entities' shortfall; the
+ * load.weight itself before v4.15.
+ */
+static uint64_t v4_cfs_runnable(const struct cfsr_sched_avg *cfs, uint64_t load_weight)
+{
+	uint64_t d = cfs->old.runnable_deficit;
+
+	return cfsr_scale_load_down(load_weight > d ? load_weight - d : 0);
+}
+
+/*
+ * A group entity's part in its cfs_rq's runnable_weight shortfall
+ * (v4.15-v5.6): its load.weight less its runnable_weight, taken out
+ * (@sign -1) or put back (+1) while it is queued.
+ */
+static void v4_deficit(struct cfsr_sched_avg *cfs, struct cfsr_sched_avg *se, uint64_t load_weight,
+		       int sign)
+{
+	uint64_t rw = se->old.runnable_weight;
+
+	if (sign < 0) {
+		sub_pos(&cfs->old.runnable_deficit, se->old.runnable_deficit);
+		se->old.runnable_deficit = 0;
+		return;
+	}
+	se->old.runnable_deficit = rw && load_weight > rw ? load_weight - rw : 0;
+	cfs->old.runnable_deficit += se->old.runnable_deficit;
+}
+
 /* What an entity adds to its cfs_rq's runnable_load_sum: se_runnable() * sum from v4.15. */
-static uint64_t v4_runnable_sum_of(const struct cfsr_profile *p, const struct cfsr_v4_avg *v,
+static uint64_t v4_runnable_sum_of(const struct cfsr_profile *p, const struct cfsr_sched_avg *sa,
 				   uint64_t load_weight)
 {
 	if (p->v4->unweighted_se)
-		return cfsr_scale_load_down(load_weight) * v->runnable_load_sum;
-	return v->load_sum;
+		return v4_se_runnable(sa, load_weight) * sa->old.v4.runnable_load_sum;
+	return sa->old.v4.load_sum;
 }
 
 /* What it adds to runnable_load_avg: its runnable_load_avg from v4.15, its load_avg before. */
@@ -147,7 +189,7 @@ static int v4_update_se(const struct cfsr_profile *p, uint64_t now, struct cfsr_
 	v4_take_clock(sa);
 	if (cfs && !on_rq && sa->old.queued) {
 		ravg = v4_runnable_avg_of(p, v);
-		rsum = v4_runnable_sum_of(p, v, load_weight);
+		rsum = v4_runnable_sum_of(p, sa, load_weight);
 	}
 	if (v4->unweighted_se)
 		decayed = cfsr_v4_update_load_sum(v4, now, v, on_rq, on_rq, running,
@@ -156,7 +198,7 @@ static int v4_update_se(const struct cfsr_profile *p, uint64_t now, struct cfsr_
 		decayed = cfsr_v4_update_load_sum(v4, now, v, on_rq ? w : 0, 0, running,
 						  SCHED_CAPACITY_SCALE, SCHED_CAPACITY_SCALE);
 	if (decayed && v4->unweighted_se) {
-		cfsr_v4_update_load_avg(v4, v, w, w);
+		cfsr_v4_update_load_avg(v4, v, w, v4_se_runnable(sa, load_weight));
 		/* cfs_se_util_change() (v4.17+): util_avg moved, the LSB flag goes */
 		sa->util_est &= ~UTIL_AVG_UNCHANGED_LSB;
 	} else if (decayed) {
@@ -166,7 +208,7 @@ static int v4_update_se(const struct cfsr_profile *p, uint64_t now, struct cfsr_
 		sub_pos(&cfs->old.v4.runnable_load_avg, ravg);
 		sub_pos(&cfs->old.v4.runnable_load_sum, rsum);
 		cfs->old.v4.runnable_load_avg += v4_runnable_avg_of(p, v);
-		cfs->old.v4.runnable_load_sum += v4_runnable_sum_of(p, v, load_weight);
+		cfs->old.v4.runnable_load_sum += v4_runnable_sum_of(p, sa, load_weight);
 	}
 	v4_publish(sa);
 	return decayed;
@@ -188,8 +230,13 @@ static int v4_update_blocked_se(const struct cfsr_profile *p, uint64_t now,
  * with scale_load_down(cfs_rq->load.weight) as load and as runnable input
  * (v4.3-v4.14, where the runnable sums live in struct cfs_rq), or
  * __update_load_avg_cfs_rq() with load.weight and runnable_weight, each
- * scaled down (v4.15-v5.6).  With every task in the root group a cfs_rq's
- * runnable_weight is its load.weight.
+ * scaled down (v4.15-v5.6).  From v4.10 removed load is also propagated
+ * to the group entity (set_tg_cfs_propagate(), v4.10-v4.14;
+ * add_tg_cfs_propagate() of -removed.runnable_sum, v4.15-v5.6): *@prop is
+ * that sum, which v4_remove() keeps in the queue's runnable_avg (unused by
+ * these models otherwise; v4.10-v4.14 read only that it is set).  The
+ * runnable_weight of v4.15-v5.6 is load.weight less what the queued group
+ * entities' runnable weights fall short of their weights (v4_enqueue()).
  */
 static int v4_update_cfs_rq(const struct cfsr_profile *p, uint64_t now, struct cfsr_sched_avg *cfs,
 			    struct cfsr_pelt_removed *removed, uint64_t load_weight,
@@ -212,11 +259,13 @@ static int v4_update_cfs_rq(const struct cfsr_profile *p, uint64_t now, struct c
 		v->util_sum = (uint32_t)(v->util_sum > removed->util_avg * div ?
 						 v->util_sum - removed->util_avg * div :
 						 0);
+		if (v4->propagate)
+			*prop = -(int64_t)removed->runnable_avg;
 		*removed = (struct cfsr_pelt_removed)CFSR_PELT_REMOVED_INIT;
 		decayed = 1;
 	}
-	if (cfsr_v4_update_load_sum(v4, now, v, w, w, running, SCHED_CAPACITY_SCALE,
-				    SCHED_CAPACITY_SCALE)) {
+	if (cfsr_v4_update_load_sum(v4, now, v, w, v4_cfs_runnable(cfs, load_weight), running,
+				    SCHED_CAPACITY_SCALE, SCHED_CAPACITY_SCALE)) {
 		cfsr_v4_update_load_avg(v4, v, 1, 1);
 		decayed = 1;
 	}
@@ -277,7 +326,8 @@ static void v4_dequeue(const struct cfsr_profile *p, struct cfsr_sched_avg *cfs,
 	if (!se->old.queued)
 		return;
 	sub_pos(&c->runnable_load_avg, v4_runnable_avg_of(p, &se->old.v4));
-	sub_pos(&c->runnable_load_sum, v4_runnable_sum_of(p, &se->old.v4, load_weight));
+	sub_pos(&c->runnable_load_sum, v4_runnable_sum_of(p, se, load_weight));
+	v4_deficit(cfs, se, load_weight, -1);
 	se->old.queued = false;
 	v4_publish(cfs);
 }
@@ -291,7 +341,8 @@ static void v4_enqueue(const struct cfsr_profile *p, struct cfsr_sched_avg *cfs,
 	if (se->old.queued)
 		return;
 	c->runnable_load_avg += v4_runnable_avg_of(p, &se->old.v4);
-	c->runnable_load_sum += v4_runnable_sum_of(p, &se->old.v4, load_weight);
+	c->runnable_load_sum += v4_runnable_sum_of(p, se, load_weight);
+	v4_deficit(cfs, se, load_weight, 1);
 	se->old.queued = true;
 	v4_publish(cfs);
 }
@@ -334,6 +385,9 @@ static void v4_remove(const struct cfsr_profile *p, struct cfsr_sched_avg *cfs,
 	if (cfs->old.v4.last_update_time > se->old.v4.last_update_time)
 		v4_update_blocked_se(p, cfs->old.v4.last_update_time, se, load_weight);
 	cfsr_pelt_remove_se(removed, se);
+	/* removed.runnable_sum += se->avg.load_sum (v4.15-v5.6): see v4_update_cfs_rq() */
+	if (p->v4->propagate)
+		removed->runnable_avg += se->old.v4.load_sum;
 }
 
 /*
@@ -391,6 +445,131 @@ static void v4_init_task(const struct cfsr_profile *p, struct cfsr_sched_avg *sa
 	v4_publish(sa);
 }
 
+/*
+ * Mirrors update_load_avg() of a group entity (kernel/sched/fair.c,
+ * v4.3-v5.6): aged as any entity, with its shares as load weight
+ * (se->on_rq * scale_load_down(se->load.weight) in the sum before v4.15;
+ * se_weight() and se_runnable(), its calc_group_runnable() weight, in the
+ * averages from v4.15, __update_load_avg_se()).
+ */
+static int v4_update_gse(const struct cfsr_profile *p, uint64_t now, struct cfsr_sched_avg *se,
+			 struct cfsr_sched_avg *cfs, struct cfsr_sched_avg *gcfs,
+			 uint64_t se_weight, bool on_rq, bool running, struct cfsr_pelt_tg *tg)
+{
+	(void)gcfs;
+	(void)tg;
+	return v4_update_se(p, now, se, cfs, se_weight, on_rq, 0, running);
+}
+
+/* update_tg_load_avg(cfs_rq, 0) (kernel/sched/fair.c, v4.3-v5.6): past 1/64. */
+static bool v4_publish_tg(const struct cfsr_profile *p, struct cfsr_sched_avg *gcfs,
+			  uint64_t *contrib, int64_t *tg_load_avg, bool force)
+{
+	(void)p;
+	return cfsr_v4_update_tg_load_avg(gcfs->old.v4.load_avg, contrib, tg_load_avg, force);
+}
+
+/*
+ * Mirrors update_cfs_shares() / update_cfs_group() (kernel/sched/fair.c)
+ * up to reweight_entity():
+ *  - v4.3-v4.6: calc_cfs_shares() on load.weight, with 10-bit weights
+ *    and shares (scale_load() is the identity before v4.7);
+ *  - v4.7-v4.14: calc_cfs_shares() with scale_load_down(load.weight)
+ *    (ea1dc6fc6242) against the 20-bit tg->shares;
+ *  - v4.15-v5.6: calc_group_shares() (max(load.weight, load_avg)) and
+ *    calc_group_runnable() for the runnable weight.
+ */
+static uint64_t v4_group_shares(const struct cfsr_profile *p, const struct cfsr_pelt_tg *tg,
+				uint64_t gcfs_weight, const struct cfsr_sched_avg *gcfs,
+				uint64_t *runnable)
+{
+	const struct cfsr_v4_params *v4 = p->v4;
+	const struct cfsr_v4_avg *g = &gcfs->old.v4;
+	uint64_t shares;
+
+	if (v4->unweighted_se) {
+		shares = cfsr_v4_calc_group_shares(tg->load_avg, tg->contrib, gcfs_weight,
+						   g->load_avg, tg->shares);
+		*runnable = cfsr_v4_calc_group_runnable(
+			g->load_avg, gcfs_weight, g->runnable_load_avg,
+			gcfs_weight > gcfs->old.runnable_deficit ?
+				gcfs_weight - gcfs->old.runnable_deficit :
+				0,
+			shares);
+		return shares;
+	}
+	if (!v4->table_contrib)
+		shares = cfsr_v4_calc_cfs_shares(tg->load_avg, tg->contrib,
+						 gcfs_weight >> SCHED_FIXEDPOINT_SHIFT,
+						 tg->shares >> SCHED_FIXEDPOINT_SHIFT, false)
+			 << SCHED_FIXEDPOINT_SHIFT;
+	else
+		shares = cfsr_v4_calc_cfs_shares(tg->load_avg, tg->contrib, gcfs_weight, tg->shares,
+						 true);
+	*runnable = shares;
+	return shares;
+}
+
+/*
+ * reweight_entity() (kernel/sched/fair.c): v4.3-v4.14 move only
+ * load.weight (the engine's); v4.15-v5.6 recompute the entity's averages
+ * for its new weights (cfsr_v4_reweight_entity()).
+ */
+static void v4_reweight_gse(const struct cfsr_profile *p, struct cfsr_sched_avg *cfs,
+			    struct cfsr_sched_avg *se, uint64_t old_weight, uint64_t weight,
+			    uint64_t runnable, bool on_rq)
+{
+	(void)on_rq;
+	if (!p->v4->unweighted_se)
+		return;
+	v4_take_clock(se);
+	cfsr_v4_reweight_entity(p->v4, &cfs->old.v4, &se->old.v4, cfsr_scale_load_down(old_weight),
+				v4_se_runnable(se, old_weight), cfsr_scale_load_down(weight),
+				cfsr_scale_load_down(runnable), se->old.queued);
+	if (se->old.queued)
+		v4_deficit(cfs, se, old_weight, -1);
+	se->old.runnable_weight = runnable;
+	if (se->old.queued)
+		v4_deficit(cfs, se, weight, 1);
+	v4_publish(se);
+	v4_publish(cfs);
+}
+
+/*
+ * Mirrors propagate_entity_load_avg() after its flag test
+ * (kernel/sched/fair.c): v4.10-v4.14 update_tg_cfs_util() and
+ * update_tg_cfs_load() (the group cfs_rq's load_avg scaled into the
+ * shares); v4.15-v5.6 update_tg_cfs_util() and update_tg_cfs_runnable()
+ * (the group entity's runnable time from prop_runnable_sum).  The
+ * parent's runnable load moves with the entity if it is queued.  Nothing
+ * before v4.10.
+ */
+static int v4_propagate_gse(const struct cfsr_profile *p, struct cfsr_sched_avg *cfs,
+			    struct cfsr_sched_avg *se, uint64_t se_weight,
+			    const struct cfsr_sched_avg *gcfs, uint64_t gcfs_weight,
+			    const struct cfsr_pelt_tg *tg, int64_t *prop_runnable_sum)
+{
+	const struct cfsr_v4_params *v4 = p->v4;
+
+	if (!v4->propagate)
+		return 0;
+	v4_take_clock(se);
+	cfsr_v4_update_tg_cfs_util(&cfs->old.v4, &se->old.v4, &gcfs->old.v4);
+	if (v4->unweighted_se) {
+		cfsr_v4_update_tg_cfs_runnable(
+			&cfs->old.v4, &se->old.v4, gcfs->old.v4.load_sum, gcfs_weight,
+			prop_runnable_sum, cfsr_scale_load_down(se_weight),
+			v4_se_runnable(se, se_weight), se->old.queued, SCHED_CAPACITY_SCALE);
+	} else {
+		cfsr_v4_update_tg_cfs_load(&cfs->old.v4, &se->old.v4, &gcfs->old.v4, tg->load_avg,
+					   tg->contrib, tg->shares, se->old.queued);
+		*prop_runnable_sum = 0;
+	}
+	v4_publish(se);
+	v4_publish(cfs);
+	return 1;
+}
+
 static const struct cfsr_pelt_ops v4_ops = {
 	.update_se = v4_update_se,
 	.update_blocked_se = v4_update_blocked_se,
@@ -401,6 +580,11 @@ static const struct cfsr_pelt_ops v4_ops = {
 	.enqueue = v4_enqueue,
 	.dequeue = v4_dequeue,
 	.init_task = v4_init_task,
+	.update_gse = v4_update_gse,
+	.publish_tg = v4_publish_tg,
+	.group_shares = v4_group_shares,
+	.reweight_gse = v4_reweight_gse,
+	.propagate_gse = v4_propagate_gse,
 };
 
 /* ---- v3.8-v4.2: lib/pelt-legacy.c --------------------------------------------------- */
@@ -667,6 +851,112 @@ static void legacy_init_task(const struct cfsr_profile *p, struct cfsr_sched_avg
 	legacy_publish_se(sa);
 }
 
+/*
+ * Mirrors update_entity_load_avg(se, 1) of a group entity
+ * (kernel/sched/fair.c, v3.8-v4.2): its runnable sums aged as a task's
+ * (runnable while queued); past a period, __update_tg_runnable_avg()
+ * pushes its runnable fraction into tg->runnable_avg past 1/64, and
+ * __update_group_entity_contrib() makes load_avg_contrib its cfs_rq's
+ * tg_load_contrib * tg->shares / (tg->load_avg + 1), times
+ * tg->runnable_avg >> 10 while that is below NICE_0_LOAD; the change
+ * moves the parent's runnable_load_avg (queued) or blocked_load_avg
+ * (asleep there).  Loads in 10-bit units: tg->shares scaled down.
+ */
+static int legacy_update_gse(const struct cfsr_profile *p, uint64_t now, struct cfsr_sched_avg *se,
+			     struct cfsr_sched_avg *cfs, struct cfsr_sched_avg *gcfs,
+			     uint64_t se_weight, bool on_rq, bool running, struct cfsr_pelt_tg *tg)
+{
+	struct cfsr_legacy_tg ltg = { tg->shares >> SCHED_FIXEDPOINT_SHIFT, tg->load_avg,
+				      (int32_t)tg->runnable_avg };
+	int64_t delta;
+
+	(void)se_weight;
+	legacy_take_clock(se);
+	legacy_cfs_start(cfs);
+	gcfs->old.cfs.tg_load_contrib = tg->contrib;
+	delta = cfsr_legacy_update_group_load_avg(p->legacy, now, &se->old.se, on_rq, running,
+						  &gcfs->old.cfs, &ltg, &cfs->old.cfs,
+						  se->old.queued || se->old.blocked);
+	tg->runnable_avg = ltg.runnable_avg;
+	legacy_publish_se(se);
+	legacy_publish_cfs(cfs);
+	return delta != 0;
+}
+
+/*
+ * Mirrors __update_cfs_rq_tg_load_contrib(cfs_rq, force) (kernel/sched/fair.c,
+ * v3.8-v4.2): runnable_load_avg + blocked_load_avg goes to tg->load_avg
+ * past 1/8 of the last contribution, or whatever the change when forced.
+ * Differs: update_blocked_averages()'s forced pushes (no trace event) are
+ * not made.
+ */
+static bool legacy_publish_tg(const struct cfsr_profile *p, struct cfsr_sched_avg *gcfs,
+			      uint64_t *contrib, int64_t *tg_load_avg, bool force)
+{
+	struct cfsr_legacy_cfs_rq *l = &gcfs->old.cfs;
+	struct cfsr_legacy_tg ltg = { 0, *tg_load_avg, 0 };
+	bool moved;
+
+	(void)p;
+	l->tg_load_contrib = *contrib;
+	moved = cfsr_legacy_tg_load_contrib(l, &ltg, force);
+	*tg_load_avg = ltg.load_avg;
+	*contrib = l->tg_load_contrib;
+	return moved;
+}
+
+/*
+ * Mirrors calc_cfs_shares() as update_cfs_shares() calls it
+ * (kernel/sched/fair.c, v3.8-v4.2): tg->load_avg - tg_load_contrib +
+ * load.weight as the group's weight, shares = tg->shares * load.weight /
+ * that, clamped to [MIN_SHARES, tg->shares], all in 10-bit units.
+ */
+static uint64_t legacy_group_shares(const struct cfsr_profile *p, const struct cfsr_pelt_tg *tg,
+				    uint64_t gcfs_weight, const struct cfsr_sched_avg *gcfs,
+				    uint64_t *runnable)
+{
+	uint64_t shares;
+
+	(void)p;
+	(void)gcfs;
+	shares = cfsr_legacy_calc_cfs_shares(tg->load_avg, tg->contrib,
+					     gcfs_weight >> SCHED_FIXEDPOINT_SHIFT,
+					     tg->shares >> SCHED_FIXEDPOINT_SHIFT);
+	*runnable = shares << SCHED_FIXEDPOINT_SHIFT;
+	return *runnable;
+}
+
+/* reweight_entity() (v3.8-v4.2) moves only load.weight, the engine's. */
+static void legacy_reweight_gse(const struct cfsr_profile *p, struct cfsr_sched_avg *cfs,
+				struct cfsr_sched_avg *se, uint64_t old_weight, uint64_t weight,
+				uint64_t runnable, bool on_rq)
+{
+	(void)p;
+	(void)cfs;
+	(void)se;
+	(void)old_weight;
+	(void)weight;
+	(void)runnable;
+	(void)on_rq;
+}
+
+/* No propagation before v4.10: a group entity's load is its own contribution. */
+static int legacy_propagate_gse(const struct cfsr_profile *p, struct cfsr_sched_avg *cfs,
+				struct cfsr_sched_avg *se, uint64_t se_weight,
+				const struct cfsr_sched_avg *gcfs, uint64_t gcfs_weight,
+				const struct cfsr_pelt_tg *tg, int64_t *prop_runnable_sum)
+{
+	(void)p;
+	(void)cfs;
+	(void)se;
+	(void)se_weight;
+	(void)gcfs;
+	(void)gcfs_weight;
+	(void)tg;
+	*prop_runnable_sum = 0;
+	return 0;
+}
+
 static const struct cfsr_pelt_ops legacy_ops = {
 	.update_se = legacy_update_se,
 	.update_blocked_se = legacy_update_blocked_se,
@@ -677,6 +967,11 @@ static const struct cfsr_pelt_ops legacy_ops = {
 	.enqueue = legacy_enqueue,
 	.dequeue = legacy_dequeue,
 	.init_task = legacy_init_task,
+	.update_gse = legacy_update_gse,
+	.publish_tg = legacy_publish_tg,
+	.group_shares = legacy_group_shares,
+	.reweight_gse = legacy_reweight_gse,
+	.propagate_gse = legacy_propagate_gse,
 };
 
 const struct cfsr_pelt_ops *cfsr_pelt_ops_for(const struct cfsr_profile *p)
@@ -702,7 +997,7 @@ unsigned int cfsr_pelt_signals(const struct cfsr_profile *p)
 		       (p->v4->unweighted_se ? CFSR_SIG_SE_RUNNABLE_LOAD | CFSR_SIG_UTIL_EST : 0);
 	case CFSR_ARITH_RUNNABLE:
 	default:
-		return CFSR_SIG_RUNNABLE_AVG | CFSR_SIG_UTIL | CFSR_SIG_UTIL_EST | CFSR_SIG_GROUPS;
+		return CFSR_SIG_RUNNABLE_AVG | CFSR_SIG_UTIL | CFSR_SIG_UTIL_EST;
 	}
 }
 

@@ -27,6 +27,22 @@
  * of them the model has).  Enqueue and dequeue exist only for the older
  * models: since v5.7 a cfs_rq's signal follows its entities through its
  * load.weight and runnable count alone.
+ *
+ * Task groups: the older models have operations of their own for group
+ * entities, called at the engine's group update points (an update of a
+ * group entity, the publication of a group cfs_rq's load into
+ * tg->load_avg, update_cfs_shares()/update_cfs_group(), the propagation
+ * of a change below); the v5.7+ model leaves them NULL and the engine
+ * calls lib/group.c and lib/pelt.c there directly:
+ *  - v3.8-v4.2: a group entity's sums are a task's, but its load_avg_contrib
+ *    is its cfs_rq's tg_load_contrib's part of tg->shares, corrected by
+ *    tg->runnable_avg; tg->load_avg moves past 1/8 of the old contribution;
+ *    calc_cfs_shares() on load.weight; no propagation;
+ *  - v4.3-v5.6: a group entity is an entity weighted by its shares (its
+ *    own runnable weight from v4.15); tg->load_avg moves past 1/64;
+ *    calc_cfs_shares() (v4.3-v4.14) or calc_group_shares() and
+ *    calc_group_runnable() (v4.15-v5.6); attach and detach propagated
+ *    from v4.10.
  */
 #ifndef CFSR_PELT_OPS_H
 #define CFSR_PELT_OPS_H
@@ -51,8 +67,22 @@ enum cfsr_pelt_signal {
 	CFSR_SIG_SE_RUNNABLE_LOAD = 1 << 4,
 	/* load_avg_contrib, runnable_avg_sum/period, the runnable/blocked split (v3.8-v4.2) */
 	CFSR_SIG_LEGACY = 1 << 5,
-	/* the engine models task groups (v5.7+); otherwise every task is in the root */
-	CFSR_SIG_GROUPS = 1 << 6,
+};
+
+/**
+ * struct cfsr_pelt_tg - a task group on one CPU, as the group operations see it
+ * @shares: tg->shares (scaled: 1048576 for the default cpu.shares 1024)
+ * @load_avg: tg->load_avg as this CPU reads it
+ * @runnable_avg: v3.8-v4.2: tg->runnable_avg (1024: one CPU's worth); the
+ *                entity update may change it
+ * @contrib: this CPU's published part of @load_avg (the group cfs_rq's
+ *           tg_load_contrib, tg_load_avg_contrib from v4.3)
+ */
+struct cfsr_pelt_tg {
+	uint64_t shares;
+	int64_t load_avg;
+	int64_t runnable_avg;
+	uint64_t contrib;
 };
 
 /**
@@ -86,6 +116,28 @@ enum cfsr_pelt_signal {
  *             post_init_entity_util_avg(); legacy:
  *             init_task_runnable_average() with @slice_ns, the task's
  *             sched_slice() or sysctl_sched_latency by release)
+ * @update_gse: older models: update_load_avg() (legacy:
+ *              update_entity_load_avg()) of a group entity @se of weight
+ *              @se_weight queued (@on_rq) on @cfs, representing @gcfs of
+ *              group @tg; @cfs follows the change as for @update_se.
+ *              Returns 1 if the averages changed
+ * @publish_tg: older models: the group cfs_rq @gcfs publishes its load
+ *              into tg->load_avg (@tg_load_avg) past the model's threshold
+ *              (legacy: __update_cfs_rq_tg_load_contrib(); v4.3+:
+ *              update_tg_load_avg()), @contrib being its last publication,
+ *              or whatever the change with @force (legacy: the forced
+ *              update_cfs_rq_blocked_load() of entity_tick() and of a
+ *              dequeue that is not a sleep).  Returns true if it published
+ * @group_shares: older models: the weight of the group entity of @gcfs
+ *                (load.weight @gcfs_weight), scaled; *@runnable is set to
+ *                its runnable weight (v4.15-v5.6; the weight otherwise)
+ * @reweight_gse: older models: reweight_entity() of a group entity on @cfs
+ *                from @old_weight to @weight (scaled) and @runnable
+ * @propagate_gse: older models: propagate_entity_load_avg() of a pending
+ *                 change of @gcfs into its group entity @se (weight
+ *                 @se_weight) and @cfs;
+ *                 @prop_runnable_sum is cleared.  Returns 0 where the
+ *                 model does not propagate (before v4.10)
  */
 struct cfsr_pelt_ops {
 	int (*update_se)(const struct cfsr_profile *p, uint64_t now, struct cfsr_sched_avg *sa,
@@ -110,6 +162,21 @@ struct cfsr_pelt_ops {
 	void (*init_task)(const struct cfsr_profile *p, struct cfsr_sched_avg *sa,
 			  uint64_t load_weight, const struct cfsr_sched_avg *cfs,
 			  uint64_t slice_ns);
+	int (*update_gse)(const struct cfsr_profile *p, uint64_t now, struct cfsr_sched_avg *se,
+			  struct cfsr_sched_avg *cfs, struct cfsr_sched_avg *gcfs,
+			  uint64_t se_weight, bool on_rq, bool running, struct cfsr_pelt_tg *tg);
+	bool (*publish_tg)(const struct cfsr_profile *p, struct cfsr_sched_avg *gcfs,
+			   uint64_t *contrib, int64_t *tg_load_avg, bool force);
+	uint64_t (*group_shares)(const struct cfsr_profile *p, const struct cfsr_pelt_tg *tg,
+				 uint64_t gcfs_weight, const struct cfsr_sched_avg *gcfs,
+				 uint64_t *runnable);
+	void (*reweight_gse)(const struct cfsr_profile *p, struct cfsr_sched_avg *cfs,
+			     struct cfsr_sched_avg *se, uint64_t old_weight, uint64_t weight,
+			     uint64_t runnable, bool on_rq);
+	int (*propagate_gse)(const struct cfsr_profile *p, struct cfsr_sched_avg *cfs,
+			     struct cfsr_sched_avg *se, uint64_t se_weight,
+			     const struct cfsr_sched_avg *gcfs, uint64_t gcfs_weight,
+			     const struct cfsr_pelt_tg *tg, int64_t *prop_runnable_sum);
 };
 
 /**

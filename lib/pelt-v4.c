@@ -22,12 +22,22 @@ const struct cfsr_v4_params cfsr_v4_params_v4_3 = {
 };
 
 const struct cfsr_v4_params cfsr_v4_params_v4_7 = {
-	.name = "v4.7-v4.11",
+	.name = "v4.7-v4.9",
 	.table_contrib = true,
 	.segments = false,
 	.divider_period_contrib = false,
 	.zero_load_masks = false,
 	.unweighted_se = false,
+};
+
+const struct cfsr_v4_params cfsr_v4_params_v4_10 = {
+	.name = "v4.10-v4.11",
+	.table_contrib = true,
+	.segments = false,
+	.divider_period_contrib = false,
+	.zero_load_masks = false,
+	.unweighted_se = false,
+	.propagate = true,
 };
 
 const struct cfsr_v4_params cfsr_v4_params_v4_12 = {
@@ -37,6 +47,7 @@ const struct cfsr_v4_params cfsr_v4_params_v4_12 = {
 	.divider_period_contrib = false,
 	.zero_load_masks = true,
 	.unweighted_se = false,
+	.propagate = true,
 };
 
 const struct cfsr_v4_params cfsr_v4_params_v4_13 = {
@@ -46,6 +57,7 @@ const struct cfsr_v4_params cfsr_v4_params_v4_13 = {
 	.divider_period_contrib = true,
 	.zero_load_masks = true,
 	.unweighted_se = false,
+	.propagate = true,
 };
 
 const struct cfsr_v4_params cfsr_v4_params_v4_15 = {
@@ -55,6 +67,7 @@ const struct cfsr_v4_params cfsr_v4_params_v4_15 = {
 	.divider_period_contrib = true,
 	.zero_load_masks = true,
 	.unweighted_se = true,
+	.propagate = true,
 };
 
 /*
@@ -477,5 +490,45 @@ void cfsr_v4_update_tg_cfs_runnable(struct cfsr_v4_avg *cfs, struct cfsr_v4_avg 
 	if (on_rq) {
 		add_positive(&cfs->runnable_load_avg, delta_avg);
 		add_positive(&cfs->runnable_load_sum, delta_sum);
+	}
+}
+
+/* sub_positive() of kernel/sched/fair.c. */
+static void sub_positive(uint64_t *ptr, uint64_t val)
+{
+	*ptr = *ptr > val ? *ptr - val : 0;
+}
+
+/*
+ * Mirrors the PELT part of reweight_entity() in kernel/sched/fair.c,
+ * v4.15-v5.6 (read in v4.19-v5.x copies): a queued entity's runnable load
+ * leaves the cfs_rq (dequeue_runnable_load_avg(): se_runnable() *
+ * runnable_load_sum), its load too (dequeue_load_avg(): se_weight() *
+ * load_sum); the averages are recomputed from the unweighted sums for the
+ * new weights on the divider LOAD_AVG_MAX - 1024 + period_contrib; then
+ * enqueue_load_avg() and, if queued, enqueue_runnable_load_avg().
+ * Before v4.15 reweight_entity() only moved load.weight: nothing here.
+ */
+void cfsr_v4_reweight_entity(const struct cfsr_v4_params *params, struct cfsr_v4_avg *cfs,
+			     struct cfsr_v4_avg *se, uint64_t old_weight, uint64_t old_runnable,
+			     uint64_t weight, uint64_t runnable, bool on_rq)
+{
+	uint32_t divider = cfsr_v4_divider(params, se);
+
+	if (on_rq) {
+		sub_positive(&cfs->runnable_load_avg, se->runnable_load_avg);
+		sub_positive(&cfs->runnable_load_sum, old_runnable * se->runnable_load_sum);
+	}
+	sub_positive(&cfs->load_avg, se->load_avg);
+	sub_positive(&cfs->load_sum, old_weight * se->load_sum);
+
+	se->load_avg = cfsr_div_u64(weight * se->load_sum, divider);
+	se->runnable_load_avg = cfsr_div_u64(runnable * se->runnable_load_sum, divider);
+
+	cfs->load_avg += se->load_avg;
+	cfs->load_sum += weight * se->load_sum;
+	if (on_rq) {
+		cfs->runnable_load_avg += se->runnable_load_avg;
+		cfs->runnable_load_sum += runnable * se->runnable_load_sum;
 	}
 }

@@ -42,6 +42,9 @@
  * @unweighted_se: entity sums are unweighted and the average multiplies
  *                 by the weight, with a separate runnable_load signal
  *                 (v4.15+); before, the caller passes the weight to the sum
+ * @propagate: attach, detach and removed load below a group entity are
+ *             propagated to it and up the hierarchy (09a43ace1f98,
+ *             "Propagate load during synchronous attach/detach", v4.10+)
  */
 struct cfsr_v4_params {
 	const char *name;
@@ -50,12 +53,15 @@ struct cfsr_v4_params {
 	bool divider_period_contrib;
 	bool zero_load_masks;
 	bool unweighted_se;
+	bool propagate;
 };
 
 /* v4.3-v4.6 */
 extern const struct cfsr_v4_params cfsr_v4_params_v4_3;
-/* v4.7-v4.11: table-driven __compute_runnable_contrib() */
+/* v4.7-v4.9: table-driven __compute_runnable_contrib() */
 extern const struct cfsr_v4_params cfsr_v4_params_v4_7;
+/* v4.10-v4.11: the same with propagation through group entities */
+extern const struct cfsr_v4_params cfsr_v4_params_v4_10;
 /* v4.12: segments, divider still LOAD_AVG_MAX */
 extern const struct cfsr_v4_params cfsr_v4_params_v4_12;
 /* v4.13-v4.14: divider with period_contrib */
@@ -230,5 +236,20 @@ void cfsr_v4_update_tg_cfs_runnable(struct cfsr_v4_avg *cfs, struct cfsr_v4_avg 
 				    uint64_t gcfs_load_sum, uint64_t gcfs_load_weight,
 				    int64_t *prop_runnable_sum, uint64_t se_weight,
 				    uint64_t se_runnable, bool on_rq, uint32_t scale_cpu);
+
+/**
+ * cfsr_v4_reweight_entity() - the PELT part of reweight_entity(), v4.15-v5.6
+ * @params: kernel behaviour
+ * @cfs: the cfs_rq the entity is on
+ * @se: the entity's signal (unweighted sums)
+ * @old_weight: its se_weight() before (10-bit)
+ * @old_runnable: its se_runnable() before (10-bit)
+ * @weight: se_weight() after (10-bit)
+ * @runnable: se_runnable() after (10-bit)
+ * @on_rq: the entity is queued: its runnable load moves too
+ */
+void cfsr_v4_reweight_entity(const struct cfsr_v4_params *params, struct cfsr_v4_avg *cfs,
+			     struct cfsr_v4_avg *se, uint64_t old_weight, uint64_t old_runnable,
+			     uint64_t weight, uint64_t runnable, bool on_rq);
 
 #endif /* CFSR_PELT_V4_H */

@@ -48,6 +48,13 @@ extern const uint32_t cfsr_runnable_avg_yN_inv[LOAD_AVG_PERIOD];
  * @blocked: legacy: a task's contribution is in its cfs_rq's
  *           blocked_load_avg (it went to sleep there)
  * @clock: legacy cfs_rq: the clock of its last update_cfs_rq_blocked_load()
+ * @runnable_weight: v4.15-v5.6: a group entity's se->runnable_weight
+ *                   (calc_group_runnable(), scaled); 0 for a task, whose
+ *                   runnable weight is its load.weight
+ * @runnable_deficit: v4.15-v5.6: for a cfs_rq, load.weight -
+ *                    runnable_weight, what its queued group entities'
+ *                    runnable weights fall short of their weights; for a
+ *                    group entity, its part of that while queued
  *
  * The engine's update points call the model's operations (lib/pelt-ops.h),
  * which keep this state and write into struct cfsr_sched_avg the values
@@ -60,6 +67,8 @@ struct cfsr_pelt_old {
 	bool queued;
 	bool blocked;
 	uint64_t clock;
+	uint64_t runnable_weight;
+	uint64_t runnable_deficit;
 };
 
 /**

@@ -56,9 +56,12 @@ static const struct cfsr_profile profiles[] = {
 	V4("v4.3-v4.6 load_avg/util_avg", 40300, 40699, &cfsr_v4_params_v4_3,
 	   "__update_load_avg(): weighted load_sum, divider LOAD_AVG_MAX, "
 	   "update_tg_load_avg() past 1/64; 20-bit weights from v4.7"),
-	V4("v4.7-v4.11 load_avg/util_avg", 40700, 41199, &cfsr_v4_params_v4_7,
+	V4("v4.7-v4.9 load_avg/util_avg", 40700, 40999, &cfsr_v4_params_v4_7,
 	   "__compute_runnable_contrib() from __accumulated_sum_N32; scale_load_down() "
-	   "in calc_cfs_shares(); propagation from v4.10"),
+	   "in calc_cfs_shares()"),
+	V4("v4.10-v4.11 load_avg/util_avg", 41000, 41199, &cfsr_v4_params_v4_10,
+	   "attach and detach propagated through group entities (update_tg_cfs_util(), "
+	   "update_tg_cfs_load(), 09a43ace1f98); otherwise as v4.7"),
 	V4("v4.12 load_avg/util_avg", 41200, 41299, &cfsr_v4_params_v4_12,
 	   "accumulate_sum() in three segments, last_update_time in whole units, "
 	   "divider still LOAD_AVG_MAX"),

@@ -74,7 +74,7 @@ enum cfsr_profile_arith {
  *                     after the dequeue walk and propagates without
  *                     update_cfs_group()
  * @implemented: the engine replays this profile; others are refused.  Every
- *               profile is: v3.8-v5.6 with task groups flattened
+ *               profile is, v3.8-v5.6 through their own operations
  *               (lib/pelt-ops.h)
  * @arith: which PELT arithmetic applies
  * @legacy: parameters of the legacy arithmetic (CFSR_ARITH_LEGACY), else NULL

@@ -101,11 +101,12 @@ struct tg_change {
 
 #define TG_CHANGES 16
 
-/* A task group: its parent, tg->load_avg, tg->shares. */
+/* A task group: its parent, tg->load_avg, tg->shares, tg->runnable_avg (v3.8-v4.2). */
 struct replay_tg {
 	int parent;
 	int64_t load_avg;
 	uint64_t shares;
+	int64_t runnable_avg;
 	/* the last changes of @load_avg, a ring (tg_load_at()) */
 	struct tg_change changes[TG_CHANGES];
 	unsigned int next_change;
@@ -129,8 +130,6 @@ struct cfsr_replay {
 	const struct cfsr_pelt_ops *ops;
 	/* util_est rules, NULL where the model has none */
 	const struct cfsr_pelt_params *ue;
-	/* v3.8-v5.6: task groups are flattened, every task in the root group */
-	bool flat;
 	/* sched_update_scaling()'s factor, 1 + ilog2(min(CPUs, 8)) */
 	unsigned int factor;
 	/* the profile with the traced kernel's scheduler features (cfsr_replay_take_tunables()) */
@@ -1143,6 +1142,9 @@ static void gse_enqueue(struct cfsr_replay *r, struct cfsr_cfs_rq *g)
 	p->load_weight += g->se_weight;
 	p->nr_gse++;
 	gse_sums_sync(r, g);
+	/* older models: enqueue_entity_load_avg() / enqueue_runnable_load_avg() */
+	if (r->ops->enqueue)
+		r->ops->enqueue(r->profile, &p->avg, &g->se_avg, g->se_weight);
 }
 
 /* account_entity_dequeue() and __dequeue_entity() of a group entity. */
@@ -1155,6 +1157,9 @@ static void gse_leave(struct cfsr_replay *r, struct cfsr_cfs_rq *g)
 	gse_sums_sync(r, g);
 	p->load_weight -= g->se_weight;
 	p->nr_gse--;
+	/* older models: the levels above a task are dequeued with DEQUEUE_SLEEP */
+	if (r->ops->dequeue)
+		r->ops->dequeue(r->profile, &p->avg, &g->se_avg, g->se_weight, true);
 }
 
 /*
@@ -1520,7 +1525,7 @@ static void tg_changed(struct replay_tg *tg, uint64_t ts, int cpu, int64_t delta
  * v6.12-v6.18 (the 1/64 threshold and, from v6.7, the 1 ms rate limit,
  * chosen by lib/group.c's params).  The root's tg->load_avg is not kept.
  */
-static void tg_publish(struct cfsr_replay *r, struct cfsr_cfs_rq *cfs, uint64_t ts)
+static void tg_publish(struct cfsr_replay *r, struct cfsr_cfs_rq *cfs, uint64_t ts, bool force)
 {
 	struct replay_tg *tg = &r->tgs[cfs->group];
 	int64_t before;
@@ -1528,8 +1533,12 @@ static void tg_publish(struct cfsr_replay *r, struct cfsr_cfs_rq *cfs, uint64_t 
 	if (!cfs->group)
 		return;
 	before = tg->load_avg;
-	cfsr_group_publish_load(r->gparams, &tg->load_avg, &cfs->tg_load_avg_contrib,
-				&cfs->last_update_tg_load_avg, cfs->avg.load_avg, ts);
+	if (r->ops->publish_tg)
+		r->ops->publish_tg(r->profile, &cfs->avg, &cfs->tg_load_avg_contrib, &tg->load_avg,
+				   force);
+	else
+		cfsr_group_publish_load(r->gparams, &tg->load_avg, &cfs->tg_load_avg_contrib,
+					&cfs->last_update_tg_load_avg, cfs->avg.load_avg, ts);
 	tg_changed(tg, ts, cfs->cpu, tg->load_avg - before);
 }
 
@@ -1547,6 +1556,48 @@ static int64_t tg_load_at(const struct replay_tg *tg, int cpu, uint64_t ts)
 		if (tg->changes[i].ts > ts && tg->changes[i].cpu != cpu)
 			v -= tg->changes[i].delta;
 	return v;
+}
+
+/* A group cfs_rq's task group as the older models' group operations read it. */
+static struct cfsr_pelt_tg pelt_tg(const struct cfsr_replay *r, const struct cfsr_cfs_rq *gcfs)
+{
+	const struct replay_tg *tg = &r->tgs[gcfs->group];
+
+	return (struct cfsr_pelt_tg){ tg->shares, tg_load_at(tg, gcfs->cpu, r->cur_ts),
+				      tg->runnable_avg, gcfs->tg_load_avg_contrib };
+}
+
+void cfsr_replay_gse_settle(const struct cfsr_replay *r, const struct cfsr_cfs_rq *g, uint64_t now,
+			    struct cfsr_sched_avg *out)
+{
+	const struct cfsr_cfs_rq *p = cfsr_replay_cfs_rq_parent(r, g);
+	struct cfsr_sched_avg cfs, gcfs = g->avg;
+	struct cfsr_pelt_tg ptg;
+
+	*out = g->se_avg;
+	if (!p || !out->last_update_time || now <= out->last_update_time)
+		return;
+	if (!r->ops->update_gse) {
+		cfsr_pelt_update_se(r->params, now, out, g->se_weight, g->se_on_rq, g->se_runnable,
+				    g->curr > 0);
+		return;
+	}
+	cfs = p->avg;
+	ptg = pelt_tg(r, g);
+	r->ops->update_gse(r->profile, now, out, &cfs, &gcfs, g->se_weight, g->se_on_rq,
+			   g->curr > 0, &ptg);
+}
+
+/*
+ * The forced update_cfs_rq_blocked_load(cfs_rq, 1) of entity_tick() and of
+ * a dequeue that is not a sleep (kernel/sched/fair.c, v3.8-v4.2): the
+ * walks of a tick and of a migration (walk_full's, to the root with
+ * update_cfs_group()) publish whatever the change.
+ */
+static bool walk_forces(const struct cfsr_replay *r, const struct walk *w)
+{
+	return r->profile->arith == CFSR_ARITH_LEGACY && w->tg && w->reweight && !w->task_only &&
+	       !w->stop;
 }
 
 /* Note an update of @cfs that crossed a period, for cfsr_replay_cfs_rq_follow(). */
@@ -1581,7 +1632,7 @@ bool cfsr_replay_cfs_rq_follow(struct cfsr_replay *r, struct cfsr_cfs_rq *cfs, u
 	if (cfs->dec_lut == kernel_lut && model_lut == kernel_lut) {
 		if (cfs->dec_tg) {
 			cfs->last_update_tg_load_avg = cfs->dec_last;
-			tg_publish(r, cfs, cfs->dec_ts);
+			tg_publish(r, cfs, cfs->dec_ts, false);
 		}
 		return false;
 	}
@@ -1602,7 +1653,7 @@ int cfsr_replay_cfs_rq_blocked(struct cfsr_replay *r, int group, int cpu, uint64
 		return 0;
 	cfs->kernel_decayed = false;
 	note_decay(cfs, ts, true);
-	tg_publish(r, cfs, ts);
+	tg_publish(r, cfs, ts, false);
 	return 1;
 }
 
@@ -1709,18 +1760,30 @@ static void update_cfs_group(struct cfsr_replay *r, struct cfsr_cfs_rq *gcfs, bo
 {
 	const struct replay_tg *tg = &r->tgs[gcfs->group];
 	struct cfsr_cfs_rq *p = cfs_of(r, tg->parent, gcfs->cpu);
-	uint64_t shares;
+	struct cfsr_pelt_tg ptg;
+	uint64_t shares, runnable = 0;
 
 	if (r->gparams->keep_empty_weight && !gcfs->load_weight)
 		return;
-	shares = cfsr_group_calc_shares(r->params, tg->shares, gcfs->load_weight,
-					gcfs->avg.load_avg, tg_load_at(tg, gcfs->cpu, r->cur_ts),
-					gcfs->tg_load_avg_contrib);
+	if (r->ops->group_shares) {
+		/* the older models' update_cfs_shares()/update_cfs_group() (pelt-ops.h) */
+		ptg = pelt_tg(r, gcfs);
+		shares = r->ops->group_shares(r->profile, &ptg, gcfs->load_weight, &gcfs->avg,
+					      &runnable);
+	} else {
+		shares = cfsr_group_calc_shares(
+			r->params, tg->shares, gcfs->load_weight, gcfs->avg.load_avg,
+			tg_load_at(tg, gcfs->cpu, r->cur_ts), gcfs->tg_load_avg_contrib);
+	}
 	if (shares == gcfs->se_weight && !(walk && r->gparams->reweight_unchanged))
 		return;
 	if (gcfs->se_on_rq)
 		p->load_weight -= gcfs->se_weight;
-	cfsr_pelt_reweight_se(r->params, &p->avg, &gcfs->se_avg, gcfs->se_weight, shares);
+	if (r->ops->reweight_gse)
+		r->ops->reweight_gse(r->profile, &p->avg, &gcfs->se_avg, gcfs->se_weight, shares,
+				     runnable, gcfs->se_on_rq);
+	else
+		cfsr_pelt_reweight_se(r->params, &p->avg, &gcfs->se_avg, gcfs->se_weight, shares);
 	reweight_eevdf(r, gcfs, shares);
 	if (gcfs->se_on_rq)
 		p->load_weight += shares;
@@ -1814,6 +1877,40 @@ static void reweight_groups(struct cfsr_replay *r, int group, int cpu)
 }
 
 /*
+ * The older models' update of a group entity (pelt-ops.h @update_gse),
+ * which may move tg->runnable_avg (v3.8-v4.2).
+ */
+static void old_update_gse(struct cfsr_replay *r, struct cfsr_cfs_rq *gcfs, struct cfsr_cfs_rq *p,
+			   uint64_t now)
+{
+	struct cfsr_pelt_tg ptg = pelt_tg(r, gcfs);
+
+	r->ops->update_gse(r->profile, now, &gcfs->se_avg, &p->avg, &gcfs->avg, gcfs->se_weight,
+			   gcfs->se_on_rq, gcfs->curr > 0, &ptg);
+	r->tgs[gcfs->group].runnable_avg = ptg.runnable_avg;
+}
+
+/*
+ * The older models' propagate_entity_load_avg() (pelt-ops.h
+ * @propagate_gse): the parent is marked and given the pending sum
+ * (set_tg_cfs_propagate(), v4.10-v4.14; add_tg_cfs_propagate(),
+ * v4.15-v5.6) where the model propagates.  Returns 1 if it did.
+ */
+static int old_propagate_gse(struct cfsr_replay *r, struct cfsr_cfs_rq *gcfs, struct cfsr_cfs_rq *p)
+{
+	struct cfsr_pelt_tg ptg = pelt_tg(r, gcfs);
+	int64_t sum = gcfs->prop_runnable_sum;
+
+	gcfs->propagate = false;
+	if (!r->ops->propagate_gse(r->profile, &p->avg, &gcfs->se_avg, gcfs->se_weight, &gcfs->avg,
+				   gcfs->load_weight, &ptg, &gcfs->prop_runnable_sum))
+		return 0;
+	p->propagate = true;
+	p->prop_runnable_sum += sum;
+	return 1;
+}
+
+/*
  * The levels above a group cfs_rq just updated, as the kernel's walks
  * (enqueue_task_fair(), dequeue_entities(), entity_tick(),
  * set_next_entity(), put_prev_entity()) take them, v6.12-v6.18: for each
@@ -1841,11 +1938,16 @@ static void group_walk(struct cfsr_replay *r, struct cfsr_cfs_rq *gcfs, uint64_t
 		se_now = now < gcfs->se_avg.last_update_time ? gcfs->se_avg.last_update_time : now;
 		if (!gcfs->se_avg.last_update_time && !gcfs->se_known)
 			start_unknown(&gcfs->se_avg, se_now, &gcfs->se_warm_until);
-		cfsr_pelt_update_se(r->params, se_now, &gcfs->se_avg, gcfs->se_weight,
-				    gcfs->se_on_rq, gcfs->se_runnable, gcfs->curr > 0);
+		if (r->ops->update_gse)
+			old_update_gse(r, gcfs, p, se_now);
+		else
+			cfsr_pelt_update_se(r->params, se_now, &gcfs->se_avg, gcfs->se_weight,
+					    gcfs->se_on_rq, gcfs->se_runnable, gcfs->curr > 0);
 		gcfs->se_updates++;
 		decayed = cfs_update(r, p, now, ts, exact);
-		if (gcfs->propagate) {
+		if (gcfs->propagate && r->ops->propagate_gse) {
+			decayed |= old_propagate_gse(r, gcfs, p);
+		} else if (gcfs->propagate) {
 			gcfs->propagate = false;
 			p->propagate = true;
 			p->prop_runnable_sum += gcfs->prop_runnable_sum;
@@ -1854,8 +1956,8 @@ static void group_walk(struct cfsr_replay *r, struct cfsr_cfs_rq *gcfs, uint64_t
 					     &gcfs->prop_runnable_sum);
 			decayed = 1;
 		}
-		if (cfs_decayed(p, decayed, ts, w))
-			tg_publish(r, p, ts);
+		if (cfs_decayed(p, decayed, ts, w) || walk_forces(r, w))
+			tg_publish(r, p, ts, walk_forces(r, w));
 		if (w->reweight)
 			update_cfs_group(r, gcfs, true);
 		u.cfs_rq = gcfs;
@@ -1875,8 +1977,8 @@ static void cfs_update_task(struct cfsr_replay *r, const struct cfsr_task *t, ui
 
 	if (!cfs || !t->fair || !clock_ok(r, t->cpu))
 		return;
-	if (cfs_decayed(cfs, cfs_update(r, cfs, now, ts, exact), ts, w))
-		tg_publish(r, cfs, ts);
+	if (cfs_decayed(cfs, cfs_update(r, cfs, now, ts, exact), ts, w) || walk_forces(r, w))
+		tg_publish(r, cfs, ts, walk_forces(r, w));
 	if (!w->task_only)
 		group_walk(r, cfs, now, ts, exact, w);
 }
@@ -1973,7 +2075,7 @@ static void attach_task(struct cfsr_replay *r, struct cfsr_task *t, uint64_t now
 		r->ops->attach(r->profile, &cfs->avg, &t->avg, t->load_weight, now);
 	task_load_enter(r, t);
 	cfs->propagate = true;
-	tg_publish(r, cfs, ts);
+	tg_publish(r, cfs, ts, false);
 	group_walk(r, cfs, now, ts, exact, &walk_tg);
 	t->migrated = false;
 	if (t->attach_pending) {
@@ -3031,7 +3133,7 @@ static int on_migrate(struct cfsr_replay *r, const struct cfsr_event *ev)
 		cfs->prop_runnable_sum +=
 			r->ops->detach(r->profile, &cfs->avg, &t->avg, t->load_weight);
 		cfs->propagate = true;
-		tg_publish(r, cfs, ev->ts);
+		tg_publish(r, cfs, ev->ts, false);
 		task_lag(r, cfs, t);
 		t->deadline -= t->vruntime;
 		t->rel_deadline = true;
@@ -3138,8 +3240,7 @@ static struct cfsr_task *task_and_group(struct cfsr_replay *r, int pid, const ch
 {
 	struct cfsr_task *t;
 
-	/* the older models flatten task groups: every task stays in the root */
-	*g = group_get(r, r->flat ? "/" : path);
+	*g = group_get(r, path);
 	t = *g < 0 ? NULL : task_get(r, pid);
 	if (!t)
 		cfsr_error("replay: out of memory");
@@ -3208,7 +3309,7 @@ int cfsr_replay_task_move_group(struct cfsr_replay *r, int pid, const char *path
 	update_task(r, t, now, ts, CFSR_UPD_DETACH, exact, &walk_full);
 	cfs->prop_runnable_sum += r->ops->detach(r->profile, &cfs->avg, &t->avg, t->load_weight);
 	cfs->propagate = true;
-	tg_publish(r, cfs, ts);
+	tg_publish(r, cfs, ts, false);
 	if (queued) {
 		task_lag(r, cfs, t);
 		t->deadline -= t->vruntime;
@@ -3712,11 +3813,14 @@ struct cfsr_replay *cfsr_replay_new(int nr_cpus, const struct cfsr_profile *prof
 	/* util_est follows the engine's own parameters where the features can change them */
 	r->ue = profile->arith == CFSR_ARITH_RUNNABLE ? &r->own_pelt :
 							cfsr_pelt_util_est_params(profile);
-	r->flat = !(cfsr_pelt_signals(profile) & CFSR_SIG_GROUPS);
-	/* the group behaviour of the profile's newest release */
+	/*
+	 * the group behaviour of the profile's newest release; before v5.7 that
+	 * of v5.7-v6.6 (no rate limit, an empty group reweighted, reweight_entity()
+	 * whatever the weight), the arithmetic being the model's (r->ops)
+	 */
 	r->gparams = cfsr_group_params_for(profile->last);
 	if (!r->gparams)
-		r->gparams = &cfsr_group_params_modern;
+		r->gparams = &cfsr_group_params_v6_6;
 	r->tick_nsec = 1000000000ull / (uint64_t)(hz > 0 ? hz : 250);
 	/* sched_update_scaling(): factor 1 + ilog2(min(CPUs, 8)) */
 	for (factor = 1, i = nr_cpus < 8 ? nr_cpus : 8; i > 1; i >>= 1)

@@ -46,9 +46,10 @@
  * (lib/pelt-ops.h).  The models of v3.8-v4.2 (legacy: load_avg_contrib,
  * runnable and blocked load) and v4.3-v5.6 (runnable_load_avg) run at the
  * same update points, with the enqueue and dequeue of their runnable load
- * where a task joins or leaves its queue; their task groups are
- * flattened: every task is in the root group (cfsr_replay_task_set_group()
- * and cfsr_replay_task_move_group() keep it there).
+ * where a task or a group entity joins or leaves its queue, and with
+ * their own group arithmetic (group entity updates, weights, publication
+ * into tg->load_avg, propagation: the group operations of pelt-ops.h) at
+ * the group update points of the v5.7+ walks.
  *
  * EEVDF is modelled per cfs_rq for tasks and group entities alike: each
  * entity's vruntime (advanced by the reported run time at its own weight,
@@ -611,6 +612,17 @@ struct cfsr_cfs_rq *cfsr_replay_cfs_rq(struct cfsr_replay *r, const char *path, 
  */
 void cfsr_replay_cfs_rq_settle(const struct cfsr_replay *r, const struct cfsr_cfs_rq *cfs,
 			       uint64_t now, struct cfsr_sched_avg *out);
+
+/**
+ * cfsr_replay_gse_settle() - a group entity's signal as its update at @now gives it
+ * @r: the engine
+ * @g: the group cfs_rq whose entity it is
+ * @now: a PELT clock at or after the entity's last update
+ * @out: set to its signal aged to @now with its current inputs, by the
+ *       profile's arithmetic (nothing in the engine is changed)
+ */
+void cfsr_replay_gse_settle(const struct cfsr_replay *r, const struct cfsr_cfs_rq *g, uint64_t now,
+			    struct cfsr_sched_avg *out);
 
 /**
  * cfsr_replay_tg_load_avg() - tg->load_avg of a cfs_rq's task group

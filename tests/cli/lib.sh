@@ -39,6 +39,33 @@ for k in sorted(d["events"], key=lambda s: s.encode()):
 '
 }
 
+# group_workers TRACE: from trace-cmd report of a scripts/record-groups.sh
+# recording, "window START END" (ns: the last "cfsr-worker" marker, when
+# every worker runs, to the first worker's exit) and a "worker PID CPU
+# GROUP" line per worker marker
+group_workers() {
+	trace-cmd report -N -t "$1" 2>/dev/null | python3 -c '
+import re, sys
+workers, start, end = {}, None, None
+for l in sys.stdin:
+    m = re.search(r"\s(\d+)\.(\d{9}):", l)
+    if not m:
+        continue
+    t = int(m.group(1)) * 10**9 + int(m.group(2))
+    w = re.search(r"cfsr-worker pid=(\d+) cpu=(\d+) group=(\S+)", l)
+    if w:
+        workers[w.group(1)] = (w.group(2), w.group(3))
+        start = t
+    x = re.search(r"sched_process_exit: +comm=\S+ pid=(\d+)", l)
+    if x and x.group(1) in workers and end is None:
+        end = t
+assert workers and start and end and start < end, (workers, start, end)
+print("window", start, end)
+for pid, (cpu, group) in sorted(workers.items()):
+    print("worker", pid, cpu, group)
+'
+}
+
 # kernel_delayed_records PELT_JSONL: the number of the kernel's own task
 # records (pelt.jsonl.gz) of a delayed task (sched_delayed)
 kernel_delayed_records() {

@@ -4,8 +4,8 @@
 # signals --kernel: each release maps to the profile its version history
 # gives (ranges from MODEL.md section 6 and docs/PROFILES.md, written out
 # here independently of lib/profile.c).  Releases before v5.7 replay
-# under the older models with task groups flattened, said on stderr, and
-# their rows have the columns of their kernel's signals; v5.7-v6.11
+# under the older models, named on stderr, and their rows have the
+# columns of their kernel's signals; v5.7-v6.11
 # replay (CFS, then EEVDF without delayed dequeue), labelled what-if on a
 # trace of another kernel.
 . "$(dirname "$0")/lib.sh"
@@ -16,16 +16,16 @@ LEGACY_UTIL=$HEAD_OLD,runnable_avg_sum,avg_period,running_avg_sum,load_avg_contr
 V4=$HEAD_OLD,load_sum,runnable_load_sum,util_sum,period_contrib,load_avg,runnable_load_avg,util_avg,last_update_time
 V4_UE=$HEAD_OLD,load_sum,runnable_load_sum,util_sum,period_contrib,load_avg,runnable_load_avg,util_avg,util_est,last_update_time
 
-# older KERNEL PROFILE HEADER: named on stderr with its groups flattened, rows
-# under HEADER, and report names the profile
+# older KERNEL PROFILE HEADER: named on stderr, rows under HEADER, and
+# report names the profile
 older() {
 	cfsreplay signals --kernel "$1" "$TRACES/periodic.dat" >out 2>err &&
-	grep -qF "model $2: task groups are flattened" err &&
+	grep -qF "model $2: the columns of its generation" err &&
 	test "$(head -1 out)" = "$3" &&
 	test "$(wc -l <out)" -gt 100 &&
 	cfsreplay report --kernel "$1" "$TRACES/periodic.dat" >rep &&
 	grep -qF "model    $2 (what-if" rep &&
-	grep -q 'task groups flattened' rep
+	! grep -q 'flattened' rep
 }
 
 test_expect_success 'legacy PELT releases replay under their profile' "
@@ -37,7 +37,9 @@ test_expect_success 'legacy PELT releases replay under their profile' "
 "
 test_expect_success 'v4.3-v5.6 releases replay under their profile' "
 	older 4.4.302 'v4.3-v4.6 load_avg/util_avg' '$V4' &&
-	older 4.9.337 'v4.7-v4.11 load_avg/util_avg' '$V4' &&
+	older 4.9.337 'v4.7-v4.9 load_avg/util_avg' '$V4' &&
+	older 4.10.17 'v4.10-v4.11 load_avg/util_avg' '$V4' &&
+	older 4.11.12 'v4.10-v4.11 load_avg/util_avg' '$V4' &&
 	older 4.12.14 'v4.12 load_avg/util_avg' '$V4' &&
 	older 4.14.336 'v4.13-v4.14 load_avg/util_avg' '$V4' &&
 	older 4.19.325 'v4.15-v5.6 runnable_load_avg' '$V4_UE' &&

@@ -29,23 +29,8 @@ fi
 # scripts/gse-check.py's view of them, in NAME.json (keys "PATH cpuN")
 check() {
 	local t=$TRACES/groups-$1.dat p=$TRACES/groups-$1.pelt.jsonl.gz start end
-	trace-cmd report -N -t "$t" 2>/dev/null | python3 -c '
-import re, sys
-pids, start, end = set(), None, None
-for l in sys.stdin:
-    m = re.search(r"\s(\d+)\.(\d{9}):", l)
-    if not m:
-        continue
-    t = int(m.group(1)) * 10**9 + int(m.group(2))
-    w = re.search(r"cfsr-worker pid=(\d+)", l)
-    if w:
-        pids.add(w.group(1))
-        start = t
-    x = re.search(r"sched_process_exit: +comm=\S+ pid=(\d+)", l)
-    if x and x.group(1) in pids and end is None:
-        end = t
-assert pids and start and end and start < end, (pids, start, end)
-print(start, end)' >"$1.window" &&
+	group_workers "$t" >"$1.workers" &&
+	sed -n 's/^window //p' "$1.workers" >"$1.window" &&
 	cfsreplay signals --entity gse --clock "$p" "$t" >"$1.csv" 2>/dev/null &&
 	read -r start end <"$1.window" &&
 	python3 "$SRC_DIR/scripts/gse-check.py" "$p" "$1.csv" "$start" "$end" >"$1.json" 2>"$1.far" ||

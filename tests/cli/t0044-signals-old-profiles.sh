@@ -51,8 +51,8 @@ test_expect_success 'replay under 3.18, 4.9 and 4.19' "
 	cfsreplay signals --kernel 4.9 '$P' >s49.csv 2>e49 &&
 	cfsreplay signals --kernel 4.19 '$P' >s419.csv 2>e419 &&
 	cfsreplay signals '$P' >s618.csv &&
-	grep -q 'task groups are flattened' e318 &&
-	grep -q 'task groups are flattened' e419 &&
+	grep -q 'the columns of its generation' e318 &&
+	grep -q 'the columns of its generation' e419 &&
 	test \$(wc -l <s318.csv) -gt 1000
 "
 
@@ -170,7 +170,7 @@ test_expect_success 'no older model keeps a sleeping task queued' "
 	for k in 3.18 4.9 4.19; do
 		cfsreplay validate --kernel \$k '$R' >v || exit 1
 		grep -q '^delayed dequeue: *0 sleeps delayed' v &&
-		grep -q 'task groups flattened' v &&
+		grep -q 'tasks, group entities and cfs_rqs' v &&
 		grep -q 'free-running' v || exit 1
 	done
 "

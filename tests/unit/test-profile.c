@@ -101,7 +101,7 @@ static void test_table_contiguous(void **state)
 		assert_true((p->arith == CFSR_ARITH_V4) == (p->v4 != NULL));
 		assert_true((p->arith == CFSR_ARITH_RUNNABLE) == (p->pelt != NULL));
 		assert_non_null(p->traits);
-		/* The engine replays every generation (v3.8-v5.6 with groups flattened). */
+		/* The engine replays every generation (v3.8-v5.6 through their operations). */
 		assert_true(p->implemented);
 		/* migrate_se_pelt_lag(): e2f3e35f1f5a, merged for v6.0 */
 		assert_true(p->migrate_pelt_lag == (p->first >= 60000));

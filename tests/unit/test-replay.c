@@ -1594,37 +1594,135 @@ static void test_old_nice_pair(void **state)
 }
 
 /*
- * Two groups of equal shares, one always-runnable task in each, on one
- * CPU: the kernel gives each group entity the full shares (a group alone
- * on its CPU: calc_cfs_shares()), so each group holds half the CPU's
- * load.  The older models flatten groups: no group cfs_rq exists, and
- * each task carries half the load.
+ * Tasks @pid[0..n-1] (nice 0) woken on CPU 0, then run in turn, 3 ms
+ * each, in the order of @order (indexes into @pid), @rounds times.
  */
-static void test_old_groups_flattened(void **state)
+static void run_in_turn(struct cfsr_replay *r, const int *pid, int n, const int *order, int len,
+			int rounds)
 {
-	const char *const kernels[] = { "3.18", "4.9", "4.19" };
-	const int pid[2] = { 30, 31 }, prio[2] = { 120, 120 };
-	const struct cfsr_task *a, *b;
+	const uint64_t c0 = 3000000000000ull, t0 = 5000000000ull, slice = 3000000;
+	uint64_t ts = t0 + 5000;
+	int k, cur, nxt;
+
+	cfsr_replay_clock_sample(r, 0, t0, c0);
+	feed(r, ev_switch(t0, 0, 0, 0, false, 0));
+	for (k = 0; k < n; k++)
+		feed(r, ev_wakeup(t0 + 1000 + (uint64_t)k * 1000, 0, 0, pid[k], 0));
+	feed(r, ev_switch(ts, 0, 0, 0, false, pid[order[0]]));
+	for (k = 0; k < rounds * len; k++) {
+		cur = pid[order[k % len]];
+		nxt = pid[order[(k + 1) % len]];
+		ts += slice;
+		feed(r, ev_runtime(ts, 0, cur, cur, slice));
+		feed(r, ev_switch(ts + 500, 0, cur, 0, true, nxt));
+		ts += 500;
+	}
+}
+
+/*
+ * The worked example of the group design ("Load tracking in the
+ * scheduler", 2015): two groups of equal shares split a CPU 50/50 whatever
+ * their task counts.  Group /a holds one always-runnable task, /b three,
+ * all on CPU 0; /a runs every other slice, as the kernel would give it.
+ * Each group is alone on CPU 0 (no other CPU carries its load), so
+ * tg->load_avg is this CPU's contribution and calc_cfs_shares() /
+ * calc_group_shares() give tg_weight = load, shares = tg->shares * load /
+ * load: each group entity weighs exactly NICE_0_LOAD (scaled 1048576), and
+ * the root's load.weight is 2 * 1048576, not 4 tasks' worth.  Both
+ * entities are queued all the time, so their loads are equal: legacy,
+ * tg_load_contrib * 1024 / (tg->load_avg + 1) = 1023 for either group
+ * (1023 * 1024 / 1024 and 3069 * 1024 / 3070), times tg->runnable_avg
+ * (1023) >> 10; v4.3+, the entity's weight times its runnable fraction.
+ */
+static void test_old_groups_equal_shares(void **state)
+{
+	const char *const kernels[] = { "3.18", "4.1", "4.9", "4.12", "4.19", "5.4" };
+	const int pid[4] = { 30, 31, 32, 33 }, order[6] = { 0, 1, 0, 2, 0, 3 };
+	const struct cfsr_cfs_rq *a, *b, *root;
 	struct cfsr_replay *r;
-	double share;
+	double ratio;
 	size_t i;
+	int k;
 
 	(void)state;
 	for (i = 0; i < sizeof(kernels) / sizeof(kernels[0]); i++) {
 		r = cfsr_replay_new(1, cfsr_profile_for(kernels[i]), 250);
 		assert_non_null(r);
-		assert_int_equal(cfsr_replay_task_set_group(r, pid[0], "/a"), 0);
-		assert_int_equal(cfsr_replay_task_set_group(r, pid[1], "/b"), 0);
-		take_turns(r, pid, prio);
-		assert_null(cfsr_replay_cfs_rq(r, "/a", 0));
-		a = cfsr_replay_task(r, pid[0]);
-		b = cfsr_replay_task(r, pid[1]);
-		assert_int_equal(a->group, 0);
-		share = (double)a->avg.load_avg /
-			((double)a->avg.load_avg + (double)b->avg.load_avg);
-		assert_true(share > 0.48 && share < 0.52);
+		/* 1: each task leaves the root group it was created in */
+		assert_int_equal(cfsr_replay_task_set_group(r, pid[0], "/a"), 1);
+		for (k = 1; k < 4; k++)
+			assert_int_equal(cfsr_replay_task_set_group(r, pid[k], "/b"), 1);
+		run_in_turn(r, pid, 4, order, 6, 40);
+		a = cfsr_replay_cfs_rq(r, "/a", 0);
+		b = cfsr_replay_cfs_rq(r, "/b", 0);
+		root = cfsr_replay_cfs_rq(r, "/", 0);
+		assert_non_null(a);
+		assert_non_null(b);
+		assert_int_equal(cfsr_replay_task(r, pid[0])->group, a->group);
+		assert_int_equal(a->se_weight, W0);
+		assert_int_equal(b->se_weight, W0);
+		assert_int_equal(root->load_weight, 2 * W0);
+		assert_true(a->se_avg.load_avg > 900);
+		ratio = (double)a->se_avg.load_avg / (double)b->se_avg.load_avg;
+		assert_true(ratio > 0.97 && ratio < 1.03);
+		if (cfsr_profile_for(kernels[i])->arith == CFSR_ARITH_LEGACY) {
+			assert_int_equal(a->se_avg.load_avg, 1022);
+			assert_int_equal(b->se_avg.load_avg, 1022);
+			/* the root's runnable load: its two queued group entities */
+			assert_int_equal(root->avg.old.cfs.runnable_load_avg, 2044);
+		}
 		cfsr_replay_free(r);
 	}
+}
+
+/*
+ * v3.8-v4.2: entity_tick() calls update_cfs_rq_blocked_load(cfs_rq, 1),
+ * which pushes the cfs_rq's runnable plus blocked load into tg->load_avg
+ * whatever the change (__update_cfs_rq_tg_load_contrib(), forced).  Group
+ * /g holds task 70, which runs alone with a tick every 4 ms, and task 71,
+ * asleep there after 20 ms of running: its contribution decays in the
+ * group's blocked_load_avg every 2^20 ns, so the group's load falls by a
+ * few units per block -- less than the 1/8 an unforced push needs.  After
+ * a tick the published contribution and tg->load_avg are the group's load
+ * exactly.
+ */
+static void test_legacy_tick_publishes(void **state)
+{
+	const uint64_t c0 = 3000000000000ull, t0 = 5000000000ull, tick = 4000000;
+	struct cfsr_replay *r = cfsr_replay_new(1, cfsr_profile_for("3.18"), 250);
+	const struct cfsr_cfs_rq *g;
+	uint64_t ts = t0 + 5000, blocked;
+	int k;
+
+	(void)state;
+	assert_non_null(r);
+	assert_int_equal(cfsr_replay_task_set_group(r, 70, "/g"), 1);
+	assert_int_equal(cfsr_replay_task_set_group(r, 71, "/g"), 1);
+	cfsr_replay_clock_sample(r, 0, t0, c0);
+	feed(r, ev_switch(t0, 0, 0, 0, false, 0));
+	feed(r, ev_wakeup(t0 + 1000, 0, 0, 70, 0));
+	feed(r, ev_wakeup(t0 + 2000, 0, 0, 71, 0));
+	feed(r, ev_switch(ts, 0, 0, 0, false, 71));
+	for (k = 0; k < 5; k++) {
+		ts += tick;
+		feed(r, ev_runtime(ts, 0, 71, 71, tick));
+	}
+	feed(r, ev_switch(ts + 500, 0, 71, 1, false, 70));
+	ts += 500;
+	for (k = 0; k < 25; k++) {
+		ts += tick;
+		feed(r, ev_runtime(ts, 0, 70, 70, tick));
+	}
+	cfsr_replay_settle_ticks(r, ts + 1000000);
+	g = cfsr_replay_cfs_rq(r, "/g", 0);
+	assert_non_null(g);
+	blocked = g->avg.old.cfs.blocked_load_avg;
+	/* 71's contribution, decayed over about 100 blocks: y^100 = 0.114 */
+	assert_true(blocked > 50 && blocked < 300);
+	assert_int_equal(g->avg.load_avg, g->avg.old.cfs.runnable_load_avg + blocked);
+	assert_int_equal(g->tg_load_avg_contrib, g->avg.load_avg);
+	assert_int_equal(cfsr_replay_tg_load_avg(r, g), (int64_t)g->avg.load_avg);
+	cfsr_replay_free(r);
 }
 
 /*
@@ -1699,7 +1797,8 @@ int main(void)
 		cmocka_unit_test(test_legacy_run_sleep),
 		cmocka_unit_test(test_old_two_tasks),
 		cmocka_unit_test(test_old_nice_pair),
-		cmocka_unit_test(test_old_groups_flattened),
+		cmocka_unit_test(test_old_groups_equal_shares),
+		cmocka_unit_test(test_legacy_tick_publishes),
 		cmocka_unit_test(test_v4_runnable_load),
 	};
 
