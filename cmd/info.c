@@ -483,6 +483,64 @@ static json_object *json_cgroups(const struct cfsr_trace_info *in)
 	return o;
 }
 
+/*
+ * sysctl_sched_features decoded as print_sched_feats() shows it, null when
+ * the file does not carry it.
+ */
+static json_object *json_sched_feats(const struct cfsr_trace_info *in)
+{
+	const struct cfsr_profile *base = cfsr_profile_for(in->kernel_release);
+	const char *differ[CFSR_SCHED_FEAT_MAX];
+	json_object *o, *on, *off, *bits, *eng;
+	struct cfsr_sched_feats f;
+	struct cfsr_profile p;
+	size_t i, nr_differ;
+	uint64_t unnamed;
+	enum cfsr_feat_source src;
+
+	if (!in->has_sched_features)
+		return NULL;
+	o = json_object_new_object();
+	src = cfsr_sched_feats_decode(&f, in);
+	json_object_object_add(o, "mask", json_object_new_uint64(in->sched_features));
+	json_object_object_add(o, "names_from",
+			       json_object_new_string(src == CFSR_FEAT_RECORDED ? "recorded" :
+						      src == CFSR_FEAT_TABLE	? "release table" :
+										  "unknown"));
+	if (src == CFSR_FEAT_UNKNOWN) {
+		json_object_object_add(o, "why", json_object_new_string(f.why));
+		return o;
+	}
+	json_object_object_add(o, "order", json_object_new_string(f.order));
+	on = json_object_new_array();
+	off = json_object_new_array();
+	for (i = 0; i < f.nr; i++)
+		json_object_array_add((f.mask >> i) & 1 ? on : off,
+				      json_object_new_string(f.names[i]));
+	json_object_object_add(o, "on", on);
+	json_object_object_add(o, "off", off);
+	bits = json_object_new_array();
+	unnamed = cfsr_sched_feat_unnamed(&f);
+	for (i = 0; i < CFSR_SCHED_FEAT_MAX; i++)
+		if ((unnamed >> i) & 1)
+			json_object_array_add(bits, json_object_new_int((int)i));
+	json_object_object_add(o, "unnamed_bits", bits);
+	if (!base || !base->implemented) {
+		json_object_object_add(o, "engine", NULL);
+		return o;
+	}
+	cfsr_sched_feats_apply(&p, base, &f);
+	nr_differ = cfsr_sched_feats_differ(&p, base, differ);
+	eng = json_object_new_object();
+	json_object_object_add(eng, "model", json_object_new_string(base->name));
+	bits = json_object_new_array();
+	for (i = 0; i < nr_differ; i++)
+		json_object_array_add(bits, json_object_new_string(differ[i]));
+	json_object_object_add(eng, "differs_from_defaults", bits);
+	json_object_object_add(o, "engine", eng);
+	return o;
+}
+
 static int print_json(const struct cfsr_trace *t, const struct info_summary *s)
 {
 	const struct cfsr_trace_info *in = &t->info;
@@ -544,6 +602,7 @@ static int print_json(const struct cfsr_trace *t, const struct info_summary *s)
 	json_object_object_add(o, "embedded_truth", json_object_new_boolean(in->has_record_truth));
 	json_object_object_add(o, "topology", json_topology(in));
 	json_object_object_add(o, "cgroups", json_cgroups(in));
+	json_object_object_add(o, "sched_features", json_sched_feats(in));
 
 	return cfsr_put_json(o);
 }

@@ -86,6 +86,25 @@ test_expect_success 'NO_DELAY_DEQUEUE: info says so' '
 	grep -q "^  engine:       model v6.16-v6.18 EEVDF, delayed dequeue with NO_DELAY_DEQUEUE\$" info.txt
 '
 
+# json_on_off FILE: info --json's sched_features as "on -- off", and its engine's differences
+json_on_off() {
+	cfsreplay info --json "$1" | python3 -c '
+import json, sys
+f = json.load(sys.stdin)["sched_features"]
+print("".join(" " + n for n in f["on"]) + " --" + "".join(" " + n for n in f["off"]))
+print(f["mask"], f["names_from"], " ".join(f["engine"]["differs_from_defaults"]))'
+}
+
+test_expect_success 'info --json: the same features, the mask, the engine' '
+	rewrite nodelay "$NODELAY" &&
+	{ on_off 99674079 && echo "99674079 release table "; } >want &&
+	json_on_off "$REC" >got && diff -u want got &&
+	{ on_off $((99674079 & ~(1 << 8))) && echo "$((99674079 & ~(1 << 8))) release table NO_DELAY_DEQUEUE"; } >want &&
+	json_on_off nodelay.dat >got && diff -u want got &&
+	test "$(cfsreplay info --json "$TRACES/periodic.dat" |
+		python3 -c "import json, sys; print(json.load(sys.stdin)[\"sched_features\"])")" = None
+'
+
 test_expect_success 'NO_DELAY_DEQUEUE: validate replays no delayed sleep, the trace has them' '
 	rewrite nodelay "$NODELAY" &&
 	n=$(delayed "$REC") && echo "as recorded: $n delayed" && test "$n" -gt 0 &&
