@@ -27,7 +27,7 @@
 #include "progress.h"
 #include "schedfeat.h"
 
-#define REPORT_FORMAT_VERSION 2
+#define REPORT_FORMAT_VERSION 3
 
 static const char *const report_usage[] = {
 	"usage: cfsreplay report [--json] [--top N] [--cpu CPU] [--pid PID]",
@@ -560,18 +560,54 @@ static void text_sched_feats(const struct report *r)
 	printf("\n");
 }
 
+/* One entity of a divergence: v-V and d-V (EEVDF), or v-min (CFS). */
+static void text_pick_ent(const char *comm, const struct cfsr_pick_entity *e, uint64_t base,
+			  bool eevdf)
+{
+	char who[48];
+
+	snprintf(who, sizeof(who), "%.15s:%d", comm, e->pid);
+	if (eevdf)
+		printf("%-23s v-V %+10.1f  d-V %+10.1f\n", who, rel_us(e->vruntime, base),
+		       rel_us(e->deadline, base));
+	else
+		printf("%-23s v-min %+10.1f\n", who, rel_us(e->vruntime, base));
+}
+
+/* The largest divergences, with the figures of the profile's pick. */
+static void text_pick_divs(const struct cfsr_pick_div *d, size_t n, bool eevdf)
+{
+	char when[48];
+	size_t i;
+
+	if (eevdf)
+		printf("  largest divergences (v-V, d-V: vruntime and deadline less the average\n"
+		       "  vruntime V of the cfs_rq, in virtual us)\n");
+	else
+		printf("  largest divergences (v-min: vruntime less the cfs_rq's min_vruntime,\n"
+		       "  in virtual us)\n");
+	for (i = 0; i < n; i++) {
+		snprintf(when, sizeof(when), "%" PRIu64 ".%06" PRIu64, d[i].ts / 1000000000,
+			 d[i].ts % 1000000000 / 1000);
+		printf("    %-14s CPU %-3d ran       ", when, d[i].cpu);
+		text_pick_ent(d[i].ran_comm, &d[i].ran, d[i].avg_vruntime, eevdf);
+		printf("      %-20s preferred ", cfsr_pick_reason_key(d[i].why));
+		text_pick_ent(d[i].pref_comm, &d[i].preferred, d[i].avg_vruntime, eevdf);
+	}
+}
+
 static void text_pick(struct report *r, const struct report_opts *o)
 {
 	const struct cfsr_pick_div *d;
 	struct cfsr_pick_cpu sum;
 	char who[48];
-	size_t i, n;
+	size_t n;
 	int c;
 
 	printf("\npick check (rule of model %s:\n", r->prof->name);
 	printf("            %s)\n",
 	       r->prof->eevdf ? "pick_eevdf(): the eligible task with the earliest deadline" :
-				"CFS pick: vruntime placement not modelled, not judged");
+				"pick_next_entity(): the leftmost vruntime, or a buddy near it");
 	text_sched_feats(r);
 	if (cfsr_pickcheck_groups(r->c.pk) == CFSR_PICK_GROUPS_UNKNOWN)
 		printf("  task groups not in the trace: every task taken as in the root group;\n"
@@ -596,22 +632,7 @@ static void text_pick(struct report *r, const struct report_opts *o)
 	n = cfsr_pickcheck_top(r->c.pk, &d);
 	if (!n)
 		return;
-	printf("  largest divergences (v-V, d-V: vruntime and deadline less the average\n"
-	       "  vruntime V of the cfs_rq, in virtual us)\n");
-	for (i = 0; i < n; i++) {
-		snprintf(who, sizeof(who), "%" PRIu64 ".%06" PRIu64, d[i].ts / 1000000000,
-			 d[i].ts % 1000000000 / 1000);
-		printf("    %-14s CPU %-3d ran       ", who, d[i].cpu);
-		snprintf(who, sizeof(who), "%.15s:%d", d[i].ran_comm, d[i].ran.pid);
-		printf("%-23s v-V %+10.1f  d-V %+10.1f\n", who,
-		       rel_us(d[i].ran.vruntime, d[i].avg_vruntime),
-		       rel_us(d[i].ran.deadline, d[i].avg_vruntime));
-		snprintf(who, sizeof(who), "%.15s:%d", d[i].pref_comm, d[i].preferred.pid);
-		printf("      %-20s preferred %-23s v-V %+10.1f  d-V %+10.1f\n",
-		       cfsr_pick_reason_key(d[i].why), who,
-		       rel_us(d[i].preferred.vruntime, d[i].avg_vruntime),
-		       rel_us(d[i].preferred.deadline, d[i].avg_vruntime));
-	}
+	text_pick_divs(d, n, r->prof->eevdf);
 }
 
 static void print_text(struct report *r, const struct report_opts *o)

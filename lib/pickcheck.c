@@ -10,10 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cfspick.h"
 #include "error.h"
 #include "pickcheck.h"
 #include "alloc.h"
 #include "pidmap.h"
+#include "weight.h"
 
 struct pc_cpu {
 	/* a switch was seen since the start or the last lost-events notice */
@@ -21,6 +23,8 @@ struct pc_cpu {
 	/* the task switched in last, and its deadline then (set_next_entity()) */
 	int pick_pid;
 	uint64_t pick_deadline;
+	/* CFS profiles: the buddies its cfs_rq may hold */
+	struct cfsr_cfs_buddies buddies;
 	struct cfsr_pick_cpu n;
 };
 
@@ -78,6 +82,7 @@ int cfsr_pick_agree_permille(uint64_t agrees, uint64_t contested)
 struct cfsr_pickcheck *cfsr_pickcheck_new(const struct cfsr_pickcheck_params *p)
 {
 	struct cfsr_pickcheck *pc = calloc(1, sizeof(*pc));
+	int c;
 
 	if (!pc)
 		goto oom;
@@ -88,6 +93,9 @@ struct cfsr_pickcheck *cfsr_pickcheck_new(const struct cfsr_pickcheck_params *p)
 	pc->top = calloc((size_t)pc->p.top + 1, sizeof(*pc->top));
 	if (!pc->cpus || !pc->top)
 		goto oom;
+	for (c = 0; c < p->nr_cpus; c++)
+		/* set before the trace began: not known until the CPU idles */
+		pc->cpus[c].buddies.unknown = true;
 	pc->borrowed = p->cl != NULL;
 	pc->r = pc->borrowed ? cfsr_cpuload_engine(p->cl) :
 			       cfsr_replay_new(p->nr_cpus, p->prof, p->hz);
@@ -216,6 +224,8 @@ static enum cfsr_pick_reason classify(struct cfsr_pickcheck *pc, const struct cf
 	q.prev_special = (prev && prev->exiting) || (ev->sw.prev_state & CFSR_TASK_DEAD_BITS);
 	q.prev_protected = prev && c->pick_pid == q.prev_pid && prev->deadline == c->pick_deadline;
 	q.other_pid = next > 0 ? next : 0;
+	if (!pc->p.prof->eevdf)
+		q.buddies = &c->buddies;
 	*picked = cfsr_replay_pick(pc->r, ev->cpu, &q, pk);
 	if (*picked >= 0 && mixes_attached(pc, ev->cpu))
 		return CFSR_PR_GROUPS;
@@ -224,8 +234,10 @@ static enum cfsr_pick_reason classify(struct cfsr_pickcheck *pc, const struct cf
 		return CFSR_PR_STATE_UNKNOWN;
 	case CFSR_PICK_GROUPS:
 		return CFSR_PR_GROUPS;
-	case CFSR_PICK_NOT_EEVDF:
-		return CFSR_PR_CFS;
+	case CFSR_PICK_BUDDIES:
+		return CFSR_PR_BUDDY_UNKNOWN;
+	case CFSR_PICK_VR_UNKNOWN:
+		return CFSR_PR_VRUNTIME_UNKNOWN;
 	default:
 		break;
 	}
@@ -235,6 +247,12 @@ static enum cfsr_pick_reason classify(struct cfsr_pickcheck *pc, const struct cf
 		return CFSR_PR_NEXT_UNSEEN;
 	if (pk->nr_runnable <= 1)
 		return CFSR_PR_ONE_RUNNABLE;
+	if (!pc->p.prof->eevdf) {
+		if (*picked == next)
+			return pk->buddy ? CFSR_PR_BUDDY : CFSR_PR_LEFTMOST;
+		return pk->other.vruntime == pk->picked.vruntime ? CFSR_PR_VRUNTIME_TIE :
+								   CFSR_PR_NOT_LEFTMOST;
+	}
 	if (*picked == next)
 		return CFSR_PR_EARLIEST;
 	if (pk->kept_curr)
@@ -297,6 +315,8 @@ static void judge(struct cfsr_pickcheck *pc, const struct cfsr_event *ev)
 		d.size = ahead(pk.other.vruntime, pk.avg_vruntime);
 	else if (why == CFSR_PR_EARLIER_DEADLINE)
 		d.size = ahead(pk.other.deadline, pk.picked.deadline);
+	else if (why == CFSR_PR_NOT_LEFTMOST)
+		d.size = ahead(pk.other.vruntime, pk.picked.vruntime);
 	else
 		d.size = ahead(pk.picked.deadline, pk.picked.vruntime);
 	keep_div(pc, &d);
@@ -314,13 +334,116 @@ static bool groups_given(const struct cfsr_pickcheck *pc)
 	return g.marker_moves > 0;
 }
 
+/*
+ * yield_task_fair() (kernel/sched/fair.c, v3.8-v6.5) before a __schedule():
+ * a fair task that leaves without preemption while runnable may have
+ * called sched_yield(), which clears its buddies and makes it the skip
+ * buddy (when other tasks are queued; the pick tries both).
+ */
+static void cfs_yield(struct cfsr_pickcheck *pc, const struct cfsr_event *ev)
+{
+	struct cfsr_cfs_buddies *b = &pc->cpus[ev->cpu].buddies;
+	int prev = ev->sw.prev_pid;
+
+	if (pc->p.prof->eevdf || prev <= 0 || ev->sw.preempt || ev->sw.prev_state ||
+	    ev->sw.prev_prio < 100 || ev->sw.prev_prio >= 140)
+		return;
+	cfsr_cfs_buddies_drop(b, prev);
+	cfsr_cfs_buddies_add(b, b->skip, &b->nr_skip, prev);
+}
+
+/*
+ * check_preempt_wakeup() (kernel/sched/fair.c, v3.8-v6.5) after a wakeup
+ * onto a CPU whose curr is a fair task on the woken task's cfs_rq: when
+ * wakeup_preempt_entity(curr, woken) is 1 the woken task becomes the next
+ * buddy and, with LAST_BUDDY and at least sched_nr_latency entities
+ * queued, curr the last buddy -- unless curr already had to reschedule
+ * (the function returns first), which the trace does not show: both are
+ * possible buddies.  With a vruntime the trace does not give, a wakeup
+ * that may preempt counts as one that does.
+ */
+static void cfs_wakeup(struct cfsr_pickcheck *pc, const struct cfsr_event *ev)
+{
+	int cpu = ev->wake.target_cpu >= 0 ? ev->wake.target_cpu : ev->cpu;
+	const struct cfsr_cfs_tunables *tu = cfsr_replay_cfs_tunables(pc->r);
+	struct cfsr_task *w, *curr;
+	const struct cfsr_cfs_rq *cfs;
+	struct cfsr_cfs_buddies *b;
+	struct cfsr_cfs_ent ec, ew;
+
+	if (pc->p.prof->eevdf || cpu < 0 || cpu >= pc->p.nr_cpus || pc->cpus[cpu].pick_pid <= 0)
+		return;
+	b = &pc->cpus[cpu].buddies;
+	curr = cfsr_replay_task(pc->r, pc->cpus[cpu].pick_pid);
+	w = cfsr_replay_task(pc->r, ev->wake.pid);
+	if (!curr || !w || curr == w || !curr->fair || !w->fair || curr->cpu != cpu ||
+	    w->cpu != cpu || curr->state != CFSR_TS_RUNNING || w->state != CFSR_TS_QUEUED ||
+	    curr->group != w->group)
+		return;
+	ec = (struct cfsr_cfs_ent){ curr->pid, curr->vruntime, curr->load_weight,
+				    cfsr_prio_to_wmult(curr->prio), true };
+	ew = (struct cfsr_cfs_ent){ w->pid, w->vruntime, w->load_weight,
+				    cfsr_prio_to_wmult(w->prio), false };
+	if (cfsr_cfs_wakeup_preempt(tu, &ec, &ew) < 1 && !curr->vr_guessed && !w->vr_guessed)
+		return;
+	cfsr_cfs_buddies_add(b, b->next, &b->nr_next, w->pid);
+	cfs = cfsr_replay_task_cfs_rq(pc->r, curr);
+	if (cfs && cfs->nr_queued + cfs->nr_gse >= tu->nr_latency)
+		cfsr_cfs_buddies_add(b, b->last, &b->nr_last, curr->pid);
+}
+
+/*
+ * The buddies after an event, CFS profiles: clear_buddies() of the task
+ * picked (set_next_entity(), or pick_next_entity() before) and of one
+ * dequeued (a sleep, a migration); none left on a CPU that goes idle; any
+ * after lost events.
+ */
+static void cfs_buddies_after(struct cfsr_pickcheck *pc, const struct cfsr_event *ev)
+{
+	struct cfsr_cfs_buddies *b;
+	int c;
+
+	if (pc->p.prof->eevdf)
+		return;
+	switch (ev->kind) {
+	case CFSR_EV_SWITCH:
+		b = &pc->cpus[ev->cpu].buddies;
+		if (ev->sw.next_pid <= 0) {
+			memset(b, 0, sizeof(*b));
+			break;
+		}
+		cfsr_cfs_buddies_drop(b, ev->sw.next_pid);
+		if (ev->sw.prev_pid > 0 && !ev->sw.preempt && ev->sw.prev_state)
+			cfsr_cfs_buddies_drop(b, ev->sw.prev_pid);
+		break;
+	case CFSR_EV_WAKEUP:
+	case CFSR_EV_WAKEUP_NEW:
+		cfs_wakeup(pc, ev);
+		break;
+	case CFSR_EV_MIGRATE:
+		if (ev->migrate.orig_cpu >= 0 && ev->migrate.orig_cpu < pc->p.nr_cpus)
+			cfsr_cfs_buddies_drop(&pc->cpus[ev->migrate.orig_cpu].buddies,
+					      ev->migrate.pid);
+		break;
+	case CFSR_EV_LOST:
+		for (c = 0; c < pc->p.nr_cpus; c++)
+			if (ev->cpu < 0 || ev->cpu >= pc->p.nr_cpus || c == ev->cpu)
+				pc->cpus[c].buddies.unknown = true;
+		break;
+	default:
+		break;
+	}
+}
+
 int cfsr_pickcheck_before(struct cfsr_pickcheck *pc, const struct cfsr_event *ev)
 {
 	bool cpu_ok = ev->cpu >= 0 && ev->cpu < pc->p.nr_cpus;
 	const char *path;
 
-	if (ev->kind == CFSR_EV_SWITCH && cpu_ok)
+	if (ev->kind == CFSR_EV_SWITCH && cpu_ok) {
+		cfs_yield(pc, ev);
 		judge(pc, ev);
+	}
 	/*
 	 * Without the snapshots' or markers' groups, a task attached to a
 	 * cgroup is kept apart from the others: which hierarchy holds the cpu
@@ -363,6 +486,8 @@ void cfsr_pickcheck_after(struct cfsr_pickcheck *pc, const struct cfsr_event *ev
 		cs->pick_pid = t ? t->pid : 0;
 		cs->pick_deadline = t ? t->deadline : 0;
 	}
+	if (ev->kind != CFSR_EV_SWITCH || cpu_ok)
+		cfs_buddies_after(pc, ev);
 }
 
 int cfsr_pickcheck_event(struct cfsr_pickcheck *pc, const struct cfsr_event *ev)

@@ -161,6 +161,8 @@ enum cfsr_task_state {
  *           @last_update_tg_load_avg before its publication
  * @kernel_decayed: a kernel reading showed the crossing of an update the
  *                  engine has still to make (cfsr_replay_cfs_rq_follow())
+ * @min_vruntime: CFS profiles (v3.8-v6.5): cfs_rq->min_vruntime, kept
+ *                over its tasks (update_min_vruntime(), lib/cfspick.h)
  */
 struct cfsr_cfs_rq {
 	const char *path;
@@ -207,6 +209,7 @@ struct cfsr_cfs_rq {
 	uint64_t dec_last;
 	bool dec_tg;
 	bool kernel_decayed;
+	uint64_t min_vruntime;
 };
 
 /**
@@ -258,6 +261,15 @@ struct cfsr_cfs_rq {
  * @pre_set_next: its signal before that update
  * @est_updates: updates made on an estimated clock
  * @est_at_record: for the caller: @est_updates when it last compared
+ * @vr_placed: CFS profiles: @vruntime was set by a placement of the
+ *             engine (task_fork_fair(), place_entity(), or the start
+ *             policy for a task the trace shows already there)
+ * @vr_rel: CFS profiles: @vruntime is relative to a min_vruntime (a
+ *          fork's, or a migration's, until the enqueue adds the new one)
+ * @vr_guessed: CFS profiles: @vruntime derives from the start policy
+ *              (a task already there when the trace began takes its
+ *              cfs_rq's min_vruntime), not from the trace; cleared when a
+ *              wakeup places the task at the sleeper floor instead
  */
 struct cfsr_task {
 	int pid;
@@ -297,6 +309,9 @@ struct cfsr_task {
 	struct cfsr_sched_avg pre_set_next;
 	uint64_t est_updates;
 	uint64_t est_at_record;
+	bool vr_placed;
+	bool vr_rel;
+	bool vr_guessed;
 	char comm[CFSR_COMM_LEN];
 };
 
@@ -761,13 +776,17 @@ struct cfsr_pick_entity {
  * @prev_protected: RUN_TO_PARITY still protects it: its deadline is the one
  *                  it had when it was last switched in (the caller keeps that)
  * @other_pid: a task to describe as well (the one the kernel ran), 0 none
+ * @buddies: CFS profiles: the buddies the cfs_rq may hold (the caller
+ *           keeps them from the events), NULL for none
  */
+struct cfsr_cfs_buddies;
 struct cfsr_pick_query {
 	int prev_pid;
 	bool prev_sleeps;
 	bool prev_special;
 	bool prev_protected;
 	int other_pid;
+	const struct cfsr_cfs_buddies *buddies;
 };
 
 /**
@@ -781,6 +800,8 @@ struct cfsr_pick_query {
  * @tie: another eligible task had the picked task's deadline (the kernel
  *       takes the one queued first, which the model does not know)
  * @group: the task group of the cfs_rq the pick was made on (0: root)
+ * @min_vruntime: CFS profiles: the cfs_rq's min_vruntime at the pick
+ * @buddy: CFS profiles: the pick is a buddy's, not the leftmost
  */
 struct cfsr_pick {
 	struct cfsr_pick_entity picked;
@@ -791,6 +812,8 @@ struct cfsr_pick {
 	bool kept_curr;
 	bool tie;
 	int group;
+	uint64_t min_vruntime;
+	bool buddy;
 };
 
 /* Why cfsr_replay_pick() gives no answer (negative returns). */
@@ -799,8 +822,10 @@ enum cfsr_pick_status {
 	CFSR_PICK_NO_STATE = -1,
 	/* the CPU's queued fair tasks are not all on one cfs_rq (task groups) */
 	CFSR_PICK_GROUPS = -2,
-	/* the profile picks as CFS did (v5.7-v6.5), whose placement the engine does not keep */
-	CFSR_PICK_NOT_EEVDF = -3,
+	/* CFS profiles: the pick depends on buddies the caller could not rule out */
+	CFSR_PICK_BUDDIES = -3,
+	/* CFS profiles: a runnable task's vruntime derives from the start policy */
+	CFSR_PICK_VR_UNKNOWN = -4,
 };
 
 /**
@@ -813,12 +838,21 @@ enum cfsr_pick_status {
  * Read-only: the engine is not changed.  Answers for a CPU whose queued
  * fair tasks all sit on one cfs_rq (the root, or a single group's with
  * nothing else queued on the CPU); the picks among group entities are
- * for a model of the hierarchy.  pick_eevdf() as the model mirrors it:
- * see the comment at the function.
+ * for a model of the hierarchy.  pick_eevdf() as the model mirrors it
+ * (EEVDF profiles), or CFS's pick_next_entity() over the tasks' vruntimes
+ * with the buddies of @q (CFS profiles, lib/cfspick.h): see the comments
+ * at the functions.
  * Return: the pid picked, 0 when no fair task is runnable, or a negative
  * enum cfsr_pick_status.
  */
 int cfsr_replay_pick(const struct cfsr_replay *r, int cpu, const struct cfsr_pick_query *q,
 		     struct cfsr_pick *out);
+
+/*
+ * CFS profiles: the tunables the engine's CFS rules use (lib/cfspick.h);
+ * borrowed until cfsr_replay_free().
+ */
+struct cfsr_cfs_tunables;
+const struct cfsr_cfs_tunables *cfsr_replay_cfs_tunables(const struct cfsr_replay *r);
 
 #endif /* CFSR_REPLAY_H */
