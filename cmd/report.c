@@ -503,11 +503,17 @@ static double rel_us(uint64_t v, uint64_t base)
 	return (double)(int64_t)(v - base) / 1e3;
 }
 
-static void text_pick_counts(const char *label, const struct cfsr_pick_cpu *n)
+void cfsr_pick_text_header(void)
+{
+	printf("  %-10s %10s %10s %10s %10s %10s %12s %8s\n", "", "switches", "trivial",
+	       "contested", "agrees", "diverges", "cannot judge", "agree");
+}
+
+void cfsr_pick_text_counts(const char *label, const struct cfsr_pick_cpu *n)
 {
 	int pm = cfsr_pick_agree_permille(n->agrees, n->contested);
 
-	printf("  %-8s %11" PRIu64 " %10" PRIu64 " %10" PRIu64 " %10" PRIu64 " %10" PRIu64
+	printf("  %-10s %10" PRIu64 " %10" PRIu64 " %10" PRIu64 " %10" PRIu64 " %10" PRIu64
 	       " %12" PRIu64,
 	       label, n->switches, n->trivial, n->contested, n->agrees, n->diverges, n->cannot);
 	if (pm < 0)
@@ -516,13 +522,13 @@ static void text_pick_counts(const char *label, const struct cfsr_pick_cpu *n)
 		printf("   %5d.%d%%\n", pm / 10, pm % 10);
 }
 
-static void text_pick_reasons(const struct report *r, char cls, const char *label)
+void cfsr_pick_text_reasons(const struct cfsr_pickcheck *pk, char cls, const char *label)
 {
 	int k, col = 0, w;
 	char item[64];
 
 	for (k = 0; k < CFSR_PR_NR; k++) {
-		uint64_t v = cfsr_pickcheck_reason(r->c.pk, (enum cfsr_pick_reason)k);
+		uint64_t v = cfsr_pickcheck_reason(pk, (enum cfsr_pick_reason)k);
 
 		if (cfsr_pick_reason_class((enum cfsr_pick_reason)k) != cls || !v)
 			continue;
@@ -617,18 +623,17 @@ static void text_pick(struct report *r, const struct report_opts *o)
 		       "  moves before the trace unseen)\n");
 	else if (cfsr_pickcheck_groups(r->c.pk) == CFSR_PICK_GROUPS_MARKERS)
 		printf("  task groups from the recorders' markers (autogroups unseen)\n");
-	printf("  %-8s %11s %10s %10s %10s %10s %12s %8s\n", "", "switches", "trivial", "contested",
-	       "agrees", "diverges", "cannot judge", "agree");
+	cfsr_pick_text_header();
 	for (c = 0; c < r->t->info.nr_cpus; c++) {
 		if (o->cpu >= 0 && c != o->cpu)
 			continue;
 		snprintf(who, sizeof(who), "CPU %d", c);
-		text_pick_counts(who, cfsr_pickcheck_cpu(r->c.pk, c));
+		cfsr_pick_text_counts(who, cfsr_pickcheck_cpu(r->c.pk, c));
 	}
 	cfsr_pickcheck_total(r->c.pk, &sum);
-	text_pick_counts("all", &sum);
-	text_pick_reasons(r, 'D', "  diverges:");
-	text_pick_reasons(r, 'C', "  cannot judge:");
+	cfsr_pick_text_counts("all", &sum);
+	cfsr_pick_text_reasons(r->c.pk, 'D', "  diverges:");
+	cfsr_pick_text_reasons(r->c.pk, 'C', "  cannot judge:");
 	n = cfsr_pickcheck_top(r->c.pk, &d);
 	if (!n)
 		return;
@@ -894,7 +899,7 @@ static json_object *json_groups(const struct report *r)
 	return o;
 }
 
-static json_object *json_pick_counts(const struct cfsr_pick_cpu *n)
+json_object *cfsr_pick_json_counts(const struct cfsr_pick_cpu *n)
 {
 	json_object *o = json_object_new_object();
 	int pm = cfsr_pick_agree_permille(n->agrees, n->contested);
@@ -941,11 +946,11 @@ static json_object *json_pick(struct report *r, const struct report_opts *op)
 	json_object_object_add(o, "task_groups",
 			       json_object_new_string(pick_groups[cfsr_pickcheck_groups(r->c.pk)]));
 	cfsr_pickcheck_total(r->c.pk, &sum);
-	json_object_object_add(o, "total", json_pick_counts(&sum));
+	json_object_object_add(o, "total", cfsr_pick_json_counts(&sum));
 	for (c = 0; c < r->t->info.nr_cpus; c++) {
 		if (op->cpu >= 0 && c != op->cpu)
 			continue;
-		e = json_pick_counts(cfsr_pickcheck_cpu(r->c.pk, c));
+		e = cfsr_pick_json_counts(cfsr_pickcheck_cpu(r->c.pk, c));
 		json_object_object_add(e, "cpu", json_object_new_int(c));
 		json_object_array_add(cpus, e);
 	}

@@ -96,9 +96,10 @@ struct cfsr_pickcheck *cfsr_pickcheck_new(const struct cfsr_pickcheck_params *p)
 	for (c = 0; c < p->nr_cpus; c++)
 		/* set before the trace began: not known until the CPU idles */
 		pc->cpus[c].buddies.unknown = true;
-	pc->borrowed = p->cl != NULL;
-	pc->r = pc->borrowed ? cfsr_cpuload_engine(p->cl) :
-			       cfsr_replay_new(p->nr_cpus, p->prof, p->hz);
+	pc->borrowed = p->cl || p->engine;
+	pc->r = p->cl	  ? cfsr_cpuload_engine(p->cl) :
+		p->engine ? p->engine :
+			    cfsr_replay_new(p->nr_cpus, p->prof, p->hz);
 	if (!pc->r) {
 		cfsr_pickcheck_free(pc);
 		cfsr_error("cannot make the pick check's replay engine");
@@ -167,18 +168,30 @@ static const char *attached_path(const struct cfsr_pickcheck *pc, int pid)
 
 static bool mixes_attached(const struct cfsr_pickcheck *pc, int cpu)
 {
+	const struct cfsr_task *t;
 	const int *pids;
-	size_t i, n;
+	size_t i, n, on = 0;
+	bool attached = false;
 
 	if (!pc->borrowed || !pc->nr_paths)
 		return false;
-	n = cfsr_cpuload_on(pc->p.cl, cpu, &pids);
-	if (n < 2)
+	if (pc->p.cl) {
+		n = cfsr_cpuload_on(pc->p.cl, cpu, &pids);
+		for (i = 0; i < n && n >= 2; i++)
+			if (strcmp(attached_path(pc, pids[i]), "/"))
+				return true;
 		return false;
-	for (i = 0; i < n; i++)
-		if (strcmp(attached_path(pc, pids[i]), "/"))
-			return true;
-	return false;
+	}
+	/* an engine without the per-CPU load's list: its tasks on the CPU */
+	for (i = 0; i < cfsr_replay_nr_tasks(pc->r); i++) {
+		t = cfsr_replay_task_at(pc->r, i);
+		if (t->cpu != cpu || !t->fair ||
+		    (t->state != CFSR_TS_QUEUED && t->state != CFSR_TS_RUNNING))
+			continue;
+		on++;
+		attached = attached || strcmp(attached_path(pc, t->pid), "/");
+	}
+	return on >= 2 && attached;
 }
 
 /* Remember the cgroup path an attach event gave @pid (a borrowed engine is not told). */
@@ -328,7 +341,7 @@ static bool groups_given(const struct cfsr_pickcheck *pc)
 
 	if (pc->groups_known)
 		return true;
-	if (!pc->borrowed)
+	if (!pc->p.cl)
 		return false;
 	cfsr_cpuload_groups(pc->p.cl, &g);
 	return g.marker_moves > 0;

@@ -140,9 +140,12 @@ struct cfsr_pick_div {
  *      caller replays each event there between cfsr_pickcheck_before() and
  *      cfsr_pickcheck_after()); NULL: the check drives an engine of its own
  *      (cfsr_pickcheck_event())
+ * @engine: without @cl, a replay engine to ask (borrowed, replayed by the
+ *          caller as @cl's is); NULL: one of the check's own
  */
 struct cfsr_pickcheck_params {
 	struct cfsr_cpuload *cl;
+	struct cfsr_replay *engine;
 	int nr_cpus;
 	const struct cfsr_profile *prof;
 	int hz;
@@ -168,8 +171,9 @@ void cfsr_pickcheck_free(struct cfsr_pickcheck *pc);
 int cfsr_pickcheck_event(struct cfsr_pickcheck *pc, const struct cfsr_event *ev);
 
 /*
- * With a borrowed engine (@cl of the params): judge a switch before the
- * engine replays the event, then take the engine's state after it.
+ * With a borrowed engine (@cl or @engine of the params): judge a switch
+ * before the engine replays the event, then take the engine's state after
+ * it.
  */
 int cfsr_pickcheck_before(struct cfsr_pickcheck *pc, const struct cfsr_event *ev);
 void cfsr_pickcheck_after(struct cfsr_pickcheck *pc, const struct cfsr_event *ev);
