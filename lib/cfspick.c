@@ -306,15 +306,15 @@ void cfsr_cfs_buddies_drop(struct cfsr_cfs_buddies *b, int pid)
 }
 
 /* Indices of the runnable entities a buddy may be: -1 (none) first, then each one allowed. */
-static size_t buddy_choices(const struct cfsr_cfs_ent *ents, size_t n, const int *list,
-			    unsigned int nr, bool any, int *out)
+static size_t buddy_choices(const struct cfsr_cfs_buddies *b, const struct cfsr_cfs_ent *ents,
+			    size_t n, const int *list, unsigned int nr, bool any, int *out)
 {
 	size_t k = 0, i;
 	unsigned int j;
 
 	out[k++] = -1;
 	for (i = 0; i < n; i++) {
-		bool maybe = any;
+		bool maybe = any && (!b->unknown_may || b->unknown_may(b->unknown_data, ents[i].pid));
 
 		for (j = 0; j < nr && !maybe; j++)
 			maybe = list[j] == ents[i].pid;
@@ -341,9 +341,9 @@ int cfsr_cfs_pick_buddies(const struct cfsr_cfs_tunables *tu, const struct cfsr_
 	/* too many to enumerate: a listed buddy may or may not change the pick */
 	if (n > ANY_BUDDY_MAX && (any || b->nr_next || b->nr_last || b->nr_skip))
 		return -2;
-	nnx = buddy_choices(ents, n, b->next, b->nr_next, any, nx);
-	nls = buddy_choices(ents, n, b->last, b->nr_last, any, ls);
-	nsk = buddy_choices(ents, n, b->skip, b->nr_skip, any, sk);
+	nnx = buddy_choices(b, ents, n, b->next, b->nr_next, any, nx);
+	nls = buddy_choices(b, ents, n, b->last, b->nr_last, any, ls);
+	nsk = buddy_choices(b, ents, n, b->skip, b->nr_skip, any, sk);
 	for (i = 0; i < nnx; i++)
 		for (j = 0; j < nls; j++)
 			for (k = 0; k < nsk; k++) {

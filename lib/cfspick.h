@@ -179,7 +179,10 @@ int cfsr_cfs_pick_next(const struct cfsr_cfs_tunables *tu, const struct cfsr_cfs
  * @last: tasks cfs_rq->last may be
  * @skip: tasks cfs_rq->skip may be
  * @nr_next: entries of @next, and so on
- * @unknown: more candidates than fit: any queued task may be a buddy
+ * @unknown: more candidates than fit, or buddies set before the events
+ *           began: any queued task may be a buddy
+ * @unknown_may: with @unknown, whether a task may still be such a buddy
+ *               (NULL: any task may), called with @unknown_data
  */
 struct cfsr_cfs_buddies {
 	int next[CFSR_CFS_MAYBE];
@@ -189,6 +192,8 @@ struct cfsr_cfs_buddies {
 	unsigned int nr_last;
 	unsigned int nr_skip;
 	bool unknown;
+	bool (*unknown_may)(const void *data, int pid);
+	const void *unknown_data;
 };
 
 /* Add @pid to a list of possible buddies (@list is one of the three arrays, @nr its count). */

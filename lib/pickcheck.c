@@ -15,6 +15,7 @@
 #include "pickcheck.h"
 #include "alloc.h"
 #include "pidmap.h"
+#include "pidset.h"
 #include "weight.h"
 
 struct pc_cpu {
@@ -25,6 +26,11 @@ struct pc_cpu {
 	uint64_t pick_deadline;
 	/* CFS profiles: the buddies its cfs_rq may hold */
 	struct cfsr_cfs_buddies buddies;
+	/*
+	 * with buddies.unknown: the tasks picked or dequeued here since,
+	 * whose buddy marks from before are gone (clear_buddies())
+	 */
+	struct cfsr_pidset settled;
 	struct cfsr_pick_cpu n;
 };
 
@@ -114,11 +120,15 @@ oom:
 
 void cfsr_pickcheck_free(struct cfsr_pickcheck *pc)
 {
+	int c;
+
 	if (!pc)
 		return;
 	if (!pc->borrowed)
 		cfsr_replay_free(pc->r);
 	cfsr_pidmap_release(&pc->attached);
+	for (c = 0; pc->cpus && c < pc->p.nr_cpus; c++)
+		cfsr_pidset_release(&pc->cpus[c].settled);
 	while (pc->nr_paths)
 		free(pc->paths[--pc->nr_paths]);
 	free(pc->paths);
@@ -216,6 +226,12 @@ static int remember_attach(struct cfsr_pickcheck *pc, int pid, const char *path)
 	return 0;
 }
 
+/* A buddy mark from before the events began may still be on @pid (cfsr_cfs_buddies). */
+static bool not_settled(const void *data, int pid)
+{
+	return !cfsr_pidset_has(data, pid);
+}
+
 /* Class the switch @ev against the engine's state before it. */
 static enum cfsr_pick_reason classify(struct cfsr_pickcheck *pc, const struct cfsr_event *ev,
 				      struct cfsr_pick *pk, int *picked)
@@ -237,8 +253,11 @@ static enum cfsr_pick_reason classify(struct cfsr_pickcheck *pc, const struct cf
 	q.prev_special = (prev && prev->exiting) || (ev->sw.prev_state & CFSR_TASK_DEAD_BITS);
 	q.prev_protected = prev && c->pick_pid == q.prev_pid && prev->deadline == c->pick_deadline;
 	q.other_pid = next > 0 ? next : 0;
-	if (!pc->p.prof->eevdf)
+	if (!pc->p.prof->eevdf) {
+		c->buddies.unknown_may = not_settled;
+		c->buddies.unknown_data = &c->settled;
 		q.buddies = &c->buddies;
+	}
 	*picked = cfsr_replay_pick(pc->r, ev->cpu, &q, pk);
 	if (*picked >= 0 && mixes_attached(pc, ev->cpu))
 		return CFSR_PR_GROUPS;
@@ -351,7 +370,11 @@ static bool groups_given(const struct cfsr_pickcheck *pc)
  * yield_task_fair() (kernel/sched/fair.c, v3.8-v6.5) before a __schedule():
  * a fair task that leaves without preemption while runnable may have
  * called sched_yield(), which clears its buddies and makes it the skip
- * buddy (when other tasks are queued; the pick tries both).
+ * buddy (when other tasks are queued).  A preemption on the way back to
+ * user space (schedule() from the exit to user mode, not
+ * preempt_schedule()) shows the same in sched_switch: prev_state R, no
+ * preempt flag; so the pick tries both, and matters only where prev is
+ * the leftmost.
  */
 static void cfs_yield(struct cfsr_pickcheck *pc, const struct cfsr_event *ev)
 {
@@ -411,6 +434,20 @@ static void cfs_wakeup(struct cfsr_pickcheck *pc, const struct cfsr_event *ev)
  * dequeued (a sleep, a migration); none left on a CPU that goes idle; any
  * after lost events.
  */
+/*
+ * @pid was picked or dequeued on CPU @c: no buddy mark is left on it.  If
+ * the set cannot grow, the task stays one that may be a buddy: picks it
+ * could change are then not judged.
+ */
+static void cfs_settle(struct cfsr_pickcheck *pc, int c, int pid)
+{
+	struct pc_cpu *cs = &pc->cpus[c];
+
+	cfsr_cfs_buddies_drop(&cs->buddies, pid);
+	if (cs->buddies.unknown)
+		(void)cfsr_pidset_add(&cs->settled, pid);
+}
+
 static void cfs_buddies_after(struct cfsr_pickcheck *pc, const struct cfsr_event *ev)
 {
 	struct cfsr_cfs_buddies *b;
@@ -423,11 +460,12 @@ static void cfs_buddies_after(struct cfsr_pickcheck *pc, const struct cfsr_event
 		b = &pc->cpus[ev->cpu].buddies;
 		if (ev->sw.next_pid <= 0) {
 			memset(b, 0, sizeof(*b));
+			cfsr_pidset_release(&pc->cpus[ev->cpu].settled);
 			break;
 		}
-		cfsr_cfs_buddies_drop(b, ev->sw.next_pid);
+		cfs_settle(pc, ev->cpu, ev->sw.next_pid);
 		if (ev->sw.prev_pid > 0 && !ev->sw.preempt && ev->sw.prev_state)
-			cfsr_cfs_buddies_drop(b, ev->sw.prev_pid);
+			cfs_settle(pc, ev->cpu, ev->sw.prev_pid);
 		break;
 	case CFSR_EV_WAKEUP:
 	case CFSR_EV_WAKEUP_NEW:
@@ -435,13 +473,14 @@ static void cfs_buddies_after(struct cfsr_pickcheck *pc, const struct cfsr_event
 		break;
 	case CFSR_EV_MIGRATE:
 		if (ev->migrate.orig_cpu >= 0 && ev->migrate.orig_cpu < pc->p.nr_cpus)
-			cfsr_cfs_buddies_drop(&pc->cpus[ev->migrate.orig_cpu].buddies,
-					      ev->migrate.pid);
+			cfs_settle(pc, ev->migrate.orig_cpu, ev->migrate.pid);
 		break;
 	case CFSR_EV_LOST:
 		for (c = 0; c < pc->p.nr_cpus; c++)
-			if (ev->cpu < 0 || ev->cpu >= pc->p.nr_cpus || c == ev->cpu)
+			if (ev->cpu < 0 || ev->cpu >= pc->p.nr_cpus || c == ev->cpu) {
 				pc->cpus[c].buddies.unknown = true;
+				cfsr_pidset_release(&pc->cpus[c].settled);
+			}
 		break;
 	default:
 		break;

@@ -1133,8 +1133,7 @@ static void cfs_leave(struct cfsr_replay *r, struct cfsr_task *t, struct cfsr_cf
  * the parent is that cfs_rq's curr, then place_entity(initial 1): no
  * earlier than min_vruntime plus sched_vslice() (START_DEBIT); it is kept
  * relative to min_vruntime until wake_up_new_task() enqueues it.
- * sysctl_sched_child_runs_first (off by default) is not modelled.  The
- * child's vruntime is as well known as the parent's.
+ * sysctl_sched_child_runs_first (off by default) is not modelled.
  */
 static void cfs_fork(struct cfsr_replay *r, struct cfsr_task *child, int cpu)
 {
@@ -1156,7 +1155,12 @@ static void cfs_fork(struct cfsr_replay *r, struct cfsr_task *child, int cpu)
 	child->vruntime = v - cfs->min_vruntime;
 	child->vr_rel = true;
 	child->vr_placed = true;
-	child->vr_guessed = !curr || curr->vr_guessed || !curr->vr_placed;
+	/*
+	 * A parent alone on its cfs_rq is at or before min_vruntime
+	 * (update_curr() made it max(min_vruntime, its vruntime)), so the
+	 * child's start does not depend on a vruntime the trace did not give.
+	 */
+	child->vr_guessed = curr && (curr->vr_guessed || !curr->vr_placed) && cfs_nr_queued(cfs) > 1;
 }
 
 /*

@@ -120,7 +120,8 @@ static void test_place(void **state)
 	assert_int_equal(cfsr_cfs_place(&tu, 1000 * MS, 980 * MS, false, 0), 988 * MS);
 	tu.start_debit = false;
 	assert_int_equal(cfsr_cfs_place(&tu, 1000 * MS, 999 * MS, true, 5999997), 1000 * MS);
-	assert_int_equal(cfsr_cfs_place(&tu, 5 * MS, UINT64_MAX - 10 * MS, false, 0), 5 * MS - 12 * MS);
+	assert_int_equal(cfsr_cfs_place(&tu, 5 * MS, UINT64_MAX - 10 * MS, false, 0),
+			 5 * MS - 12 * MS);
 }
 
 /* update_min_vruntime(): the smaller of curr and the leftmost, never backwards. */
@@ -228,10 +229,10 @@ static void test_pick_buddies(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_tunables),       cmocka_unit_test(test_calc_delta_fair),
-		cmocka_unit_test(test_sched_slice),    cmocka_unit_test(test_place),
-		cmocka_unit_test(test_min_vruntime),   cmocka_unit_test(test_wakeup_preempt),
-		cmocka_unit_test(test_pick_next),      cmocka_unit_test(test_pick_buddies),
+		cmocka_unit_test(test_tunables),     cmocka_unit_test(test_calc_delta_fair),
+		cmocka_unit_test(test_sched_slice),  cmocka_unit_test(test_place),
+		cmocka_unit_test(test_min_vruntime), cmocka_unit_test(test_wakeup_preempt),
+		cmocka_unit_test(test_pick_next),    cmocka_unit_test(test_pick_buddies),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
