@@ -314,7 +314,8 @@ static size_t buddy_choices(const struct cfsr_cfs_buddies *b, const struct cfsr_
 
 	out[k++] = -1;
 	for (i = 0; i < n; i++) {
-		bool maybe = any && (!b->unknown_may || b->unknown_may(b->unknown_data, ents[i].pid));
+		bool maybe =
+			any && (!b->unknown_may || b->unknown_may(b->unknown_data, ents[i].pid));
 
 		for (j = 0; j < nr && !maybe; j++)
 			maybe = list[j] == ents[i].pid;

@@ -259,7 +259,9 @@ static enum cfsr_pick_reason classify(struct cfsr_pickcheck *pc, const struct cf
 		q.buddies = &c->buddies;
 	}
 	*picked = cfsr_replay_pick(pc->r, ev->cpu, &q, pk);
-	if (*picked >= 0 && mixes_attached(pc, ev->cpu))
+	/* the groups first: a CFS pick left open by its buddies or vruntimes is one too */
+	if (*picked != CFSR_PICK_NO_STATE && *picked != CFSR_PICK_GROUPS &&
+	    mixes_attached(pc, ev->cpu))
 		return CFSR_PR_GROUPS;
 	switch (*picked) {
 	case CFSR_PICK_NO_STATE:

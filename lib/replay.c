@@ -1160,7 +1160,8 @@ static void cfs_fork(struct cfsr_replay *r, struct cfsr_task *child, int cpu)
 	 * (update_curr() made it max(min_vruntime, its vruntime)), so the
 	 * child's start does not depend on a vruntime the trace did not give.
 	 */
-	child->vr_guessed = curr && (curr->vr_guessed || !curr->vr_placed) && cfs_nr_queued(cfs) > 1;
+	child->vr_guessed =
+		curr && (curr->vr_guessed || !curr->vr_placed) && cfs_nr_queued(cfs) > 1;
 }
 
 /*

@@ -61,6 +61,14 @@
  * cfs_rq empties while it is not eligible (@se_delayed), until a pick on
  * its CPU chooses it (pick_eevdf() from the root down) or an enqueue
  * requeues it (a wakeup never migrates a delayed task).
+ *
+ * The CFS profiles (v3.8-v6.5) keep each task's vruntime and each
+ * cfs_rq's min_vruntime by the CFS rules instead (lib/cfspick.h):
+ * update_curr() and update_min_vruntime() at every run-time report and
+ * sleep, task_fork_fair() at a fork, place_entity() at a wakeup, the
+ * min_vruntime renormalisation of a migration; a task whose vruntime the
+ * trace does not give is marked (@vr_guessed) until a wakeup places it at
+ * the sleeper floor.  Their pick is CFS's pick_next_entity().
  */
 #ifndef CFSR_REPLAY_H
 #define CFSR_REPLAY_H
