@@ -31,6 +31,24 @@ void cfsr_cfs_tunables_init(struct cfsr_cfs_tunables *tu, const struct cfsr_prof
 	tu->gentle = true;
 }
 
+/*
+ * Mirrors sched_proc_update_handler() in kernel/sched/fair.c, v3.8-v6.5
+ * (sched_nr_latency = DIV_ROUND_UP(latency, min_granularity)); the values
+ * are those update_sysctl() left, as sched/debug prints them.
+ */
+void cfsr_cfs_tunables_take(struct cfsr_cfs_tunables *tu, uint64_t latency,
+			    uint64_t min_granularity, uint64_t wakeup_granularity)
+{
+	if (latency)
+		tu->latency = latency;
+	if (min_granularity)
+		tu->min_granularity = min_granularity;
+	if (wakeup_granularity)
+		tu->wakeup_granularity = wakeup_granularity;
+	tu->nr_latency =
+		(unsigned int)((tu->latency + tu->min_granularity - 1) / tu->min_granularity);
+}
+
 /* fls() of a non-zero 32-bit value: the position of its highest set bit, 1..32. */
 static unsigned int fls32(uint32_t x)
 {

@@ -67,6 +67,18 @@ void cfsr_cfs_tunables_init(struct cfsr_cfs_tunables *tu, const struct cfsr_prof
 			    unsigned int factor);
 
 /**
+ * cfsr_cfs_tunables_take() - the traced kernel's own tunables
+ * @tu: changed
+ * @latency: sysctl_sched_latency as the kernel used it (scaled, ns), 0 to keep
+ * @min_granularity: sysctl_sched_min_granularity, 0 to keep
+ * @wakeup_granularity: sysctl_sched_wakeup_granularity, 0 to keep
+ *
+ * sched_nr_latency follows, as sched_proc_update_handler() keeps it.
+ */
+void cfsr_cfs_tunables_take(struct cfsr_cfs_tunables *tu, uint64_t latency,
+			    uint64_t min_granularity, uint64_t wakeup_granularity);
+
+/**
  * cfsr_cfs_calc_delta() - @delta * @weight / @lw_weight as the kernel computes it
  * @tu: chooses __calc_delta() or calc_delta_mine()
  * @delta: time (ns)

@@ -3685,6 +3685,8 @@ void cfsr_replay_take_tunables(struct cfsr_replay *r, const struct cfsr_trace_in
 		return;
 	if (info->base_slice_ns)
 		r->base_slice = info->base_slice_ns;
+	cfsr_cfs_tunables_take(&r->cfs_tu, info->latency_ns, info->min_granularity_ns,
+			       info->wakeup_granularity_ns);
 	if (cfsr_sched_feats_decode(&f, info) != CFSR_FEAT_UNKNOWN)
 		cfsr_sched_feats_apply(&r->own, r->profile, &f);
 	r->own_pelt.util_est_no_fastup = !r->own.util_est_fastup;

@@ -431,7 +431,9 @@ void cfsr_replay_free(struct cfsr_replay *r);
  * kernel used it (scaled by update_sysctl()'s 1 + ilog2(CPUs) factor); it
  * replaces the profile's default slice for every entity placed afterwards,
  * unless the engine models another release than the traced one (a what-if
- * replay keeps its own release's default).  Likewise the kernel's
+ * replay keeps its own release's default); so do, for the CFS rules, a
+ * CFS kernel's sysctl_sched_latency, sysctl_sched_min_granularity and
+ * sysctl_sched_wakeup_granularity (lib/cfspick.h).  Likewise the kernel's
  * scheduler features (sysctl_sched_features, decoded by lib/schedfeat.h
  * from the recorded names or the release's features.h order) replace the
  * profile's defaults of those the engine switches on (CFSR_ENGINE_FEATS):

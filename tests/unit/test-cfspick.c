@@ -46,6 +46,12 @@ static void test_tunables(void **state)
 	assert_true(tu.delta_mine);
 	tu = tu_for("3.14");
 	assert_false(tu.delta_mine);
+	/* a kernel's own values; nr_latency = ceil(10 / 3) = 4; 0 keeps */
+	cfsr_cfs_tunables_take(&tu, 10 * MS, 3 * MS, 0);
+	assert_int_equal(tu.latency, 10 * MS);
+	assert_int_equal(tu.min_granularity, 3 * MS);
+	assert_int_equal(tu.wakeup_granularity, 2 * MS);
+	assert_int_equal(tu.nr_latency, 4);
 }
 
 /*
