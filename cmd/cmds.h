@@ -31,6 +31,19 @@ struct json_object;
  */
 int cfsr_put_json(struct json_object *o);
 
+/*
+ * The pick check's text (report.c, also compare.c): the column heads, one
+ * row of counts under a label of at most 10 columns, and the reasons of
+ * class @cls ('D', 'C') after @label, wrapped within 100 columns.
+ */
+struct cfsr_pick_cpu;
+struct cfsr_pickcheck;
+void cfsr_pick_text_header(void);
+void cfsr_pick_text_counts(const char *label, const struct cfsr_pick_cpu *n);
+void cfsr_pick_text_reasons(const struct cfsr_pickcheck *pk, char cls, const char *label);
+/* The counts of a pick check as JSON (cfsreplay-output(5), *pick_check*). */
+struct json_object *cfsr_pick_json_counts(const struct cfsr_pick_cpu *n);
+
 /* Entity kinds the lock-step compares, in cfsr_fidelity order. */
 enum { CFSR_FID_TASK, CFSR_FID_GROUP_ENTITY, CFSR_FID_ROOT, CFSR_FID_GROUP_CFS_RQ, CFSR_FID_NR };
 

@@ -621,16 +621,7 @@ static json_object *json_comparators(const struct side *sd)
 	}
 	json_object_object_add(o, "placement", x);
 	cfsr_pickcheck_total(sd->c.pk, &pn);
-	x = json_object_new_object();
-	json_object_object_add(x, "switches", json_object_new_uint64(pn.switches));
-	json_object_object_add(x, "trivial", json_object_new_uint64(pn.trivial));
-	json_object_object_add(x, "contested", json_object_new_uint64(pn.contested));
-	json_object_object_add(x, "agrees", json_object_new_uint64(pn.agrees));
-	json_object_object_add(x, "diverges", json_object_new_uint64(pn.diverges));
-	json_object_object_add(x, "cannot_judge", json_object_new_uint64(pn.cannot));
-	v = cfsr_pick_agree_permille(pn.agrees, pn.contested);
-	json_object_object_add(x, "agree_permille", v < 0 ? NULL : json_object_new_int(v));
-	json_object_object_add(o, "pick_check", x);
+	json_object_object_add(o, "pick_check", cfsr_pick_json_counts(&pn));
 	return o;
 }
 
@@ -739,6 +730,8 @@ struct models {
 	uint64_t events;
 	const struct cfsr_profile *prof[2];
 	struct cfsr_replay *r[2];
+	/* each model's pick check, asking its engine */
+	struct cfsr_pickcheck *pk[2];
 	struct cfsr_modeldiff *d;
 };
 
@@ -746,8 +739,10 @@ static void models_free(struct models *m)
 {
 	int s;
 
-	for (s = 0; s < 2; s++)
+	for (s = 0; s < 2; s++) {
+		cfsr_pickcheck_free(m->pk[s]);
 		cfsr_replay_free(m->r[s]);
+	}
 	cfsr_modeldiff_free(m->d);
 	free(m->release);
 }
@@ -834,6 +829,17 @@ static int run_models(struct models *m, const char *const kernel[2], const char 
 		cfsr_replay_take_tunables(m->r[s], &t->info);
 		if (cfsr_meta_group_shares(t, cfsr_replay_group_shares_fn, m->r[s]) < 0)
 			goto out;
+		m->pk[s] = cfsr_pickcheck_new(&(struct cfsr_pickcheck_params){
+			.engine = m->r[s],
+			.nr_cpus = m->nr_cpus,
+			.prof = m->prof[s],
+			.hz = t->info.hz,
+			.win_end = UINT64_MAX,
+			.filter_cpu = -1,
+			.filter_pid = -1,
+		});
+		if (!m->pk[s])
+			goto out;
 	}
 	m->d = cfsr_modeldiff_new(m->nr_cpus);
 	if (!m->d)
@@ -857,8 +863,10 @@ static int run_models(struct models *m, const char *const kernel[2], const char 
 				fprintf(stderr, "compare: %s\n", how);
 			}
 		}
-		for (s = 0; s < 2; s++)
+		for (s = 0; s < 2; s++) {
 			cfsr_replay_expect_clock(m->r[s]);
+			cfsr_pickcheck_groups_known(m->pk[s]);
+		}
 		if (cfsr_task_groups(clock, set_group, NULL, m) < 0)
 			goto out;
 		have_rd = cfsr_clock_feed_next(feed, &rd);
@@ -870,10 +878,14 @@ static int run_models(struct models *m, const char *const kernel[2], const char 
 			next = ev.ts + m->interval;
 		}
 		if (before_event(m, feed, &rd, &have_rd, &next, ev.ts) < 0 ||
+		    cfsr_pickcheck_before(m->pk[0], &ev) < 0 ||
+		    cfsr_pickcheck_before(m->pk[1], &ev) < 0 ||
 		    cfsr_replay_event(m->r[0], &ev) < 0 || cfsr_replay_event(m->r[1], &ev) < 0) {
 			ret = -1;
 			break;
 		}
+		cfsr_pickcheck_after(m->pk[0], &ev);
+		cfsr_pickcheck_after(m->pk[1], &ev);
 		m->last_ts = ev.ts;
 		cfsr_progress_update(&progress, t->stats.records, ev.ts - t->stats.first_ts);
 	}
@@ -949,6 +961,40 @@ static void text_signals(const struct models *m, const char *who, const struct c
 	}
 }
 
+/*
+ * Each model's pick check on the same switches: per CPU, how the verdicts
+ * (docs/COMPARATORS.md) change from one model's pick rule to the other's.
+ */
+static void text_model_picks(const struct models *m)
+{
+	struct cfsr_pick_cpu sum;
+	char who[32];
+	int c, s;
+
+	printf("\npick check (each model's fair pick against the task the kernel ran)\n");
+	cfsr_pick_text_header();
+	for (c = 0; c <= m->nr_cpus; c++)
+		for (s = 0; s < 2; s++) {
+			if (c < m->nr_cpus)
+				snprintf(who, sizeof(who), "CPU %-4d %c", c, 'A' + s);
+			else
+				snprintf(who, sizeof(who), "all      %c", 'A' + s);
+			if (s)
+				memset(who, ' ', 8);
+			if (c < m->nr_cpus) {
+				cfsr_pick_text_counts(who, cfsr_pickcheck_cpu(m->pk[s], c));
+			} else {
+				cfsr_pickcheck_total(m->pk[s], &sum);
+				cfsr_pick_text_counts(who, &sum);
+			}
+		}
+	for (s = 0; s < 2; s++) {
+		cfsr_pick_text_reasons(m->pk[s], 'D', s ? "  B diverges:" : "  A diverges:");
+		cfsr_pick_text_reasons(m->pk[s], 'C',
+				       s ? "  B cannot judge:" : "  A cannot judge:");
+	}
+}
+
 static void text_models(struct models *m, const struct cfsr_md_row *rows, size_t n, size_t all)
 {
 	const struct cfsr_replay_stats *st[2] = { cfsr_replay_stats(m->r[0]),
@@ -975,6 +1021,8 @@ static void text_models(struct models *m, const struct cfsr_md_row *rows, size_t
 	text_stat_u64("  requeued by a wakeup", st[0]->delayed_woken, st[1]->delayed_woken);
 	text_stat_u64("updates on an estimated clock", st[0]->estimated_updates,
 		      st[1]->estimated_updates);
+
+	text_model_picks(m);
 
 	printf("\nper CPU, root cfs_rq        signal         mean A    mean B  mean|A-B| max|A-B|"
 	       "  at\n");
@@ -1029,6 +1077,32 @@ static json_object *json_md_row(const struct cfsr_md_row *row, uint64_t interval
 	return o;
 }
 
+/* One model's pick check: its rule, counts in total and per CPU, reasons. */
+static json_object *json_model_picks(const struct models *m, int s)
+{
+	json_object *o = json_object_new_object(), *cpus = json_object_new_array(), *why, *e;
+	struct cfsr_pick_cpu sum;
+	int c, k;
+
+	json_object_object_add(o, "pick",
+			       json_object_new_string(m->prof[s]->eevdf ? "eevdf" : "cfs"));
+	cfsr_pickcheck_total(m->pk[s], &sum);
+	json_object_object_add(o, "total", cfsr_pick_json_counts(&sum));
+	for (c = 0; c < m->nr_cpus; c++) {
+		e = cfsr_pick_json_counts(cfsr_pickcheck_cpu(m->pk[s], c));
+		json_object_object_add(e, "cpu", json_object_new_int(c));
+		json_object_array_add(cpus, e);
+	}
+	json_object_object_add(o, "cpus", cpus);
+	why = json_object_new_object();
+	for (k = 0; k < CFSR_PR_NR; k++)
+		json_object_object_add(why, cfsr_pick_reason_key((enum cfsr_pick_reason)k),
+				       json_object_new_uint64(cfsr_pickcheck_reason(
+					       m->pk[s], (enum cfsr_pick_reason)k)));
+	json_object_object_add(o, "reasons", why);
+	return o;
+}
+
 static int json_models(struct models *m, const struct cfsr_md_row *rows, size_t n)
 {
 	json_object *o = json_object_new_object(), *tr, *arr, *x, *stats;
@@ -1070,6 +1144,7 @@ static int json_models(struct models *m, const struct cfsr_md_row *rows, size_t 
 		json_object_object_add(stats, "estimated_updates",
 				       json_object_new_uint64(st->estimated_updates));
 		json_object_object_add(x, "stats", stats);
+		json_object_object_add(x, "pick_check", json_model_picks(m, s));
 		json_object_array_add(arr, x);
 	}
 	json_object_object_add(o, "models", arr);

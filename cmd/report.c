@@ -26,7 +26,7 @@
 #include "progress.h"
 #include "schedfeat.h"
 
-#define REPORT_FORMAT_VERSION 2
+#define REPORT_FORMAT_VERSION 3
 
 static const char *const report_usage[] = {
 	"usage: cfsreplay report [--json] [--top N] [--cpu CPU] [--pid PID]",
@@ -508,11 +508,17 @@ static double rel_us(uint64_t v, uint64_t base)
 	return (double)(int64_t)(v - base) / 1e3;
 }
 
-static void text_pick_counts(const char *label, const struct cfsr_pick_cpu *n)
+void cfsr_pick_text_header(void)
+{
+	printf("  %-10s %10s %10s %10s %10s %10s %12s %8s\n", "", "switches", "trivial",
+	       "contested", "agrees", "diverges", "cannot judge", "agree");
+}
+
+void cfsr_pick_text_counts(const char *label, const struct cfsr_pick_cpu *n)
 {
 	int pm = cfsr_pick_agree_permille(n->agrees, n->contested);
 
-	printf("  %-8s %11" PRIu64 " %10" PRIu64 " %10" PRIu64 " %10" PRIu64 " %10" PRIu64
+	printf("  %-10s %10" PRIu64 " %10" PRIu64 " %10" PRIu64 " %10" PRIu64 " %10" PRIu64
 	       " %12" PRIu64,
 	       label, n->switches, n->trivial, n->contested, n->agrees, n->diverges, n->cannot);
 	if (pm < 0)
@@ -521,13 +527,13 @@ static void text_pick_counts(const char *label, const struct cfsr_pick_cpu *n)
 		printf("   %5d.%d%%\n", pm / 10, pm % 10);
 }
 
-static void text_pick_reasons(const struct report *r, char cls, const char *label)
+void cfsr_pick_text_reasons(const struct cfsr_pickcheck *pk, char cls, const char *label)
 {
 	int k, col = 0, w;
 	char item[64];
 
 	for (k = 0; k < CFSR_PR_NR; k++) {
-		uint64_t v = cfsr_pickcheck_reason(r->c.pk, (enum cfsr_pick_reason)k);
+		uint64_t v = cfsr_pickcheck_reason(pk, (enum cfsr_pick_reason)k);
 
 		if (cfsr_pick_reason_class((enum cfsr_pick_reason)k) != cls || !v)
 			continue;
@@ -565,18 +571,54 @@ static void text_sched_feats(const struct report *r)
 	printf("\n");
 }
 
+/* One entity of a divergence: v-V and d-V (EEVDF), or v-min (CFS). */
+static void text_pick_ent(const char *comm, const struct cfsr_pick_entity *e, uint64_t base,
+			  bool eevdf)
+{
+	char who[48];
+
+	snprintf(who, sizeof(who), "%.15s:%d", comm, e->pid);
+	if (eevdf)
+		printf("%-23s v-V %+10.1f  d-V %+10.1f\n", who, rel_us(e->vruntime, base),
+		       rel_us(e->deadline, base));
+	else
+		printf("%-23s v-min %+10.1f\n", who, rel_us(e->vruntime, base));
+}
+
+/* The largest divergences, with the figures of the profile's pick. */
+static void text_pick_divs(const struct cfsr_pick_div *d, size_t n, bool eevdf)
+{
+	char when[48];
+	size_t i;
+
+	if (eevdf)
+		printf("  largest divergences (v-V, d-V: vruntime and deadline less the average\n"
+		       "  vruntime V of the cfs_rq, in virtual us)\n");
+	else
+		printf("  largest divergences (v-min: vruntime less the cfs_rq's min_vruntime,\n"
+		       "  in virtual us)\n");
+	for (i = 0; i < n; i++) {
+		snprintf(when, sizeof(when), "%" PRIu64 ".%06" PRIu64, d[i].ts / 1000000000,
+			 d[i].ts % 1000000000 / 1000);
+		printf("    %-14s CPU %-3d ran       ", when, d[i].cpu);
+		text_pick_ent(d[i].ran_comm, &d[i].ran, d[i].avg_vruntime, eevdf);
+		printf("      %-20s preferred ", cfsr_pick_reason_key(d[i].why));
+		text_pick_ent(d[i].pref_comm, &d[i].preferred, d[i].avg_vruntime, eevdf);
+	}
+}
+
 static void text_pick(struct report *r, const struct report_opts *o)
 {
 	const struct cfsr_pick_div *d;
 	struct cfsr_pick_cpu sum;
 	char who[48];
-	size_t i, n;
+	size_t n;
 	int c;
 
 	printf("\npick check (rule of model %s:\n", r->prof->name);
 	printf("            %s)\n",
 	       r->prof->eevdf ? "pick_eevdf(): the eligible task with the earliest deadline" :
-				"CFS pick: vruntime placement not modelled, not judged");
+				"pick_next_entity(): the leftmost vruntime, or a buddy near it");
 	text_sched_feats(r);
 	if (cfsr_pickcheck_groups(r->c.pk) == CFSR_PICK_GROUPS_UNKNOWN)
 		printf("  task groups not in the trace: every task taken as in the root group;\n"
@@ -586,37 +628,21 @@ static void text_pick(struct report *r, const struct report_opts *o)
 		       "  moves before the trace unseen)\n");
 	else if (cfsr_pickcheck_groups(r->c.pk) == CFSR_PICK_GROUPS_MARKERS)
 		printf("  task groups from the recorders' markers (autogroups unseen)\n");
-	printf("  %-8s %11s %10s %10s %10s %10s %12s %8s\n", "", "switches", "trivial", "contested",
-	       "agrees", "diverges", "cannot judge", "agree");
+	cfsr_pick_text_header();
 	for (c = 0; c < r->t->info.nr_cpus; c++) {
 		if (o->cpu >= 0 && c != o->cpu)
 			continue;
 		snprintf(who, sizeof(who), "CPU %d", c);
-		text_pick_counts(who, cfsr_pickcheck_cpu(r->c.pk, c));
+		cfsr_pick_text_counts(who, cfsr_pickcheck_cpu(r->c.pk, c));
 	}
 	cfsr_pickcheck_total(r->c.pk, &sum);
-	text_pick_counts("all", &sum);
-	text_pick_reasons(r, 'D', "  diverges:");
-	text_pick_reasons(r, 'C', "  cannot judge:");
+	cfsr_pick_text_counts("all", &sum);
+	cfsr_pick_text_reasons(r->c.pk, 'D', "  diverges:");
+	cfsr_pick_text_reasons(r->c.pk, 'C', "  cannot judge:");
 	n = cfsr_pickcheck_top(r->c.pk, &d);
 	if (!n)
 		return;
-	printf("  largest divergences (v-V, d-V: vruntime and deadline less the average\n"
-	       "  vruntime V of the cfs_rq, in virtual us)\n");
-	for (i = 0; i < n; i++) {
-		snprintf(who, sizeof(who), "%" PRIu64 ".%06" PRIu64, d[i].ts / 1000000000,
-			 d[i].ts % 1000000000 / 1000);
-		printf("    %-14s CPU %-3d ran       ", who, d[i].cpu);
-		snprintf(who, sizeof(who), "%.15s:%d", d[i].ran_comm, d[i].ran.pid);
-		printf("%-23s v-V %+10.1f  d-V %+10.1f\n", who,
-		       rel_us(d[i].ran.vruntime, d[i].avg_vruntime),
-		       rel_us(d[i].ran.deadline, d[i].avg_vruntime));
-		snprintf(who, sizeof(who), "%.15s:%d", d[i].pref_comm, d[i].preferred.pid);
-		printf("      %-20s preferred %-23s v-V %+10.1f  d-V %+10.1f\n",
-		       cfsr_pick_reason_key(d[i].why), who,
-		       rel_us(d[i].preferred.vruntime, d[i].avg_vruntime),
-		       rel_us(d[i].preferred.deadline, d[i].avg_vruntime));
-	}
+	text_pick_divs(d, n, r->prof->eevdf);
 }
 
 static void print_text(struct report *r, const struct report_opts *o)
@@ -880,7 +906,7 @@ static json_object *json_groups(const struct report *r)
 	return o;
 }
 
-static json_object *json_pick_counts(const struct cfsr_pick_cpu *n)
+json_object *cfsr_pick_json_counts(const struct cfsr_pick_cpu *n)
 {
 	json_object *o = json_object_new_object();
 	int pm = cfsr_pick_agree_permille(n->agrees, n->contested);
@@ -927,11 +953,11 @@ static json_object *json_pick(struct report *r, const struct report_opts *op)
 	json_object_object_add(o, "task_groups",
 			       json_object_new_string(pick_groups[cfsr_pickcheck_groups(r->c.pk)]));
 	cfsr_pickcheck_total(r->c.pk, &sum);
-	json_object_object_add(o, "total", json_pick_counts(&sum));
+	json_object_object_add(o, "total", cfsr_pick_json_counts(&sum));
 	for (c = 0; c < r->t->info.nr_cpus; c++) {
 		if (op->cpu >= 0 && c != op->cpu)
 			continue;
-		e = json_pick_counts(cfsr_pickcheck_cpu(r->c.pk, c));
+		e = cfsr_pick_json_counts(cfsr_pickcheck_cpu(r->c.pk, c));
 		json_object_object_add(e, "cpu", json_object_new_int(c));
 		json_object_array_add(cpus, e);
 	}

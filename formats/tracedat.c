@@ -243,10 +243,22 @@ static void load_topology(struct td_reader *r, struct json_object *meta,
 	info->topo_source = "recorder metadata (sysfs cpu topology)";
 }
 
+/* A time of sched/debug's sysctl_sched block (ns, after update_sysctl()'s scaling), 0 if absent. */
+static uint64_t sysctl_ns(struct json_object *sysctl, const char *key)
+{
+	struct json_object *v;
+
+	if (!sysctl || !json_object_object_get_ex(sysctl, key, &v) ||
+	    !json_object_is_type(v, json_type_int) || json_object_get_int64(v) <= 0 ||
+	    json_object_get_int64(v) > 1000000000)
+		return 0;
+	return (uint64_t)json_object_get_int64(v);
+}
+
 /* The metadata of 'cfsreplay record' (CFSR_SEC_META), and the HZ it names. */
 static void load_record_meta(struct td_reader *r, struct cfsr_trace_info *info)
 {
-	struct json_object *meta, *hz, *sysctl = NULL, *slice;
+	struct json_object *meta, *hz, *sysctl = NULL;
 	unsigned char *buf;
 	size_t len;
 
@@ -275,12 +287,13 @@ static void load_record_meta(struct td_reader *r, struct cfsr_trace_info *info)
 	if (json_object_object_get_ex(meta, "hz", &hz) && json_object_is_type(hz, json_type_int) &&
 	    json_object_get_int(hz) > 0 && json_object_get_int(hz) <= 100000)
 		info->hz = json_object_get_int(hz);
-	/* sched/debug's sysctl_sched block: the slice after update_sysctl()'s scaling */
-	if (json_object_object_get_ex(meta, "sysctl_sched", &sysctl) &&
-	    json_object_object_get_ex(sysctl, "sysctl_sched_base_slice", &slice) &&
-	    json_object_is_type(slice, json_type_int) && json_object_get_int64(slice) > 0 &&
-	    json_object_get_int64(slice) <= 1000000000)
-		info->base_slice_ns = (uint64_t)json_object_get_int64(slice);
+	/* sched/debug's sysctl_sched block: the times after update_sysctl()'s scaling */
+	if (!json_object_object_get_ex(meta, "sysctl_sched", &sysctl))
+		sysctl = NULL;
+	info->base_slice_ns = sysctl_ns(sysctl, "sysctl_sched_base_slice");
+	info->latency_ns = sysctl_ns(sysctl, "sysctl_sched_latency");
+	info->min_granularity_ns = sysctl_ns(sysctl, "sysctl_sched_min_granularity");
+	info->wakeup_granularity_ns = sysctl_ns(sysctl, "sysctl_sched_wakeup_granularity");
 	load_sched_features(r, meta, sysctl, info);
 	load_topology(r, meta, info);
 	json_object_put(meta);

@@ -10,10 +10,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cfspick.h"
 #include "error.h"
 #include "pickcheck.h"
 #include "alloc.h"
 #include "pidmap.h"
+#include "pidset.h"
+#include "weight.h"
 
 struct pc_cpu {
 	/* a switch was seen since the start or the last lost-events notice */
@@ -21,6 +24,13 @@ struct pc_cpu {
 	/* the task switched in last, and its deadline then (set_next_entity()) */
 	int pick_pid;
 	uint64_t pick_deadline;
+	/* CFS profiles: the buddies its cfs_rq may hold */
+	struct cfsr_cfs_buddies buddies;
+	/*
+	 * with buddies.unknown: the tasks picked or dequeued here since,
+	 * whose buddy marks from before are gone (clear_buddies())
+	 */
+	struct cfsr_pidset settled;
 	struct cfsr_pick_cpu n;
 };
 
@@ -78,6 +88,7 @@ int cfsr_pick_agree_permille(uint64_t agrees, uint64_t contested)
 struct cfsr_pickcheck *cfsr_pickcheck_new(const struct cfsr_pickcheck_params *p)
 {
 	struct cfsr_pickcheck *pc = calloc(1, sizeof(*pc));
+	int c;
 
 	if (!pc)
 		goto oom;
@@ -88,9 +99,13 @@ struct cfsr_pickcheck *cfsr_pickcheck_new(const struct cfsr_pickcheck_params *p)
 	pc->top = calloc((size_t)pc->p.top + 1, sizeof(*pc->top));
 	if (!pc->cpus || !pc->top)
 		goto oom;
-	pc->borrowed = p->cl != NULL;
-	pc->r = pc->borrowed ? cfsr_cpuload_engine(p->cl) :
-			       cfsr_replay_new(p->nr_cpus, p->prof, p->hz);
+	for (c = 0; c < p->nr_cpus; c++)
+		/* set before the trace began: not known until the CPU idles */
+		pc->cpus[c].buddies.unknown = true;
+	pc->borrowed = p->cl || p->engine;
+	pc->r = p->cl	  ? cfsr_cpuload_engine(p->cl) :
+		p->engine ? p->engine :
+			    cfsr_replay_new(p->nr_cpus, p->prof, p->hz);
 	if (!pc->r) {
 		cfsr_pickcheck_free(pc);
 		cfsr_error("cannot make the pick check's replay engine");
@@ -105,11 +120,15 @@ oom:
 
 void cfsr_pickcheck_free(struct cfsr_pickcheck *pc)
 {
+	int c;
+
 	if (!pc)
 		return;
 	if (!pc->borrowed)
 		cfsr_replay_free(pc->r);
 	cfsr_pidmap_release(&pc->attached);
+	for (c = 0; pc->cpus && c < pc->p.nr_cpus; c++)
+		cfsr_pidset_release(&pc->cpus[c].settled);
 	while (pc->nr_paths)
 		free(pc->paths[--pc->nr_paths]);
 	free(pc->paths);
@@ -159,18 +178,30 @@ static const char *attached_path(const struct cfsr_pickcheck *pc, int pid)
 
 static bool mixes_attached(const struct cfsr_pickcheck *pc, int cpu)
 {
+	const struct cfsr_task *t;
 	const int *pids;
-	size_t i, n;
+	size_t i, n, on = 0;
+	bool attached = false;
 
 	if (!pc->borrowed || !pc->nr_paths)
 		return false;
-	n = cfsr_cpuload_on(pc->p.cl, cpu, &pids);
-	if (n < 2)
+	if (pc->p.cl) {
+		n = cfsr_cpuload_on(pc->p.cl, cpu, &pids);
+		for (i = 0; i < n && n >= 2; i++)
+			if (strcmp(attached_path(pc, pids[i]), "/"))
+				return true;
 		return false;
-	for (i = 0; i < n; i++)
-		if (strcmp(attached_path(pc, pids[i]), "/"))
-			return true;
-	return false;
+	}
+	/* an engine without the per-CPU load's list: its tasks on the CPU */
+	for (i = 0; i < cfsr_replay_nr_tasks(pc->r); i++) {
+		t = cfsr_replay_task_at(pc->r, i);
+		if (t->cpu != cpu || !t->fair ||
+		    (t->state != CFSR_TS_QUEUED && t->state != CFSR_TS_RUNNING))
+			continue;
+		on++;
+		attached = attached || strcmp(attached_path(pc, t->pid), "/");
+	}
+	return on >= 2 && attached;
 }
 
 /* Remember the cgroup path an attach event gave @pid (a borrowed engine is not told). */
@@ -195,6 +226,12 @@ static int remember_attach(struct cfsr_pickcheck *pc, int pid, const char *path)
 	return 0;
 }
 
+/* A buddy mark from before the events began may still be on @pid (cfsr_cfs_buddies). */
+static bool not_settled(const void *data, int pid)
+{
+	return !cfsr_pidset_has(data, pid);
+}
+
 /* Class the switch @ev against the engine's state before it. */
 static enum cfsr_pick_reason classify(struct cfsr_pickcheck *pc, const struct cfsr_event *ev,
 				      struct cfsr_pick *pk, int *picked)
@@ -216,16 +253,25 @@ static enum cfsr_pick_reason classify(struct cfsr_pickcheck *pc, const struct cf
 	q.prev_special = (prev && prev->exiting) || (ev->sw.prev_state & CFSR_TASK_DEAD_BITS);
 	q.prev_protected = prev && c->pick_pid == q.prev_pid && prev->deadline == c->pick_deadline;
 	q.other_pid = next > 0 ? next : 0;
+	if (!pc->p.prof->eevdf) {
+		c->buddies.unknown_may = not_settled;
+		c->buddies.unknown_data = &c->settled;
+		q.buddies = &c->buddies;
+	}
 	*picked = cfsr_replay_pick(pc->r, ev->cpu, &q, pk);
-	if (*picked >= 0 && mixes_attached(pc, ev->cpu))
+	/* the groups first: a CFS pick left open by its buddies or vruntimes is one too */
+	if (*picked != CFSR_PICK_NO_STATE && *picked != CFSR_PICK_GROUPS &&
+	    mixes_attached(pc, ev->cpu))
 		return CFSR_PR_GROUPS;
 	switch (*picked) {
 	case CFSR_PICK_NO_STATE:
 		return CFSR_PR_STATE_UNKNOWN;
 	case CFSR_PICK_GROUPS:
 		return CFSR_PR_GROUPS;
-	case CFSR_PICK_NOT_EEVDF:
-		return CFSR_PR_CFS;
+	case CFSR_PICK_BUDDIES:
+		return CFSR_PR_BUDDY_UNKNOWN;
+	case CFSR_PICK_VR_UNKNOWN:
+		return CFSR_PR_VRUNTIME_UNKNOWN;
 	default:
 		break;
 	}
@@ -235,6 +281,12 @@ static enum cfsr_pick_reason classify(struct cfsr_pickcheck *pc, const struct cf
 		return CFSR_PR_NEXT_UNSEEN;
 	if (pk->nr_runnable <= 1)
 		return CFSR_PR_ONE_RUNNABLE;
+	if (!pc->p.prof->eevdf) {
+		if (*picked == next)
+			return pk->buddy ? CFSR_PR_BUDDY : CFSR_PR_LEFTMOST;
+		return pk->other.vruntime == pk->picked.vruntime ? CFSR_PR_VRUNTIME_TIE :
+								   CFSR_PR_NOT_LEFTMOST;
+	}
 	if (*picked == next)
 		return CFSR_PR_EARLIEST;
 	if (pk->kept_curr)
@@ -297,6 +349,8 @@ static void judge(struct cfsr_pickcheck *pc, const struct cfsr_event *ev)
 		d.size = ahead(pk.other.vruntime, pk.avg_vruntime);
 	else if (why == CFSR_PR_EARLIER_DEADLINE)
 		d.size = ahead(pk.other.deadline, pk.picked.deadline);
+	else if (why == CFSR_PR_NOT_LEFTMOST)
+		d.size = ahead(pk.other.vruntime, pk.picked.vruntime);
 	else
 		d.size = ahead(pk.picked.deadline, pk.picked.vruntime);
 	keep_div(pc, &d);
@@ -308,10 +362,131 @@ static bool groups_given(const struct cfsr_pickcheck *pc)
 
 	if (pc->groups_known)
 		return true;
-	if (!pc->borrowed)
+	if (!pc->p.cl)
 		return false;
 	cfsr_cpuload_groups(pc->p.cl, &g);
 	return g.marker_moves > 0;
+}
+
+/*
+ * yield_task_fair() (kernel/sched/fair.c, v3.8-v6.5) before a __schedule():
+ * a fair task that leaves without preemption while runnable may have
+ * called sched_yield(), which clears its buddies and makes it the skip
+ * buddy (when other tasks are queued).  A preemption on the way back to
+ * user space (schedule() from the exit to user mode, not
+ * preempt_schedule()) shows the same in sched_switch: prev_state R, no
+ * preempt flag; so the pick tries both, and matters only where prev is
+ * the leftmost.
+ */
+static void cfs_yield(struct cfsr_pickcheck *pc, const struct cfsr_event *ev)
+{
+	struct cfsr_cfs_buddies *b = &pc->cpus[ev->cpu].buddies;
+	int prev = ev->sw.prev_pid;
+
+	if (pc->p.prof->eevdf || prev <= 0 || ev->sw.preempt || ev->sw.prev_state ||
+	    ev->sw.prev_prio < 100 || ev->sw.prev_prio >= 140)
+		return;
+	cfsr_cfs_buddies_drop(b, prev);
+	cfsr_cfs_buddies_add(b, b->skip, &b->nr_skip, prev);
+}
+
+/*
+ * check_preempt_wakeup() (kernel/sched/fair.c, v3.8-v6.5) after a wakeup
+ * onto a CPU whose curr is a fair task on the woken task's cfs_rq: when
+ * wakeup_preempt_entity(curr, woken) is 1 the woken task becomes the next
+ * buddy and, with LAST_BUDDY and at least sched_nr_latency entities
+ * queued, curr the last buddy -- unless curr already had to reschedule
+ * (the function returns first), which the trace does not show: both are
+ * possible buddies.  With a vruntime the trace does not give, a wakeup
+ * that may preempt counts as one that does.
+ */
+static void cfs_wakeup(struct cfsr_pickcheck *pc, const struct cfsr_event *ev)
+{
+	int cpu = ev->wake.target_cpu >= 0 ? ev->wake.target_cpu : ev->cpu;
+	const struct cfsr_cfs_tunables *tu = cfsr_replay_cfs_tunables(pc->r);
+	struct cfsr_task *w, *curr;
+	const struct cfsr_cfs_rq *cfs;
+	struct cfsr_cfs_buddies *b;
+	struct cfsr_cfs_ent ec, ew;
+
+	if (pc->p.prof->eevdf || cpu < 0 || cpu >= pc->p.nr_cpus || pc->cpus[cpu].pick_pid <= 0)
+		return;
+	b = &pc->cpus[cpu].buddies;
+	curr = cfsr_replay_task(pc->r, pc->cpus[cpu].pick_pid);
+	w = cfsr_replay_task(pc->r, ev->wake.pid);
+	if (!curr || !w || curr == w || !curr->fair || !w->fair || curr->cpu != cpu ||
+	    w->cpu != cpu || curr->state != CFSR_TS_RUNNING || w->state != CFSR_TS_QUEUED ||
+	    curr->group != w->group)
+		return;
+	ec = (struct cfsr_cfs_ent){ curr->pid, curr->vruntime, curr->load_weight,
+				    cfsr_prio_to_wmult(curr->prio), true };
+	ew = (struct cfsr_cfs_ent){ w->pid, w->vruntime, w->load_weight,
+				    cfsr_prio_to_wmult(w->prio), false };
+	if (cfsr_cfs_wakeup_preempt(tu, &ec, &ew) < 1 && !curr->vr_guessed && !w->vr_guessed)
+		return;
+	cfsr_cfs_buddies_add(b, b->next, &b->nr_next, w->pid);
+	cfs = cfsr_replay_task_cfs_rq(pc->r, curr);
+	if (cfs && cfs->nr_queued + cfs->nr_gse >= tu->nr_latency)
+		cfsr_cfs_buddies_add(b, b->last, &b->nr_last, curr->pid);
+}
+
+/*
+ * The buddies after an event, CFS profiles: clear_buddies() of the task
+ * picked (set_next_entity(), or pick_next_entity() before) and of one
+ * dequeued (a sleep, a migration); none left on a CPU that goes idle; any
+ * after lost events.
+ */
+/*
+ * @pid was picked or dequeued on CPU @c: no buddy mark is left on it.  If
+ * the set cannot grow, the task stays one that may be a buddy: picks it
+ * could change are then not judged.
+ */
+static void cfs_settle(struct cfsr_pickcheck *pc, int c, int pid)
+{
+	struct pc_cpu *cs = &pc->cpus[c];
+
+	cfsr_cfs_buddies_drop(&cs->buddies, pid);
+	if (cs->buddies.unknown)
+		(void)cfsr_pidset_add(&cs->settled, pid);
+}
+
+static void cfs_buddies_after(struct cfsr_pickcheck *pc, const struct cfsr_event *ev)
+{
+	struct cfsr_cfs_buddies *b;
+	int c;
+
+	if (pc->p.prof->eevdf)
+		return;
+	switch (ev->kind) {
+	case CFSR_EV_SWITCH:
+		b = &pc->cpus[ev->cpu].buddies;
+		if (ev->sw.next_pid <= 0) {
+			memset(b, 0, sizeof(*b));
+			cfsr_pidset_release(&pc->cpus[ev->cpu].settled);
+			break;
+		}
+		cfs_settle(pc, ev->cpu, ev->sw.next_pid);
+		if (ev->sw.prev_pid > 0 && !ev->sw.preempt && ev->sw.prev_state)
+			cfs_settle(pc, ev->cpu, ev->sw.prev_pid);
+		break;
+	case CFSR_EV_WAKEUP:
+	case CFSR_EV_WAKEUP_NEW:
+		cfs_wakeup(pc, ev);
+		break;
+	case CFSR_EV_MIGRATE:
+		if (ev->migrate.orig_cpu >= 0 && ev->migrate.orig_cpu < pc->p.nr_cpus)
+			cfs_settle(pc, ev->migrate.orig_cpu, ev->migrate.pid);
+		break;
+	case CFSR_EV_LOST:
+		for (c = 0; c < pc->p.nr_cpus; c++)
+			if (ev->cpu < 0 || ev->cpu >= pc->p.nr_cpus || c == ev->cpu) {
+				pc->cpus[c].buddies.unknown = true;
+				cfsr_pidset_release(&pc->cpus[c].settled);
+			}
+		break;
+	default:
+		break;
+	}
 }
 
 int cfsr_pickcheck_before(struct cfsr_pickcheck *pc, const struct cfsr_event *ev)
@@ -319,8 +494,10 @@ int cfsr_pickcheck_before(struct cfsr_pickcheck *pc, const struct cfsr_event *ev
 	bool cpu_ok = ev->cpu >= 0 && ev->cpu < pc->p.nr_cpus;
 	const char *path;
 
-	if (ev->kind == CFSR_EV_SWITCH && cpu_ok)
+	if (ev->kind == CFSR_EV_SWITCH && cpu_ok) {
+		cfs_yield(pc, ev);
 		judge(pc, ev);
+	}
 	/*
 	 * Without the snapshots' or markers' groups, a task attached to a
 	 * cgroup is kept apart from the others: which hierarchy holds the cpu
@@ -363,6 +540,8 @@ void cfsr_pickcheck_after(struct cfsr_pickcheck *pc, const struct cfsr_event *ev
 		cs->pick_pid = t ? t->pid : 0;
 		cs->pick_deadline = t ? t->deadline : 0;
 	}
+	if (ev->kind != CFSR_EV_SWITCH || cpu_ok)
+		cfs_buddies_after(pc, ev);
 }
 
 int cfsr_pickcheck_event(struct cfsr_pickcheck *pc, const struct cfsr_event *ev)

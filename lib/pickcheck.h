@@ -5,7 +5,10 @@
  * own, asked before the engine replays the switch) against the task the
  * kernel ran.  Each switch is classed: trivial (no choice: one runnable fair
  * task, or none and the CPU goes idle), agrees, diverges (with the reason
- * and the EEVDF figures behind it) or cannot judge (with the reason).  The
+ * and the EEVDF or CFS figures behind it) or cannot judge (with the
+ * reason).  For the CFS profiles the check keeps, per CPU, the buddies
+ * the events allow (a wakeup that preempts may set next and last, a
+ * yield skip), and a pick that depends on them is not judged.  The
  * agreement is counted per CPU on the contested picks (two runnable fair
  * tasks or more); the --top largest divergences are kept, so memory grows
  * with tasks and CPUs, never with events.  docs/COMPARATORS.md gives the
@@ -33,18 +36,27 @@
 	X(CFSR_PR_EARLIEST, "earliest-eligible", 'A',                                                \
 	  "the eligible task with the earliest deadline")                                            \
 	X(CFSR_PR_TIE, "deadline-tie", 'A', "one of eligible tasks with equal earliest deadlines")   \
+	X(CFSR_PR_LEFTMOST, "leftmost", 'A', "CFS: the runnable task with the smallest vruntime")    \
+	X(CFSR_PR_BUDDY, "buddy", 'A',                                                               \
+	  "CFS: a buddy within the wakeup granularity of the leftmost")                              \
+	X(CFSR_PR_VRUNTIME_TIE, "vruntime-tie", 'A',                                                 \
+	  "CFS: a task with the same vruntime as the one picked")                                    \
 	X(CFSR_PR_INELIGIBLE, "ineligible", 'D', "ran a task that was not eligible")                 \
 	X(CFSR_PR_EARLIER_DEADLINE, "earlier-deadline", 'D',                                         \
 	  "the preferred had an earlier deadline")                                                   \
 	X(CFSR_PR_RUN_TO_PARITY, "run-to-parity", 'D',                                               \
 	  "the running task was eligible and its slice protected (RUN_TO_PARITY)")                   \
+	X(CFSR_PR_NOT_LEFTMOST, "not-leftmost", 'D',                                                 \
+	  "CFS: ran a task neither the leftmost nor a buddy the rule allows")                        \
 	X(CFSR_PR_STATE_UNKNOWN, "state-unknown", 'C',                                               \
 	  "the CPU's state unknown: before its first switch, after lost events or a switch missing") \
 	X(CFSR_PR_HIGHER_CLASS, "higher-class", 'C', "a real-time or deadline task runs next")       \
 	X(CFSR_PR_GROUPS, "task-groups", 'C',                                                        \
 	  "queued tasks in more than one cfs_rq: picks among group entities not modelled")           \
-	X(CFSR_PR_CFS, "cfs-profile", 'C',                                                           \
-	  "CFS pick (v5.7-v6.5): its vruntime placement is not modelled")                            \
+	X(CFSR_PR_BUDDY_UNKNOWN, "buddy-unknown", 'C',                                               \
+	  "CFS: the pick depends on a buddy the trace does not show (next, last, skip)")             \
+	X(CFSR_PR_VRUNTIME_UNKNOWN, "vruntime-unknown", 'C',                                         \
+	  "CFS: a runnable task's vruntime is not known from the trace")                             \
 	X(CFSR_PR_NEXT_UNSEEN, "next-unseen", 'C',                                                   \
 	  "the task run was not runnable on the CPU in the model (wakeup or migration unseen)")      \
 	X(CFSR_PR_IDLE_RUNNABLE, "idle-with-runnable", 'C',                                          \
@@ -84,18 +96,21 @@ struct cfsr_pick_cpu {
  * struct cfsr_pick_div - one divergence
  * @ts: trace time of the switch
  * @cpu: its CPU
- * @why: CFSR_PR_INELIGIBLE, CFSR_PR_EARLIER_DEADLINE or CFSR_PR_RUN_TO_PARITY
+ * @why: CFSR_PR_INELIGIBLE, CFSR_PR_EARLIER_DEADLINE, CFSR_PR_RUN_TO_PARITY or
+ *       CFSR_PR_NOT_LEFTMOST
  * @prev_pid: the task that left the CPU (0 idle)
  * @ran: the task the kernel ran, as the pick saw it
  * @preferred: the task the rule picks
  * @ran_comm: name of @ran
  * @pref_comm: name of @preferred
- * @avg_vruntime: the cfs_rq's average vruntime V at the pick
+ * @avg_vruntime: the cfs_rq's average vruntime V at the pick (CFS: its
+ *                min_vruntime)
  * @nr_runnable: runnable fair tasks at the pick
  * @size: how far off, in virtual ns: the ran task's vruntime past V
  *        (ineligible), its deadline past the preferred's (earlier
- *        deadline), or the protected task's vruntime short of its deadline
- *        (run to parity)
+ *        deadline), the protected task's vruntime short of its deadline
+ *        (run to parity), or the ran task's vruntime past the preferred's
+ *        (not leftmost)
  */
 struct cfsr_pick_div {
 	uint64_t ts;
@@ -125,9 +140,12 @@ struct cfsr_pick_div {
  *      caller replays each event there between cfsr_pickcheck_before() and
  *      cfsr_pickcheck_after()); NULL: the check drives an engine of its own
  *      (cfsr_pickcheck_event())
+ * @engine: without @cl, a replay engine to ask (borrowed, replayed by the
+ *          caller as @cl's is); NULL: one of the check's own
  */
 struct cfsr_pickcheck_params {
 	struct cfsr_cpuload *cl;
+	struct cfsr_replay *engine;
 	int nr_cpus;
 	const struct cfsr_profile *prof;
 	int hz;
@@ -153,8 +171,9 @@ void cfsr_pickcheck_free(struct cfsr_pickcheck *pc);
 int cfsr_pickcheck_event(struct cfsr_pickcheck *pc, const struct cfsr_event *ev);
 
 /*
- * With a borrowed engine (@cl of the params): judge a switch before the
- * engine replays the event, then take the engine's state after it.
+ * With a borrowed engine (@cl or @engine of the params): judge a switch
+ * before the engine replays the event, then take the engine's state after
+ * it.
  */
 int cfsr_pickcheck_before(struct cfsr_pickcheck *pc, const struct cfsr_event *ev);
 void cfsr_pickcheck_after(struct cfsr_pickcheck *pc, const struct cfsr_event *ev);

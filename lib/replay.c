@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "cfspick.h"
 #include "error.h"
 #include "group.h"
 #include "math.h"
@@ -141,6 +142,8 @@ struct cfsr_replay {
 	uint64_t base_slice;
 	/* reweight_entity() places a queued entity again (v6.13+) */
 	bool reweight_place;
+	/* CFS profiles: the tunables of their vruntime rules */
+	struct cfsr_cfs_tunables cfs_tu;
 	/* clock readings will come: no update on a CPU until its first */
 	bool expect_clock;
 	/* a per-CPU list could not grow: the event fails */
@@ -1028,12 +1031,171 @@ static void task_lag(const struct cfsr_replay *r, const struct cfsr_cfs_rq *cfs,
 	update_entity_lag(r, cfs, &e);
 }
 
+static void cfs_place_task(const struct cfsr_replay *r, const struct cfsr_cfs_rq *cfs,
+			   struct cfsr_task *t, bool initial);
+
 static void task_place(const struct cfsr_replay *r, const struct cfsr_cfs_rq *cfs,
 		       struct cfsr_task *t, bool initial)
 {
 	struct ent e = task_ent(t);
 
+	if (!r->profile->eevdf) {
+		cfs_place_task(r, cfs, t, initial);
+		return;
+	}
 	place_entity(r, cfs, &e, initial);
+}
+
+/* ---- CFS vruntime (v3.8-v6.5; the rules are lib/cfspick.c's) ------------------------- */
+
+/*
+ * Mirrors update_min_vruntime() (kernel/sched/fair.c, v4.13-v6.5) on a
+ * cfs_rq of a CFS profile: curr if it is queued there, and the leftmost of
+ * its other queued tasks, in the CPU's list.
+ * Differs: group entities are left out of the leftmost (the engine does
+ * not advance their vruntime for CFS profiles).
+ */
+static void cfs_update_min(const struct cfsr_replay *r, struct cfsr_cfs_rq *cfs)
+{
+	const struct replay_rq *rq;
+	const struct cfsr_task *t, *curr = NULL, *left = NULL;
+	size_t i;
+
+	if (r->profile->eevdf || !cfs)
+		return;
+	rq = &r->rqs[cfs->cpu];
+	for (i = 0; i < rq->nr_onrq; i++) {
+		t = &r->tasks[rq->onrq[i]];
+		if (!t->fair || t->group != cfs->group || !state_on_rq(t->state))
+			continue;
+		if (t->state == CFSR_TS_RUNNING)
+			curr = t;
+		else if (!left || (int64_t)(t->vruntime - left->vruntime) < 0)
+			left = t;
+	}
+	cfs->min_vruntime =
+		cfsr_cfs_min_vruntime(cfs->min_vruntime, curr != NULL, curr ? curr->vruntime : 0,
+				      left != NULL, left ? left->vruntime : 0);
+}
+
+/*
+ * The placement of a task joining a cfs_rq of a CFS profile:
+ *  - @initial (wake_up_new_task(), kernel/sched/fair.c v3.8-v6.5):
+ *    enqueue_entity() without ENQUEUE_WAKEUP adds min_vruntime to the
+ *    relative vruntime task_fork_fair() left (cfs_fork());
+ *  - otherwise a wakeup (enqueue_entity() with ENQUEUE_WAKEUP): the
+ *    min_vruntime of the new cfs_rq is added after a migration
+ *    (ENQUEUE_MIGRATED, the vruntime left relative by
+ *    migrate_task_rq_fair()), then place_entity(initial 0).
+ * A task whose vruntime the trace has not given (already there at its
+ * start, or its fork unseen) takes the cfs_rq's min_vruntime (after a
+ * START_DEBIT vslice for a new task) and is marked @vr_guessed, until a
+ * wakeup places it at the sleeper floor rather than at its own vruntime.
+ */
+static void cfs_place_task(const struct cfsr_replay *r, const struct cfsr_cfs_rq *cfs,
+			   struct cfsr_task *t, bool initial)
+{
+	uint64_t v;
+
+	if (t->vr_rel) {
+		t->vruntime += cfs->min_vruntime;
+		t->vr_rel = false;
+		if (initial)
+			return;
+	} else if (!t->vr_placed || initial) {
+		v = initial ? cfsr_cfs_calc_delta_fair(
+				      &r->cfs_tu,
+				      cfsr_cfs_sched_slice(&r->cfs_tu, cfs_nr_queued(cfs),
+							   cfs->load_weight, t->load_weight),
+				      t->load_weight, cfsr_prio_to_wmult(t->prio)) :
+			      0;
+		t->vruntime = cfsr_cfs_place(&r->cfs_tu, cfs->min_vruntime, cfs->min_vruntime,
+					     initial, v);
+		t->vr_placed = true;
+		t->vr_guessed = true;
+		return;
+	}
+	v = cfsr_cfs_place(&r->cfs_tu, cfs->min_vruntime, t->vruntime, false, 0);
+	if (v != t->vruntime)
+		t->vr_guessed = false;
+	t->vruntime = v;
+}
+
+/*
+ * A task leaves @cfs for another CPU, CFS profiles: its vruntime becomes
+ * relative to @cfs's min_vruntime -- dequeue_entity() without DEQUEUE_SLEEP
+ * for a load-balance detach, then update_min_vruntime(); or, for a task
+ * waking elsewhere, migrate_task_rq_fair() (TASK_WAKING), v3.8-v6.5.
+ * Differs: a sleeping task moved without waking (an affinity change) is
+ * taken as waking.
+ */
+static void cfs_leave(struct cfsr_replay *r, struct cfsr_task *t, struct cfsr_cfs_rq *cfs)
+{
+	if (r->profile->eevdf || !cfs)
+		return;
+	if (t->vr_placed && !t->vr_rel) {
+		t->vruntime -= cfs->min_vruntime;
+		t->vr_rel = true;
+	}
+	cfs_update_min(r, cfs);
+}
+
+/*
+ * Mirrors task_fork_fair() (kernel/sched/fair.c, v3.8-v6.5) for a CFS
+ * profile: on the parent's cfs_rq, update_curr() done (its run-time
+ * report precedes the fork), the child starts at the parent's vruntime if
+ * the parent is that cfs_rq's curr, then place_entity(initial 1): no
+ * earlier than min_vruntime plus sched_vslice() (START_DEBIT); it is kept
+ * relative to min_vruntime until wake_up_new_task() enqueues it.
+ * sysctl_sched_child_runs_first (off by default) is not modelled.
+ */
+static void cfs_fork(struct cfsr_replay *r, struct cfsr_task *child, int cpu)
+{
+	struct cfsr_cfs_rq *cfs = cfs_of(r, child->group, cpu), *root = cfs_of(r, 0, cpu);
+	const struct cfsr_task *curr;
+	uint64_t slice, v;
+	unsigned int nr;
+
+	if (r->profile->eevdf || !cfs || !child->fair)
+		return;
+	curr = cfs_curr(r, cfs);
+	if (curr && curr->group != child->group)
+		curr = NULL;
+	nr = r->cfs_tu.alt_period ? root->h_nr_runnable : cfs_nr_queued(cfs);
+	slice = cfsr_cfs_sched_slice(&r->cfs_tu, nr, cfs->load_weight, child->load_weight);
+	v = cfsr_cfs_place(&r->cfs_tu, cfs->min_vruntime, curr ? curr->vruntime : 0, true,
+			   cfsr_cfs_calc_delta_fair(&r->cfs_tu, slice, child->load_weight,
+						    cfsr_prio_to_wmult(child->prio)));
+	child->vruntime = v - cfs->min_vruntime;
+	child->vr_rel = true;
+	child->vr_placed = true;
+	/*
+	 * A parent alone on its cfs_rq is at or before min_vruntime
+	 * (update_curr() made it max(min_vruntime, its vruntime)), so the
+	 * child's start does not depend on a vruntime the trace did not give.
+	 */
+	child->vr_guessed =
+		curr && (curr->vr_guessed || !curr->vr_placed) && cfs_nr_queued(cfs) > 1;
+}
+
+/*
+ * A load-balance migration's enqueue on the destination, CFS profiles:
+ * enqueue_entity() without ENQUEUE_WAKEUP adds the cfs_rq's min_vruntime,
+ * no place_entity() (v3.8-v6.5).
+ */
+static void cfs_attach(struct cfsr_replay *r, struct cfsr_task *t)
+{
+	struct cfsr_cfs_rq *cfs = task_cfs(r, t);
+
+	if (!cfs || !t->vr_rel)
+		return;
+	t->vruntime += cfs->min_vruntime;
+	t->vr_rel = false;
+}
+
+const struct cfsr_cfs_tunables *cfsr_replay_cfs_tunables(const struct cfsr_replay *r)
+{
+	return &r->cfs_tu;
 }
 
 /* ---- accounting: every change of a task's state, CPU, group or weight ------------------- */
@@ -1306,6 +1468,9 @@ static void set_state(struct cfsr_replay *r, struct cfsr_task *t, enum cfsr_task
 		task_load_leave(r, t, true);
 	else if (!was_on_rq && state_on_rq(state))
 		task_load_enter(r, t);
+	/* CFS: dequeue_entity() ends with update_min_vruntime() */
+	if (was_on_rq && !state_on_rq(state))
+		cfs_update_min(r, task_cfs(r, t));
 	group_levels(r, t->group, t->cpu, state_reweights(from, state) ? LEVELS_WALK : LEVELS_KEEP);
 }
 
@@ -1339,6 +1504,8 @@ static void set_cpu(struct cfsr_replay *r, struct cfsr_task *t, int cpu, uint64_
 		t->avg.last_update_time = 0;
 		t->migrated = true;
 		r->stats.unseen_migrations++;
+		/* CFS: the min_vruntimes of the renormalisation are not known */
+		t->vr_guessed = t->vr_guessed || !r->profile->eevdf;
 	}
 	move_cpu(r, t, cpu);
 }
@@ -2849,12 +3016,16 @@ static void advance_vruntime(struct cfsr_replay *r, struct cfsr_task *t, uint64_
 	struct cfsr_cfs_rq *g;
 
 	task_account(r, t, -1);
-	t->vruntime += calc_delta_fair(delta_exec, &e);
+	t->vruntime += r->profile->eevdf ?
+			       calc_delta_fair(delta_exec, &e) :
+			       cfsr_cfs_calc_delta_fair(&r->cfs_tu, delta_exec, e.weight, e.inv);
 	if ((int64_t)(t->vruntime - t->deadline) >= 0) {
 		t->slice = r->base_slice;
 		t->deadline = t->vruntime + calc_delta_fair(t->slice, &e);
 	}
 	task_account(r, t, 1);
+	/* CFS: update_curr() ends with update_min_vruntime() */
+	cfs_update_min(r, task_cfs(r, t));
 	if (!r->profile->eevdf || !levels)
 		return;
 	for (g = task_cfs(r, t); g && g->group; g = parent_cfs(r, g))
@@ -3140,6 +3311,7 @@ static int on_migrate(struct cfsr_replay *r, const struct cfsr_event *ev)
 		if (t->state == CFSR_TS_QUEUED)
 			root_util_est(r, t, -1);
 		task_account(r, t, -1);
+		cfs_leave(r, t, cfs);
 		reweight_groups(r, t->group, t->cpu);
 		if (clock_ok(r, t->cpu))
 			group_walk(r, cfs, now, ev->ts, exact,
@@ -3159,7 +3331,10 @@ static int on_migrate(struct cfsr_replay *r, const struct cfsr_event *ev)
 			t->attach_pending = true;
 			r->attach_pending++;
 		}
-		task_place(r, task_cfs(r, t), t, false);
+		if (r->profile->eevdf)
+			task_place(r, task_cfs(r, t), t, false);
+		else
+			cfs_attach(r, t);
 		task_account(r, t, 1);
 		/* enqueue_task_fair() on the destination: se_update_runnable() at each level */
 		group_levels(r, t->group, t->cpu, LEVELS_RUNNABLE);
@@ -3177,6 +3352,7 @@ static int on_migrate(struct cfsr_replay *r, const struct cfsr_event *ev)
 	remove_task(r, t, ev->ts);
 	if (r->profile->migrate_pelt_lag && src->curr == 0 && t->avg.last_update_time)
 		r->ops->update_blocked_se(r->profile, now, &t->avg, t->load_weight);
+	cfs_leave(r, t, task_cfs(r, t));
 	move_cpu(r, t, ev->migrate.dest_cpu);
 	t->migrated = true;
 	return 0;
@@ -3232,6 +3408,7 @@ static int on_fork(struct cfsr_replay *r, const struct cfsr_event *ev)
 		task_account(r, child, 1);
 	}
 	memcpy(child->comm, ev->fork.child_comm, sizeof(child->comm));
+	cfs_fork(r, child, ev->cpu);
 	return 0;
 }
 
@@ -3828,6 +4005,7 @@ struct cfsr_replay *cfsr_replay_new(int nr_cpus, const struct cfsr_profile *prof
 	r->factor = factor;
 	r->base_slice = (uint64_t)profile->base_slice_ns * factor;
 	r->reweight_place = profile->eevdf && profile->last >= 61300;
+	cfsr_cfs_tunables_init(&r->cfs_tu, profile, factor);
 	return r;
 }
 
@@ -3864,6 +4042,8 @@ void cfsr_replay_take_tunables(struct cfsr_replay *r, const struct cfsr_trace_in
 		return;
 	if (info->base_slice_ns)
 		r->base_slice = info->base_slice_ns;
+	cfsr_cfs_tunables_take(&r->cfs_tu, info->latency_ns, info->min_granularity_ns,
+			       info->wakeup_granularity_ns);
 	if (cfsr_sched_feats_decode(&f, info) != CFSR_FEAT_UNKNOWN)
 		cfsr_sched_feats_apply(&r->own, r->profile, &f);
 	r->own_pelt.util_est_no_fastup = !r->own.util_est_fastup;
@@ -3965,6 +4145,80 @@ static void pick_describe(struct cfsr_pick_entity *e, const struct cfsr_task *t,
 }
 
 /*
+ * The fair pick of a __schedule() on one cfs_rq, CFS profiles, without
+ * changing the engine: a prev that blocks is dequeued first
+ * (dequeue_entity(), no update_min_vruntime() effect on the pick), one
+ * that stays is cfs_rq->curr; then pick_next_entity() of
+ * kernel/sched/fair.c, v3.8-v6.5 (cfsr_cfs_pick_next()) under every
+ * buddy state @q allows.  The CPU's list keeps the order the tasks were
+ * queued in, which breaks vruntime ties as the tree does.
+ */
+static int cfs_pick(const struct cfsr_replay *r, int cpu, const struct cfsr_pick_query *q,
+		    struct cfsr_pick *out)
+{
+	struct cfsr_cfs_ent ents[PICK_MAX_CAND];
+	const struct cfsr_cfs_rq *cfs = NULL;
+	const struct cfsr_task *t, *prev = NULL;
+	size_t i, n = 0;
+	bool guessed = false;
+	int k, plain, other = -1;
+
+	for (i = 0; i < r->rqs[cpu].nr_onrq; i++) {
+		t = &r->tasks[r->rqs[cpu].onrq[i]];
+		if (!t->fair || t->cpu != cpu || !state_on_rq(t->state))
+			continue;
+		if (!cfs)
+			cfs = cfs_of(r, t->group, cpu);
+		else if (cfs->group != t->group)
+			return CFSR_PICK_GROUPS;
+		if (t->state == CFSR_TS_RUNNING) {
+			if (t->pid != q->prev_pid)
+				return CFSR_PICK_NO_STATE;
+			prev = t;
+			if (q->prev_sleeps)
+				continue;
+		}
+		if (n == PICK_MAX_CAND)
+			return CFSR_PICK_NO_STATE;
+		guessed = guessed || t->vr_guessed || !t->vr_placed;
+		if (t->pid == q->other_pid)
+			other = (int)n;
+		ents[n++] = (struct cfsr_cfs_ent){ t->pid, t->vruntime, t->load_weight,
+						   cfsr_prio_to_wmult(t->prio), t == prev };
+	}
+	if (q->prev_pid > 0 && !prev) {
+		t = task_find(r, q->prev_pid);
+		if (t && t->fair)
+			return CFSR_PICK_NO_STATE;
+	}
+	out->nr_runnable = (unsigned int)n;
+	if (!n)
+		return 0;
+	out->group = cfs->group;
+	out->min_vruntime = cfs->min_vruntime;
+	out->avg_vruntime = cfs->min_vruntime;
+	if (guessed && n > 1)
+		return CFSR_PICK_VR_UNKNOWN;
+	k = cfsr_cfs_pick_buddies(&r->cfs_tu, ents, n, q->buddies, &plain);
+	out->picked = (struct cfsr_pick_entity){ ents[plain].pid, true, true, ents[plain].vruntime,
+						 ents[plain].vruntime };
+	if (other >= 0)
+		out->other =
+			(struct cfsr_pick_entity){ ents[other].pid, true, true,
+						   ents[other].vruntime, ents[other].vruntime };
+	else if (q->other_pid > 0)
+		out->other.pid = q->other_pid;
+	if (k == -2)
+		return CFSR_PICK_BUDDIES;
+	if (k != plain) {
+		out->buddy = true;
+		out->picked = (struct cfsr_pick_entity){ ents[k].pid, true, true, ents[k].vruntime,
+							 ents[k].vruntime };
+	}
+	return out->picked.pid;
+}
+
+/*
  * Mirrors, without changing the engine, the fair pick of a __schedule()
  * on one cfs_rq: pick_task_fair() -> pick_next_entity() -> pick_eevdf()
  * (kernel/sched/fair.c, v6.6-v6.18; later split out as __pick_eevdf(),
@@ -4005,7 +4259,7 @@ int cfsr_replay_pick(const struct cfsr_replay *r, int cpu, const struct cfsr_pic
 	    r->rqs[cpu].curr != (q->prev_pid > 0 ? q->prev_pid : 0))
 		return CFSR_PICK_NO_STATE;
 	if (!r->profile->eevdf)
-		return CFSR_PICK_NOT_EEVDF;
+		return cfs_pick(r, cpu, q, out);
 	if (q->other_pid > 0)
 		other = task_find(r, q->other_pid);
 	for (i = 0; i < r->rqs[cpu].nr_onrq; i++) {

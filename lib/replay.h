@@ -62,6 +62,14 @@
  * cfs_rq empties while it is not eligible (@se_delayed), until a pick on
  * its CPU chooses it (pick_eevdf() from the root down) or an enqueue
  * requeues it (a wakeup never migrates a delayed task).
+ *
+ * The CFS profiles (v3.8-v6.5) keep each task's vruntime and each
+ * cfs_rq's min_vruntime by the CFS rules instead (lib/cfspick.h):
+ * update_curr() and update_min_vruntime() at every run-time report and
+ * sleep, task_fork_fair() at a fork, place_entity() at a wakeup, the
+ * min_vruntime renormalisation of a migration; a task whose vruntime the
+ * trace does not give is marked (@vr_guessed) until a wakeup places it at
+ * the sleeper floor.  Their pick is CFS's pick_next_entity().
  */
 #ifndef CFSR_REPLAY_H
 #define CFSR_REPLAY_H
@@ -168,6 +176,8 @@ enum cfsr_task_state {
  *               record taken in lock-step), 0 none; @avg_before_read the
  *               signal before it: a record fires inside a kernel path,
  *               whose earlier steps saw the signal before that update
+ * @min_vruntime: CFS profiles (v3.8-v6.5): cfs_rq->min_vruntime, kept
+ *                over its tasks (update_min_vruntime(), lib/cfspick.h)
  */
 struct cfsr_cfs_rq {
 	const char *path;
@@ -217,6 +227,7 @@ struct cfsr_cfs_rq {
 	uint64_t taken_ts;
 	uint64_t avg_read_ts;
 	struct cfsr_sched_avg avg_before_read;
+	uint64_t min_vruntime;
 };
 
 /**
@@ -268,6 +279,15 @@ struct cfsr_cfs_rq {
  * @pre_set_next: its signal before that update
  * @est_updates: updates made on an estimated clock
  * @est_at_record: for the caller: @est_updates when it last compared
+ * @vr_placed: CFS profiles: @vruntime was set by a placement of the
+ *             engine (task_fork_fair(), place_entity(), or the start
+ *             policy for a task the trace shows already there)
+ * @vr_rel: CFS profiles: @vruntime is relative to a min_vruntime (a
+ *          fork's, or a migration's, until the enqueue adds the new one)
+ * @vr_guessed: CFS profiles: @vruntime derives from the start policy
+ *              (a task already there when the trace began takes its
+ *              cfs_rq's min_vruntime), not from the trace; cleared when a
+ *              wakeup places the task at the sleeper floor instead
  */
 struct cfsr_task {
 	int pid;
@@ -309,6 +329,9 @@ struct cfsr_task {
 	struct cfsr_sched_avg pre_set_next;
 	uint64_t est_updates;
 	uint64_t est_at_record;
+	bool vr_placed;
+	bool vr_rel;
+	bool vr_guessed;
 	char comm[CFSR_COMM_LEN];
 };
 
@@ -427,7 +450,9 @@ void cfsr_replay_free(struct cfsr_replay *r);
  * kernel used it (scaled by update_sysctl()'s 1 + ilog2(CPUs) factor); it
  * replaces the profile's default slice for every entity placed afterwards,
  * unless the engine models another release than the traced one (a what-if
- * replay keeps its own release's default).  Likewise the kernel's
+ * replay keeps its own release's default); so do, for the CFS rules, a
+ * CFS kernel's sysctl_sched_latency, sysctl_sched_min_granularity and
+ * sysctl_sched_wakeup_granularity (lib/cfspick.h).  Likewise the kernel's
  * scheduler features (sysctl_sched_features, decoded by lib/schedfeat.h
  * from the recorded names or the release's features.h order) replace the
  * profile's defaults of those the engine switches on (CFSR_ENGINE_FEATS):
@@ -820,13 +845,17 @@ struct cfsr_pick_entity {
  * @prev_protected: RUN_TO_PARITY still protects it: its deadline is the one
  *                  it had when it was last switched in (the caller keeps that)
  * @other_pid: a task to describe as well (the one the kernel ran), 0 none
+ * @buddies: CFS profiles: the buddies the cfs_rq may hold (the caller
+ *           keeps them from the events), NULL for none
  */
+struct cfsr_cfs_buddies;
 struct cfsr_pick_query {
 	int prev_pid;
 	bool prev_sleeps;
 	bool prev_special;
 	bool prev_protected;
 	int other_pid;
+	const struct cfsr_cfs_buddies *buddies;
 };
 
 /**
@@ -840,6 +869,8 @@ struct cfsr_pick_query {
  * @tie: another eligible task had the picked task's deadline (the kernel
  *       takes the one queued first, which the model does not know)
  * @group: the task group of the cfs_rq the pick was made on (0: root)
+ * @min_vruntime: CFS profiles: the cfs_rq's min_vruntime at the pick
+ * @buddy: CFS profiles: the pick is a buddy's, not the leftmost
  */
 struct cfsr_pick {
 	struct cfsr_pick_entity picked;
@@ -850,6 +881,8 @@ struct cfsr_pick {
 	bool kept_curr;
 	bool tie;
 	int group;
+	uint64_t min_vruntime;
+	bool buddy;
 };
 
 /* Why cfsr_replay_pick() gives no answer (negative returns). */
@@ -858,8 +891,10 @@ enum cfsr_pick_status {
 	CFSR_PICK_NO_STATE = -1,
 	/* the CPU's queued fair tasks are not all on one cfs_rq (task groups) */
 	CFSR_PICK_GROUPS = -2,
-	/* the profile picks as CFS did (v5.7-v6.5), whose placement the engine does not keep */
-	CFSR_PICK_NOT_EEVDF = -3,
+	/* CFS profiles: the pick depends on buddies the caller could not rule out */
+	CFSR_PICK_BUDDIES = -3,
+	/* CFS profiles: a runnable task's vruntime derives from the start policy */
+	CFSR_PICK_VR_UNKNOWN = -4,
 };
 
 /**
@@ -872,12 +907,21 @@ enum cfsr_pick_status {
  * Read-only: the engine is not changed.  Answers for a CPU whose queued
  * fair tasks all sit on one cfs_rq (the root, or a single group's with
  * nothing else queued on the CPU); the picks among group entities are
- * for a model of the hierarchy.  pick_eevdf() as the model mirrors it:
- * see the comment at the function.
+ * for a model of the hierarchy.  pick_eevdf() as the model mirrors it
+ * (EEVDF profiles), or CFS's pick_next_entity() over the tasks' vruntimes
+ * with the buddies of @q (CFS profiles, lib/cfspick.h): see the comments
+ * at the functions.
  * Return: the pid picked, 0 when no fair task is runnable, or a negative
  * enum cfsr_pick_status.
  */
 int cfsr_replay_pick(const struct cfsr_replay *r, int cpu, const struct cfsr_pick_query *q,
 		     struct cfsr_pick *out);
+
+/*
+ * CFS profiles: the tunables the engine's CFS rules use (lib/cfspick.h);
+ * borrowed until cfsr_replay_free().
+ */
+struct cfsr_cfs_tunables;
+const struct cfsr_cfs_tunables *cfsr_replay_cfs_tunables(const struct cfsr_replay *r);
 
 #endif /* CFSR_REPLAY_H */

@@ -96,6 +96,14 @@ struct cfsr_trace_info {
 	bool record_meta_bad;
 	/* sysctl_sched_base_slice as recorded (scaled, ns), 0 if the file does not say */
 	uint64_t base_slice_ns;
+	/*
+	 * CFS kernels (v3.8-v6.5): sysctl_sched_latency,
+	 * sysctl_sched_min_granularity and sysctl_sched_wakeup_granularity as
+	 * recorded (scaled, ns), 0 where the file does not say
+	 */
+	uint64_t latency_ns;
+	uint64_t min_granularity_ns;
+	uint64_t wakeup_granularity_ns;
 	/* sysctl_sched_features as recorded, valid when has_sched_features */
 	uint64_t sched_features;
 	bool has_sched_features;

@@ -217,7 +217,7 @@ static void test_run_to_parity_feature(void **state)
 	}
 }
 
-/* What the pick does not answer: a prev the engine does not have, groups, CFS. */
+/* What the pick does not answer: a prev the engine does not have, groups. */
 static void test_no_answer(void **state)
 {
 	struct cfsr_replay *r = two_tasks();
@@ -235,10 +235,96 @@ static void test_no_answer(void **state)
 	assert_int_equal(cfsr_replay_pick(r, 0, &q, &pk), 11);
 	assert_int_not_equal(pk.group, 0);
 	cfsr_replay_free(r);
+}
 
-	r = cfsr_replay_new(2, cfsr_profile_for("6.1"), 250);
+/*
+ * The CFS rules in the engine (v6.1 on 2 CPUs: latency 12 ms, the sleeper
+ * floor min_vruntime - 6 ms, wakeup granularity 2 ms; nice 0, so virtual
+ * time is real time), worked out by hand:
+ *  - A (10) is switched in with no past: the start policy puts it at
+ *    min_vruntime 0 (guessed); it runs 20 ms (v 20, min 20) and sleeps;
+ *  - B (11) wakes with no past: at min 20 (guessed); runs 30 ms (v 50,
+ *    min 50);
+ *  - A wakes: floor 50 - 6 = 44 > 20: placed at 44, no longer guessed;
+ *    a pick now has B guessed: not answered;
+ *  - B is preempted by A, A runs 2 ms (v 46; min stays 50: min(46, B 50)
+ *    is behind it, and it never goes back), sleeps; B runs 10 ms (v 60,
+ *    min 60), sleeps; A wakes: floor 54 > 46, at 54; runs 20 ms (v 74,
+ *    min 74);
+ *  - B wakes: floor 68 > 60: at 68, known; the pick at A's preemption
+ *    takes the leftmost, B;
+ *  - A forks C (12) while running, B queued: sched_slice() of C over A, B
+ *    and C (3 tasks <= 8: the latency, 12 ms) at 1024 / 3072, with the
+ *    inverse 0xffffffff / 3072 = 1398101: fact = 1024 * 1398101 =
+ *    1431655424, 12 ms * 1431655424 / 2^32 = 3999999.33 -> 3999999 ns; so
+ *    C starts at max(A's 74 ms, min 74 ms + 3999999 ns), kept relative
+ *    (3999999) until its wakeup adds the min_vruntime then (74 ms).
+ */
+static void test_cfs_engine(void **state)
+{
+	struct cfsr_replay *r = cfsr_replay_new(2, cfsr_profile_for("6.1"), 250);
+	struct cfsr_pick_query q = { .prev_pid = 11, .other_pid = 10 };
+	struct cfsr_event e;
+	struct cfsr_pick pk;
+	const struct cfsr_task *a, *b, *c;
+
+	(void)state;
 	feed(r, ev_switch(T0, 0, 0, false, 10));
-	assert_int_equal(cfsr_replay_pick(r, 0, &q, &pk), CFSR_PICK_NOT_EEVDF);
+	feed(r, ev_runtime(T0 + 20 * MS, 10, 20 * MS));
+	feed(r, ev_switch(T0 + 20 * MS, 10, 1, false, 0));
+	feed(r, ev_wakeup(T0 + 21 * MS, 0, 11));
+	feed(r, ev_switch(T0 + 21 * MS, 0, 0, false, 11));
+	feed(r, ev_runtime(T0 + 51 * MS, 11, 30 * MS));
+	b = cfsr_replay_task(r, 11);
+	assert_int_equal(b->vruntime, 50 * MS);
+	assert_true(b->vr_guessed);
+	assert_int_equal(cfsr_replay_task_cfs_rq(r, b)->min_vruntime, 50 * MS);
+	feed(r, ev_wakeup(T0 + 51 * MS, 11, 10));
+	a = cfsr_replay_task(r, 10);
+	assert_int_equal(a->vruntime, 44 * MS);
+	assert_false(a->vr_guessed);
+	assert_int_equal(cfsr_replay_pick(r, 0, &q, &pk), CFSR_PICK_VR_UNKNOWN);
+
+	feed(r, ev_switch(T0 + 51 * MS, 11, 0, true, 10));
+	feed(r, ev_runtime(T0 + 53 * MS, 10, 2 * MS));
+	assert_int_equal(cfsr_replay_task(r, 10)->vruntime, 46 * MS);
+	assert_int_equal(cfsr_replay_task_cfs_rq(r, a)->min_vruntime, 50 * MS);
+	feed(r, ev_switch(T0 + 53 * MS, 10, 1, false, 11));
+	feed(r, ev_runtime(T0 + 63 * MS, 11, 10 * MS));
+	feed(r, ev_switch(T0 + 63 * MS, 11, 1, false, 0));
+	feed(r, ev_wakeup(T0 + 64 * MS, 0, 10));
+	a = cfsr_replay_task(r, 10);
+	assert_int_equal(a->vruntime, 54 * MS);
+	feed(r, ev_switch(T0 + 64 * MS, 0, 0, false, 10));
+	feed(r, ev_runtime(T0 + 84 * MS, 10, 20 * MS));
+	feed(r, ev_wakeup(T0 + 84 * MS, 10, 11));
+	b = cfsr_replay_task(r, 11);
+	assert_int_equal(b->vruntime, 68 * MS);
+	assert_false(b->vr_guessed);
+	q = (struct cfsr_pick_query){ .prev_pid = 10, .other_pid = 11 };
+	assert_int_equal(cfsr_replay_pick(r, 0, &q, &pk), 11);
+	assert_int_equal(pk.nr_runnable, 2);
+	assert_int_equal(pk.min_vruntime, 74 * MS);
+	assert_false(pk.buddy);
+
+	memset(&e, 0, sizeof(e));
+	e.ts = T0 + 84 * MS;
+	e.kind = CFSR_EV_FORK;
+	e.pid = 10;
+	e.fork.parent_pid = 10;
+	e.fork.child_pid = 12;
+	feed(r, e);
+	c = cfsr_replay_task(r, 12);
+	assert_true(c->vr_rel && !c->vr_guessed);
+	assert_int_equal(c->vruntime, 3999999);
+	e.kind = CFSR_EV_WAKEUP_NEW;
+	e.wake.pid = 12;
+	e.wake.prio = 120;
+	e.wake.target_cpu = 0;
+	feed(r, e);
+	c = cfsr_replay_task(r, 12);
+	assert_int_equal(c->vruntime, 74 * MS + 3999999);
+	assert_false(c->vr_rel);
 	cfsr_replay_free(r);
 }
 
@@ -348,7 +434,7 @@ int main(void)
 		cmocka_unit_test(test_agree_permille), cmocka_unit_test(test_delayed),
 		cmocka_unit_test(test_curr),	       cmocka_unit_test(test_run_to_parity_feature),
 		cmocka_unit_test(test_no_answer),      cmocka_unit_test(test_reasons),
-		cmocka_unit_test(test_pickcheck_top),
+		cmocka_unit_test(test_pickcheck_top),  cmocka_unit_test(test_cfs_engine),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

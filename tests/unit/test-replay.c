@@ -17,6 +17,7 @@
 #include <cmocka.h>
 #include <string.h>
 
+#include "cfspick.h"
 #include "replay.h"
 #include "trace.h"
 #include "weight.h"
@@ -582,6 +583,40 @@ static void test_recorded_base_slice(void **state)
 	run_until_delayed(r, c0, t0, &want);
 	assert_int_equal(cfsr_replay_task(r, 50)->deadline, 2700000);
 	cfsr_replay_free(r);
+}
+
+/*
+ * A CFS kernel's recorded sysctl_sched_latency, min_granularity and
+ * wakeup_granularity (24, 2 and 3 ms) replace the defaults of 2 CPUs (6,
+ * 0.75 and 1 ms times 1 + ilog2(2) = 12, 1.5 and 2 ms), and
+ * sched_nr_latency becomes ceil(24 / 2) = 12; a what-if replay (the trace
+ * says 6.18, the engine models 5.15) keeps the defaults, nr_latency
+ * ceil(12 / 1.5) = 8.
+ */
+static void cfs_tunables_after(const char *release, uint64_t latency, uint64_t min_gran,
+			       uint64_t wakeup_gran, unsigned int nr_latency)
+{
+	struct cfsr_trace_info info = { .kernel_release = release,
+					.latency_ns = 24000000,
+					.min_granularity_ns = 2000000,
+					.wakeup_granularity_ns = 3000000 };
+	struct cfsr_replay *r = cfsr_replay_new(2, cfsr_profile_for("5.15"), 250);
+	const struct cfsr_cfs_tunables *tu;
+
+	cfsr_replay_take_tunables(r, &info);
+	tu = cfsr_replay_cfs_tunables(r);
+	assert_int_equal(tu->latency, latency);
+	assert_int_equal(tu->min_granularity, min_gran);
+	assert_int_equal(tu->wakeup_granularity, wakeup_gran);
+	assert_int_equal(tu->nr_latency, nr_latency);
+	cfsr_replay_free(r);
+}
+
+static void test_recorded_cfs_tunables(void **state)
+{
+	(void)state;
+	cfs_tunables_after("5.15.0", 24000000, 2000000, 3000000, 12);
+	cfs_tunables_after("6.18.0", 12000000, 1500000, 2000000, 8);
 }
 
 /*
@@ -1775,6 +1810,7 @@ int main(void)
 		cmocka_unit_test(test_switch_grows_table),
 		cmocka_unit_test(test_delayed_dequeue),
 		cmocka_unit_test(test_recorded_base_slice),
+		cmocka_unit_test(test_recorded_cfs_tunables),
 		cmocka_unit_test(test_trace_features),
 		cmocka_unit_test(test_trace_place_initial),
 		cmocka_unit_test(test_move_group),
