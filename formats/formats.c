@@ -141,7 +141,10 @@ struct trace_ahead {
 	size_t cap, head, n;
 	/* 0 more to read; 1 the end was met, -1 a read error */
 	int end;
-	/* the copied strings of the queued events, and of the one returned last */
+	/*
+	 * the copied strings of the queued events, and of the one returned
+	 * last (a look ahead reads on, which would free the reader's own)
+	 */
 	char **str;
 	char *cur;
 };
@@ -212,6 +215,32 @@ static int ahead_fill(struct cfsr_trace *t, struct trace_ahead *a)
 	return 1;
 }
 
+/*
+ * The string of @ev, just read from the reader, copied: a look ahead
+ * while it is replayed reads on, which may free the reader's copy.
+ * Return: 1, or -1 when out of memory.
+ */
+static int keep_str(struct cfsr_trace *t, struct cfsr_event *ev)
+{
+	const char **s = event_str(ev);
+	char *copy;
+
+	if (!s || !*s)
+		return 1;
+	if (!t->ahead) {
+		t->ahead = calloc(1, sizeof(*t->ahead));
+		if (!t->ahead)
+			return cfsr_error("reading '%s': out of memory", t->path);
+	}
+	copy = strdup(*s);
+	if (!copy)
+		return cfsr_error("reading '%s': out of memory", t->path);
+	free(t->ahead->cur);
+	t->ahead->cur = copy;
+	*s = copy;
+	return 1;
+}
+
 int cfsr_trace_peek(struct cfsr_trace *t, size_t i, const struct cfsr_event **ev)
 {
 	struct trace_ahead *a = t->ahead;
@@ -255,6 +284,8 @@ int cfsr_trace_next(struct cfsr_trace *t, struct cfsr_event *ev)
 	if (a && a->end)
 		return a->end < 0 ? -1 : 0;
 	ret = t->fmt->next(t, ev);
+	if (ret > 0)
+		return keep_str(t, ev);
 	return ret < 0 ? -1 : ret;
 }
 

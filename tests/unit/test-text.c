@@ -558,6 +558,45 @@ static void test_garbage_text(void **state)
 	unlink(tmp);
 }
 
+/*
+ * A marker read from the text stays whole while a look ahead reads the
+ * next lines (cfsr_trace_peek()): the reader's own copy lives in its line
+ * buffer, which the next line overwrites.
+ */
+static void test_peek_keeps_text(void **state)
+{
+	char tmp[4096];
+	struct cfsr_trace *t;
+	struct cfsr_event ev;
+	const struct cfsr_event *p;
+
+	(void)state;
+	tmp_name(tmp, sizeof(tmp));
+	write_file(tmp,
+		   "cpus=1\n"
+		   " sh-10 [000] 5.000001: print: tracing_mark_write: first\n"
+		   " sh-10 [000] 5.000002: print: tracing_mark_write: "
+		   "a second marker, longer than the first by far\n"
+		   " sh-10 [000] 5.000003: sched_stat_runtime: comm=sh pid=10 runtime=1000 [ns]\n");
+	t = cfsr_trace_open(tmp);
+	assert_non_null(t);
+	assert_int_equal(cfsr_trace_next(t, &ev), 1);
+	assert_int_equal(ev.kind, CFSR_EV_MARKER);
+	assert_int_equal(cfsr_trace_peek(t, 1, &p), 1);
+	assert_int_equal(p->kind, CFSR_EV_STAT_RUNTIME);
+	assert_string_equal(ev.marker.text, "first");
+	assert_int_equal(cfsr_trace_peek(t, 0, &p), 1);
+	assert_string_equal(p->marker.text, "a second marker, longer than the first by far");
+	assert_int_equal(cfsr_trace_next(t, &ev), 1);
+	assert_string_equal(ev.marker.text, "a second marker, longer than the first by far");
+	assert_int_equal(cfsr_trace_next(t, &ev), 1);
+	assert_int_equal(ev.runtime.runtime, 1000);
+	assert_int_equal(cfsr_trace_next(t, &ev), 0);
+	assert_int_equal(cfsr_trace_peek(t, 0, &p), 0);
+	cfsr_trace_close(t);
+	unlink(tmp);
+}
+
 /* CRLF line ends and empty lines read as the plain text does. */
 static void test_crlf_and_empty_lines(void **state)
 {
@@ -641,10 +680,11 @@ static void test_odd_lines(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_stored_heads),	     cmocka_unit_test(test_ftrace),
-		cmocka_unit_test(test_binary_not_text),	     cmocka_unit_test(test_garbage_text),
-		cmocka_unit_test(test_crlf_and_empty_lines), cmocka_unit_test(test_odd_lines),
-		cmocka_unit_test(test_tracecmd_report),	     cmocka_unit_test(test_perf_script),
+		cmocka_unit_test(test_stored_heads),	cmocka_unit_test(test_ftrace),
+		cmocka_unit_test(test_binary_not_text), cmocka_unit_test(test_garbage_text),
+		cmocka_unit_test(test_peek_keeps_text), cmocka_unit_test(test_crlf_and_empty_lines),
+		cmocka_unit_test(test_odd_lines),	cmocka_unit_test(test_tracecmd_report),
+		cmocka_unit_test(test_perf_script),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
