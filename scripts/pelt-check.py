@@ -34,7 +34,12 @@ import re
 import subprocess
 import sys
 
-ADDED_KEYS = {"clock_idle"}
+ADDED_KEYS = {
+    "clock_idle",
+    # EEVDF state (docs/PELT-CAPTURE.md)
+    "vruntime", "deadline", "vlag", "slice", "rel_deadline", "curr",
+    "zero_vruntime", "avg_vruntime", "avg_load", "curr_vruntime", "curr_weight",
+}
 
 
 def records(path):
