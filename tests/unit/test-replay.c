@@ -1794,6 +1794,103 @@ static void test_v4_runnable_load(void **state)
 	}
 }
 
+/*
+ * The sums of @cfs computed from its entities: (v - zero) * weight over
+ * the queued tasks @pids (none running) and the group entity @g if it is
+ * queued and not running, weights scaled down (>> 10).
+ */
+static void sums_of(struct cfsr_replay *r, const struct cfsr_cfs_rq *cfs, const int *pids, int n,
+		    const struct cfsr_cfs_rq *g, int64_t *avg, uint64_t *load)
+{
+	int i;
+
+	*avg = 0;
+	*load = 0;
+	for (i = 0; i < n; i++) {
+		const struct cfsr_task *t = cfsr_replay_task(r, pids[i]);
+
+		*avg += (int64_t)(t->vruntime - cfs->zero_vruntime) *
+			(int64_t)(t->load_weight >> 10);
+		*load += t->load_weight >> 10;
+	}
+	if (g && g->se_on_rq && g->curr <= 0) {
+		*avg += (int64_t)(g->se_vruntime - cfs->zero_vruntime) *
+			(int64_t)(g->se_weight >> 10);
+		*load += g->se_weight >> 10;
+	}
+}
+
+/*
+ * Lock-step takes of the kernel's EEVDF state, after group_of_three() with
+ * C (in /g) running: A and B are in the root's sums, /g's entity is the
+ * root's curr.  The kernel's frame is the engine's moved by D: the first
+ * reading of the root's sums moves every entity by D, after which the sums
+ * equal the kernel's; a task's reading sets its vruntime, deadline and
+ * slice, and the sums follow; a sleeping task takes its lag and relative
+ * deadline; a reading that says queued for a task the engine has asleep is
+ * not taken.
+ */
+static void test_take_eevdf(void **state)
+{
+	const uint64_t t0 = 5000000000ull, D = 1000000000000ull, Z = D + 123456;
+	struct cfsr_replay *r = run_group_delayed(t0);
+	struct cfsr_cfs_rq *root = cfsr_replay_cfs_rq(r, "/", 0);
+	struct cfsr_cfs_rq *g = cfsr_replay_cfs_rq(r, "/g", 0);
+	struct cfsr_task *a = cfsr_replay_task(r, 70), *b = cfsr_replay_task(r, 71);
+	struct cfsr_task *c = cfsr_replay_task(r, 72);
+	const int ab[] = { 70, 71 };
+	uint64_t va = a->vruntime, vb = b->vruntime, vg = g->se_vruntime, da = a->deadline, load;
+	struct cfsr_eevdf_sums ks = { Z,
+				      (int64_t)(va + D - Z) * 1024 + (int64_t)(vb + D - Z) * 1024,
+				      2048, vg + D, 2 * W0 };
+	struct cfsr_eevdf k = { true, va + D + 5000, va + D + 900000, 0, 2800000, false };
+	int64_t avg;
+
+	(void)state;
+	assert_true(g->curr == 72 && !g->se_in_sums);
+	assert_int_equal(cfsr_replay_cfs_rq_take_eevdf(r, root, &ks), 1);
+	assert_true(root->eevdf_framed);
+	assert_int_equal(root->zero_vruntime, Z);
+	assert_int_equal(a->vruntime, va + D);
+	assert_int_equal(b->vruntime, vb + D);
+	assert_int_equal(g->se_vruntime, vg + D);
+	assert_int_equal(a->deadline, da + D);
+	assert_int_equal(root->avg_vruntime, ks.avg_vruntime);
+	assert_int_equal(root->avg_load, 2048);
+
+	assert_int_equal(cfsr_replay_task_take_eevdf(r, a, &k), 1);
+	assert_int_equal(a->vruntime, va + D + 5000);
+	assert_int_equal(a->deadline, va + D + 900000);
+	assert_int_equal(a->slice, 2800000);
+	sums_of(r, root, ab, 2, g, &avg, &load);
+	assert_int_equal(root->avg_vruntime, avg);
+	assert_int_equal(root->avg_vruntime, ks.avg_vruntime + 5000 * 1024);
+	assert_int_equal(root->avg_load, load);
+
+	/* C blocks: /g's entity stays queued, delayed, and joins the sums */
+	feed(r, ev_switch(t0 + 2400100, 0, 72, 1, false, 70));
+	assert_true(g->se_delayed && g->se_in_sums);
+	k = (struct cfsr_eevdf){ true, vg + D + 777, vg + D + 999, 0, 700000, false };
+	assert_int_equal(cfsr_replay_gse_take_eevdf(r, g, &k), 1);
+	assert_int_equal(g->se_vruntime, vg + D + 777);
+	assert_int_equal(g->se_deadline, vg + D + 999);
+	sums_of(r, root, &ab[1], 1, g, &avg, &load);
+	assert_int_equal(root->avg_vruntime, avg);
+	assert_int_equal(root->avg_load, load);
+
+	/* C is asleep: a queued reading is not taken, one off its cfs_rq is */
+	k = (struct cfsr_eevdf){ true, 1, 2, -3, 4, false };
+	assert_int_equal(cfsr_replay_task_take_eevdf(r, c, &k), 0);
+	assert_int_not_equal(c->vruntime, 1);
+	k = (struct cfsr_eevdf){ false, 1, 250000, -42000, 2800000, true };
+	assert_int_equal(cfsr_replay_task_take_eevdf(r, c, &k), 1);
+	assert_int_equal(c->vlag, -42000);
+	assert_true(c->rel_deadline);
+	assert_int_equal(c->deadline, 250000);
+	assert_int_not_equal(c->vruntime, 1);
+	cfsr_replay_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1823,6 +1920,7 @@ int main(void)
 		cmocka_unit_test(test_recover_ahead),
 		cmocka_unit_test(test_put_unseen),
 		cmocka_unit_test(test_group_entity_eevdf),
+		cmocka_unit_test(test_take_eevdf),
 		cmocka_unit_test(test_group_entity_pick),
 		cmocka_unit_test(test_group_entity_reweight),
 		cmocka_unit_test(test_group_entity_reweight_eevdf),
