@@ -151,6 +151,7 @@ struct validate {
 	uint64_t eevdf_not_taken;
 	uint64_t eevdf_sums;
 	uint64_t eevdf_sums_equal;
+	uint64_t eevdf_dequeued;
 	uint64_t regrouped;
 	uint64_t cfs_no_crossing;
 	struct rel_stats rel[R_NR];
@@ -308,7 +309,9 @@ static void take_kernel_avg(struct cfsr_sched_avg *a, const struct cfsr_pelt_rec
 /*
  * The entity's EEVDF state, when the record has it (captures of v6.6+
  * kernels by `cfsreplay record`): taken where the model agrees the entity
- * is (not) queued (cfsr_replay_task_take_eevdf()).
+ * is (not) queued (cfsr_replay_task_take_eevdf()); a task the record shows
+ * off its cfs_rq that the model keeps delayed is dequeued first
+ * (cfsr_replay_task_take_dequeued()).
  */
 static bool rec_eevdf(const struct cfsr_pelt_rec *rec, struct cfsr_eevdf *k)
 {
@@ -376,8 +379,11 @@ static void on_se_record(struct validate *v, const struct cfsr_pelt_rec *rec)
 	if (v->free_run)
 		return;
 	take_kernel_avg(&t->avg, rec);
-	if (rec_eevdf(rec, &eevdf))
+	if (rec_eevdf(rec, &eevdf)) {
+		if (!eevdf.queued)
+			v->eevdf_dequeued += (uint64_t)cfsr_replay_task_take_dequeued(v->replay, t);
 		count_eevdf(v, cfsr_replay_task_take_eevdf(v->replay, t, &eevdf));
+	}
 	t->est_at_record = t->est_updates;
 	t->avg_known = true;
 	if (rec->exec_start > 0 && t->state == CFSR_TS_RUNNING) {
@@ -664,9 +670,11 @@ static void print_report(const struct validate *v, const char *trace, const char
 	       v->gse_state_differs, v->gse_delayed, v->gse_delayed_model);
 	if (v->eevdf_taken + v->eevdf_not_taken + v->eevdf_sums)
 		printf("EEVDF state:      taken from %" PRIu64 " entity records, not from %" PRIu64
-		       " (the model's on_rq differs); cfs_rq sums read %" PRIu64
+		       " (the model's on_rq differs); %" PRIu64
+		       " delayed tasks the kernel had dequeued; cfs_rq sums read %" PRIu64
 		       " times, the model's equal %" PRIu64 " times\n",
-		       v->eevdf_taken, v->eevdf_not_taken, v->eevdf_sums, v->eevdf_sums_equal);
+		       v->eevdf_taken, v->eevdf_not_taken, v->eevdf_dequeued, v->eevdf_sums,
+		       v->eevdf_sums_equal);
 	printf("cfs_rq records without a period crossed (attach, detach, propagation): %" PRIu64
 	       "; group entity records: %" PRIu64 "\n",
 	       v->cfs_no_crossing, v->gse_no_crossing);

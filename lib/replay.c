@@ -4440,6 +4440,14 @@ int cfsr_replay_gse_take_eevdf(struct cfsr_replay *r, struct cfsr_cfs_rq *g,
 	return ent_take_eevdf(p, &e, g->se_in_sums, k);
 }
 
+int cfsr_replay_task_take_dequeued(struct cfsr_replay *r, struct cfsr_task *t)
+{
+	if (!r->profile->eevdf || t->state != CFSR_TS_DELAYED)
+		return 0;
+	set_state(r, t, CFSR_TS_SLEEPING);
+	return 1;
+}
+
 /* Move the entities queued on @cfs by @shift virtual ns (the base with them). */
 static void cfs_shift_vruntimes(struct cfsr_replay *r, struct cfsr_cfs_rq *cfs, uint64_t shift)
 {

@@ -981,6 +981,22 @@ int cfsr_replay_task_take_eevdf(struct cfsr_replay *r, struct cfsr_task *t,
 				const struct cfsr_eevdf *k);
 
 /**
+ * cfsr_replay_task_take_dequeued() - a kernel reading shows a delayed task dequeued
+ * @r: the engine
+ * @t: the task, kept delayed by the engine (CFSR_TS_DELAYED)
+ *
+ * A reading with se->on_rq 0 is of a task the kernel has dequeued: its
+ * delayed dequeue was completed by a pick the engine did not make
+ * (pick_next_entity() -> dequeue_entities(DEQUEUE_DELAYED), v6.12-v6.18),
+ * or the kernel never delayed it.  The engine dequeues it as that pick
+ * would (its cfs_rq's counts and weight, the levels above); its lag is
+ * the reading's (cfsr_replay_task_take_eevdf()), its signal the caller's.
+ * EEVDF profiles only.
+ * Return: 1 if the task was dequeued, 0 if not.
+ */
+int cfsr_replay_task_take_dequeued(struct cfsr_replay *r, struct cfsr_task *t);
+
+/**
  * cfsr_replay_gse_take_eevdf() - the same for the group entity of cfs_rq @g
  * @r: the engine
  * @g: the group cfs_rq whose entity the reading is of

@@ -49,10 +49,11 @@ test_expect_success 'eevdf-split: validate takes the EEVDF state, fidelity floor
 	python3 - val <<-'EOF'
 	import re, sys
 	t = open(sys.argv[1]).read()
-	m = re.search(r'^EEVDF state: +taken from (\d+) entity records, not from (\d+) .*'
-	              r'sums read (\d+) times, the model.s equal (\d+) times', t, re.M)
+	m = re.search(r'^EEVDF state: +taken from (\d+) entity records, not from (\d+) .*; '
+	              r'(\d+) delayed tasks the kernel had dequeued; '
+	              r'cfs_rq sums read (\d+) times, the model.s equal (\d+) times', t, re.M)
 	assert m, 'no EEVDF line'
-	taken, not_taken, read, equal = map(int, m.groups())
+	taken, not_taken, dequeued, read, equal = map(int, m.groups())
 	print('#', m.group(0))
 	assert taken > 2000 and not_taken < taken / 50 and equal >= 0.8 * read, m.groups()
 	for kind, floor in (('task', 96.5), ('group entity', 85.5), ('root cfs_rq', 74.5),

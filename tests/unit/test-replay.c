@@ -1891,6 +1891,48 @@ static void test_take_eevdf(void **state)
 	cfsr_replay_free(r);
 }
 
+/*
+ * After run_until_delayed(): A is delayed, B running.  A reading of A off
+ * its cfs_rq (the kernel completed its delayed dequeue unseen) dequeues
+ * it: the root loses A's weight and count, B's part stays; A's lag is the
+ * reading's.  A second reading changes nothing more; B is not delayed.
+ */
+static void test_take_dequeued(void **state)
+{
+	struct cfsr_replay *r = cfsr_replay_new(1, prof(), 250);
+	const uint64_t c0 = 5000000000000ull, t0 = 3000000000ull;
+	const struct cfsr_cfs_rq *root;
+	struct cfsr_sched_avg want;
+	struct cfsr_task *a, *b;
+	struct cfsr_eevdf k = { false, 1, 2, -7000, 2800000, false };
+
+	(void)state;
+	run_until_delayed(r, c0, t0, &want);
+	a = cfsr_replay_task(r, 50);
+	b = cfsr_replay_task(r, 51);
+	root = cfsr_replay_cfs_rq(r, "/", 0);
+	assert_int_equal(a->state, CFSR_TS_DELAYED);
+	assert_int_equal(root->nr_queued, 2);
+	assert_int_equal(root->load_weight, 2 * W0);
+	/* A alone in the sums: B runs */
+	assert_int_equal(root->avg_load, 1024);
+	assert_int_equal(cfsr_replay_task_take_dequeued(r, a), 1);
+	assert_int_equal(a->state, CFSR_TS_SLEEPING);
+	assert_int_equal(root->nr_queued, 1);
+	assert_int_equal(root->h_nr_queued, 1);
+	assert_int_equal(root->h_nr_runnable, 1);
+	assert_int_equal(root->load_weight, W0);
+	assert_int_equal(root->avg_load, 0);
+	assert_int_equal(root->avg_vruntime, 0);
+	assert_int_equal(cfsr_replay_task_take_eevdf(r, a, &k), 1);
+	assert_int_equal(a->vlag, -7000);
+	assert_int_equal(a->vruntime, 2100000);
+	assert_int_equal(cfsr_replay_task_take_dequeued(r, a), 0);
+	assert_int_equal(cfsr_replay_task_take_dequeued(r, b), 0);
+	assert_int_equal(b->state, CFSR_TS_RUNNING);
+	cfsr_replay_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1921,6 +1963,7 @@ int main(void)
 		cmocka_unit_test(test_put_unseen),
 		cmocka_unit_test(test_group_entity_eevdf),
 		cmocka_unit_test(test_take_eevdf),
+		cmocka_unit_test(test_take_dequeued),
 		cmocka_unit_test(test_group_entity_pick),
 		cmocka_unit_test(test_group_entity_reweight),
 		cmocka_unit_test(test_group_entity_reweight_eevdf),
