@@ -1899,18 +1899,18 @@ static void test_take_eevdf(void **state)
  */
 static void test_take_dequeued(void **state)
 {
-	struct cfsr_replay *r = cfsr_replay_new(1, prof(), 250);
-	const uint64_t c0 = 5000000000000ull, t0 = 3000000000ull;
-	const struct cfsr_cfs_rq *root;
-	struct cfsr_sched_avg want;
-	struct cfsr_task *a, *b;
 	struct cfsr_eevdf k = { false, 1, 2, -7000, 2800000, false };
+	struct cfsr_replay *r = cfsr_replay_new(1, prof(), 250);
+	struct cfsr_sched_avg want;
+
+	const struct cfsr_cfs_rq *root;
+	struct cfsr_task *a, *b;
 
 	(void)state;
-	run_until_delayed(r, c0, t0, &want);
+	run_until_delayed(r, 5000000000000ull, 3000000000ull, &want);
+	root = cfsr_replay_cfs_rq(r, "/", 0);
 	a = cfsr_replay_task(r, 50);
 	b = cfsr_replay_task(r, 51);
-	root = cfsr_replay_cfs_rq(r, "/", 0);
 	assert_int_equal(a->state, CFSR_TS_DELAYED);
 	assert_int_equal(root->nr_queued, 2);
 	assert_int_equal(root->load_weight, 2 * W0);
