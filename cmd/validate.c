@@ -146,6 +146,12 @@ struct validate {
 	uint64_t gse_state_differs;
 	uint64_t gse_delayed;
 	uint64_t gse_delayed_model;
+	/* EEVDF state taken from the records that carry it */
+	uint64_t eevdf_taken;
+	uint64_t eevdf_not_taken;
+	uint64_t eevdf_sums;
+	uint64_t eevdf_sums_equal;
+	uint64_t eevdf_dequeued;
 	uint64_t regrouped;
 	uint64_t cfs_no_crossing;
 	struct rel_stats rel[R_NR];
@@ -300,8 +306,38 @@ static void take_kernel_avg(struct cfsr_sched_avg *a, const struct cfsr_pelt_rec
 	a->util_avg = rec->avg.util_avg;
 }
 
+/*
+ * The entity's EEVDF state, when the record has it (captures of v6.6+
+ * kernels by `cfsreplay record`): taken where the model agrees the entity
+ * is (not) queued (cfsr_replay_task_take_eevdf()); a task the record shows
+ * off its cfs_rq that the model keeps delayed is dequeued first
+ * (cfsr_replay_task_take_dequeued()).
+ */
+static bool rec_eevdf(const struct cfsr_pelt_rec *rec, struct cfsr_eevdf *k)
+{
+	if (rec->vruntime == CFSR_TRUTH_NONE || rec->deadline == CFSR_TRUTH_NONE ||
+	    rec->vlag == CFSR_TRUTH_NONE || rec->slice == CFSR_TRUTH_NONE)
+		return false;
+	k->queued = rec->on_rq > 0;
+	k->vruntime = (uint64_t)rec->vruntime;
+	k->deadline = (uint64_t)rec->deadline;
+	k->vlag = rec->vlag;
+	k->slice = (uint64_t)rec->slice;
+	k->rel_deadline = rec->rel_deadline > 0 && rec->rel_deadline != CFSR_TRUTH_NONE;
+	return true;
+}
+
+static void count_eevdf(struct validate *v, int taken)
+{
+	if (taken)
+		v->eevdf_taken++;
+	else
+		v->eevdf_not_taken++;
+}
+
 static void on_se_record(struct validate *v, const struct cfsr_pelt_rec *rec)
 {
+	struct cfsr_eevdf eevdf;
 	struct cfsr_task *t = cfsr_replay_task(v->replay, (int)rec->tid);
 	struct kind_stats *k = &v->k[K_TASK];
 	struct cfsr_sched_avg m;
@@ -343,6 +379,11 @@ static void on_se_record(struct validate *v, const struct cfsr_pelt_rec *rec)
 	if (v->free_run)
 		return;
 	take_kernel_avg(&t->avg, rec);
+	if (rec_eevdf(rec, &eevdf)) {
+		if (!eevdf.queued)
+			v->eevdf_dequeued += (uint64_t)cfsr_replay_task_take_dequeued(v->replay, t);
+		count_eevdf(v, cfsr_replay_task_take_eevdf(v->replay, t, &eevdf));
+	}
 	t->est_at_record = t->est_updates;
 	t->avg_known = true;
 	if (rec->exec_start > 0 && t->state == CFSR_TS_RUNNING) {
@@ -384,6 +425,7 @@ static int no_crossing(struct validate *v, uint64_t **luts, size_t *alloc,
 static int on_gse_record(struct validate *v, const struct cfsr_pelt_rec *rec)
 {
 	struct kind_stats *k = &v->k[K_GSE];
+	struct cfsr_eevdf eevdf;
 	struct cfsr_cfs_rq *cfs;
 	int cross;
 	struct cfsr_sched_avg m;
@@ -431,7 +473,31 @@ static int on_gse_record(struct validate *v, const struct cfsr_pelt_rec *rec)
 	take_kernel_avg(&cfs->se_avg, rec);
 	cfs->se_known = true;
 	cfsr_replay_group_take(v->replay, cfs, (uint64_t)rec->weight, 0, -1, 0);
+	if (rec_eevdf(rec, &eevdf))
+		count_eevdf(v, cfsr_replay_gse_take_eevdf(v->replay, cfs, &eevdf));
 	return 0;
+}
+
+/* The cfs_rq's EEVDF sums, when the record has them: the model's frame becomes the kernel's. */
+static void take_cfs_eevdf(struct validate *v, struct cfsr_cfs_rq *cfs,
+			   const struct cfsr_pelt_rec *rec)
+{
+	struct cfsr_eevdf_sums k;
+	int equal;
+
+	if (rec->zero_vruntime == CFSR_TRUTH_NONE || rec->avg_vruntime == CFSR_TRUTH_NONE ||
+	    rec->avg_load < 0 || rec->curr_vruntime == CFSR_TRUTH_NONE || rec->curr_weight < 0)
+		return;
+	k.zero_vruntime = (uint64_t)rec->zero_vruntime;
+	k.avg_vruntime = rec->avg_vruntime;
+	k.avg_load = (uint64_t)rec->avg_load;
+	k.curr_vruntime = (uint64_t)rec->curr_vruntime;
+	k.curr_weight = (uint64_t)rec->curr_weight;
+	equal = cfsr_replay_cfs_rq_take_eevdf(v->replay, cfs, &k);
+	if (equal < 0)
+		return;
+	v->eevdf_sums++;
+	v->eevdf_sums_equal += (uint64_t)equal;
 }
 
 /*
@@ -504,6 +570,7 @@ static int on_cfs_record(struct validate *v, const struct cfsr_pelt_rec *rec)
 	cfs->removed.runnable_avg =
 		rec->removed_runnable_avg > 0 ? (uint64_t)rec->removed_runnable_avg : 0;
 	cfs->avg_known = true;
+	take_cfs_eevdf(v, cfs, rec);
 	return 0;
 }
 
@@ -601,6 +668,13 @@ static void print_report(const struct validate *v, const char *trace, const char
 	printf("group entities:   on_rq differs: %" PRIu64 "; kernel entity delayed: %" PRIu64
 	       "; delayed state differs: %" PRIu64 "\n",
 	       v->gse_state_differs, v->gse_delayed, v->gse_delayed_model);
+	if (v->eevdf_taken + v->eevdf_not_taken + v->eevdf_sums)
+		printf("EEVDF state:      taken from %" PRIu64 " entity records, not from %" PRIu64
+		       " (the model's on_rq differs); %" PRIu64
+		       " delayed tasks the kernel had dequeued; cfs_rq sums read %" PRIu64
+		       " times, the model's equal %" PRIu64 " times\n",
+		       v->eevdf_taken, v->eevdf_not_taken, v->eevdf_dequeued, v->eevdf_sums,
+		       v->eevdf_sums_equal);
 	printf("cfs_rq records without a period crossed (attach, detach, propagation): %" PRIu64
 	       "; group entity records: %" PRIu64 "\n",
 	       v->cfs_no_crossing, v->gse_no_crossing);

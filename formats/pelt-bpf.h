@@ -34,6 +34,11 @@ enum pelt_bpf_type {
 #define PELT_BPF_F_PARENT_ROOT (1U << 3) /* the entity's cfs_rq is the root's */
 #define PELT_BPF_F_PARENT_AUTOGROUP (1U << 4) /* the entity's cfs_rq is an autogroup's */
 
+/* What struct pelt_bpf_rec's EEVDF members hold (@eevdf) */
+#define PELT_BPF_EEVDF_SE (1U << 0) /* vruntime, deadline, vlag, slice */
+#define PELT_BPF_EEVDF_REL_DEADLINE (1U << 1) /* rel_deadline (v6.12+) */
+#define PELT_BPF_EEVDF_SUMS (1U << 2) /* cfs_*: the cfs_rq's sums (cfs records) */
+
 #define PELT_BPF_COMM_LEN 16
 /* Deepest task group hierarchy walked for a level or a path. */
 #define PELT_BPF_MAX_LEVEL 8
@@ -110,7 +115,22 @@ struct pelt_bpf_rec {
 	__u64 removed_util_avg;
 	__u64 removed_runnable_avg;
 	__s32 on_list;
-	__u32 pad2;
+	__u32 eevdf; /* PELT_BPF_EEVDF_* */
+
+	/* EEVDF (v6.6+): entities */
+	__u64 vruntime;
+	__u64 deadline;
+	__s64 vlag; /* the union's vprot (v6.19+) while the entity runs */
+	__u64 slice;
+	__u8 rel_deadline;
+	__u8 is_curr; /* se->cfs_rq->curr == se */
+	__u8 pad3[6];
+	/* cfs_rqs: the sums avg_vruntime() reads */
+	__u64 cfs_zero_vruntime; /* zero_vruntime, min_vruntime before v6.18 */
+	__s64 cfs_avg_vruntime; /* avg_vruntime, sum_w_vruntime from v6.19 */
+	__u64 cfs_avg_load; /* avg_load, sum_weight from v6.19 */
+	__u64 cfs_curr_vruntime; /* cfs_rq->curr's, if it is queued */
+	__u64 cfs_curr_weight; /* its load.weight; 0 without a queued curr */
 };
 
 /*

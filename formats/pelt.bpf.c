@@ -91,6 +91,12 @@ struct rq {
 	struct sched_avg avg_rt;
 } __attribute__((preserve_access_index));
 
+struct sched_entity;
+
+/*
+ * EEVDF members (v6.6+) are read only after a bpf_core_field_exists()
+ * check, so that the program still loads on a CFS kernel.
+ */
 struct cfs_rq {
 	struct load_weight load;
 	unsigned int nr_queued;
@@ -110,6 +116,22 @@ struct cfs_rq {
 	struct rq *rq;
 	int on_list;
 	struct task_group *tg;
+	/* EEVDF (v6.6+): the base of the sums and the sums, under their v6.18 names */
+	__u64 zero_vruntime;
+	__s64 avg_vruntime;
+	__u64 avg_load;
+	struct sched_entity *curr;
+} __attribute__((preserve_access_index));
+
+/* Before 6.18: the base of the EEVDF sums was min_vruntime. */
+struct cfs_rq___v617 {
+	__u64 min_vruntime;
+} __attribute__((preserve_access_index));
+
+/* v6.19+ (and kernels with its renames): the sums' new names. */
+struct cfs_rq___v619 {
+	__s64 sum_w_vruntime;
+	__u64 sum_weight;
 } __attribute__((preserve_access_index));
 
 /* Before 6.13 (commit 736c55a02c47 and its series): the *_running names. */
@@ -123,6 +145,11 @@ struct sched_entity {
 	struct load_weight load;
 	unsigned char on_rq;
 	unsigned char sched_delayed;
+	unsigned char rel_deadline;
+	__u64 deadline;
+	__u64 vruntime;
+	__s64 vlag;
+	__u64 slice;
 	__u64 exec_start;
 	__u64 sum_exec_runtime;
 	int depth;
@@ -331,6 +358,58 @@ static __always_inline void read_cfs_rq_counts(struct pelt_bpf_rec *r, struct cf
 	}
 }
 
+/*
+ * The EEVDF sums of @cfs_rq (v6.6+), under any of their names, and its
+ * running entity's vruntime and weight when it is queued (avg_vruntime()
+ * adds it to the sums).
+ */
+static __always_inline void read_cfs_rq_eevdf(struct pelt_bpf_rec *r, struct cfs_rq *cfs_rq)
+{
+	struct sched_entity *curr;
+
+	if (bpf_core_field_exists(cfs_rq->avg_vruntime)) {
+		r->cfs_avg_vruntime = BPF_CORE_READ(cfs_rq, avg_vruntime);
+		r->cfs_avg_load = BPF_CORE_READ(cfs_rq, avg_load);
+	} else {
+		struct cfs_rq___v619 *n = (void *)cfs_rq;
+
+		if (!bpf_core_field_exists(n->sum_w_vruntime))
+			return; /* CFS (before v6.6) */
+		r->cfs_avg_vruntime = BPF_CORE_READ(n, sum_w_vruntime);
+		r->cfs_avg_load = BPF_CORE_READ(n, sum_weight);
+	}
+	if (bpf_core_field_exists(cfs_rq->zero_vruntime)) {
+		r->cfs_zero_vruntime = BPF_CORE_READ(cfs_rq, zero_vruntime);
+	} else {
+		struct cfs_rq___v617 *o = (void *)cfs_rq;
+
+		r->cfs_zero_vruntime = BPF_CORE_READ(o, min_vruntime);
+	}
+	curr = BPF_CORE_READ(cfs_rq, curr);
+	if (curr && BPF_CORE_READ(curr, on_rq)) {
+		r->cfs_curr_vruntime = BPF_CORE_READ(curr, vruntime);
+		r->cfs_curr_weight = BPF_CORE_READ(curr, load.weight);
+	}
+	r->eevdf |= PELT_BPF_EEVDF_SUMS;
+}
+
+/* The EEVDF state of entity @se (v6.6+): vruntime, deadline, vlag, slice, rel_deadline. */
+static __always_inline void read_se_eevdf(struct pelt_bpf_rec *r, struct sched_entity *se)
+{
+	if (!bpf_core_field_exists(se->deadline) || !bpf_core_field_exists(se->vlag))
+		return;
+	r->vruntime = BPF_CORE_READ(se, vruntime);
+	r->deadline = BPF_CORE_READ(se, deadline);
+	r->vlag = BPF_CORE_READ(se, vlag);
+	if (bpf_core_field_exists(se->slice))
+		r->slice = BPF_CORE_READ(se, slice);
+	if (bpf_core_field_exists(se->rel_deadline)) {
+		r->rel_deadline = BPF_CORE_READ(se, rel_deadline);
+		r->eevdf |= PELT_BPF_EEVDF_REL_DEADLINE;
+	}
+	r->eevdf |= PELT_BPF_EEVDF_SE;
+}
+
 static __always_inline struct pelt_bpf_rec *reserve(__u32 type)
 {
 	struct pelt_bpf_rec *r = bpf_ringbuf_reserve(&records, sizeof(*r), 0);
@@ -381,7 +460,9 @@ static __always_inline int on_se(struct sched_entity *se, bool util_est)
 	if (bpf_core_field_exists(se->sched_delayed))
 		r->sched_delayed = BPF_CORE_READ(se, sched_delayed);
 	r->parent_obj = (__u64)cfs_rq;
+	read_se_eevdf(r, se);
 	if (cfs_rq) {
+		r->is_curr = BPF_CORE_READ(cfs_rq, curr) == se;
 		tg = BPF_CORE_READ(cfs_rq, tg);
 		r->flags |= read_tg(tg, &r->parent_cg_id, &r->parent_autogroup, 0, true);
 		read_rq(r, BPF_CORE_READ(cfs_rq, rq));
@@ -425,6 +506,7 @@ static __always_inline int on_cfs(struct cfs_rq *cfs_rq, bool util_est)
 	r->removed_util_avg = BPF_CORE_READ(cfs_rq, removed.util_avg);
 	r->removed_runnable_avg = BPF_CORE_READ(cfs_rq, removed.runnable_avg);
 	r->on_list = BPF_CORE_READ(cfs_rq, on_list);
+	read_cfs_rq_eevdf(r, cfs_rq);
 	tg = BPF_CORE_READ(cfs_rq, tg);
 	if (tg) {
 		r->flags |= read_tg(tg, &r->cg_id, &r->autogroup, &r->level, false);

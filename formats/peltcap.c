@@ -683,6 +683,35 @@ static void put_entity(struct line *l, const struct pelt_bpf_rec *r)
 	put_i64(l, "sum_exec_runtime", (int64_t)r->sum_exec_runtime);
 }
 
+/*
+ * The EEVDF state, when the kernel has it: u64 members as the kernel holds
+ * them, written as signed 64-bit (a vruntime near the kernel's initial
+ * -1 ms is a small negative number).
+ */
+static void put_se_eevdf(struct line *l, const struct pelt_bpf_rec *r)
+{
+	if (!(r->eevdf & PELT_BPF_EEVDF_SE))
+		return;
+	put_i64(l, "vruntime", (int64_t)r->vruntime);
+	put_i64(l, "deadline", (int64_t)r->deadline);
+	put_i64(l, "vlag", r->vlag);
+	put_i64(l, "slice", (int64_t)r->slice);
+	if (r->eevdf & PELT_BPF_EEVDF_REL_DEADLINE)
+		put_i64(l, "rel_deadline", r->rel_deadline);
+	put_i64(l, "curr", r->is_curr);
+}
+
+static void put_cfs_eevdf(struct line *l, const struct pelt_bpf_rec *r)
+{
+	if (!(r->eevdf & PELT_BPF_EEVDF_SUMS))
+		return;
+	put_i64(l, "zero_vruntime", (int64_t)r->cfs_zero_vruntime);
+	put_i64(l, "avg_vruntime", r->cfs_avg_vruntime);
+	put_i64(l, "avg_load", (int64_t)r->cfs_avg_load);
+	put_i64(l, "curr_vruntime", (int64_t)r->cfs_curr_vruntime);
+	put_i64(l, "curr_weight", (int64_t)r->cfs_curr_weight);
+}
+
 static void put_queued(struct line *l, const struct pelt_bpf_rec *r)
 {
 	put_i64(l, "nr_queued", r->nr_queued);
@@ -740,6 +769,7 @@ static int format_rec(struct cfsr_pelt_capture *cap, const struct pelt_bpf_rec *
 		}
 		put_entity(l, r);
 		put_avg(l, r);
+		put_se_eevdf(l, r);
 		put_i64(l, "obj", obj);
 		put_i64(l, "parent_obj", parent_obj);
 		if (group && tg)
@@ -765,6 +795,7 @@ static int format_rec(struct cfsr_pelt_capture *cap, const struct pelt_bpf_rec *
 		put_i64(l, "removed_runnable_avg", (int64_t)r->removed_runnable_avg);
 		put_i64(l, "on_list", r->on_list);
 		put_avg(l, r);
+		put_cfs_eevdf(l, r);
 		put_i64(l, "obj", obj);
 		if (tg)
 			put_str(l, "tg", tg);

@@ -4372,3 +4372,137 @@ int cfsr_replay_pick(const struct cfsr_replay *r, int cpu, const struct cfsr_pic
 	out->group = cfs->group;
 	return out->picked.pid;
 }
+
+/* ---- EEVDF state taken from kernel readings (lock-step) ------------------------------------ */
+
+/*
+ * A kernel reading fires inside update_load_avg() (pelt_se_tp,
+ * pelt_cfs_tp), kernel/sched/fair.c v6.12-v6.18, after the path's
+ * update_curr() and before its later steps:
+ *  - enqueue_entity(): before place_entity() and __enqueue_entity() (the
+ *    entity is not on_rq yet): its vlag, slice and relative deadline are
+ *    what the placement will read; its vruntime is the stale one;
+ *  - dequeue_entity(): before set_delayed() or update_entity_lag() (the
+ *    entity is still on_rq): its vruntime and deadline are those the
+ *    eligibility test of the delayed dequeue sees; its vlag is stale;
+ *  - set_next_entity(), put_prev_entity(), entity_tick(),
+ *    requeue_delayed_entity(): a queued entity's vruntime and deadline.
+ * So a queued entity gives its vruntime, deadline and slice, one off its
+ * cfs_rq its vlag, slice and (relative) deadline.
+ */
+static int ent_take_eevdf(struct cfsr_cfs_rq *cfs, const struct ent *e, bool in_sums,
+			  const struct cfsr_eevdf *k)
+{
+	*e->slice = k->slice;
+	if (!k->queued) {
+		/* se->vlag, set by update_entity_lag() at the last dequeue */
+		*e->vlag = k->vlag;
+		*e->rel_deadline = k->rel_deadline;
+		if (k->rel_deadline)
+			*e->deadline = k->deadline;
+		return 1;
+	}
+	if (!cfs->eevdf_framed)
+		return 1;
+	if (in_sums) {
+		/* __dequeue_entity() and __enqueue_entity() at the new key */
+		avg_vruntime_account(cfs, *e->vruntime, ent_weight(e), -1);
+		avg_vruntime_account(cfs, k->vruntime, ent_weight(e), 1);
+	}
+	*e->vruntime = k->vruntime;
+	if (!k->rel_deadline) {
+		*e->deadline = k->deadline;
+		*e->rel_deadline = false;
+	}
+	return 1;
+}
+
+int cfsr_replay_task_take_eevdf(struct cfsr_replay *r, struct cfsr_task *t,
+				const struct cfsr_eevdf *k)
+{
+	struct cfsr_cfs_rq *cfs = task_cfs(r, t);
+	struct ent e = task_ent(t);
+	bool queued = t->fair && state_on_rq(t->state);
+
+	if (!r->profile->eevdf || !cfs || queued != k->queued)
+		return 0;
+	return ent_take_eevdf(cfs, &e, queued && t->state != CFSR_TS_RUNNING, k);
+}
+
+int cfsr_replay_gse_take_eevdf(struct cfsr_replay *r, struct cfsr_cfs_rq *g,
+			       const struct cfsr_eevdf *k)
+{
+	struct cfsr_cfs_rq *p = g->group ? parent_cfs(r, g) : NULL;
+	struct ent e = gse_ent(g);
+
+	if (!r->profile->eevdf || !p || g->se_on_rq != k->queued)
+		return 0;
+	return ent_take_eevdf(p, &e, g->se_in_sums, k);
+}
+
+int cfsr_replay_task_take_dequeued(struct cfsr_replay *r, struct cfsr_task *t)
+{
+	if (!r->profile->eevdf || t->state != CFSR_TS_DELAYED)
+		return 0;
+	set_state(r, t, CFSR_TS_SLEEPING);
+	return 1;
+}
+
+/* Move the entities queued on @cfs by @shift virtual ns (the base with them). */
+static void cfs_shift_vruntimes(struct cfsr_replay *r, struct cfsr_cfs_rq *cfs, uint64_t shift)
+{
+	size_t i;
+
+	for (i = 0; i < r->nr_tasks; i++) {
+		struct cfsr_task *t = &r->tasks[i];
+
+		if (!t->fair || !state_on_rq(t->state) || task_cfs(r, t) != cfs)
+			continue;
+		t->vruntime += shift;
+		if (!t->rel_deadline)
+			t->deadline += shift;
+	}
+	for (i = 0; i < r->nr_cfs; i++) {
+		struct cfsr_cfs_rq *g = &r->cfs[i];
+
+		if (!g->group || !g->se_on_rq || parent_cfs(r, g) != cfs)
+			continue;
+		g->se_vruntime += shift;
+		if (!g->se_rel_deadline)
+			g->se_deadline += shift;
+	}
+	cfs->zero_vruntime += shift;
+}
+
+int cfsr_replay_cfs_rq_take_eevdf(struct cfsr_replay *r, struct cfsr_cfs_rq *cfs,
+				  const struct cfsr_eevdf_sums *k)
+{
+	int64_t avg = k->avg_vruntime, load = (int64_t)k->avg_load, delta;
+
+	if (!r->profile->eevdf)
+		return -1;
+	if (!cfs->eevdf_framed) {
+		/* the kernel's avg_vruntime(): the queued curr added, rounded down */
+		if (k->curr_weight) {
+			int64_t w = (int64_t)cfsr_scale_load_down(k->curr_weight);
+
+			avg += (int64_t)(k->curr_vruntime - k->zero_vruntime) * w;
+			load += w;
+		}
+		if (load) {
+			if (avg < 0)
+				avg -= load - 1;
+			avg /= load;
+		} else {
+			avg = 0;
+		}
+		cfs_shift_vruntimes(r, cfs,
+				    k->zero_vruntime + (uint64_t)avg - avg_vruntime(r, cfs));
+		cfs->eevdf_framed = true;
+	}
+	/* update_zero_vruntime() (v6.18): a change of base of the sums */
+	delta = (int64_t)(k->zero_vruntime - cfs->zero_vruntime);
+	cfs->avg_vruntime -= delta * (int64_t)cfs->avg_load;
+	cfs->zero_vruntime = k->zero_vruntime;
+	return cfs->avg_vruntime == k->avg_vruntime && cfs->avg_load == k->avg_load;
+}

@@ -178,6 +178,9 @@ enum cfsr_task_state {
  *               whose earlier steps saw the signal before that update
  * @min_vruntime: CFS profiles (v3.8-v6.5): cfs_rq->min_vruntime, kept
  *                over its tasks (update_min_vruntime(), lib/cfspick.h)
+ * @eevdf_framed: its vruntimes are in the kernel's frame: a reading of the
+ *                kernel's sums (cfsr_replay_cfs_rq_take_eevdf()) moved them
+ *                there, so its entities can take the kernel's vruntimes
  */
 struct cfsr_cfs_rq {
 	const char *path;
@@ -228,6 +231,7 @@ struct cfsr_cfs_rq {
 	uint64_t avg_read_ts;
 	struct cfsr_sched_avg avg_before_read;
 	uint64_t min_vruntime;
+	bool eevdf_framed;
 };
 
 /**
@@ -923,5 +927,101 @@ int cfsr_replay_pick(const struct cfsr_replay *r, int cpu, const struct cfsr_pic
  */
 struct cfsr_cfs_tunables;
 const struct cfsr_cfs_tunables *cfsr_replay_cfs_tunables(const struct cfsr_replay *r);
+
+/**
+ * struct cfsr_eevdf - an entity's EEVDF state as a kernel reading gives it
+ * @queued: the entity is on its cfs_rq (se->on_rq)
+ * @vruntime: se->vruntime
+ * @deadline: se->deadline, relative to @vruntime if @rel_deadline
+ * @vlag: se->vlag (read only when not @queued: the kernel's union holds
+ *        vprot while the entity is queued, v6.19+)
+ * @slice: se->slice
+ * @rel_deadline: se->rel_deadline
+ */
+struct cfsr_eevdf {
+	bool queued;
+	uint64_t vruntime;
+	uint64_t deadline;
+	int64_t vlag;
+	uint64_t slice;
+	bool rel_deadline;
+};
+
+/**
+ * struct cfsr_eevdf_sums - a cfs_rq's EEVDF sums as a kernel reading gives them
+ * @zero_vruntime: their base (cfs_rq->zero_vruntime; min_vruntime before v6.18)
+ * @avg_vruntime: cfs_rq->avg_vruntime (sum_w_vruntime from v6.19)
+ * @avg_load: cfs_rq->avg_load (sum_weight from v6.19)
+ * @curr_vruntime: vruntime of cfs_rq->curr, if it is queued
+ * @curr_weight: its se->load.weight (scaled), 0 without a queued curr
+ */
+struct cfsr_eevdf_sums {
+	uint64_t zero_vruntime;
+	int64_t avg_vruntime;
+	uint64_t avg_load;
+	uint64_t curr_vruntime;
+	uint64_t curr_weight;
+};
+
+/**
+ * cfsr_replay_task_take_eevdf() - set a task's EEVDF state from a kernel reading
+ * @r: the engine
+ * @t: the task
+ * @k: the reading
+ *
+ * Taken only where the engine agrees the task is (not) queued.  A queued
+ * task takes its vruntime (if its cfs_rq is in the kernel's frame, see
+ * cfsr_replay_cfs_rq_take_eevdf()), deadline and slice, its cfs_rq's sums
+ * following the change of its vruntime; a task off its cfs_rq takes its
+ * vlag, slice and relative deadline, which its next placement reads.
+ * EEVDF profiles only.
+ * Return: 1 if anything was taken, 0 if not.
+ */
+int cfsr_replay_task_take_eevdf(struct cfsr_replay *r, struct cfsr_task *t,
+				const struct cfsr_eevdf *k);
+
+/**
+ * cfsr_replay_task_take_dequeued() - a kernel reading shows a delayed task dequeued
+ * @r: the engine
+ * @t: the task, kept delayed by the engine (CFSR_TS_DELAYED)
+ *
+ * A reading with se->on_rq 0 is of a task the kernel has dequeued: its
+ * delayed dequeue was completed by a pick the engine did not make
+ * (pick_next_entity() -> dequeue_entities(DEQUEUE_DELAYED), v6.12-v6.18),
+ * or the kernel never delayed it.  The engine dequeues it as that pick
+ * would (its cfs_rq's counts and weight, the levels above); its lag is
+ * the reading's (cfsr_replay_task_take_eevdf()), its signal the caller's.
+ * EEVDF profiles only.
+ * Return: 1 if the task was dequeued, 0 if not.
+ */
+int cfsr_replay_task_take_dequeued(struct cfsr_replay *r, struct cfsr_task *t);
+
+/**
+ * cfsr_replay_gse_take_eevdf() - the same for the group entity of cfs_rq @g
+ * @r: the engine
+ * @g: the group cfs_rq whose entity the reading is of
+ * @k: the reading
+ * Return: as cfsr_replay_task_take_eevdf().
+ */
+int cfsr_replay_gse_take_eevdf(struct cfsr_replay *r, struct cfsr_cfs_rq *g,
+			       const struct cfsr_eevdf *k);
+
+/**
+ * cfsr_replay_cfs_rq_take_eevdf() - put a cfs_rq in the kernel's vruntime frame
+ * @r: the engine
+ * @cfs: the cfs_rq
+ * @k: the kernel's sums
+ *
+ * The first reading moves every entity on @cfs (vruntimes, absolute
+ * deadlines) by the difference between the kernel's avg_vruntime() and the
+ * engine's, so that vruntimes read from the kernel later fit among them;
+ * every reading then moves the base of the sums to the kernel's
+ * (update_zero_vruntime(): a change of base, which changes neither the
+ * average nor any eligibility).  EEVDF profiles only.
+ * Return: 1 if the engine's sums then equal the kernel's, 0 if not, -1 if
+ * nothing was taken.
+ */
+int cfsr_replay_cfs_rq_take_eevdf(struct cfsr_replay *r, struct cfsr_cfs_rq *cfs,
+				  const struct cfsr_eevdf_sums *k);
 
 #endif /* CFSR_REPLAY_H */

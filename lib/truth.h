@@ -338,6 +338,24 @@ struct cfsr_pelt_hdr {
  * @removed_runnable_avg: cfs_rq->removed.runnable_avg
  * @on_list: the cfs_rq is on the leaf list
  *
+ * EEVDF state (captures of v6.6+ kernels by `cfsreplay record`; CFSR_TRUTH_NONE
+ * in files without it).  The kernel's u64 values are held modulo 2^64.
+ * Entities (se, gse, ue_se):
+ * @vruntime: se->vruntime
+ * @deadline: se->deadline (relative to @vruntime if @rel_deadline)
+ * @vlag: se->vlag; meaningful only while the entity is not queued (@on_rq 0):
+ *        from v6.19 the union's vprot while it is queued
+ * @slice: se->slice
+ * @rel_deadline: se->rel_deadline (v6.12+)
+ * @curr: 1 if the entity is its cfs_rq's curr
+ * cfs_rqs (cfs, ue_cfs):
+ * @zero_vruntime: the base of the sums (cfs_rq->zero_vruntime; min_vruntime
+ *                 before v6.18)
+ * @avg_vruntime: cfs_rq->avg_vruntime (sum_w_vruntime from v6.19)
+ * @avg_load: cfs_rq->avg_load (sum_weight from v6.19)
+ * @curr_vruntime: vruntime of cfs_rq->curr if it is queued, else 0
+ * @curr_weight: its load.weight (scaled), 0 without a queued curr
+ *
  * Clock calibration (sync; sw uses @trace_ts too):
  * @n: number of the "pelt-sync N" marker
  * @mono_before: CLOCK_MONOTONIC read right before the marker write
@@ -403,6 +421,18 @@ struct cfsr_pelt_rec {
 	int64_t removed_util_avg;
 	int64_t removed_runnable_avg;
 	int64_t on_list;
+
+	int64_t vruntime;
+	int64_t deadline;
+	int64_t vlag;
+	int64_t slice;
+	int64_t rel_deadline;
+	int64_t curr;
+	int64_t zero_vruntime;
+	int64_t avg_vruntime;
+	int64_t avg_load;
+	int64_t curr_vruntime;
+	int64_t curr_weight;
 
 	int64_t n;
 	int64_t mono_before;

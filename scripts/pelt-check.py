@@ -11,7 +11,8 @@ here reuses cfsreplay's own reader.
   pelt-check.py keys CAP REFERENCE
       for every kind of record (type; task, autogroup or cgroup entity; under
       the root, an autogroup or a cgroup) present in both files, the keys are the same and in the same
-      order, apart from the keys CAP adds (clock_idle)
+      order, apart from the keys CAP adds (clock_idle, and the EEVDF state
+      of docs/PELT-CAPTURE.md)
   pelt-check.py align CAP TRACE SYNCLOG
       the markers "pelt-sync N" in TRACE (read with trace-cmd report -t),
       written between two CLOCK_MONOTONIC readings logged in SYNCLOG, bracket
@@ -34,7 +35,12 @@ import re
 import subprocess
 import sys
 
-ADDED_KEYS = {"clock_idle"}
+ADDED_KEYS = {
+    "clock_idle",
+    # EEVDF state (docs/PELT-CAPTURE.md)
+    "vruntime", "deadline", "vlag", "slice", "rel_deadline", "curr",
+    "zero_vruntime", "avg_vruntime", "avg_load", "curr_vruntime", "curr_weight",
+}
 
 
 def records(path):

@@ -1794,6 +1794,145 @@ static void test_v4_runnable_load(void **state)
 	}
 }
 
+/*
+ * The sums of @cfs computed from its entities: (v - zero) * weight over
+ * the queued tasks @pids (none running) and the group entity @g if it is
+ * queued and not running, weights scaled down (>> 10).
+ */
+static void sums_of(struct cfsr_replay *r, const struct cfsr_cfs_rq *cfs, const int *pids, int n,
+		    const struct cfsr_cfs_rq *g, int64_t *avg, uint64_t *load)
+{
+	int i;
+
+	*avg = 0;
+	*load = 0;
+	for (i = 0; i < n; i++) {
+		const struct cfsr_task *t = cfsr_replay_task(r, pids[i]);
+
+		*avg += (int64_t)(t->vruntime - cfs->zero_vruntime) *
+			(int64_t)(t->load_weight >> 10);
+		*load += t->load_weight >> 10;
+	}
+	if (g && g->se_on_rq && g->curr <= 0) {
+		*avg += (int64_t)(g->se_vruntime - cfs->zero_vruntime) *
+			(int64_t)(g->se_weight >> 10);
+		*load += g->se_weight >> 10;
+	}
+}
+
+/*
+ * Lock-step takes of the kernel's EEVDF state, after group_of_three() with
+ * C (in /g) running: A and B are in the root's sums, /g's entity is the
+ * root's curr.  The kernel's frame is the engine's moved by D: the first
+ * reading of the root's sums moves every entity by D, after which the sums
+ * equal the kernel's; a task's reading sets its vruntime, deadline and
+ * slice, and the sums follow; a sleeping task takes its lag and relative
+ * deadline; a reading that says queued for a task the engine has asleep is
+ * not taken.
+ */
+static void test_take_eevdf(void **state)
+{
+	const uint64_t t0 = 5000000000ull, D = 1000000000000ull, Z = D + 123456;
+	struct cfsr_replay *r = run_group_delayed(t0);
+	struct cfsr_cfs_rq *root = cfsr_replay_cfs_rq(r, "/", 0);
+	struct cfsr_cfs_rq *g = cfsr_replay_cfs_rq(r, "/g", 0);
+	struct cfsr_task *a = cfsr_replay_task(r, 70), *b = cfsr_replay_task(r, 71);
+	struct cfsr_task *c = cfsr_replay_task(r, 72);
+	const int ab[] = { 70, 71 };
+	uint64_t va = a->vruntime, vb = b->vruntime, vg = g->se_vruntime, da = a->deadline, load;
+	struct cfsr_eevdf_sums ks = { Z,
+				      (int64_t)(va + D - Z) * 1024 + (int64_t)(vb + D - Z) * 1024,
+				      2048, vg + D, 2 * W0 };
+	struct cfsr_eevdf k = { true, va + D + 5000, va + D + 900000, 0, 2800000, false };
+	int64_t avg;
+
+	(void)state;
+	assert_true(g->curr == 72 && !g->se_in_sums);
+	assert_int_equal(cfsr_replay_cfs_rq_take_eevdf(r, root, &ks), 1);
+	assert_true(root->eevdf_framed);
+	assert_int_equal(root->zero_vruntime, Z);
+	assert_int_equal(a->vruntime, va + D);
+	assert_int_equal(b->vruntime, vb + D);
+	assert_int_equal(g->se_vruntime, vg + D);
+	assert_int_equal(a->deadline, da + D);
+	assert_int_equal(root->avg_vruntime, ks.avg_vruntime);
+	assert_int_equal(root->avg_load, 2048);
+
+	assert_int_equal(cfsr_replay_task_take_eevdf(r, a, &k), 1);
+	assert_int_equal(a->vruntime, va + D + 5000);
+	assert_int_equal(a->deadline, va + D + 900000);
+	assert_int_equal(a->slice, 2800000);
+	sums_of(r, root, ab, 2, g, &avg, &load);
+	assert_int_equal(root->avg_vruntime, avg);
+	assert_int_equal(root->avg_vruntime, ks.avg_vruntime + 5000 * 1024);
+	assert_int_equal(root->avg_load, load);
+
+	/* C blocks: /g's entity stays queued, delayed, and joins the sums */
+	feed(r, ev_switch(t0 + 2400100, 0, 72, 1, false, 70));
+	assert_true(g->se_delayed && g->se_in_sums);
+	k = (struct cfsr_eevdf){ true, vg + D + 777, vg + D + 999, 0, 700000, false };
+	assert_int_equal(cfsr_replay_gse_take_eevdf(r, g, &k), 1);
+	assert_int_equal(g->se_vruntime, vg + D + 777);
+	assert_int_equal(g->se_deadline, vg + D + 999);
+	sums_of(r, root, &ab[1], 1, g, &avg, &load);
+	assert_int_equal(root->avg_vruntime, avg);
+	assert_int_equal(root->avg_load, load);
+
+	/* C is asleep: a queued reading is not taken, one off its cfs_rq is */
+	k = (struct cfsr_eevdf){ true, 1, 2, -3, 4, false };
+	assert_int_equal(cfsr_replay_task_take_eevdf(r, c, &k), 0);
+	assert_int_not_equal(c->vruntime, 1);
+	k = (struct cfsr_eevdf){ false, 1, 250000, -42000, 2800000, true };
+	assert_int_equal(cfsr_replay_task_take_eevdf(r, c, &k), 1);
+	assert_int_equal(c->vlag, -42000);
+	assert_true(c->rel_deadline);
+	assert_int_equal(c->deadline, 250000);
+	assert_int_not_equal(c->vruntime, 1);
+	cfsr_replay_free(r);
+}
+
+/*
+ * After run_until_delayed(): A is delayed, B running.  A reading of A off
+ * its cfs_rq (the kernel completed its delayed dequeue unseen) dequeues
+ * it: the root loses A's weight and count, B's part stays; A's lag is the
+ * reading's.  A second reading changes nothing more; B is not delayed.
+ */
+static void test_take_dequeued(void **state)
+{
+	struct cfsr_eevdf k = { false, 1, 2, -7000, 2800000, false };
+	struct cfsr_replay *r = cfsr_replay_new(1, prof(), 250);
+	struct cfsr_sched_avg want;
+
+	const struct cfsr_cfs_rq *root;
+	struct cfsr_task *a, *b;
+
+	(void)state;
+	run_until_delayed(r, 5000000000000ull, 3000000000ull, &want);
+	root = cfsr_replay_cfs_rq(r, "/", 0);
+	a = cfsr_replay_task(r, 50);
+	b = cfsr_replay_task(r, 51);
+	assert_int_equal(a->state, CFSR_TS_DELAYED);
+	assert_int_equal(root->nr_queued, 2);
+	assert_int_equal(root->load_weight, 2 * W0);
+	/* A alone in the sums: B runs */
+	assert_int_equal(root->avg_load, 1024);
+	assert_int_equal(cfsr_replay_task_take_dequeued(r, a), 1);
+	assert_int_equal(a->state, CFSR_TS_SLEEPING);
+	assert_int_equal(root->nr_queued, 1);
+	assert_int_equal(root->h_nr_queued, 1);
+	assert_int_equal(root->h_nr_runnable, 1);
+	assert_int_equal(root->load_weight, W0);
+	assert_int_equal(root->avg_load, 0);
+	assert_int_equal(root->avg_vruntime, 0);
+	assert_int_equal(cfsr_replay_task_take_eevdf(r, a, &k), 1);
+	assert_int_equal(a->vlag, -7000);
+	assert_int_equal(a->vruntime, 2100000);
+	assert_int_equal(cfsr_replay_task_take_dequeued(r, a), 0);
+	assert_int_equal(cfsr_replay_task_take_dequeued(r, b), 0);
+	assert_int_equal(b->state, CFSR_TS_RUNNING);
+	cfsr_replay_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1823,6 +1962,8 @@ int main(void)
 		cmocka_unit_test(test_recover_ahead),
 		cmocka_unit_test(test_put_unseen),
 		cmocka_unit_test(test_group_entity_eevdf),
+		cmocka_unit_test(test_take_eevdf),
+		cmocka_unit_test(test_take_dequeued),
 		cmocka_unit_test(test_group_entity_pick),
 		cmocka_unit_test(test_group_entity_reweight),
 		cmocka_unit_test(test_group_entity_reweight_eevdf),

@@ -344,7 +344,9 @@ static const char pelt_text[] =
 	"\"last_update_time\":31904308060160,\"load_sum\":3,\"runnable_sum\":4,"
 	"\"util_sum\":5,\"period_contrib\":6,\"load_avg\":7,\"runnable_avg\":8,"
 	"\"util_avg\":9,\"util_est\":10,\"rq_cpu\":0,\"clock\":11,\"clock_task\":12,"
-	"\"clock_pelt\":13,\"lost_idle_time\":0,\"rq_nr_running\":2,\"obj\":2,"
+	"\"clock_pelt\":13,\"lost_idle_time\":0,\"rq_nr_running\":2,\"vruntime\":-1048000,"
+	"\"deadline\":1750000,\"vlag\":-3000,\"slice\":2800000,\"rel_deadline\":0,"
+	"\"curr\":1,\"obj\":2,"
 	"\"parent_obj\":1,\"tg\":\"/autogroup-11\",\"parent_tg\":\"/\"}\n"
 	"{\"ts\":31933650393500,\"ktime\":31933620024341,\"type\":\"cfs\",\"cpu\":1,"
 	"\"cg_id\":773,\"level\":1,\"weight\":2048,\"nr_queued\":2,\"h_nr_queued\":2,"
@@ -355,7 +357,9 @@ static const char pelt_text[] =
 	"\"last_update_time\":31904308061184,\"load_sum\":1,\"runnable_sum\":2,"
 	"\"util_sum\":3,\"period_contrib\":4,\"load_avg\":5,\"runnable_avg\":6,"
 	"\"util_avg\":7,\"util_est\":8,\"rq_cpu\":0,\"clock\":9,\"clock_task\":10,"
-	"\"clock_pelt\":11,\"lost_idle_time\":12,\"rq_nr_running\":13,\"obj\":3,"
+	"\"clock_pelt\":11,\"lost_idle_time\":12,\"rq_nr_running\":13,"
+	"\"zero_vruntime\":123456789,\"avg_vruntime\":-2048,\"avg_load\":2048,"
+	"\"curr_vruntime\":5,\"curr_weight\":1048576,\"obj\":3,"
 	"\"tg\":\"/cfsr07bf_ga\"}\n"
 	"{\"ts\":31933650393600,\"ktime\":31933620024441,\"type\":\"ue_se\",\"cpu\":0,"
 	"\"pid\":2570,\"tid\":2570,\"comm\":\"wl0\",\"group\":1,\"parent_cg_id\":1,"
@@ -466,9 +470,18 @@ static void check_pelt_items(struct cfsr_truth_reader *r)
 	assert_null(p->tg);
 	assert_true(p->level == NONE);
 	assert_true(p->tg_load_avg == NONE);
+	/* a line without the EEVDF keys */
+	assert_true(p->vruntime == NONE && p->vlag == NONE && p->rel_deadline == NONE);
+	assert_true(p->zero_vruntime == NONE && p->curr_weight == NONE);
 
 	assert_int_equal(cfsr_truth_next(r, &it), 1);
 	assert_int_equal(p->type, CFSR_PELT_GSE);
+	assert_int_equal(p->vruntime, -1048000);
+	assert_int_equal(p->deadline, 1750000);
+	assert_int_equal(p->vlag, -3000);
+	assert_int_equal(p->slice, 2800000);
+	assert_int_equal(p->rel_deadline, 0);
+	assert_int_equal(p->curr, 1);
 	assert_string_equal(p->tg, "/autogroup-11");
 	assert_string_equal(p->parent_tg, "/");
 	assert_int_equal(p->cg_id, 1);
@@ -504,6 +517,11 @@ static void check_pelt_items(struct cfsr_truth_reader *r)
 	assert_int_equal(p->removed_util_avg, 21);
 	assert_int_equal(p->removed_runnable_avg, 22);
 	assert_int_equal(p->on_list, 1);
+	assert_int_equal(p->zero_vruntime, 123456789);
+	assert_int_equal(p->avg_vruntime, -2048);
+	assert_int_equal(p->avg_load, 2048);
+	assert_int_equal(p->curr_vruntime, 5);
+	assert_int_equal(p->curr_weight, 1048576);
 	assert_int_equal(p->avg.last_update_time, 31904308061184);
 	assert_int_equal(p->avg.util_avg, 7);
 	assert_int_equal(p->lost_idle_time, 12);
