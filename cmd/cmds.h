@@ -116,7 +116,9 @@ struct cfsr_replay;
  * cgroup_attach_task events of the cpu controller's hierarchy move tasks,
  * and a task forked in the trace starts in its parent's group
  * (cfsr_replay_follow_attaches()); the autogroups @truth's rows give are
- * those forks' fallback (cfsr_task_fork_groups()).
+ * those forks' fallback (cfsr_task_fork_groups()).  Nothing for a file
+ * that declares its event types without cgroup_attach_task (a text
+ * report declares none: followed).
  * Return: 0, or -1 (reported).
  */
 int cfsr_follow_attaches(struct cfsr_replay *r, const struct cfsr_trace *t, const char *truth);

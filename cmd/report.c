@@ -171,11 +171,11 @@ int cfsr_follow_attaches(struct cfsr_replay *r, const struct cfsr_trace *t, cons
 {
 	int i;
 
-	/* without cgroup_attach_task in the trace the given groups stand */
+	/* a file that declares its events without cgroup_attach_task: the given groups stand */
 	for (i = 0; i < t->info.nr_types && strcmp(t->info.types[i].name, "cgroup_attach_task");
 	     i++)
 		;
-	if (i == t->info.nr_types)
+	if (t->info.nr_types && i == t->info.nr_types)
 		return 0;
 	if (truth && cfsr_task_fork_groups(truth, set_fork_group, name_cpu_group, r) < 0)
 		return -1;
@@ -456,6 +456,10 @@ static void text_notes(const struct report *r)
 		printf("  - %" PRIu64 " moves of tasks between groups from markers, replayed at\n"
 		       "    their markers as sched_move_task()\n",
 		       g.marker_moves);
+	if (g.attach_moves)
+		printf("  - %" PRIu64 " moves of tasks between groups at the cpu controller's\n"
+		       "    cgroup_attach_task, replayed as sched_move_task()\n",
+		       g.attach_moves);
 	if (g.shares_given) {
 		const char *path;
 		uint64_t shares;
