@@ -104,6 +104,25 @@ int cfsr_comparators_clock_until(struct cfsr_comparators *c, struct cfsr_own_clo
 void cfsr_list_commands(void);
 
 /* Run "<name> -h" for "help <name>"; return its status, or -1 if no such command. */
+struct cfsr_replay;
+
+/**
+ * cfsr_follow_attaches() - let @r follow the cpu controller's cgroup moves
+ * @r: an engine whose tasks' groups @truth gave
+ * @t: the trace (its recorder metadata may name the cpu controller's
+ *     hierarchy)
+ * @truth: the truth.jsonl that gave the groups, or NULL
+ *
+ * cgroup_attach_task events of the cpu controller's hierarchy move tasks,
+ * and a task forked in the trace starts in its parent's group
+ * (cfsr_replay_follow_attaches()); the autogroups @truth's rows give are
+ * those forks' fallback (cfsr_task_fork_groups()).  Nothing for a file
+ * that declares its event types without cgroup_attach_task (a text
+ * report declares none: followed).
+ * Return: 0, or -1 (reported).
+ */
+int cfsr_follow_attaches(struct cfsr_replay *r, const struct cfsr_trace *t, const char *truth);
+
 int cfsr_command_usage(const char *name);
 
 #endif /* CFSR_CMDS_H */

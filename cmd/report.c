@@ -155,6 +155,34 @@ static int set_shares(void *data, const char *path, uint64_t shares)
 	return cfsr_cpuload_set_shares(c->cl, path, shares);
 }
 
+/* cfsr_task_fork_groups() callback */
+static int set_fork_group(void *data, int tid, const char *group)
+{
+	return cfsr_replay_task_set_fork_group(data, tid, group);
+}
+
+/* cfsr_task_fork_groups() callback */
+static int name_cpu_group(void *data, const char *group)
+{
+	return cfsr_replay_name_cpu_group(data, group);
+}
+
+int cfsr_follow_attaches(struct cfsr_replay *r, const struct cfsr_trace *t, const char *truth)
+{
+	int i;
+
+	/* a file that declares its events without cgroup_attach_task: the given groups stand */
+	for (i = 0; i < t->info.nr_types && strcmp(t->info.types[i].name, "cgroup_attach_task");
+	     i++)
+		;
+	if (t->info.nr_types && i == t->info.nr_types)
+		return 0;
+	if (truth && cfsr_task_fork_groups(truth, set_fork_group, name_cpu_group, r) < 0)
+		return -1;
+	cfsr_replay_follow_attaches(r, cfsr_meta_cpu_hierarchy(t));
+	return 0;
+}
+
 int cfsr_comparators_own_clock(struct cfsr_comparators *c, const struct cfsr_trace *t,
 			       const char *given, struct cfsr_own_clock *oc)
 {
@@ -163,13 +191,15 @@ int cfsr_comparators_own_clock(struct cfsr_comparators *c, const struct cfsr_tra
 	memset(oc, 0, sizeof(*oc));
 	if (cfsr_meta_group_shares(t, set_shares, c) < 0)
 		return -1;
+	/* the groups markers make (lib/cpuload.c) are followed at their attaches too */
 	if (!src)
-		return 0;
+		return cfsr_follow_attaches(cfsr_cpuload_engine(c->cl), t, NULL);
 	oc->feed = cfsr_clock_feed_open(src);
 	if (!oc->feed)
 		return -1;
 	cfsr_cpuload_expect_clock(c->cl);
-	if (cfsr_task_groups(src, set_group, set_shares, c) < 0) {
+	if (cfsr_task_groups(src, set_group, set_shares, c) < 0 ||
+	    cfsr_follow_attaches(cfsr_cpuload_engine(c->cl), t, src) < 0) {
 		cfsr_clock_feed_close(oc->feed);
 		oc->feed = NULL;
 		return -1;
@@ -426,6 +456,10 @@ static void text_notes(const struct report *r)
 		printf("  - %" PRIu64 " moves of tasks between groups from markers, replayed at\n"
 		       "    their markers as sched_move_task()\n",
 		       g.marker_moves);
+	if (g.attach_moves)
+		printf("  - %" PRIu64 " moves of tasks between groups at the cpu controller's\n"
+		       "    cgroup_attach_task, replayed as sched_move_task()\n",
+		       g.attach_moves);
 	if (g.shares_given) {
 		const char *path;
 		uint64_t shares;

@@ -493,7 +493,8 @@ int cmd_signals(int argc, const char **argv)
 	if (feed)
 		cfsr_replay_expect_clock(r);
 	/* the file also tells each task's group: structure, not PELT values */
-	if (clock && cfsr_task_groups(clock, set_group, NULL, r) < 0)
+	if (clock && (cfsr_task_groups(clock, set_group, NULL, r) < 0 ||
+		      cfsr_follow_attaches(r, t, clock) < 0))
 		goto out;
 	if (!(s.sig & CFSR_SIG_RUNNABLE_AVG))
 		fprintf(stderr, "signals: model %s: the columns of its generation\n", prof->name);

@@ -631,6 +631,19 @@ static void print_sched_feats(const struct cfsr_replay *r, const struct cfsr_pro
 	printf(" (the trace's sysctl_sched_features)\n");
 }
 
+/* The task group moves the engine followed (cfsr_replay_follow_attaches()). */
+static void print_group_moves(const struct cfsr_replay_stats *rs)
+{
+	printf("groups:           %" PRIu64
+	       " moves at the cpu controller's cgroup_attach_task, %" PRIu64
+	       " attaches of other hierarchies; forks of a task given a cgroup: %" PRIu64
+	       " into the parent's group, %" PRIu64
+	       " into their rows' autogroup (the parent's group not known, its cgroup taken as the"
+	       " root), %" PRIu64 " left in the given group (the parent's not known)\n",
+	       rs->attach_moves, rs->attaches_other, rs->fork_parent_group, rs->fork_autogroup,
+	       rs->fork_group_unknown);
+}
+
 static void print_report(const struct validate *v, const char *trace, const char *pelt)
 {
 	const struct cfsr_replay_stats *rs = cfsr_replay_stats(v->replay);
@@ -652,6 +665,7 @@ static void print_report(const struct validate *v, const char *trace, const char
 	printf("tasks:            on_rq differs: %" PRIu64 "; kernel task delayed: %" PRIu64
 	       "; delayed state differs: %" PRIu64 "; moved to the record's group: %" PRIu64 "\n",
 	       v->state_differs, v->delayed, v->delayed_model, v->regrouped);
+	print_group_moves(rs);
 	printf("replay:           %" PRIu64 " events, %" PRIu64 " task and %" PRIu64
 	       " cfs_rq updates, %" PRIu64 " recovered switches in (%" PRIu64
 	       " placed ahead of their report), %" PRIu64 " unseen switches out (%" PRIu64
@@ -735,6 +749,8 @@ struct snapshots {
 	uint64_t readings;
 	uint64_t not_compared;
 	uint64_t warming;
+	/* task rows whose group (cgroup_cpu, else autogroup) the model's differs from */
+	uint64_t other_group;
 	uint64_t max_abs[S_NR];
 };
 
@@ -750,6 +766,18 @@ static void snap_compare(struct snap_stats *st, int field, uint64_t model, uint6
 	if (err > s->max_abs)
 		s->max_abs = err;
 	hist_add(s, err);
+}
+
+/* Whether the model has @t in the group a row names (cgroup_cpu, else its autogroup). */
+static bool row_group_same(struct cfsr_replay *r, const struct cfsr_task *t,
+			   const struct cfsr_truth_task *k)
+{
+	const char *path = k->cgroup_cpu && strcmp(k->cgroup_cpu, "/") ? k->cgroup_cpu :
+			   k->autogroup				       ? k->autogroup :
+									 "/";
+	const struct cfsr_cfs_rq *q = cfsr_replay_cfs_rq(r, path, 0);
+
+	return q && q->group == t->group;
 }
 
 static void snap_task(struct snapshots *sn, struct cfsr_replay *r, const struct cfsr_truth_task *k)
@@ -768,6 +796,8 @@ static void snap_task(struct snapshots *sn, struct cfsr_replay *r, const struct 
 		sn->warming++;
 		return;
 	}
+	if (!row_group_same(r, t, k))
+		sn->other_group++;
 	/* sleeping at the snapshot: its values are those of its dequeue */
 	if (k->state == 'S' || k->state == 'D' || k->state == 'I')
 		cls[1] = &sn->sleeping;
@@ -1158,7 +1188,8 @@ static int validate_truth(const char *truth, const char *trace, double max_error
 	if (!feed || cfsr_clock_map_find(truth, t->info.clock, &map) < 0)
 		goto out;
 	cfsr_clock_feed_align(feed, &map);
-	if (assign_groups(r, truth) < 0 || run_snapshots(sn, r, t, tr, feed) < 0)
+	if (assign_groups(r, truth) < 0 || cfsr_follow_attaches(r, t, truth) < 0 ||
+	    run_snapshots(sn, r, t, tr, feed) < 0)
 		goto out;
 	printf("trace:            %s\n", t->path);
 	printf("kernel snapshots: %s (%" PRIu64 " snapshots)\n", truth, sn->snaps);
@@ -1172,6 +1203,10 @@ static int validate_truth(const char *truth, const char *trace, double max_error
 	       "%" PRIu64 " rows of tasks still warming up\n",
 	       sn->not_compared, sn->warming);
 	rs = cfsr_replay_stats(r);
+	print_group_moves(rs);
+	printf("                  compared rows of tasks the model had in another group: %" PRIu64
+	       "\n",
+	       sn->other_group);
 	printf("clock:            %" PRIu64 " readings, each at its rq's clock update; %" PRIu64
 	       " updates on an estimated clock, %" PRIu64 " run-time chains moved onto a reading\n",
 	       sn->readings, rs->estimated_updates, rs->chain_corrections);
@@ -1360,7 +1395,8 @@ static struct validate *lockstep(const char *pelt, struct cfsr_trace *t, const c
 		cfsr_clock_map_describe(&v->map, pelt, how, sizeof(how));
 		fprintf(stderr, "validate: %s\n", how);
 	}
-	if (assign_groups(v->replay, pelt) < 0 || run(v, t, pr) < 0)
+	if (assign_groups(v->replay, pelt) < 0 || cfsr_follow_attaches(v->replay, t, pelt) < 0 ||
+	    run(v, t, pr) < 0)
 		goto out;
 	ok = true;
 out:

@@ -432,6 +432,69 @@ out:
 	return ret;
 }
 
+/* A cgroup path (not the root, not an autogroup) a record or a row names, or NULL. */
+static const char *named_cgroup(const struct cfsr_truth_item *it)
+{
+	const char *p = NULL;
+
+	if (it->kind == CFSR_TRUTH_TASK)
+		p = it->task.cgroup_cpu;
+	else if (it->kind == CFSR_TRUTH_PELT && it->pelt.type == CFSR_PELT_SE)
+		p = it->pelt.parent_tg;
+	else if (it->kind == CFSR_TRUTH_PELT && it->pelt.type == CFSR_PELT_CFS)
+		p = it->pelt.tg;
+	if (!p || !strcmp(p, "/") || !strncmp(p, "/autogroup-", strlen("/autogroup-")))
+		return NULL;
+	return p;
+}
+
+int cfsr_task_fork_groups(const char *path, int (*fn)(void *data, int tid, const char *group),
+			  int (*nfn)(void *data, const char *group), void *data)
+{
+	struct cfsr_pidset seen = CFSR_PIDSET_INIT;
+	struct cfsr_truth_reader *pr = cfsr_truth_open(path);
+	struct cfsr_truth_item item;
+	const struct cfsr_truth_task *k = &item.task;
+	int ret = -1, have;
+
+	if (!pr)
+		return -1;
+	while ((have = cfsr_truth_next(pr, &item)) > 0) {
+		if (named_cgroup(&item) && nfn(data, named_cgroup(&item)) < 0)
+			goto out;
+		if (item.kind != CFSR_TRUTH_TASK || k->tid <= 0 || k->tid > INT32_MAX ||
+		    cfsr_pidset_has(&seen, (int)k->tid))
+			continue;
+		if (cfsr_pidset_add(&seen, (int)k->tid) < 0)
+			goto out;
+		/* a session's leader may have made its autogroup itself (setsid()) */
+		if (k->session > 0 && k->session != k->tid && k->autogroup &&
+		    fn(data, (int)k->tid, k->autogroup) < 0)
+			goto out;
+	}
+	if (have == 0)
+		ret = 0;
+out:
+	cfsr_pidset_release(&seen);
+	cfsr_truth_close(pr);
+	return ret;
+}
+
+int cfsr_meta_cpu_hierarchy(const struct cfsr_trace *t)
+{
+	json_object *meta, *id;
+	int ret = -1;
+
+	if (!t->info.record_meta)
+		return -1;
+	meta = json_tokener_parse(t->info.record_meta);
+	if (meta && json_object_object_get_ex(meta, "cgroup_cpu_hierarchy_id", &id) &&
+	    json_object_is_type(id, json_type_int) && json_object_get_int(id) >= 0)
+		ret = json_object_get_int(id);
+	json_object_put(meta);
+	return ret;
+}
+
 const char *cfsr_clock_source(const struct cfsr_trace *t, const char *given)
 {
 	if (given)

@@ -166,6 +166,38 @@ int cfsr_task_groups(const char *path, int (*fn)(void *data, int tid, const char
 		     int (*sfn)(void *data, const char *group, uint64_t shares), void *data);
 
 /**
+ * cfsr_task_fork_groups() - the autogroup of each task a truth file shows
+ *                           outside its session's lead, and the cgroups
+ *                           it names
+ * @path: a truth.jsonl[.gz] or a pelt.jsonl[.gz]
+ * @fn: called once per task whose first row gives its session, not its
+ *      own id, and its autogroup, with that autogroup: the one
+ *      sched_autogroup_fork() gave it from its parent (only setsid(),
+ *      which makes the caller a session's leader, changes it); a negative
+ *      return stops the reading
+ * @nfn: called for each row's cpu cgroup and each record's task group
+ *       that is neither the root nor an autogroup (the cpu controller's
+ *       groups: repeated names included); a negative return stops it
+ * @data: passed to @fn and @nfn
+ *
+ * Return: 0, or -1 (reported, or @fn's or @nfn's failure).
+ */
+int cfsr_task_fork_groups(const char *path, int (*fn)(void *data, int tid, const char *group),
+			  int (*nfn)(void *data, const char *group), void *data);
+
+/**
+ * cfsr_meta_cpu_hierarchy() - the cpu controller's hierarchy id a recorded
+ *                             trace names
+ * @t: the trace
+ *
+ * 'cfsreplay record' stores it (cgroup_cpu_hierarchy_id, from
+ * /proc/self/cgroup): the dst_root of the cgroup_attach_task events that
+ * move task groups.
+ * Return: the id, or -1 when the trace does not say it.
+ */
+int cfsr_meta_cpu_hierarchy(const struct cfsr_trace *t);
+
+/**
  * cfsr_meta_group_shares() - the cpu cgroups' shares a recorded trace lists
  * @t: the trace
  * @fn: called for each non-root group of the cpu controller's hierarchies

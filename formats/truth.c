@@ -200,6 +200,7 @@ static const struct field task_fields[] = {
 	I64("se.vruntime", cfsr_truth_task, vruntime),
 	I64("se.nr_migrations", cfsr_truth_task, nr_migrations),
 	I64("nr_switches", cfsr_truth_task, nr_switches),
+	I64("session", cfsr_truth_task, session),
 	STR("autogroup", cfsr_truth_task, autogroup),
 	I64("autogroup_nice", cfsr_truth_task, autogroup_nice),
 	STR("cgroup_cpu", cfsr_truth_task, cgroup_cpu),

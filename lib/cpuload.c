@@ -554,6 +554,7 @@ int cfsr_cpuload_set_group(struct cfsr_cpuload *cl, int pid, const char *group)
 void cfsr_cpuload_groups(const struct cfsr_cpuload *cl, struct cfsr_cpuload_groups *out)
 {
 	*out = cl->groups;
+	out->attach_moves = cfsr_replay_stats(cl->r)->attach_moves;
 	/* the engine holds a cfs_rq per group and CPU, the root group's first */
 	out->groups = cfsr_replay_nr_cfs_rqs(cl->r) / (size_t)cl->nr_cpus - 1;
 }

@@ -40,8 +40,10 @@
  *                recorded trace's metadata stated (cfsr_cpuload_set_shares())
  * @bad_markers: cfsr-mkdir/cfsr-move markers that could not be read
  * @cgroup_attaches: cgroup_attach_task events replayed (tasks moved between
- *                   cgroups of some hierarchy; not used: no shares, and the
- *                   cpu controller's hierarchy is not named)
+ *                   cgroups of some hierarchy)
+ * @attach_moves: of those, the moves of the cpu controller's hierarchy the
+ *                engine made (cfsr_replay_follow_attaches(); a marker that
+ *                follows finds the task moved)
  * @groups: non-root groups the engine holds
  */
 struct cfsr_cpuload_groups {
@@ -50,6 +52,7 @@ struct cfsr_cpuload_groups {
 	uint64_t shares_given;
 	uint64_t bad_markers;
 	uint64_t cgroup_attaches;
+	uint64_t attach_moves;
 	uint64_t groups;
 };
 

@@ -182,6 +182,16 @@ struct cfsr_replay {
 	/* a look at the events ahead (cfsr_replay_set_peek()), NULL none */
 	cfsr_replay_peek peek;
 	void *peek_ctx;
+	/* cgroup_attach_task moves tasks, forks start in the parent's group (cfsr_replay_follow_attaches()) */
+	bool follow_attaches;
+	/* the cpu controller's hierarchy id; CFSR_CPU_ROOT_UNKNOWN until an attach shows it */
+	int cpu_root;
+	/* the cpu controller's groups the snapshots or records name (cfsr_replay_name_cpu_group()) */
+	char **cpu_names;
+	size_t nr_cpu_names;
+	size_t alloc_cpu_names;
+	/* the path of the attach event being replayed (keep_attach_path()) */
+	char *attach_path;
 	struct cfsr_replay_stats stats;
 };
 
@@ -3384,6 +3394,60 @@ static int fork_parent_group(struct cfsr_replay *r, const struct cfsr_event *ev)
 	return cfsr_replay_task_move_group(r, ev->fork.parent_pid, path, ev->ts);
 }
 
+/*
+ * Mirrors sched_cgroup_fork() and sched_post_fork() (kernel/sched/core.c,
+ * v5.16-v6.18; cpu_cgroup_fork() before): a new task starts in its
+ * parent's task group (the parent's cpu cgroup, or in the root cgroup its
+ * autogroup), and post_init_entity_util_avg() (cfs_fork(), the wakeup
+ * after) reads that group's cfs_rq on its CPU.  With cgroup_attach_task
+ * followed (cfsr_replay_follow_attaches()), a child whose given group (its
+ * first snapshot row or record, cfsr_replay_task_set_group()) is a cgroup
+ * starts in the parent's group instead, and reaches the given one at its
+ * attach.  The parent's group is known when it was given, or followed
+ * from a fork or an attach the trace shows; else, where the caller gave
+ * the child's autogroup (cfsr_replay_task_set_fork_group(): the rows' of a
+ * child that is not its session's leader, which sched_autogroup_fork()
+ * took from the parent), the child starts there, the parent being taken
+ * as in the root cgroup (counted: @fork_autogroup); else the given group
+ * stands (counted: @fork_group_unknown).  A given autogroup stands (the
+ * child's setsid() shows no event).
+ */
+static int fork_cgroup(struct cfsr_replay *r, struct cfsr_task *child, int parent_pid, uint64_t ts)
+{
+	const struct cfsr_task *parent = cfsr_replay_task(r, parent_pid);
+	int g;
+
+	if (!r->follow_attaches)
+		return 0;
+	if (!child->group_given) {
+		child->group_traced = parent && (parent->group_given || parent->group_traced);
+		return 0;
+	}
+	if (!strncmp(r->groups[child->group], "/autogroup-", strlen("/autogroup-")))
+		return 0;
+	if (parent && (parent->group_given || parent->group_traced)) {
+		g = parent->group;
+		r->stats.fork_parent_group++;
+	} else if (child->fork_group > 0) {
+		g = child->fork_group - 1;
+		r->stats.fork_autogroup++;
+		/* the parent is there too, moved at its setsid() (fork_parent_group()) */
+		if (parent && parent->group != g &&
+		    cfsr_replay_task_move_group(r, parent_pid, r->groups[g], ts) < 0)
+			return -1;
+	} else {
+		r->stats.fork_group_unknown++;
+		return 0;
+	}
+	child->group_traced = true;
+	if (g == child->group)
+		return 0;
+	task_account(r, child, -1);
+	child->group = g;
+	task_account(r, child, 1);
+	return 0;
+}
+
 static int on_fork(struct cfsr_replay *r, const struct cfsr_event *ev)
 {
 	const struct cfsr_task *parent;
@@ -3408,6 +3472,8 @@ static int on_fork(struct cfsr_replay *r, const struct cfsr_event *ev)
 		task_account(r, child, 1);
 	}
 	memcpy(child->comm, ev->fork.child_comm, sizeof(child->comm));
+	if (fork_cgroup(r, child, ev->fork.parent_pid, ev->ts) < 0)
+		return -1;
 	cfs_fork(r, child, ev->cpu);
 	return 0;
 }
@@ -3443,6 +3509,25 @@ int cfsr_replay_task_set_group(struct cfsr_replay *r, int pid, const char *path)
 }
 
 /*
+ * Mirrors set_next_task_fair() after sched_move_task()'s enqueue
+ * (kernel/sched/fair.c, v6.12-v6.18) of a task that was running: its
+ * entity and the group entities above it, placed by enqueue_entity() while
+ * the cfs_rqs had no running entity (put_prev_task() came first), leave
+ * the EEVDF sums and become each level's curr (set_next_entity()), their
+ * exec_start at the move's clock.
+ */
+static void move_set_next(struct cfsr_replay *r, struct cfsr_task *t, uint64_t now)
+{
+	struct cfsr_cfs_rq *g;
+
+	task_account(r, t, -1);
+	t->state = CFSR_TS_RUNNING;
+	task_account(r, t, 1);
+	for (g = task_cfs(r, t); g && g->group; g = parent_cfs(r, g))
+		g->se_exec_start = now;
+}
+
+/*
  * Mirrors sched_move_task() (kernel/sched/core.c) with
  * task_change_group_fair() (kernel/sched/fair.c), v6.12-v6.18; the PELT
  * steps are those of every implemented profile (v5.7 on).  A queued,
@@ -3464,7 +3549,7 @@ int cfsr_replay_task_move_group(struct cfsr_replay *r, int pid, const char *path
 {
 	struct cfsr_cfs_rq *cfs;
 	struct replay_rq *rq;
-	bool exact, queued;
+	bool exact, queued, running;
 	uint64_t now;
 	int g;
 	struct cfsr_task *t = task_and_group(r, pid, path, &g);
@@ -3500,9 +3585,143 @@ int cfsr_replay_task_move_group(struct cfsr_replay *r, int pid, const char *path
 	attach_task(r, t, now, ts, exact);
 	if (queued)
 		task_place(r, task_cfs(r, t), t, false);
+	/* put_prev_task(): enqueued as a waiting entity, set running after */
+	running = t->state == CFSR_TS_RUNNING;
+	if (running)
+		t->state = CFSR_TS_QUEUED;
 	task_account(r, t, 1);
 	reweight_groups(r, t->group, t->cpu);
+	if (running)
+		move_set_next(r, t, now);
 	return 1;
+}
+
+int cfsr_replay_name_cpu_group(struct cfsr_replay *r, const char *path)
+{
+	size_t i;
+
+	for (i = 0; i < r->nr_cpu_names && strcmp(r->cpu_names[i], path); i++)
+		;
+	if (i < r->nr_cpu_names)
+		return 0;
+	if (CFSR_ALLOC_GROW(r->cpu_names, r->nr_cpu_names + 1, r->alloc_cpu_names) < 0 ||
+	    !(r->cpu_names[r->nr_cpu_names] = strdup(path)))
+		return cfsr_error("replay: out of memory");
+	r->nr_cpu_names++;
+	return 0;
+}
+
+/* Whether @path is a group the engine holds or was named as a cpu cgroup. */
+static bool cpu_group_known(const struct cfsr_replay *r, const char *path)
+{
+	size_t i;
+
+	if (!strncmp(path, "/autogroup-", strlen("/autogroup-")))
+		return false;
+	for (i = 1; i < r->nr_groups; i++)
+		if (!strcmp(r->groups[i], path))
+			return true;
+	for (i = 0; i < r->nr_cpu_names; i++)
+		if (!strcmp(r->cpu_names[i], path))
+			return true;
+	return false;
+}
+
+void cfsr_replay_follow_attaches(struct cfsr_replay *r, int cpu_root)
+{
+	r->follow_attaches = true;
+	r->cpu_root = cpu_root;
+}
+
+int cfsr_replay_task_set_fork_group(struct cfsr_replay *r, int pid, const char *path)
+{
+	int g;
+	struct cfsr_task *t = task_and_group(r, pid, path, &g);
+
+	if (!t)
+		return -1;
+	t->fork_group = g + 1;
+	return 0;
+}
+
+/*
+ * An attach event's path, kept before anything reads ahead in the trace
+ * (cfsr_replay_set_peek()): the reader's next events may reuse its
+ * storage.
+ */
+static int keep_attach_path(struct cfsr_replay *r, const struct cfsr_event *ev)
+{
+	if (!r->follow_attaches || ev->kind != CFSR_EV_CGROUP_ATTACH || !ev->cgroup.path)
+		return 0;
+	free(r->attach_path);
+	r->attach_path = strdup(ev->cgroup.path);
+	return r->attach_path ? 0 : cfsr_error("replay: out of memory");
+}
+
+/*
+ * The trace time of sched_move_task() for an attach event: the tracepoint
+ * comes after the move.  A running task's move begins with the
+ * update_curr() of its dequeue, whose run-time report (the CPU's last,
+ * the task's run time accounted up to its clock) shows the move's clock;
+ * otherwise the event's time.
+ */
+static uint64_t move_ts(struct cfsr_replay *r, const struct cfsr_event *ev)
+{
+	const struct cfsr_task *t = cfsr_replay_task(r, ev->cgroup.pid);
+	const struct pending_runtime *p;
+
+	if (!t || t->state != CFSR_TS_RUNNING || t->cpu < 0 || t->cpu >= r->nr_cpus)
+		return ev->ts;
+	p = &r->pending[t->cpu];
+	if (p->pid == t->pid && p->ts <= ev->ts && t->exec_known && t->exec_start == p->now)
+		return p->ts;
+	return ev->ts;
+}
+
+/*
+ * Mirrors cgroup_attach_task() of the cpu controller's hierarchy
+ * (kernel/cgroup/cgroup.c; cpu_cgroup_attach() -> sched_move_task(),
+ * kernel/sched/core.c, v6.12-v6.18): the task moves to the group at the
+ * tracepoint, which follows the move (cfsr_replay_task_move_group()); a
+ * level-0 destination is the root cgroup, where the task is scheduled in
+ * its autogroup (autogroup_task_group()): its given group if that is one.
+ * Attaches of other hierarchies move nothing.  With the hierarchy not
+ * given, the first whose attach names a group the engine already holds
+ * (given by the snapshots, records or markers), not the root nor an
+ * autogroup, is taken as the cpu controller's.
+ */
+static int on_cgroup_attach(struct cfsr_replay *r, const struct cfsr_event *ev)
+{
+	const struct cfsr_task *t;
+	struct cfsr_task *moved;
+	const char *path = r->attach_path;
+	int ret;
+
+	if (!r->follow_attaches || ev->cgroup.pid <= 0 || !ev->cgroup.path || !path || !path[0])
+		return 0;
+	if (r->cpu_root == CFSR_CPU_ROOT_UNKNOWN && ev->cgroup.level > 0 &&
+	    cpu_group_known(r, path))
+		r->cpu_root = ev->cgroup.root;
+	if (ev->cgroup.root != r->cpu_root) {
+		r->stats.attaches_other++;
+		return 0;
+	}
+	if (ev->cgroup.level <= 0) {
+		t = cfsr_replay_task(r, ev->cgroup.pid);
+		path = t && t->group > 0 &&
+				       !strncmp(r->groups[t->group], "/autogroup-",
+						strlen("/autogroup-")) ?
+			       r->groups[t->group] :
+			       "/";
+	}
+	ret = cfsr_replay_task_move_group(r, ev->cgroup.pid, path, move_ts(r, ev));
+	if (ret < 0)
+		return -1;
+	moved = cfsr_replay_task(r, ev->cgroup.pid);
+	if (moved)
+		moved->group_traced = true;
+	r->stats.attach_moves += (uint64_t)ret;
+	return 0;
 }
 
 static void on_lost(struct cfsr_replay *r, const struct cfsr_event *ev)
@@ -3907,6 +4126,8 @@ int cfsr_replay_event(struct cfsr_replay *r, const struct cfsr_event *ev)
 	struct cfsr_task *t;
 	int ret = 0;
 
+	if (keep_attach_path(r, ev) < 0)
+		return -1;
 	r->stats.events++;
 	settle_ticks(r, ev->ts);
 	settle_runtime(r, ev);
@@ -3949,6 +4170,9 @@ int cfsr_replay_event(struct cfsr_replay *r, const struct cfsr_event *ev)
 		break;
 	case CFSR_EV_LOST:
 		on_lost(r, ev);
+		break;
+	case CFSR_EV_CGROUP_ATTACH:
+		ret = on_cgroup_attach(r, ev);
 		break;
 	default:
 		break;
@@ -4022,6 +4246,10 @@ void cfsr_replay_free(struct cfsr_replay *r)
 	free(r->pending);
 	free(r->tasks);
 	free(r->map);
+	for (i = 0; i < r->nr_cpu_names; i++)
+		free(r->cpu_names[i]);
+	free(r->cpu_names);
+	free(r->attach_path);
 	for (i = 0; i < r->nr_groups; i++)
 		free(r->groups[i]);
 	free(r->groups);

@@ -270,6 +270,11 @@ struct cfsr_cfs_rq {
  * @group: index of its task group (0: the root group)
  * @group_given: @group was set by cfsr_replay_task_set_group(), not
  *               inherited at fork
+ * @group_traced: @group follows from the trace: a fork of a parent whose
+ *                group was known, or a cgroup_attach_task
+ *                (cfsr_replay_follow_attaches())
+ * @fork_group: the group + 1 a fork puts it in when its parent's is not
+ *              known (cfsr_replay_task_set_fork_group()), 0 none
  * @vruntime: se->vruntime, advanced by calc_delta_fair() of each run time
  * @deadline: se->deadline
  * @vlag: se->vlag, the lag saved at its last dequeue
@@ -319,6 +324,8 @@ struct cfsr_task {
 	uint64_t updates;
 	int group;
 	bool group_given;
+	bool group_traced;
+	int fork_group;
 	uint64_t vruntime;
 	uint64_t deadline;
 	int64_t vlag;
@@ -408,6 +415,17 @@ typedef void (*cfsr_replay_hook)(void *data, const struct cfsr_replay_update *u)
  * @gse_delayed_picked: delayed group entities dequeued by a pick
  * @gse_delayed_woken: delayed group entities requeued by an enqueue below
  * @unseen_migrations: tasks found on another CPU with no migration event
+ * @attach_moves: tasks moved to another group by a cgroup_attach_task of
+ *                the cpu controller's hierarchy (cfsr_replay_follow_attaches())
+ * @attaches_other: cgroup_attach_task events of other hierarchies (or
+ *                  before the cpu controller's was known), not followed
+ * @fork_parent_group: forks that put a child with a given cgroup in its
+ *                     parent's known group until its attach
+ * @fork_autogroup: forks that put such a child in the autogroup its rows
+ *                  give, its parent's group not known (the parent taken
+ *                  as in the root cgroup)
+ * @fork_group_unknown: forks of such a child whose parent's group was not
+ *                      known: the child's given group stands from the fork
  */
 struct cfsr_replay_stats {
 	uint64_t events;
@@ -428,6 +446,11 @@ struct cfsr_replay_stats {
 	uint64_t gse_delayed_picked;
 	uint64_t gse_delayed_woken;
 	uint64_t unseen_migrations;
+	uint64_t attach_moves;
+	uint64_t attaches_other;
+	uint64_t fork_parent_group;
+	uint64_t fork_autogroup;
+	uint64_t fork_group_unknown;
 };
 
 struct cfsr_replay;
@@ -607,6 +630,51 @@ const struct cfsr_replay_stats *cfsr_replay_stats(const struct cfsr_replay *r);
  * (after cfsr_error()).
  */
 int cfsr_replay_task_set_group(struct cfsr_replay *r, int pid, const char *path);
+
+/* cfsr_replay_follow_attaches()' @cpu_root when the trace does not say it */
+#define CFSR_CPU_ROOT_UNKNOWN (-1)
+
+/**
+ * cfsr_replay_follow_attaches() - follow the cpu controller's cgroup_attach_task
+ * @r: the engine
+ * @cpu_root: the cpu controller's hierarchy id (cgroup v1 root, 0 for v2),
+ *            or CFSR_CPU_ROOT_UNKNOWN: the first hierarchy one of whose
+ *            attaches names a group the engine holds or was named
+ *            (cfsr_replay_name_cpu_group()), other than the root and
+ *            autogroups, is taken as the cpu controller's
+ *
+ * From here, a cgroup_attach_task event of that hierarchy moves its task
+ * as sched_move_task() does (cfsr_replay_task_move_group()), and a task
+ * forked in the trace whose given group is a cgroup starts in its
+ * parent's group (sched_cgroup_fork()), reaching its own at the attach.
+ * Call after the groups are given, before the first event.
+ */
+void cfsr_replay_follow_attaches(struct cfsr_replay *r, int cpu_root);
+
+/**
+ * cfsr_replay_name_cpu_group() - a group of the cpu controller the snapshots
+ *                                or records name
+ * @r: the engine
+ * @path: a cgroup path (not the root, not an autogroup)
+ *
+ * An attach to it tells the cpu controller's hierarchy
+ * (cfsr_replay_follow_attaches() with CFSR_CPU_ROOT_UNKNOWN), also where
+ * no task's first row or record gives it.
+ * Return: 0, or -1 on allocation failure (reported).
+ */
+int cfsr_replay_name_cpu_group(struct cfsr_replay *r, const char *path);
+
+/**
+ * cfsr_replay_task_set_fork_group() - the group a fork puts @pid in when its
+ *                                     parent's is not known
+ * @r: the engine
+ * @pid: the task
+ * @path: its autogroup as its rows give it, for a task not its session's
+ *        leader (sched_autogroup_fork() gave it the parent's)
+ *
+ * Return: 0, or -1 on allocation failure (reported).
+ */
+int cfsr_replay_task_set_fork_group(struct cfsr_replay *r, int pid, const char *path);
 
 /**
  * cfsr_replay_task_move_group() - the kernel moves a task to another group at @ts

@@ -103,6 +103,7 @@ struct cfsr_truth_snap {
  * @vruntime: se.vruntime (ns; can be negative as printed)
  * @nr_migrations: se.nr_migrations
  * @nr_switches: nr_switches
+ * @session: the task's session id (0 when the row has none)
  * @autogroup: the session's autogroup path, e.g. "/autogroup-12"
  * @autogroup_nice: its nice level
  * @cgroup_cpu: cpu cgroup path ("/" for the root)
@@ -126,6 +127,7 @@ struct cfsr_truth_task {
 	int64_t vruntime;
 	int64_t nr_migrations;
 	int64_t nr_switches;
+	int64_t session;
 	const char *autogroup;
 	int64_t autogroup_nice;
 	const char *cgroup_cpu;

@@ -148,10 +148,18 @@ if [ -f "$SHARED_TRACES/periodic/truth.jsonl" ]; then
 		snap_max nice '$S' util_avg 7 30 && snap_max nice '$S' runnable_avg 7 30 &&
 		snap_min nice '$S' load_avg 4 88 && snap_min nice '$S' util_est 4 89
 	"
-	test_expect_success 'snapshots, cgroups: sleeping util/runnable within 2 >= 92 %, load max <= 30' "
+	# the workers forked in the trace start in their parent's group, moved at their attach
+	test_expect_success 'snapshots, cgroups: sleeping util/runnable within 2 >= 92 %, max <= 30' "
 		snap_min cgroups '$S' util_avg 4 93 && snap_min cgroups '$S' runnable_avg 4 92 &&
-		snap_min cgroups '$S' load_avg 4 88 && snap_min cgroups '$S' util_avg 3 73 &&
-		snap_max cgroups '$S' load_avg 7 30
+		snap_min cgroups '$S' load_avg 4 88 && snap_min cgroups '$S' util_avg 3 74 &&
+		snap_min cgroups '$S' util_est 4 85 &&
+		for s in load_avg runnable_avg util_avg util_est; do
+			snap_max cgroups '$S' \$s 7 30 || return 1
+		done
+	"
+	test_expect_success 'snapshots, cgroups: the workers move at the cpu hierarchy.s attaches' "
+		grep -q '^groups: *4 moves at the cpu controller.s cgroup_attach_task, 4 attaches of other hierarchies;' snap-cgroups.out &&
+		grep -q 'compared rows of tasks the model had in another group: 0\$' snap-cgroups.out
 	"
 	test_expect_success 'snapshots: group cfs_rqs 500 ms in, load_avg within 2 >= 80 % on all four runs' "
 		snap_min periodic-bpf '$G' load_avg 4 80 && snap_min cgroups '$G' load_avg 4 82 &&

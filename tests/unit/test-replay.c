@@ -555,6 +555,126 @@ static void test_move_group(void **state)
 	cfsr_replay_free(r);
 }
 
+static struct cfsr_event ev_attach(uint64_t ts, int cpu, int root, int pid, const char *path)
+{
+	struct cfsr_event e;
+
+	memset(&e, 0, sizeof(e));
+	e.ts = ts;
+	e.cpu = cpu;
+	e.pid = pid;
+	e.kind = CFSR_EV_CGROUP_ATTACH;
+	e.cgroup.root = root;
+	e.cgroup.level = 1;
+	e.cgroup.pid = pid;
+	e.cgroup.path = path;
+	return e;
+}
+
+/*
+ * sched_cgroup_fork(), then sched_move_task() at cgroup_attach_task, with
+ * attaches of hierarchy 1 followed.  Parent 10 runs in /p; its child 11,
+ * whose rows would give /c, starts in /p (the parent's group).  The child
+ * runs; an attach of hierarchy 8 moves nothing; hierarchy 1's moves the
+ * running child to /c: dequeued and put, the root then holds only /p's
+ * group entity (the parent waits below it), so /c's new group entity is
+ * placed at the root's V, which is /p's entity's vruntime (its lag 0);
+ * the child, placed alone on /c with no running entity there, takes /c's
+ * zero_vruntime, its relative deadline kept (PLACE_REL_DEADLINE); then it
+ * runs again: it and /c's entity are each level's curr, out of the sums
+ * (the root's weight sum is /p's entity's alone), their exec_start the
+ * move's clock (its dequeue's run-time report).  Asleep, the child moves
+ * to an empty /q: /q's cfs_rq takes exactly its averages on its window,
+ * nothing is queued, its vruntime stays.
+ */
+static void test_fork_and_attach(void **state)
+{
+	struct cfsr_replay *r = cfsr_replay_new(1, prof(), 250);
+	const uint64_t c0 = 5000000000000ull, t0 = 3000000000ull;
+	const struct cfsr_cfs_rq *root, *p, *c, *q;
+	struct cfsr_event e;
+	struct cfsr_task *child;
+	uint64_t rel, vr;
+
+	(void)state;
+	assert_int_equal(cfsr_replay_task_set_group(r, 10, "/p"), 1);
+	assert_int_equal(cfsr_replay_task_set_group(r, 11, "/c"), 1);
+	cfsr_replay_follow_attaches(r, 1);
+	cfsr_replay_clock_sample(r, 0, t0, c0);
+	feed(r, ev_switch(t0, 0, 0, 0, false, 0));
+	cfsr_replay_clock_record(r, 0, t0 + 98000, c0 + 100000);
+	feed(r, ev_wakeup(t0 + 100000, 0, 0, 10, 0));
+	set_known_avg(cfsr_replay_task(r, 10), c0 - 5000000, 300);
+	feed(r, ev_switch(t0 + 300000, 0, 0, 0, false, 10));
+	feed(r, ev_runtime(t0 + 1300000, 0, 10, 10, 1000000));
+	memset(&e, 0, sizeof(e));
+	e.ts = t0 + 1300100;
+	e.cpu = 0;
+	e.pid = 10;
+	e.kind = CFSR_EV_FORK;
+	e.fork.parent_pid = 10;
+	e.fork.child_pid = 11;
+	feed(r, e);
+	p = cfsr_replay_cfs_rq(r, "/p", 0);
+	assert_int_equal(cfsr_replay_task(r, 11)->group, p->group);
+	assert_int_equal(cfsr_replay_stats(r)->fork_parent_group, 1);
+	e = ev_wakeup(t0 + 1300200, 0, 10, 11, 0);
+	e.kind = CFSR_EV_WAKEUP_NEW;
+	feed(r, e);
+	feed(r, ev_runtime(t0 + 1400000, 0, 10, 10, 99900));
+	feed(r, ev_switch(t0 + 1400100, 0, 10, 0, true, 11));
+	feed(r, ev_runtime(t0 + 1500000, 0, 11, 11, 99900));
+	feed(r, ev_attach(t0 + 1500050, 0, 8, 11, "/track"));
+	assert_int_equal(cfsr_replay_stats(r)->attaches_other, 1);
+	child = cfsr_replay_task(r, 11);
+	assert_int_equal(child->state, CFSR_TS_RUNNING);
+	rel = child->deadline - child->vruntime;
+	feed(r, ev_attach(t0 + 1500100, 0, 1, 11, "/c"));
+	assert_int_equal(cfsr_replay_stats(r)->attach_moves, 1);
+	root = cfsr_replay_cfs_rq(r, "/", 0);
+	p = cfsr_replay_cfs_rq(r, "/p", 0);
+	c = cfsr_replay_cfs_rq(r, "/c", 0);
+	child = cfsr_replay_task(r, 11);
+	assert_non_null(c);
+	assert_int_equal(child->group, c->group);
+	assert_int_equal(child->state, CFSR_TS_RUNNING);
+	assert_true(c->se_on_rq && p->se_on_rq);
+	assert_int_equal(c->se_vruntime, p->se_vruntime);
+	assert_int_equal(child->vruntime, c->zero_vruntime);
+	assert_int_equal(child->deadline - child->vruntime, rel);
+	assert_int_equal(root->curr, 11);
+	assert_int_equal(c->curr, 11);
+	assert_int_equal(p->curr, 0);
+	assert_int_equal(root->avg_load, p->se_weight >> 10);
+	assert_int_equal(c->avg_load, 0);
+	assert_int_equal(c->se_exec_start, child->exec_start);
+	assert_int_equal(p->nr_queued, 1);
+	assert_int_equal(c->nr_queued, 1);
+
+	/* asleep (alone on /c: eligible, dequeued), then moved to an empty group */
+	feed(r, ev_runtime(t0 + 1600000, 0, 11, 11, 99900));
+	feed(r, ev_switch(t0 + 1600100, 0, 11, 1, false, 10));
+	child = cfsr_replay_task(r, 11);
+	assert_int_equal(child->state, CFSR_TS_SLEEPING);
+	vr = child->vruntime;
+	feed(r, ev_attach(t0 + 2000000, 0, 1, 11, "/q"));
+	assert_int_equal(cfsr_replay_stats(r)->attach_moves, 2);
+	child = cfsr_replay_task(r, 11);
+	q = cfsr_replay_cfs_rq(r, "/q", 0);
+	assert_non_null(q);
+	assert_int_equal(child->group, q->group);
+	assert_int_equal(child->state, CFSR_TS_SLEEPING);
+	assert_int_equal(child->vruntime, vr);
+	assert_true(child->avg.load_avg > 0);
+	assert_int_equal(q->avg.load_avg, child->avg.load_avg);
+	assert_int_equal(q->avg.runnable_avg, child->avg.runnable_avg);
+	assert_int_equal(q->avg.util_avg, child->avg.util_avg);
+	assert_int_equal(q->avg.last_update_time, child->avg.last_update_time);
+	assert_false(q->se_on_rq);
+	assert_int_equal(q->nr_queued, 0);
+	cfsr_replay_free(r);
+}
+
 /*
  * The recorded sysctl_sched_base_slice replaces the profile's slice: with
  * 3 ms, A's first deadline is 0 + 3 ms (calc_delta_fair() at nice 0 is the
@@ -1953,6 +2073,7 @@ int main(void)
 		cmocka_unit_test(test_trace_features),
 		cmocka_unit_test(test_trace_place_initial),
 		cmocka_unit_test(test_move_group),
+		cmocka_unit_test(test_fork_and_attach),
 		cmocka_unit_test(test_group_shares_stated),
 		cmocka_unit_test(test_delayed_requeue),
 		cmocka_unit_test(test_delayed_pick_keeps),
