@@ -670,10 +670,11 @@ static void print_report(const struct validate *v, const char *trace, const char
 	       " cfs_rq updates, %" PRIu64 " recovered switches in (%" PRIu64
 	       " placed ahead of their report), %" PRIu64 " unseen switches out (%" PRIu64
 	       " run to the next task's switch-in), %" PRIu64 " unseen migrations, %" PRIu64
-	       " on an estimated clock, %" PRIu64 " unanchored\n",
+	       " on an estimated clock, %" PRIu64 " unanchored, %" PRIu64
+	       " reads of a task's run time\n",
 	       rs->events, rs->updates, rs->cfs_updates, rs->recovered_switches,
 	       rs->recovered_ahead, rs->unseen_switch_outs, rs->unseen_puts, rs->unseen_migrations,
-	       rs->estimated_updates, rs->unanchored_updates);
+	       rs->estimated_updates, rs->unanchored_updates, rs->runtime_reads);
 	printf("delayed dequeue:  %" PRIu64 " sleeps delayed, %" PRIu64
 	       " completed by a pick, %" PRIu64 " requeued by a wakeup; group entities: %" PRIu64
 	       " delayed, %" PRIu64 " completed by a pick, %" PRIu64 " requeued\n",

@@ -91,6 +91,8 @@ struct pending_runtime {
 	int last_runtime_pid;
 	/* that report's trace time */
 	uint64_t last_runtime_ts;
+	/* trace time of the last report taken as a tick's (settle_ticks()), 0 none */
+	uint64_t last_tick_ts;
 };
 
 /* A change of tg->load_avg: a publication by @cpu, or a reading (@cpu -1). */
@@ -3782,7 +3784,11 @@ static void correct_chain(struct cfsr_replay *r, int cpu, uint64_t ts, uint64_t 
 /*
  * Apply the PELT update of the CPU's last run-time report, unless @ev shows
  * that report came from a wakeup: a wakeup onto the task's run queue
- * emitted right after it.
+ * emitted right after it.  A report taken as a tick's (entity_tick()) that
+ * comes within half a period of the CPU's last tick came from a read of
+ * the task's run time instead (task_sched_runtime(): update_curr() only,
+ * e.g. the task reading its thread CPU-time clock, v6.12-v6.18): ticks
+ * come a period apart.  No PELT update.
  */
 static void settle_runtime(struct cfsr_replay *r, const struct cfsr_event *ev)
 {
@@ -3843,6 +3849,12 @@ static void settle_runtime(struct cfsr_replay *r, const struct cfsr_event *ev)
 
 		switch_walks(r, t, next, next && fair_prio(ev->sw.next_prio),
 			     sleep && !will_delay(r, t, switch_special(t, ev)), t->cpu, &w, &set);
+	} else if (p->last_tick_ts && p->ts - p->last_tick_ts < r->tick_nsec / 2) {
+		/* within half a period of the CPU's last tick: a read (settle_ticks()) */
+		r->stats.runtime_reads++;
+		return;
+	} else {
+		p->last_tick_ts = p->ts;
 	}
 	update_task(r, t, p->now, p->ts, CFSR_UPD_RUNTIME, p->exact, &w);
 	if (sleep && r->profile->util_est_late)

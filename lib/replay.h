@@ -396,6 +396,9 @@ typedef void (*cfsr_replay_hook)(void *data, const struct cfsr_replay_update *u)
  *                      event's common_pid and placed by sched_stat_runtime
  * @recovered_ahead: of those, placed before an update of the CPU that
  *                   came ahead of the report (recover_due())
+ * @runtime_reads: run-time reports no event followed within half a tick of
+ *                 the CPU's last tick: a read of the task's run time, no
+ *                 PELT update (settle_ticks())
  * @unseen_switch_outs: switches whose prev was not the task the model had
  *                      running: that task left without a trace event
  * @unseen_puts: of the tasks that left so, those whose run until the next
@@ -432,6 +435,7 @@ struct cfsr_replay_stats {
 	uint64_t updates;
 	uint64_t recovered_switches;
 	uint64_t recovered_ahead;
+	uint64_t runtime_reads;
 	uint64_t unseen_puts;
 	uint64_t unseen_switch_outs;
 	uint64_t unanchored_updates;

@@ -34,7 +34,7 @@ min_within1() {
 
 if [ -f "$SHARED_TRACES/periodic-bpf/pelt.jsonl.gz" ]; then
 	test_expect_success 'periodic-bpf: task updates exact >= 99.3 %' 'min_exact periodic-bpf task 99.3'
-	test_expect_success 'cgroups-bpf: task updates exact >= 98.8 %' 'min_exact cgroups-bpf task 98.8'
+	test_expect_success 'cgroups-bpf: task updates exact >= 99 %' 'min_exact cgroups-bpf task 99'
 	test_expect_success 'periodic-bpf: group cfs_rq updates exact >= 98.4 %' \
 		'min_exact periodic-bpf "group cfs_rq" 98.4'
 	test_expect_success 'cgroups-bpf: group cfs_rq updates exact >= 97.5 %' \

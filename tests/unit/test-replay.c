@@ -299,6 +299,48 @@ static void test_runtime_in_wakeup(void **state)
  * tick's, a tick later, with its PELT update, not the update_curr() of the
  * pick the first one asked for (which comes at once).
  */
+/*
+ * Task 22 runs on CPU 0; its tick reports come 4 ms apart (HZ 250).  It
+ * wakes task 23 onto CPU 1 after a tick; its report 40 us after the tick,
+ * with no event of its CPU after it, is a read of its run time
+ * (task_sched_runtime(), a thread CPU-time clock): update_curr() only, no
+ * PELT update.  The next tick's report, 4 ms after the last tick, updates
+ * from the last tick's update: the signal equals one aged straight from
+ * the tick at t0 + 4 ms to t0 + 8 ms, running.
+ */
+/* test_runtime_read()'s run, with the read 40 us after the tick or without. */
+static struct cfsr_replay *run_ticks(bool read)
+{
+	struct cfsr_replay *r = cfsr_replay_new(2, prof(), 250);
+	const uint64_t c0 = 2500000000000ull, t0 = 9500000000ull;
+
+	cfsr_replay_clock_sample(r, 0, t0, c0);
+	cfsr_replay_clock_sample(r, 1, t0, c0);
+	feed(r, ev_switch(t0, 0, 0, 0, false, 22));
+	feed(r, ev_runtime(t0 + 4000000, 0, 22, 22, 4000000));
+	feed(r, ev_wakeup(t0 + 4020000, 0, 22, 23, 1));
+	if (read)
+		feed(r, ev_runtime(t0 + 4040000, 0, 22, 22, 40000));
+	feed(r, ev_runtime(t0 + 8000000, 0, 22, 22, read ? 3960000 : 4000000));
+	feed(r, ev_runtime(t0 + 12000000, 0, 22, 22, 4000000));
+	return r;
+}
+
+static void test_runtime_read(void **state)
+{
+	struct cfsr_replay *a = run_ticks(true), *b = run_ticks(false);
+	const struct cfsr_task *ta = cfsr_replay_task(a, 22);
+
+	(void)state;
+	assert_int_equal(cfsr_replay_stats(a)->runtime_reads, 1);
+	assert_int_equal(cfsr_replay_stats(b)->runtime_reads, 0);
+	assert_int_equal(ta->avg.last_update_time, (2500000000000ull + 8000000) & ~1023ull);
+	/* the same signal as the run without the read */
+	assert_avg_equal(&ta->avg, &cfsr_replay_task(b, 22)->avg);
+	cfsr_replay_free(a);
+	cfsr_replay_free(b);
+}
+
 static void test_consecutive_ticks(void **state)
 {
 	struct cfsr_replay *r = cfsr_replay_new(1, prof(), 250);
@@ -2062,6 +2104,7 @@ int main(void)
 		cmocka_unit_test(test_util_est_sample_v6_11),
 		cmocka_unit_test(test_runtime_in_wakeup),
 		cmocka_unit_test(test_consecutive_ticks),
+		cmocka_unit_test(test_runtime_read),
 		cmocka_unit_test(test_recovered_switch),
 		cmocka_unit_test(test_recovered_switch_waker),
 		cmocka_unit_test(test_unseen_switch_out),
