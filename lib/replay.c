@@ -3746,6 +3746,20 @@ static void on_lost(struct cfsr_replay *r, const struct cfsr_event *ev)
 }
 
 /*
+ * The update of a switch into @t made at an estimated clock
+ * (set_next_entity()'s update_load_avg(), the task waiting until then),
+ * made again from the signal before it at @at, the switch's clock now
+ * known (correct_chain(), recovered_report()).
+ */
+static void redo_set_next(struct cfsr_replay *r, struct cfsr_task *t, uint64_t at)
+{
+	t->avg = t->pre_set_next;
+	if (at >= t->avg.last_update_time)
+		r->ops->update_se(r->profile, at, &t->avg, NULL, t->load_weight, true, 1, false);
+	t->set_next_est = false;
+}
+
+/*
  * A reading right after a run-time report of the CPU, whose clock the
  * model estimated (a switch into the task was missing), is the clock of
  * that report: update_curr() and the PELT updates after it in one path
@@ -3758,7 +3772,6 @@ static void correct_chain(struct cfsr_replay *r, int cpu, uint64_t ts, uint64_t 
 {
 	struct pending_runtime *p = &r->pending[cpu];
 	struct cfsr_task *t;
-	uint64_t at;
 
 	if (!p->set || p->exact || ts < p->ts || ts - p->ts >= READING_HOLD_NS)
 		return;
@@ -3766,14 +3779,8 @@ static void correct_chain(struct cfsr_replay *r, int cpu, uint64_t ts, uint64_t 
 	if (!t || !t->fair || t->state != CFSR_TS_RUNNING || t->cpu != cpu ||
 	    t->updates != p->updates || clock < p->exec_from)
 		return;
-	if (t->set_next_est) {
-		at = t->set_next_clock + clock - p->now;
-		t->avg = t->pre_set_next;
-		if (at >= t->avg.last_update_time)
-			r->ops->update_se(r->profile, at, &t->avg, NULL, t->load_weight, true, 1,
-					  false);
-		t->set_next_est = false;
-	}
+	if (t->set_next_est)
+		redo_set_next(r, t, t->set_next_clock + clock - p->now);
 	p->now = clock;
 	p->exact = true;
 	t->exec_start = clock;
@@ -4004,12 +4011,8 @@ static void recovered_report(struct cfsr_replay *r, struct cfsr_task *t, uint64_
 	uint64_t at = now > runtime ? now - runtime : 0;
 
 	t->recovered_ahead = false;
-	if (!t->set_next_est || t->updates != t->set_next_updates || at == t->set_next_clock)
-		return;
-	t->avg = t->pre_set_next;
-	if (at >= t->avg.last_update_time)
-		r->ops->update_se(r->profile, at, &t->avg, NULL, t->load_weight, true, 1, false);
-	t->set_next_est = false;
+	if (t->set_next_est && t->updates == t->set_next_updates && at != t->set_next_clock)
+		redo_set_next(r, t, at);
 }
 
 /*
