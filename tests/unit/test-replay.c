@@ -31,16 +31,24 @@ static const struct cfsr_profile *prof(void)
 	return cfsr_profile_for("6.18");
 }
 
-static struct cfsr_event ev_switch(uint64_t ts, int cpu, int prev, long state, bool preempt,
-				   int next)
+/* An event of @kind at @ts on @cpu in the context of @ctx, the rest zero. */
+static struct cfsr_event ev_head(uint64_t ts, int cpu, int ctx, enum cfsr_event_kind kind)
 {
 	struct cfsr_event e;
 
 	memset(&e, 0, sizeof(e));
 	e.ts = ts;
 	e.cpu = cpu;
-	e.pid = prev;
-	e.kind = CFSR_EV_SWITCH;
+	e.pid = ctx;
+	e.kind = kind;
+	return e;
+}
+
+static struct cfsr_event ev_switch(uint64_t ts, int cpu, int prev, long state, bool preempt,
+				   int next)
+{
+	struct cfsr_event e = ev_head(ts, cpu, prev, CFSR_EV_SWITCH);
+
 	e.sw.prev_pid = prev;
 	e.sw.prev_prio = 120;
 	e.sw.prev_state = (uint64_t)state;
@@ -52,13 +60,8 @@ static struct cfsr_event ev_switch(uint64_t ts, int cpu, int prev, long state, b
 
 static struct cfsr_event ev_runtime(uint64_t ts, int cpu, int ctx, int pid, uint64_t runtime)
 {
-	struct cfsr_event e;
+	struct cfsr_event e = ev_head(ts, cpu, ctx, CFSR_EV_STAT_RUNTIME);
 
-	memset(&e, 0, sizeof(e));
-	e.ts = ts;
-	e.cpu = cpu;
-	e.pid = ctx;
-	e.kind = CFSR_EV_STAT_RUNTIME;
 	e.runtime.pid = pid;
 	e.runtime.runtime = runtime;
 	return e;
@@ -66,13 +69,8 @@ static struct cfsr_event ev_runtime(uint64_t ts, int cpu, int ctx, int pid, uint
 
 static struct cfsr_event ev_wakeup(uint64_t ts, int cpu, int ctx, int pid, int target)
 {
-	struct cfsr_event e;
+	struct cfsr_event e = ev_head(ts, cpu, ctx, CFSR_EV_WAKEUP);
 
-	memset(&e, 0, sizeof(e));
-	e.ts = ts;
-	e.cpu = cpu;
-	e.pid = ctx;
-	e.kind = CFSR_EV_WAKEUP;
 	e.wake.pid = pid;
 	e.wake.prio = 120;
 	e.wake.target_cpu = target;
@@ -494,13 +492,8 @@ static void test_switch_grows_table(void **state)
 
 static struct cfsr_event ev_migrate(uint64_t ts, int cpu, int ctx, int pid, int from, int to)
 {
-	struct cfsr_event e;
+	struct cfsr_event e = ev_head(ts, cpu, ctx, CFSR_EV_MIGRATE);
 
-	memset(&e, 0, sizeof(e));
-	e.ts = ts;
-	e.cpu = cpu;
-	e.pid = ctx;
-	e.kind = CFSR_EV_MIGRATE;
 	e.migrate.pid = pid;
 	e.migrate.prio = 120;
 	e.migrate.orig_cpu = from;
@@ -599,13 +592,8 @@ static void test_move_group(void **state)
 
 static struct cfsr_event ev_attach(uint64_t ts, int cpu, int root, int pid, const char *path)
 {
-	struct cfsr_event e;
+	struct cfsr_event e = ev_head(ts, cpu, pid, CFSR_EV_CGROUP_ATTACH);
 
-	memset(&e, 0, sizeof(e));
-	e.ts = ts;
-	e.cpu = cpu;
-	e.pid = pid;
-	e.kind = CFSR_EV_CGROUP_ATTACH;
 	e.cgroup.root = root;
 	e.cgroup.level = 1;
 	e.cgroup.pid = pid;
@@ -649,11 +637,7 @@ static void test_fork_and_attach(void **state)
 	set_known_avg(cfsr_replay_task(r, 10), c0 - 5000000, 300);
 	feed(r, ev_switch(t0 + 300000, 0, 0, 0, false, 10));
 	feed(r, ev_runtime(t0 + 1300000, 0, 10, 10, 1000000));
-	memset(&e, 0, sizeof(e));
-	e.ts = t0 + 1300100;
-	e.cpu = 0;
-	e.pid = 10;
-	e.kind = CFSR_EV_FORK;
+	e = ev_head(t0 + 1300100, 0, 10, CFSR_EV_FORK);
 	e.fork.parent_pid = 10;
 	e.fork.child_pid = 11;
 	feed(r, e);
