@@ -471,6 +471,8 @@ static int on_gse_record(struct validate *v, const struct cfsr_pelt_rec *rec)
 	if (v->free_run)
 		return 0;
 	take_kernel_avg(&cfs->se_avg, rec);
+	cfs->se_read_ts = (uint64_t)rec->ts;
+	cfs->se_read_lut = cfs->se_avg.last_update_time;
 	cfs->se_known = true;
 	cfsr_replay_group_take(v->replay, cfs, (uint64_t)rec->weight, 0, -1, 0);
 	if (rec_eevdf(rec, &eevdf))
@@ -551,6 +553,7 @@ static int on_cfs_record(struct validate *v, const struct cfsr_pelt_rec *rec)
 	cfs->avg_before_read = cfs->avg;
 	cfs->avg_read_ts = (uint64_t)rec->ts;
 	take_kernel_avg(&cfs->avg, rec);
+	cfs->avg_read_lut = cfs->avg.last_update_time;
 	if (!root && rec->tg_load_avg >= 0 && rec->tg_load_avg_contrib >= 0) {
 		cfsr_replay_group_take(v->replay, cfs, cfs->se_weight,
 				       (uint64_t)rec->tg_load_avg_contrib, rec->tg_load_avg,
@@ -695,8 +698,10 @@ static void print_report(const struct validate *v, const char *trace, const char
 	       v->cfs_no_crossing, v->gse_no_crossing);
 	printf("blocked-load updates: %" PRIu64 " group cfs_rq updates no event followed within "
 	       "%llu us (update_blocked_averages()), their update_tg_load_avg() made at the "
-	       "record\n",
-	       v->blocked_updates, CFSR_REPLAY_PATH_NS / 1000);
+	       "record; %" PRIu64 " walks of every cfs_rq of a CPU at records of its RT signal "
+	       "(%" PRIu64 " set aside: another class's)\n",
+	       v->blocked_updates, CFSR_REPLAY_PATH_NS / 1000, rs->blocked_updates,
+	       rs->blocked_set_aside);
 	for (i = 0; i < K_NR; i++) {
 		print_kind(&v->k[i], kind_names[i]);
 		print_diffs(&v->k[i]);
@@ -1131,6 +1136,13 @@ static int run(struct validate *v, struct cfsr_trace *t, struct cfsr_truth_reade
 			      item.pelt.type == CFSR_PELT_CFS;
 		if (item.pelt.rq_cpu >= 0 && item.pelt.clock_task >= 0)
 			cfsr_replay_clock_record(
+				v->replay, (int)item.pelt.rq_cpu, (uint64_t)item.pelt.ts,
+				(uint64_t)(item.pelt.clock_pelt >= 0 ?
+						   item.pelt.clock_pelt - item.pelt.lost_idle_time :
+						   item.pelt.clock_task));
+		if (item.pelt.type == CFSR_PELT_RT && item.pelt.rq_cpu >= 0 &&
+		    item.pelt.clock_task >= 0 && !v->free_run)
+			cfsr_replay_blocked_hint(
 				v->replay, (int)item.pelt.rq_cpu, (uint64_t)item.pelt.ts,
 				(uint64_t)(item.pelt.clock_pelt >= 0 ?
 						   item.pelt.clock_pelt - item.pelt.lost_idle_time :

@@ -64,6 +64,15 @@ struct replay_rq {
 	size_t *onrq;
 	size_t nr_onrq;
 	size_t alloc_onrq;
+	/*
+	 * a kernel record showed update_blocked_averages() of this rq at trace
+	 * time blocked_ts, rq clock blocked_clock (cfsr_replay_blocked_hint()),
+	 * not made yet; 0 none
+	 */
+	uint64_t blocked_ts;
+	uint64_t blocked_clock;
+	/* ... made after the switch being replayed (a newly-idle balance's) */
+	bool blocked_after;
 };
 
 /*
@@ -1690,6 +1699,25 @@ static int cfs_update(struct cfsr_replay *r, struct cfsr_cfs_rq *cfs, uint64_t n
 	return decayed;
 }
 
+/*
+ * The instant, in trace time, at which the kernel made the update of @cfs's
+ * signal (@gse false) or of its group entity's (@gse true) that the engine
+ * is making at trace time @ts: in lock-step, the kernel's record of that
+ * update (the same last_update_time), taken a few microseconds after the
+ * report that stands for it; else @ts.  tg->load_avg's publications and
+ * reads are ordered across CPUs by these instants (tg_load_at()).
+ */
+static uint64_t kernel_instant(const struct cfsr_cfs_rq *cfs, bool gse, uint64_t ts)
+{
+	uint64_t at = gse ? cfs->se_read_ts : cfs->avg_read_ts;
+	uint64_t lut = gse ? cfs->se_read_lut : cfs->avg_read_lut;
+	uint64_t now = gse ? cfs->se_avg.last_update_time : cfs->avg.last_update_time;
+
+	if (!at || lut != now || (at > ts ? at - ts : ts - at) > CFSR_REPLAY_PATH_NS)
+		return ts;
+	return at;
+}
+
 /* Note a change of tg->load_avg for tg_load_at(). */
 static void tg_changed(struct replay_tg *tg, uint64_t ts, int cpu, int64_t delta)
 {
@@ -1711,6 +1739,7 @@ static void tg_publish(struct cfsr_replay *r, struct cfsr_cfs_rq *cfs, uint64_t 
 
 	if (!cfs->group)
 		return;
+	ts = kernel_instant(cfs, false, ts);
 	before = tg->load_avg;
 	if (r->ops->publish_tg)
 		r->ops->publish_tg(r->profile, &cfs->avg, &cfs->tg_load_avg_contrib, &tg->load_avg,
@@ -1952,7 +1981,8 @@ static void update_cfs_group(struct cfsr_replay *r, struct cfsr_cfs_rq *gcfs, bo
 	} else {
 		shares = cfsr_group_calc_shares(
 			r->params, tg->shares, gcfs->load_weight, gcfs->avg.load_avg,
-			tg_load_at(tg, gcfs->cpu, r->cur_ts), gcfs->tg_load_avg_contrib);
+			tg_load_at(tg, gcfs->cpu, kernel_instant(gcfs, true, r->cur_ts)),
+			gcfs->tg_load_avg_contrib);
 	}
 	if (shares == gcfs->se_weight && !(walk && r->gparams->reweight_unchanged))
 		return;
@@ -4075,6 +4105,33 @@ static void observe_idle(struct cfsr_replay *r, const struct cfsr_event *ev)
 	}
 }
 
+/* Make CPU @cpu's pending report a tick's update now (settle_ticks()). */
+static void force_tick(struct cfsr_replay *r, int cpu)
+{
+	struct cfsr_event tick = { .kind = CFSR_EV_MARKER, .pid = -1 };
+	struct cfsr_task *t = cfsr_replay_task(r, r->pending[cpu].pid);
+
+	tick.cpu = cpu;
+	tick.ts = r->pending[cpu].ts;
+	if (t) {
+		t->tick_avg = t->avg;
+		t->tick_forced = true;
+	}
+	settle_runtime(r, &tick);
+}
+
+/* r->settle_from: the oldest pending report's time. */
+static void settle_from_next(struct cfsr_replay *r)
+{
+	uint64_t next = UINT64_MAX;
+	int cpu;
+
+	for (cpu = 0; cpu < r->nr_cpus; cpu++)
+		if (r->pending[cpu].set && r->pending[cpu].ts < next)
+			next = r->pending[cpu].ts;
+	r->settle_from = next;
+}
+
 /*
  * A run-time report that no event of its CPU followed within
  * CFSR_REPLAY_PATH_NS was entity_tick()'s: the __schedule() a pick's report
@@ -4086,8 +4143,6 @@ static void observe_idle(struct cfsr_replay *r, const struct cfsr_event *ev)
  */
 static void settle_ticks(struct cfsr_replay *r, uint64_t ts)
 {
-	struct cfsr_event tick = { .kind = CFSR_EV_MARKER, .pid = -1 };
-	uint64_t next = UINT64_MAX;
 	int cpu, first;
 
 	/* no report is older than r->settle_from: nothing is due before then */
@@ -4099,22 +4154,63 @@ static void settle_ticks(struct cfsr_replay *r, uint64_t ts)
 			if (r->pending[cpu].set && r->pending[cpu].ts + CFSR_REPLAY_PATH_NS < ts &&
 			    (first < 0 || r->pending[cpu].ts < r->pending[first].ts))
 				first = cpu;
-		if (first >= 0) {
-			struct cfsr_task *t = cfsr_replay_task(r, r->pending[first].pid);
-
-			tick.cpu = first;
-			tick.ts = r->pending[first].ts;
-			if (t) {
-				t->tick_avg = t->avg;
-				t->tick_forced = true;
-			}
-			settle_runtime(r, &tick);
-		}
+		if (first >= 0)
+			force_tick(r, first);
 	} while (first >= 0);
-	for (cpu = 0; cpu < r->nr_cpus; cpu++)
-		if (r->pending[cpu].set && r->pending[cpu].ts < next)
-			next = r->pending[cpu].ts;
-	r->settle_from = next;
+	settle_from_next(r);
+}
+
+/*
+ * The trace time of the kernel's reading of @cpu's pending update, in
+ * lock-step: the record of the group entity of its task's group
+ * (@gse, whose update_cfs_group() reads tg->load_avg right after) or of
+ * that group's cfs_rq (whose update_tg_load_avg() publishes right after),
+ * when that record is of this update (its last_update_time less than a
+ * PELT period before the update's clock); 0 when not known.
+ */
+static uint64_t pending_instant(struct cfsr_replay *r, int cpu, bool gse)
+{
+	const struct pending_runtime *p = &r->pending[cpu];
+	const struct cfsr_task *t = cfsr_replay_task(r, p->pid);
+	const struct cfsr_cfs_rq *g;
+	uint64_t lut, ts;
+
+	if (!t || !t->group || t->cpu != cpu)
+		return 0;
+	g = cfs_of(r, t->group, cpu);
+	if (!g)
+		return 0;
+	lut = gse ? g->se_avg.last_update_time : g->avg.last_update_time;
+	ts = gse ? g->se_read_ts : g->avg_read_ts;
+	return ts && p->now >= lut && p->now - lut < 1024 ? ts : 0;
+}
+
+/*
+ * Before the pending report of @cpu is settled: another CPU's pending
+ * update whose publication into tg->load_avg the kernel made before @cpu's
+ * update read it (update_cfs_group() after the group entity's update) is
+ * made first, in lock-step where the kernel's records give both instants.
+ * The two CPUs' ticks come within microseconds; their reports' order in
+ * the trace need not be their updates'.
+ */
+static void settle_publishers(struct cfsr_replay *r, int cpu)
+{
+	uint64_t read, pub;
+	int c;
+
+	if (cpu < 0 || cpu >= r->nr_cpus || !r->pending[cpu].set)
+		return;
+	read = pending_instant(r, cpu, true);
+	if (!read)
+		return;
+	for (c = 0; c < r->nr_cpus; c++) {
+		if (c == cpu || !r->pending[c].set)
+			continue;
+		pub = pending_instant(r, c, false);
+		if (pub && pub < read)
+			force_tick(r, c);
+	}
+	settle_from_next(r);
 }
 
 /*
@@ -4136,6 +4232,161 @@ void cfsr_replay_settle_ticks(struct cfsr_replay *r, uint64_t ts)
 	r->cur_ts = ts;
 }
 
+/* The depth of @group in the hierarchy (the root 0). */
+static int group_depth(const struct cfsr_replay *r, int group)
+{
+	int d = 0;
+
+	for (; group > 0 && d < 64; d++)
+		group = r->tgs[group].parent;
+	return d;
+}
+
+/* On the rq's leaf list: not fully decayed (cfs_rq_is_decayed()) or queued. */
+static bool cfs_on_list(const struct cfsr_cfs_rq *cfs)
+{
+	return cfs->load_weight || cfs->avg.load_sum || cfs->avg.runnable_sum || cfs->avg.util_sum;
+}
+
+/*
+ * Mirrors __update_blocked_fair() (kernel/sched/fair.c, v5.7-v6.18) on
+ * @cpu at rq clock @now: every cfs_rq on the rq's leaf list, children
+ * before parents and the root last, is updated (update_cfs_rq_load_avg(),
+ * update_tg_load_avg() if it decayed), then its group entity unless
+ * skip_blocked_update() (no load, no utilisation, nothing to propagate):
+ * update_load_avg(parent, se, UPDATE_TG).  Updates that cross no period
+ * leave no record, but they split the next one's accumulation, whose
+ * rounding then differs.
+ */
+static void blocked_averages(struct cfsr_replay *r, int cpu, uint64_t now, uint64_t ts)
+{
+	int d, maxd = 0;
+	size_t g;
+
+	for (g = 1; g < r->nr_groups; g++) {
+		d = group_depth(r, (int)g);
+		maxd = d > maxd ? d : maxd;
+	}
+	for (d = maxd; d >= 0; d--) {
+		for (g = 0; g < r->nr_groups; g++) {
+			struct cfsr_cfs_rq *cfs = cfs_of(r, (int)g, cpu);
+			struct cfsr_cfs_rq *p;
+
+			if (!cfs || group_depth(r, (int)g) != d || !cfs_on_list(cfs) ||
+			    now < cfs->avg.last_update_time)
+				continue;
+			if (cfs_decayed(cfs, cfs_update(r, cfs, now, ts, true), ts, &walk_tg))
+				tg_publish(r, cfs, ts, false);
+			if (!g ||
+			    (!cfs->se_avg.load_avg && !cfs->se_avg.util_avg && !cfs->propagate))
+				continue;
+			p = cfs_of(r, r->tgs[g].parent, cpu);
+			if (!p || now < cfs->se_avg.last_update_time)
+				continue;
+			group_walk(r, cfs, now, ts, true, &(struct walk){ true, false, false, p });
+		}
+	}
+}
+
+/* A task of another class than fair runs or waits on @cpu. */
+static bool other_class_on(const struct cfsr_replay *r, int cpu)
+{
+	size_t i;
+
+	for (i = 0; i < r->nr_tasks; i++) {
+		const struct cfsr_task *t = &r->tasks[i];
+
+		if (t->cpu == cpu && !t->fair && !t->dead &&
+		    (t->state == CFSR_TS_RUNNING || t->state == CFSR_TS_QUEUED))
+			return true;
+	}
+	return false;
+}
+
+void cfsr_replay_blocked_hint(struct cfsr_replay *r, int cpu, uint64_t ts, uint64_t clock)
+{
+	struct replay_rq *rq = rq_of(r, cpu);
+
+	if (!rq || r->profile->arith != CFSR_ARITH_RUNNABLE || other_class_on(r, cpu))
+		return;
+	rq->blocked_ts = ts;
+	rq->blocked_clock = clock;
+}
+
+/* Whether @ev acts on @cpu's run queue. */
+static bool event_on(const struct cfsr_event *ev, int cpu)
+{
+	if (ev->cpu == cpu)
+		return true;
+	switch (ev->kind) {
+	case CFSR_EV_WAKEUP:
+	case CFSR_EV_WAKEUP_NEW:
+		return ev->wake.target_cpu == cpu;
+	case CFSR_EV_MIGRATE:
+		return ev->migrate.orig_cpu == cpu || ev->migrate.dest_cpu == cpu;
+	default:
+		return false;
+	}
+}
+
+/* Make the update_blocked_averages() @rq's hint gave (see settle_blocked()). */
+static void make_blocked(struct cfsr_replay *r, int cpu)
+{
+	struct replay_rq *rq = &r->rqs[cpu];
+
+	if (r->pending[cpu].set && r->pending[cpu].ts < rq->blocked_ts)
+		force_tick(r, cpu);
+	if (clock_ok(r, cpu))
+		blocked_averages(r, cpu, rq->blocked_clock, rq->blocked_ts);
+	rq->blocked_ts = 0;
+	rq->blocked_after = false;
+	r->stats.blocked_updates++;
+	settle_from_next(r);
+}
+
+/*
+ * The update_blocked_averages() a record showed is made before @ev when
+ * @ev acts on its rq or comes later than a path's length: after the tick
+ * whose softirq ran it (its pending report made first, settle_ticks()).
+ * When @ev is a switch out of a task that blocks, it was the newly-idle
+ * balance's (sched_balance_newidle(), after that task's dequeue, at a
+ * later clock): it is made after the switch (settle_blocked_after()).
+ * When @ev is a switch from or to a task of another class, the record was
+ * that class's put_prev or set_next: none.
+ */
+static void settle_blocked(struct cfsr_replay *r, const struct cfsr_event *ev)
+{
+	int cpu;
+
+	for (cpu = 0; cpu < r->nr_cpus; cpu++) {
+		struct replay_rq *rq = &r->rqs[cpu];
+		bool soon = ev->ts <= rq->blocked_ts + CFSR_REPLAY_PATH_NS;
+
+		if (!rq->blocked_ts || rq->blocked_after || (!event_on(ev, cpu) && soon))
+			continue;
+		if (soon && ev->kind == CFSR_EV_SWITCH && ev->cpu == cpu &&
+		    (!fair_prio(ev->sw.prev_prio) || !fair_prio(ev->sw.next_prio))) {
+			rq->blocked_ts = 0;
+			r->stats.blocked_set_aside++;
+			continue;
+		}
+		if (soon && ev->kind == CFSR_EV_SWITCH && ev->cpu == cpu && !ev->sw.preempt &&
+		    ev->sw.prev_state) {
+			rq->blocked_after = true;
+			continue;
+		}
+		make_blocked(r, cpu);
+	}
+}
+
+/* After the switch of a newly-idle balance: its blocked-load walk. */
+static void settle_blocked_after(struct cfsr_replay *r, const struct cfsr_event *ev)
+{
+	if (ev->kind == CFSR_EV_SWITCH && ev->cpu >= 0 && ev->cpu < r->nr_cpus &&
+	    r->rqs[ev->cpu].blocked_ts && r->rqs[ev->cpu].blocked_after)
+		make_blocked(r, ev->cpu);
+}
+
 int cfsr_replay_event(struct cfsr_replay *r, const struct cfsr_event *ev)
 {
 	struct cfsr_task *t;
@@ -4145,6 +4396,8 @@ int cfsr_replay_event(struct cfsr_replay *r, const struct cfsr_event *ev)
 		return -1;
 	r->stats.events++;
 	settle_ticks(r, ev->ts);
+	settle_blocked(r, ev);
+	settle_publishers(r, ev->cpu);
 	settle_runtime(r, ev);
 	forced_tick_seen(r, ev);
 	observe_current(r, ev);
@@ -4192,6 +4445,7 @@ int cfsr_replay_event(struct cfsr_replay *r, const struct cfsr_event *ev)
 	default:
 		break;
 	}
+	settle_blocked_after(r, ev);
 	if (ret < 0 || r->oom)
 		return cfsr_error("replay: out of memory");
 	return 0;

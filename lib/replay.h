@@ -230,6 +230,9 @@ struct cfsr_cfs_rq {
 	uint64_t taken_ts;
 	uint64_t avg_read_ts;
 	struct cfsr_sched_avg avg_before_read;
+	uint64_t se_read_ts;
+	uint64_t se_read_lut;
+	uint64_t avg_read_lut;
 	uint64_t min_vruntime;
 	bool eevdf_framed;
 };
@@ -436,6 +439,8 @@ struct cfsr_replay_stats {
 	uint64_t recovered_switches;
 	uint64_t recovered_ahead;
 	uint64_t runtime_reads;
+	uint64_t blocked_updates;
+	uint64_t blocked_set_aside;
 	uint64_t unseen_puts;
 	uint64_t unseen_switch_outs;
 	uint64_t unanchored_updates;
@@ -559,6 +564,14 @@ void cfsr_replay_clock_sample(struct cfsr_replay *r, int cpu, uint64_t ts, uint6
  * record.  For the kernel's PELT records (lock-step), not for snapshots.
  */
 void cfsr_replay_clock_record(struct cfsr_replay *r, int cpu, uint64_t ts, uint64_t clock_task);
+
+/*
+ * A kernel record at trace time @ts showed update_blocked_averages() of
+ * @cpu's rq at rq clock @clock (a record of the RT class's signal while no
+ * task of another class than fair is on that rq): the engine makes it
+ * before the next event that acts on the rq.  Lock-step, v5.7-v6.18.
+ */
+void cfsr_replay_blocked_hint(struct cfsr_replay *r, int cpu, uint64_t ts, uint64_t clock);
 
 /**
  * cfsr_replay_clock_update() - the rq clock's value at one of its updates
