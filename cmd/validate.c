@@ -168,6 +168,8 @@ struct validate {
 	struct pending_update *pending;
 	size_t nr_pending, pending_alloc;
 	uint64_t blocked_updates;
+	/* delayed entities a cfs_rq record showed dequeued */
+	uint64_t queued_taken;
 };
 
 static void rel_compare(struct rel_stats *s, int64_t model, int64_t kernel)
@@ -567,6 +569,9 @@ static int on_cfs_record(struct validate *v, const struct cfsr_pelt_rec *rec)
 							 (uint64_t)rec->avg.last_update_time };
 		}
 	}
+	if (rec->weight >= 0 && rec->nr_queued >= 0)
+		v->queued_taken += (uint64_t)cfsr_replay_cfs_rq_take_queued(
+			v->replay, cfs, (uint64_t)rec->weight, (unsigned int)rec->nr_queued);
 	cfs->removed.nr = rec->removed_nr > 0 ? (unsigned int)rec->removed_nr : 0;
 	cfs->removed.load_avg = rec->removed_load_avg > 0 ? (uint64_t)rec->removed_load_avg : 0;
 	cfs->removed.util_avg = rec->removed_util_avg > 0 ? (uint64_t)rec->removed_util_avg : 0;
@@ -680,9 +685,10 @@ static void print_report(const struct validate *v, const char *trace, const char
 	       rs->estimated_updates, rs->unanchored_updates, rs->runtime_reads);
 	printf("delayed dequeue:  %" PRIu64 " sleeps delayed, %" PRIu64
 	       " completed by a pick, %" PRIu64 " requeued by a wakeup; group entities: %" PRIu64
-	       " delayed, %" PRIu64 " completed by a pick, %" PRIu64 " requeued\n",
+	       " delayed, %" PRIu64 " completed by a pick, %" PRIu64 " requeued; %" PRIu64
+	       " delayed states set by a cfs_rq record's weight\n",
 	       rs->delayed, rs->delayed_picked, rs->delayed_woken, rs->gse_delayed,
-	       rs->gse_delayed_picked, rs->gse_delayed_woken);
+	       rs->gse_delayed_picked, rs->gse_delayed_woken, v->queued_taken);
 	printf("group entities:   on_rq differs: %" PRIu64 "; kernel entity delayed: %" PRIu64
 	       "; delayed state differs: %" PRIu64 "\n",
 	       v->gse_state_differs, v->gse_delayed, v->gse_delayed_model);

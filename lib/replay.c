@@ -2854,6 +2854,7 @@ static void block_task(struct cfsr_replay *r, struct cfsr_task *t, bool special)
 		return;
 	}
 	root_util_est(r, t, -1);
+	t->sleep_ts = r->cur_ts;
 	if (delay) {
 		set_state(r, t, CFSR_TS_DELAYED);
 		r->stats.delayed++;
@@ -4935,6 +4936,86 @@ int cfsr_replay_gse_take_eevdf(struct cfsr_replay *r, struct cfsr_cfs_rq *g,
 	if (!r->profile->eevdf || !p || g->se_on_rq != k->queued)
 		return 0;
 	return ent_take_eevdf(p, &e, g->se_in_sums, k);
+}
+
+/* Dequeue the delayed tasks at or below @cfs (take_queued()); how many. */
+static int drop_delayed_below(struct cfsr_replay *r, struct cfsr_cfs_rq *cfs)
+{
+	int n = 0;
+	size_t i;
+
+	for (i = 0; i < r->nr_tasks; i++) {
+		struct cfsr_task *t = &r->tasks[i];
+		struct cfsr_cfs_rq *c;
+
+		if (t->state != CFSR_TS_DELAYED || t->cpu != cfs->cpu)
+			continue;
+		for (c = task_cfs(r, t); c && c != cfs && c->group; c = parent_cfs(r, c))
+			;
+		if (c != cfs)
+			continue;
+		t->vlag = 0;
+		set_state(r, t, CFSR_TS_SLEEPING);
+		n++;
+	}
+	return n;
+}
+
+int cfsr_replay_cfs_rq_take_queued(struct cfsr_replay *r, struct cfsr_cfs_rq *cfs, uint64_t weight,
+				   unsigned int nr_queued)
+{
+	uint64_t diff;
+	size_t i;
+
+	uint64_t since = cfs->queued_read_ts;
+	struct cfsr_task *last = NULL;
+
+	cfs->queued_read_ts = r->cur_ts;
+	if (!r->profile->eevdf || !r->profile->delay_dequeue)
+		return 0;
+	if (weight > cfs->load_weight && nr_queued == cfs_nr_queued(cfs) + 1 && since) {
+		diff = weight - cfs->load_weight;
+		for (i = 0; i < r->nr_tasks; i++) {
+			struct cfsr_task *t = &r->tasks[i];
+
+			if (t->state == CFSR_TS_SLEEPING && t->fair && t->load_weight == diff &&
+			    t->sleep_ts > since && task_cfs(r, t) == cfs &&
+			    (!last || t->sleep_ts > last->sleep_ts))
+				last = t;
+		}
+		if (!last)
+			return 0;
+		set_state(r, last, CFSR_TS_DELAYED);
+		return 1;
+	}
+	if (cfs->load_weight <= weight || cfs_nr_queued(cfs) != nr_queued + 1)
+		return 0;
+	diff = cfs->load_weight - weight;
+	for (i = 0; i < r->nr_tasks; i++) {
+		struct cfsr_task *t = &r->tasks[i];
+
+		if (t->state == CFSR_TS_DELAYED && t->load_weight == diff &&
+		    task_cfs(r, t) == cfs) {
+			t->vlag = 0;
+			set_state(r, t, CFSR_TS_SLEEPING);
+			return 1;
+		}
+	}
+	for (i = 0; i < r->nr_cfs; i++) {
+		struct cfsr_cfs_rq *g = &r->cfs[i];
+
+		if (!g->group || !g->se_on_rq || !g->se_delayed || g->se_weight != diff ||
+		    parent_cfs(r, g) != cfs)
+			continue;
+		drop_delayed_below(r, g);
+		if (g->se_on_rq) {
+			g->se_vlag = 0;
+			gse_leave(r, g);
+			reweight_groups(r, cfs->group, cfs->cpu);
+		}
+		return 1;
+	}
+	return 0;
 }
 
 int cfsr_replay_task_take_dequeued(struct cfsr_replay *r, struct cfsr_task *t)

@@ -233,6 +233,7 @@ struct cfsr_cfs_rq {
 	uint64_t se_read_ts;
 	uint64_t se_read_lut;
 	uint64_t avg_read_lut;
+	uint64_t queued_read_ts;
 	uint64_t min_vruntime;
 	bool eevdf_framed;
 };
@@ -269,6 +270,7 @@ struct cfsr_cfs_rq {
  *               the next update's clock, when the task is next updated
  * @enq_clock: estimated clock of the enqueue
  * @enq_ts: trace time of the last wakeup
+ * @sleep_ts: trace time of its last sleep (block_task()), 0 none
  * @updates: PELT updates applied
  * @group: index of its task group (0: the root group)
  * @group_given: @group was set by cfsr_replay_task_set_group(), not
@@ -324,6 +326,7 @@ struct cfsr_task {
 	bool enq_pending;
 	uint64_t enq_clock;
 	uint64_t enq_ts;
+	uint64_t sleep_ts;
 	uint64_t updates;
 	int group;
 	bool group_given;
@@ -1080,6 +1083,21 @@ int cfsr_replay_task_take_eevdf(struct cfsr_replay *r, struct cfsr_task *t,
  * Return: 1 if the task was dequeued, 0 if not.
  */
 int cfsr_replay_task_take_dequeued(struct cfsr_replay *r, struct cfsr_task *t);
+
+/*
+ * cfsr_replay_cfs_rq_take_queued() - a kernel reading of @cfs's load.weight
+ * and nr_queued (lock-step, v6.12-v6.18 with DELAY_DEQUEUE).  Where the
+ * model has one entity more than the kernel, kept delayed, of exactly the
+ * weight the kernel lacks, the kernel had dequeued it (at its sleep,
+ * eligible, or at a pick): it is dequeued, its lag taken as 0 (the
+ * kernel's was >= 0 at such a sleep, <= 0 after a delayed one); a delayed
+ * group entity is dequeued with the delayed tasks below it.  Where the
+ * kernel has one entity more, of the weight of a task of @cfs that slept
+ * since the previous such reading, the kernel kept the last of them
+ * delayed: it is made delayed again.  Returns 1 if it changed a state.
+ */
+int cfsr_replay_cfs_rq_take_queued(struct cfsr_replay *r, struct cfsr_cfs_rq *cfs, uint64_t weight,
+				   unsigned int nr_queued);
 
 /**
  * cfsr_replay_gse_take_eevdf() - the same for the group entity of cfs_rq @g
