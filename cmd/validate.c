@@ -168,6 +168,8 @@ struct validate {
 	struct pending_update *pending;
 	size_t nr_pending, pending_alloc;
 	uint64_t blocked_updates;
+	/* tasks whose weight a record changed (a nice change no event shows) */
+	uint64_t weight_taken;
 	/* delayed entities a cfs_rq record showed dequeued */
 	uint64_t queued_taken;
 };
@@ -381,6 +383,9 @@ static void on_se_record(struct validate *v, const struct cfsr_pelt_rec *rec)
 	if (v->free_run)
 		return;
 	take_kernel_avg(&t->avg, rec);
+	if (rec->weight > 0)
+		v->weight_taken +=
+			(uint64_t)cfsr_replay_task_take_weight(v->replay, t, (uint64_t)rec->weight);
 	if (rec_eevdf(rec, &eevdf)) {
 		if (!eevdf.queued)
 			v->eevdf_dequeued += (uint64_t)cfsr_replay_task_take_dequeued(v->replay, t);
@@ -671,8 +676,9 @@ static void print_report(const struct validate *v, const char *trace, const char
 	       " of non-fair tasks\n",
 	       v->no_task, v->not_fair);
 	printf("tasks:            on_rq differs: %" PRIu64 "; kernel task delayed: %" PRIu64
-	       "; delayed state differs: %" PRIu64 "; moved to the record's group: %" PRIu64 "\n",
-	       v->state_differs, v->delayed, v->delayed_model, v->regrouped);
+	       "; delayed state differs: %" PRIu64 "; moved to the record's group: %" PRIu64
+	       "; weight taken from the record: %" PRIu64 "\n",
+	       v->state_differs, v->delayed, v->delayed_model, v->regrouped, v->weight_taken);
 	print_group_moves(rs);
 	printf("replay:           %" PRIu64 " events, %" PRIu64 " task and %" PRIu64
 	       " cfs_rq updates, %" PRIu64 " recovered switches in (%" PRIu64

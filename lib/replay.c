@@ -5018,6 +5018,20 @@ int cfsr_replay_cfs_rq_take_queued(struct cfsr_replay *r, struct cfsr_cfs_rq *cf
 	return 0;
 }
 
+int cfsr_replay_task_take_weight(struct cfsr_replay *r, struct cfsr_task *t, uint64_t weight)
+{
+	int prio;
+
+	if (!t->fair || t->load_weight == weight)
+		return 0;
+	for (prio = 100; prio < 140; prio++)
+		if (cfsr_prio_to_load_weight(prio) == weight) {
+			task_set_prio(r, t, prio);
+			return 1;
+		}
+	return 0;
+}
+
 int cfsr_replay_task_take_dequeued(struct cfsr_replay *r, struct cfsr_task *t)
 {
 	if (!r->profile->eevdf || t->state != CFSR_TS_DELAYED)

@@ -1085,6 +1085,14 @@ int cfsr_replay_task_take_eevdf(struct cfsr_replay *r, struct cfsr_task *t,
 int cfsr_replay_task_take_dequeued(struct cfsr_replay *r, struct cfsr_task *t);
 
 /*
+ * cfsr_replay_task_take_weight() - a kernel reading of @t's load weight:
+ * where it is another nice level's than the model's, the task's nice was
+ * changed with no trace event (set_user_nice() -> reweight_task()) and the
+ * model takes it, with its cfs_rq's weight.  Returns 1 if it changed.
+ */
+int cfsr_replay_task_take_weight(struct cfsr_replay *r, struct cfsr_task *t, uint64_t weight);
+
+/*
  * cfsr_replay_cfs_rq_take_queued() - a kernel reading of @cfs's load.weight
  * and nr_queued (lock-step, v6.12-v6.18 with DELAY_DEQUEUE).  Where the
  * model has one entity more than the kernel, kept delayed, of exactly the
