@@ -5001,6 +5001,22 @@ int cfsr_replay_cfs_rq_take_queued(struct cfsr_replay *r, struct cfsr_cfs_rq *cf
 			return 1;
 		}
 	}
+	/*
+	 * A task the model has waiting since a wakeup, which the kernel no
+	 * longer has: it ran and blocked, and the trace lost the switches
+	 * (these machines lose CPU1's around idle).
+	 */
+	for (i = 0; i < r->nr_tasks; i++) {
+		struct cfsr_task *t = &r->tasks[i];
+
+		if (t->state == CFSR_TS_QUEUED && t->fair && t->load_weight == diff &&
+		    task_cfs(r, t) == cfs && r->rqs[cfs->cpu].curr != t->pid) {
+			task_lag(r, cfs, t);
+			set_state(r, t, CFSR_TS_SLEEPING);
+			r->stats.lost_sleeps++;
+			return 1;
+		}
+	}
 	for (i = 0; i < r->nr_cfs; i++) {
 		struct cfsr_cfs_rq *g = &r->cfs[i];
 

@@ -444,6 +444,7 @@ struct cfsr_replay_stats {
 	uint64_t runtime_reads;
 	uint64_t blocked_updates;
 	uint64_t blocked_set_aside;
+	uint64_t lost_sleeps;
 	uint64_t unseen_puts;
 	uint64_t unseen_switch_outs;
 	uint64_t unanchored_updates;
@@ -1102,7 +1103,10 @@ int cfsr_replay_task_take_weight(struct cfsr_replay *r, struct cfsr_task *t, uin
  * group entity is dequeued with the delayed tasks below it.  Where the
  * kernel has one entity more, of the weight of a task of @cfs that slept
  * since the previous such reading, the kernel kept the last of them
- * delayed: it is made delayed again.  Returns 1 if it changed a state.
+ * delayed: it is made delayed again.  A task the model has waiting since
+ * a wakeup (not running), of exactly the weight the kernel lacks, ran and
+ * blocked in switches the trace lost: it is taken as asleep since
+ * (counted in lost_sleeps).  Returns 1 if it changed a state.
  */
 int cfsr_replay_cfs_rq_take_queued(struct cfsr_replay *r, struct cfsr_cfs_rq *cfs, uint64_t weight,
 				   unsigned int nr_queued);
