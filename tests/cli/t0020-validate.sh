@@ -35,18 +35,18 @@ min_within1() {
 if [ -f "$SHARED_TRACES/periodic-bpf/pelt.jsonl.gz" ]; then
 	test_expect_success 'periodic-bpf: task updates exact >= 99.3 %' 'min_exact periodic-bpf task 99.3'
 	test_expect_success 'cgroups-bpf: task updates exact >= 99 %' 'min_exact cgroups-bpf task 99'
-	test_expect_success 'periodic-bpf: group cfs_rq updates exact >= 98.4 %' \
-		'min_exact periodic-bpf "group cfs_rq" 98.4'
-	test_expect_success 'cgroups-bpf: group cfs_rq updates exact >= 97.5 %' \
-		'min_exact cgroups-bpf "group cfs_rq" 97.5'
-	test_expect_success 'periodic-bpf: group entity updates exact >= 93.5 %' \
-		'min_exact periodic-bpf "group entity" 93.5'
-	test_expect_success 'cgroups-bpf: group entity updates exact >= 95.5 %' \
-		'min_exact cgroups-bpf "group entity" 95.5'
-	test_expect_success 'periodic-bpf: root cfs_rq updates exact >= 89.5 %' \
-		'min_exact periodic-bpf "root cfs_rq" 89.5'
-	test_expect_success 'cgroups-bpf: root cfs_rq updates exact >= 91.5 %' \
-		'min_exact cgroups-bpf "root cfs_rq" 91.5'
+	test_expect_success 'periodic-bpf: group cfs_rq updates exact >= 98.6 %' \
+		'min_exact periodic-bpf "group cfs_rq" 98.6'
+	test_expect_success 'cgroups-bpf: group cfs_rq updates exact >= 98.3 %' \
+		'min_exact cgroups-bpf "group cfs_rq" 98.3'
+	test_expect_success 'periodic-bpf: group entity updates exact >= 98 %' \
+		'min_exact periodic-bpf "group entity" 98'
+	test_expect_success 'cgroups-bpf: group entity updates exact >= 98 %' \
+		'min_exact cgroups-bpf "group entity" 98'
+	test_expect_success 'periodic-bpf: root cfs_rq updates exact >= 95 %' \
+		'min_exact periodic-bpf "root cfs_rq" 95'
+	test_expect_success 'cgroups-bpf: root cfs_rq updates exact >= 95.5 %' \
+		'min_exact cgroups-bpf "root cfs_rq" 95.5'
 	test_expect_success 'periodic-bpf: group entity weights within 1 % >= 97.5 %' \
 		'min_within1 periodic-bpf "group entity weight" 97.5'
 	test_expect_success 'cgroups-bpf: group entity weights within 1 % >= 99.3 %' \

@@ -154,9 +154,9 @@ for key, within in ((\"/cfsr-g-outer cpu0\", 0.95), (\"/cfsr-g-outer cpu1\", 0.5
 "
 
 test_expect_success 'groups-*.dat: validate fidelity floors (lock-step with the capture beside each)' "
-	fidelity solo 85 87.5 63.5 &&
-	fidelity split 85.5 92 58.5 &&
-	fidelity nested 87 90 57.5
+	fidelity solo 88 89.5 71.5 &&
+	fidelity split 91 94 78 &&
+	fidelity nested 93 94 73
 "
 
 # The shares as the kernel held them (tg->shares of the capture's group
