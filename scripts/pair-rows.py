@@ -24,8 +24,11 @@ and the events only one file holds.
 When the CSVs have signals --mark-clock's clock_exact column, the compared
 rows that differ are told apart: made on a clock estimated from the time
 stamps in either file (each tracer stamps an event on its own), after an
-earlier difference of the same entity (PELT sums carry a difference on),
-or first differences on a clock both files marked exact.
+earlier difference of the same entity (PELT sums carry a difference on;
+a new task's first row also after one of a cfs_rq of its CPU, or after
+the cfs_rqs were left out: post_init_entity_util_avg() starts its
+util_avg from its cfs_rq's), or first differences on a clock both files
+marked exact.
 """
 import collections
 import csv
@@ -140,6 +143,8 @@ def main():
     first = {}
     why = collections.Counter()
     marked = False
+    # per CPU, when its cfs_rqs may first differ (keys sort cfs_rq before task)
+    cfs_from = collections.defaultdict(lambda: group_from)
     for key in sorted(set(ra) | set(rb)):
         kind = key[0]
         la, lb = ra.get(key, []), rb.get(key, [])
@@ -160,11 +165,13 @@ def main():
                 continue
             if i < len(lb) and not (la[i][3] and lb[i][3]):
                 why[kind, 'estimated'] += 1
-            elif differed:
+            elif differed or (kind == 'task' and i == 0 and cfs_from[la[0][1]] < la[0][0]):
                 why[kind, 'after'] += 1
             else:
                 why[kind, 'exact'] += 1
             differed = True
+            if kind == 'cfs_rq':
+                cfs_from[la[i][1]] = min(cfs_from[la[i][1]], la[i][0])
             if kind not in first:
                 first[kind] = (key, la[i][:3], lb[i][:3] if i < len(lb) else None)
         marked = marked or any(not x[3] for x in la + lb)
