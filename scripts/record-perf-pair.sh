@@ -10,9 +10,9 @@
 # SCHED_IDLE spinner on each CPU keeps the CPUs from idling (perf misses
 # tracepoints fired on an idle vCPU).  perf record runs with
 # --no-bpf-event: otherwise the recorder's BPF programs wake perf's
-# side-band thread, and the tracepoints of that wakeup (fired inside
-# perf's own output path, where perf takes no sample) are in the
-# trace.dat only.  Then scripts/pair-signals.sh cuts both files to the
+# side-band thread, and the tracepoints of that wakeup (fired in perf's
+# pending-work interrupt, under perf's recursion guard, where perf takes
+# no sample) are in the trace.dat only (docs/FORMATS.md).  Then scripts/pair-signals.sh cuts both files to the
 # time both cover, as text; written: DIR/perf-pair.trace.txt.gz,
 # DIR/perf-pair.perf.txt.gz and DIR/perf-pair.pelt.jsonl.gz.  What one
 # cut file holds that the other lacks is printed (`cfsreplay info A B`):
