@@ -25,7 +25,8 @@
 
 static const char *const signals_usage[] = {
 	"usage: cfsreplay signals [--pid PID]... [--cpu N] [--entity task|cfs_rq|gse|all]",
-	"                         [--format csv|jsonl] [--clock FILE] [--kernel VERSION] TRACE",
+	"                         [--format csv|jsonl] [--clock FILE] [--kernel VERSION]",
+	"                         [--mark-clock] TRACE",
 	"",
 	"Replay TRACE and print one row per model update of a PELT signal.",
 	"",
@@ -38,6 +39,9 @@ static const char *const signals_usage[] = {
 	"                       PELT values); by default from the snapshots a trace",
 	"                       made by 'cfsreplay record' carries; 'none': neither",
 	"    --kernel VERSION   model this kernel release instead of the trace's own",
+	"    --mark-clock       add a column clock_exact: 1 where the update's clock",
+	"                       came from kernel values alone (a reading, a run-time",
+	"                       chain from one), 0 where it descends from a time stamp",
 	"    -h, --help         show this help",
 	"",
 	"cfs_rq rows are those of the root and of each task group on each CPU",
@@ -83,6 +87,8 @@ struct signals {
 	/* the model's signals (cfsr_pelt_signals()) */
 	unsigned int sig;
 	uint64_t rows;
+	/* --mark-clock: a last column, clock_exact */
+	bool mark_clock;
 	const struct cfsr_replay *replay;
 };
 
@@ -145,6 +151,14 @@ static void row_head(const struct signals *s, const struct cfsr_replay_update *u
 	printf(",%" PRIu64, load_weight);
 }
 
+/* The end of a row: --mark-clock's column, then the line's end. */
+static void row_end(const struct signals *s, const struct cfsr_replay_update *u)
+{
+	if (s->mark_clock)
+		printf(s->jsonl ? ",\"clock_exact\":%d" : ",%d", u->clock_exact ? 1 : 0);
+	puts(s->jsonl ? "}" : "");
+}
+
 /*
  * One row.  @tg: for a group cfs_rq, its group's tg->load_avg and its
  * tg_load_avg_contrib; NULL for the other rows (empty columns, null).
@@ -164,20 +178,21 @@ static void print_row(const struct signals *s, const struct cfsr_replay_update *
 		       a->load_sum, a->runnable_sum, a->util_sum, a->period_contrib, a->load_avg,
 		       a->runnable_avg, a->util_avg, a->util_est, a->last_update_time);
 		if (tg)
-			printf(",\"tg_load_avg\":%" PRId64 ",\"tg_load_avg_contrib\":%" PRId64
-			       "}\n",
+			printf(",\"tg_load_avg\":%" PRId64 ",\"tg_load_avg_contrib\":%" PRId64,
 			       tg[0], tg[1]);
 		else
-			printf(",\"tg_load_avg\":null,\"tg_load_avg_contrib\":null}\n");
+			printf(",\"tg_load_avg\":null,\"tg_load_avg_contrib\":null");
+		row_end(s, u);
 		return;
 	}
 	printf(",%" PRIu64 ",%" PRIu64 ",%u,%u,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%u,%" PRIu64,
 	       a->load_sum, a->runnable_sum, a->util_sum, a->period_contrib, a->load_avg,
 	       a->runnable_avg, a->util_avg, a->util_est, a->last_update_time);
 	if (tg)
-		printf(",%" PRId64 ",%" PRId64 "\n", tg[0], tg[1]);
+		printf(",%" PRId64 ",%" PRId64, tg[0], tg[1]);
 	else
-		fputs(",,\n", stdout);
+		fputs(",,", stdout);
+	row_end(s, u);
 }
 
 /*
@@ -240,7 +255,7 @@ static void print_old_row(const struct signals *s, const struct cfsr_replay_upda
 			put_col(s, "util_est", true, a->util_est, false);
 	}
 	put_col(s, "last_update_time", true, a->last_update_time, false);
-	puts(s->jsonl ? "}" : "");
+	row_end(s, u);
 }
 
 static void on_update(void *data, const struct cfsr_replay_update *u)
@@ -384,6 +399,7 @@ int cmd_signals(int argc, const char **argv)
 		{ "format", required_argument, NULL, 'f' },
 		{ "clock", required_argument, NULL, 'k' },
 		{ "kernel", required_argument, NULL, 'K' },
+		{ "mark-clock", no_argument, NULL, 'm' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -443,6 +459,9 @@ int cmd_signals(int argc, const char **argv)
 		case 'K':
 			kernel = optarg;
 			break;
+		case 'm':
+			s.mark_clock = true;
+			break;
 		case 'h':
 			for (c = 0; signals_usage[c]; c++)
 				puts(signals_usage[c]);
@@ -499,12 +518,14 @@ int cmd_signals(int argc, const char **argv)
 	if (!(s.sig & CFSR_SIG_RUNNABLE_AVG))
 		fprintf(stderr, "signals: model %s: the columns of its generation\n", prof->name);
 	if (!s.jsonl && (s.sig & CFSR_SIG_RUNNABLE_AVG))
-		puts(CSV_HEADER);
+		fputs(CSV_HEADER, stdout);
 	else if (!s.jsonl)
-		printf("%s%s\n", CSV_HEAD_OLD,
+		printf("%s%s", CSV_HEAD_OLD,
 		       (s.sig & CFSR_SIG_LEGACY) ?
 			       ((s.sig & CFSR_SIG_UTIL) ? CSV_LEGACY_UTIL : CSV_LEGACY) :
 			       ((s.sig & CFSR_SIG_UTIL_EST) ? CSV_V4_UE : CSV_V4));
+	if (!s.jsonl)
+		puts(s.mark_clock ? ",clock_exact" : "");
 	if (replay(t, feed, r) < 0)
 		goto out;
 	clock_summary(r, clock, t->path, &map);

@@ -23,6 +23,8 @@ struct replay_rq {
 	/* clock anchor: clock_task was anchor_clock at trace time anchor_ts */
 	bool anchored;
 	bool anchor_exact;
+	/* anchor_clock descends from a trace time stamp (struct cfsr_replay stamp) */
+	bool anchor_stamp;
 	uint64_t anchor_ts;
 	uint64_t anchor_clock;
 	/* the anchor came from a run-time event of this task, nothing since */
@@ -36,6 +38,7 @@ struct replay_rq {
 	/* the clock of the rq's last update_rq_clock() the model knows of */
 	uint64_t last_clock;
 	bool last_exact;
+	bool last_stamp;
 	/* the trace time at which the rq clock had last_clock */
 	uint64_t last_ts;
 	/* RQCF_REQ_SKIP: a wakeup asked the next __schedule() to keep the clock */
@@ -43,9 +46,11 @@ struct replay_rq {
 	/* the clock of the last wakeup's enqueue, or of a reading since */
 	uint64_t skip_clock;
 	bool skip_exact;
+	bool skip_stamp;
 	/* a switch the trace does not show kept this clock */
 	bool missed_skip;
 	uint64_t missed_clock;
+	bool missed_stamp;
 	/*
 	 * a task seen running without a switch into it: its report ahead
 	 * (at trace time ahead_ts, ahead_runtime) places the switch
@@ -90,6 +95,8 @@ struct pending_runtime {
 	uint64_t now;
 	uint64_t ts;
 	bool exact;
+	/* @now descends from a trace time stamp */
+	bool stamp;
 	/* @now is the trace clock: the CPU had no clock yet at the report */
 	bool unanchored;
 	/* the clock the reported run time started from */
@@ -133,6 +140,14 @@ struct replay_shares {
 struct cfsr_replay {
 	/* trace time of the update being made (tg_load_at()) */
 	uint64_t cur_ts;
+	/*
+	 * A clock the current event's updates use descends from a trace time
+	 * stamp: an estimate, or a run-time chain that started from one.  Such
+	 * an update is reported with clock_exact false even when the chain
+	 * makes it exact for the model (cfsr_replay_update): the clock depends
+	 * on when the tracer stamped an event, not only on kernel values.
+	 */
+	bool stamp;
 	/* no pending run-time report is older (settle_ticks()) */
 	uint64_t settle_from;
 	const struct cfsr_pelt_params *params;
@@ -427,8 +442,12 @@ static uint64_t clock_at(struct cfsr_replay *r, struct replay_rq *rq, uint64_t t
 {
 	uint64_t clock = peek_clock(rq, ts, exact);
 
-	if (*exact)
+	if (*exact) {
+		/* a reading's own value, else the anchor's */
+		r->stamp |= !reading_holds(rq, ts) && rq->anchor_stamp;
 		return clock;
+	}
+	r->stamp = true;
 	if (!rq || !rq->anchored)
 		r->stats.unanchored_updates++;
 	else
@@ -450,11 +469,15 @@ void cfsr_replay_expect_clock(struct cfsr_replay *r)
 	r->expect_clock = true;
 }
 
-/* The rq clock was updated to @clock (exactly or as estimated) at trace time @ts. */
-static void clock_updated(struct replay_rq *rq, uint64_t clock, bool exact, uint64_t ts)
+/*
+ * The rq clock was updated to @clock (exactly or as estimated) at trace
+ * time @ts; @stamp: the value descends from a trace time stamp.
+ */
+static void clock_updated(struct replay_rq *rq, uint64_t clock, bool exact, bool stamp, uint64_t ts)
 {
 	rq->last_clock = clock;
 	rq->last_exact = exact;
+	rq->last_stamp = stamp || !exact;
 	rq->last_ts = ts;
 }
 
@@ -474,11 +497,13 @@ static uint64_t clock_instant(const struct replay_rq *rq, uint64_t ts, uint64_t 
 	return ts;
 }
 
-static void anchor(struct replay_rq *rq, uint64_t ts, uint64_t clock, bool exact, int pid)
+static void anchor(struct replay_rq *rq, uint64_t ts, uint64_t clock, bool exact, bool stamp,
+		   int pid)
 {
-	clock_updated(rq, clock, exact, ts);
+	clock_updated(rq, clock, exact, stamp, ts);
 	rq->anchored = true;
 	rq->anchor_exact = exact;
+	rq->anchor_stamp = stamp || !exact;
 	rq->anchor_ts = ts;
 	rq->anchor_clock = clock;
 	rq->anchor_pid = pid;
@@ -507,6 +532,8 @@ void cfsr_replay_clock_sample(struct cfsr_replay *r, int cpu, uint64_t ts, uint6
 {
 	struct replay_rq *rq = rq_of(r, cpu);
 
+	/* the updates a reading brings are at its clock, a kernel value */
+	r->stamp = false;
 	if (rq)
 		correct_chain(r, cpu, ts, clock_task);
 
@@ -518,7 +545,7 @@ void cfsr_replay_clock_sample(struct cfsr_replay *r, int cpu, uint64_t ts, uint6
 	 */
 	if (!rq || (rq->anchored && rq->anchor_exact))
 		return;
-	anchor(rq, ts, clock_task, false, -1);
+	anchor(rq, ts, clock_task, false, true, -1);
 }
 
 /*
@@ -532,10 +559,11 @@ static void set_reading(struct replay_rq *rq, uint64_t ts, uint64_t clock_task, 
 	rq->read_ts = ts;
 	rq->read_clock = clock_task;
 	rq->read_until = until;
-	clock_updated(rq, clock_task, true, ts);
+	clock_updated(rq, clock_task, true, false, ts);
 	if (rq->skip) {
 		rq->skip_clock = clock_task;
 		rq->skip_exact = true;
+		rq->skip_stamp = false;
 	}
 }
 
@@ -546,8 +574,9 @@ void cfsr_replay_clock_update(struct cfsr_replay *r, int cpu, uint64_t ts, uint6
 
 	if (!rq)
 		return;
+	r->stamp = false;
 	correct_chain(r, cpu, ts, clock_task);
-	anchor(rq, ts, clock_task, true, -1);
+	anchor(rq, ts, clock_task, true, false, -1);
 	set_reading(rq, ts, clock_task, until);
 }
 
@@ -1578,7 +1607,7 @@ void cfsr_task_inputs(const struct cfsr_task *t, bool *on_rq, uint64_t *runnable
 static void notify(struct cfsr_replay *r, struct cfsr_task *t, uint64_t ts,
 		   enum cfsr_update_why why, bool exact)
 {
-	struct cfsr_replay_update u = { ts, t->cpu, t, NULL, why, exact };
+	struct cfsr_replay_update u = { ts, t->cpu, t, NULL, why, exact && !r->stamp };
 
 	t->updates++;
 	t->est_updates += !exact;
@@ -1673,7 +1702,9 @@ const struct cfsr_task *cfsr_replay_task_at(const struct cfsr_replay *r, size_t 
 static int cfs_update(struct cfsr_replay *r, struct cfsr_cfs_rq *cfs, uint64_t now, uint64_t ts,
 		      bool exact)
 {
-	struct cfsr_replay_update u = { ts, cfs->cpu, NULL, cfs, CFSR_UPD_CFS_RQ, exact };
+	struct cfsr_replay_update u = {
+		ts, cfs->cpu, NULL, cfs, CFSR_UPD_CFS_RQ, exact && !r->stamp
+	};
 	int64_t prop = 0;
 	int decayed;
 
@@ -2137,7 +2168,8 @@ static int old_propagate_gse(struct cfsr_replay *r, struct cfsr_cfs_rq *gcfs, st
 static void group_walk(struct cfsr_replay *r, struct cfsr_cfs_rq *gcfs, uint64_t now, uint64_t ts,
 		       bool exact, const struct walk *w)
 {
-	struct cfsr_replay_update u = { ts, gcfs->cpu, NULL, NULL, CFSR_UPD_GROUP_SE, exact };
+	struct cfsr_replay_update u = { ts,   gcfs->cpu,	 NULL,
+					NULL, CFSR_UPD_GROUP_SE, exact && !r->stamp };
 	struct cfsr_cfs_rq *p;
 	uint64_t se_now;
 	int decayed;
@@ -2398,9 +2430,10 @@ static void request_skip(struct cfsr_replay *r, struct replay_rq *rq, const stru
 {
 	const struct cfsr_task *curr = rq->curr > 0 ? cfsr_replay_task(r, rq->curr) : NULL;
 
-	clock_updated(rq, now, exact, clock_instant(rq, ts, now));
+	clock_updated(rq, now, exact, r->stamp, clock_instant(rq, ts, now));
 	rq->skip_clock = now;
 	rq->skip_exact = exact;
+	rq->skip_stamp = r->stamp || !exact;
 	/* a fair wakee does not preempt a real-time task (sched_class_above()) */
 	if (!(curr && !curr->fair && p->fair))
 		rq->skip = true;
@@ -2427,6 +2460,7 @@ static bool skipped_clock(struct cfsr_replay *r, struct replay_rq *rq, uint64_t 
 	*now = rq->last_clock;
 	*exact = rq->last_exact;
 	*at = rq->last_ts;
+	r->stamp |= rq->last_stamp;
 	return true;
 }
 
@@ -2438,6 +2472,7 @@ static void skip_missed(struct cfsr_replay *r, struct replay_rq *rq)
 	rq->skip = false;
 	rq->missed_skip = rq->skip_exact && r->records;
 	rq->missed_clock = rq->skip_clock;
+	rq->missed_stamp = rq->skip_stamp;
 }
 
 /* The clock of a __schedule() on @rq: the one its run-time event reported. */
@@ -2446,6 +2481,7 @@ static uint64_t schedule_clock(struct cfsr_replay *r, struct replay_rq *rq, int 
 {
 	if (rq->anchored && rq->anchor_exact && prev > 0 && rq->anchor_pid == prev) {
 		*exact = true;
+		r->stamp |= rq->anchor_stamp;
 		return rq->anchor_clock;
 	}
 	return clock_at(r, rq, ts, exact);
@@ -2814,6 +2850,7 @@ static void set_next(struct cfsr_replay *r, struct cfsr_task *t, int cpu, uint64
 	 * and mean nothing on a CPU whose clock has no anchor yet.
 	 */
 	t->exec_start = now;
+	t->exec_stamp = r->stamp || !exact;
 	t->exec_known = clock_ok(r, cpu);
 	/* set_next_entity() of the levels that change, update_curr() in the pick of the others */
 	for (g = task_cfs(r, t); g && g->group; g = parent_cfs(r, g))
@@ -2992,7 +3029,7 @@ static int on_switch(struct cfsr_replay *r, const struct cfsr_event *ev)
 	 * counted from there.
 	 */
 	if (clock_ok(r, ev->cpu))
-		anchor(rq, at, now, exact, ev->sw.next_pid);
+		anchor(rq, at, now, exact, r->stamp, ev->sw.next_pid);
 	return 0;
 }
 
@@ -3130,7 +3167,8 @@ static int on_runtime(struct cfsr_replay *r, const struct cfsr_event *ev)
 		 */
 		if (t->exec_known && t->state == CFSR_TS_RUNNING && rq->curr == t->pid) {
 			t->exec_start += ev->runtime.runtime;
-			anchor(rq, ev->ts, t->exec_start, true, t->pid);
+			r->stamp |= t->exec_stamp;
+			anchor(rq, ev->ts, t->exec_start, true, r->stamp, t->pid);
 		}
 		return 0;
 	}
@@ -3146,6 +3184,7 @@ static int on_runtime(struct cfsr_replay *r, const struct cfsr_event *ev)
 	} else if (t->exec_known && t->state == CFSR_TS_RUNNING) {
 		now = t->exec_start + ev->runtime.runtime;
 		exact = true;
+		r->stamp |= t->exec_stamp;
 	} else if (rq->curr == t->pid || ev->pid != t->pid || reading_holds(rq, ev->ts) ||
 		   !rq->missed_skip) {
 		now = clock_at(r, rq, ev->ts, &exact);
@@ -3153,6 +3192,7 @@ static int on_runtime(struct cfsr_replay *r, const struct cfsr_event *ev)
 		/* a switch after a wakeup the trace does not show, at the clock it kept */
 		now = rq->missed_clock + ev->runtime.runtime;
 		exact = true;
+		r->stamp |= rq->missed_stamp;
 		rq->missed_skip = false;
 	}
 	if (rq->ahead_pid == t->pid)
@@ -3188,6 +3228,7 @@ static int on_runtime(struct cfsr_replay *r, const struct cfsr_event *ev)
 		if (ev->ts < r->settle_from)
 			r->settle_from = ev->ts;
 		p->exact = exact;
+		p->stamp = r->stamp || !exact;
 		p->unanchored = !clock_ok(r, ev->cpu);
 		p->exec_from = now - ev->runtime.runtime;
 	}
@@ -3196,9 +3237,10 @@ static int on_runtime(struct cfsr_replay *r, const struct cfsr_event *ev)
 		r->pending[ev->cpu].last_runtime_ts = ev->ts;
 	}
 	t->exec_start = now;
+	t->exec_stamp = r->stamp || !exact;
 	t->exec_known = t->exec_known || exact;
 	if (clock_ok(r, (int)(rq - r->rqs)) || exact)
-		anchor(rq, ev->ts, now, exact, t->pid);
+		anchor(rq, ev->ts, now, exact, r->stamp, t->pid);
 	return 0;
 }
 
@@ -3814,9 +3856,11 @@ static void correct_chain(struct cfsr_replay *r, int cpu, uint64_t ts, uint64_t 
 		redo_set_next(r, t, t->set_next_clock + clock - p->now);
 	p->now = clock;
 	p->exact = true;
+	p->stamp = false;
 	t->exec_start = clock;
+	t->exec_stamp = false;
 	t->exec_known = true;
-	anchor(&r->rqs[cpu], p->ts, clock, true, t->pid);
+	anchor(&r->rqs[cpu], p->ts, clock, true, false, t->pid);
 }
 
 /*
@@ -3847,10 +3891,13 @@ static void settle_runtime(struct cfsr_replay *r, const struct cfsr_event *ev)
 	 * update takes the clock estimated back from that reading, never the
 	 * trace clock it was reported on.
 	 */
+	r->stamp = p->stamp;
 	if (p->unanchored) {
 		if (!clock_ok(r, ev->cpu))
 			return;
+		r->stamp = false;
 		p->now = clock_at(r, &r->rqs[ev->cpu], p->ts, &p->exact);
+		p->stamp = r->stamp;
 		p->unanchored = false;
 	}
 	if ((ev->kind == CFSR_EV_WAKEUP || ev->kind == CFSR_EV_WAKEUP_NEW) &&
@@ -3997,6 +4044,7 @@ static void put_unseen(struct cfsr_replay *r, struct replay_rq *rq, struct cfsr_
 		return;
 	advance_vruntime(r, old, at - old->exec_start, at, true);
 	old->exec_start = at;
+	old->exec_stamp = true;
 	switch_walks(r, old, next, next && next->fair, false, cpu, &put, &set);
 	update_task(r, old, at, rep->ts - rep->runtime.runtime, CFSR_UPD_PUT_PREV, false, &put);
 	r->stats.unseen_puts++;
@@ -4401,6 +4449,8 @@ int cfsr_replay_event(struct cfsr_replay *r, const struct cfsr_event *ev)
 	settle_publishers(r, ev->cpu);
 	settle_runtime(r, ev);
 	forced_tick_seen(r, ev);
+	/* the event's own clocks (struct cfsr_replay stamp) */
+	r->stamp = false;
 	observe_current(r, ev);
 	observe_idle(r, ev);
 	if (ev->cpu >= 0 && ev->cpu < r->nr_cpus && ev->kind != CFSR_EV_STAT_RUNTIME)

@@ -312,6 +312,8 @@ struct cfsr_task {
 	struct cfsr_sched_avg avg;
 	uint64_t load_weight;
 	uint64_t exec_start;
+	/* exec_start descends from a trace time stamp (struct cfsr_replay stamp) */
+	bool exec_stamp;
 	bool exec_known;
 	bool avg_known;
 	uint64_t warm_until;
@@ -381,7 +383,8 @@ enum cfsr_update_why {
  *        (borrowed until the next event)
  * @cfs_rq: the cfs_rq, after the update, for a cfs_rq update; else NULL
  * @why: the kernel path it mirrors
- * @clock_exact: the PELT clock came from a run-time chain, not an estimate
+ * @clock_exact: the PELT clock came from kernel values alone: a reading, or
+ *               a run-time chain from one; not from a trace time stamp
  */
 struct cfsr_replay_update {
 	uint64_t ts;

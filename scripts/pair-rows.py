@@ -20,6 +20,15 @@ stamp.  Other tasks' rows are compared also after an event on their CPU
 that one file lacks, although the CPU's clock anchors may differ for a
 while: their differences are counted, not excluded.  Prints, per entity kind, rows / compared / identical / excluded,
 and the events only one file holds.
+
+When the CSVs have signals --mark-clock's clock_exact column, the compared
+rows that differ are told apart: made on a clock estimated from the time
+stamps in either file (each tracer stamps an event on its own), after an
+earlier difference of the same entity (PELT sums carry a difference on;
+a new task's first row also after one of a cfs_rq of its CPU, or after
+the cfs_rqs were left out: post_init_entity_util_avg() starts its
+util_avg from its cfs_rq's), or first differences on a clock both files
+marked exact.
 """
 import collections
 import csv
@@ -106,7 +115,8 @@ def rows(path):
     for r in csv.DictReader(open(path)):
         kind = r['entity']
         key = (kind, r['pid']) if kind == 'task' else (kind, r['cpu'], r['path'])
-        out[key].append((int(r['ts_ns']), int(r['cpu']), tuple(r[c] for c in COLS)))
+        out[key].append((int(r['ts_ns']), int(r['cpu']), tuple(r[c] for c in COLS),
+                         r.get('clock_exact', '1') == '1'))
     return out
 
 
@@ -131,11 +141,15 @@ def main():
     cmp = collections.Counter()
     same = collections.Counter()
     first = {}
+    why = collections.Counter()
+    marked = False
+    # per CPU, when its cfs_rqs may first differ (keys sort cfs_rq before task)
+    cfs_from = collections.defaultdict(lambda: group_from)
     for key in sorted(set(ra) | set(rb)):
         kind = key[0]
         la, lb = ra.get(key, []), rb.get(key, [])
         n = 0
-        for ts, cpu, _ in la:
+        for ts, cpu, _, _ in la:
             if kind == 'task':
                 if ts >= pid_from.get(key[1], never):
                     break
@@ -144,11 +158,23 @@ def main():
             n += 1
         tot[kind] += len(la)
         cmp[kind] += n
+        differed = False
         for i in range(n):
             if i < len(lb) and la[i][2] == lb[i][2]:
                 same[kind] += 1
-            elif kind not in first:
-                first[kind] = (key, la[i], lb[i] if i < len(lb) else None)
+                continue
+            if i < len(lb) and not (la[i][3] and lb[i][3]):
+                why[kind, 'estimated'] += 1
+            elif differed or (kind == 'task' and i == 0 and cfs_from[la[0][1]] < la[0][0]):
+                why[kind, 'after'] += 1
+            else:
+                why[kind, 'exact'] += 1
+            differed = True
+            if kind == 'cfs_rq':
+                cfs_from[la[i][1]] = min(cfs_from[la[i][1]], la[i][0])
+            if kind not in first:
+                first[kind] = (key, la[i][:3], lb[i][:3] if i < len(lb) else None)
+        marked = marked or any(not x[3] for x in la + lb)
     by = collections.Counter((k[0], side) for t, k, c, side in only)
     print('events only in A: %s' % (dict(sorted((k, n) for (k, s), n in by.items() if s == 'A'))))
     print('events only in B: %s' % (dict(sorted((k, n) for (k, s), n in by.items() if s == 'B'))))
@@ -157,6 +183,11 @@ def main():
     for kind in ('task', 'cfs_rq', 'gse'):
         print('%-6s rows %d compared %d identical %d excluded %d' %
               (kind, tot[kind], cmp[kind], same[kind], tot[kind] - cmp[kind]))
+    if marked:
+        for kind in ('task', 'cfs_rq', 'gse'):
+            print('%-6s differing: on an estimated clock %d, after an earlier difference %d, '
+                  'first on an exact clock %d' % (kind, why[kind, 'estimated'], why[kind, 'after'],
+                                                  why[kind, 'exact']))
     for kind, (key, a, b) in first.items():
         print('first difference (%s %s): A %s, B %s' % (kind, key, a, b))
 

@@ -8,8 +8,10 @@
 # sched events in a tracefs instance of its own (trace clock perf) and with
 # perf record -a at once, over a workload (scripts/workload.py periodic),
 # while a SCHED_IDLE spinner on each CPU keeps the CPUs from idling (perf
-# misses tracepoints fired on an idle vCPU), and the kernel's PELT updates
-# with tests/helpers/pelt-capture into DIR/pelt.jsonl.gz.
+# misses tracepoints fired on an idle vCPU, and, without --no-bpf-event,
+# those of the wakeups of its own side-band thread at BPF program loads),
+# and the kernel's PELT updates with tests/helpers/pelt-capture into
+# DIR/pelt.jsonl.gz.
 #
 # With a PELT file (given, or recorded), signals takes its clock readings
 # (--clock) and the rows are compared one by one (CLOCK mode below).
@@ -51,7 +53,7 @@ record() {
 	echo 1 >"$inst/tracing_on"
 	# shellcheck disable=SC2086
 	"$PELTCAP" -o "$out/pelt.jsonl.gz" -m "$inst/trace_marker" -l "$out/sync.log" -- \
-		perf record -q -m 4096 -a $pe -o "$out/perf.data" -- \
+		perf record -q --no-bpf-event -m 4096 -a $pe -o "$out/perf.data" -- \
 		python3 "$(dirname "$0")/workload.py" periodic --marker /dev/null \
 		--seconds "${PAIR_SECONDS:-1}" >/dev/null 2>&1
 	echo 0 >"$inst/tracing_on"
@@ -118,7 +120,7 @@ PY
 	"$CFSREPLAY" info "$tmp/a.cut.txt" "$tmp/b.cut.txt" | sed -n '/^event /,/^$/p'
 	release=$("$CFSREPLAY" info --json "$a" | python3 -c 'import json,sys; print(json.load(sys.stdin)["kernel_release"])')
 	for s in a b; do
-		"$CFSREPLAY" signals --kernel "$release" --clock "$pelt" "$tmp/$s.cut.txt" \
+		"$CFSREPLAY" signals --mark-clock --kernel "$release" --clock "$pelt" "$tmp/$s.cut.txt" \
 			>"$tmp/$s.csv" 2>"$tmp/$s.err"
 	done
 	python3 "$(dirname "$0")/pair-rows.py" "$tmp/a.cut.txt" "$tmp/b.cut.txt" \

@@ -13,6 +13,23 @@ test_expect_success 'CSV header exactly as specified' "
 	test \"\$(head -1 out.csv)\" = '$header' &&
 	test \$(wc -l <out.csv) -gt 100
 "
+test_expect_success '--mark-clock: one more column, clock_exact 0 or 1, the rows otherwise the same' "
+	T='$TRACES/eevdf-split' &&
+	cfsreplay signals --clock \$T.pelt.jsonl.gz \$T.dat >plain.csv &&
+	cfsreplay signals --mark-clock --clock \$T.pelt.jsonl.gz \$T.dat >marked.csv &&
+	test \"\$(head -1 marked.csv)\" = '$header,clock_exact' &&
+	sed '1d; s/,[01]\$//' marked.csv >stripped.csv && sed 1d plain.csv | cmp - stripped.csv &&
+	ones=\$(sed 1d marked.csv | grep -c ',1\$') && zeros=\$(sed 1d marked.csv | grep -c ',0\$') &&
+	echo \"# exact \$ones, estimated \$zeros\" &&
+	test \$((ones + zeros)) -eq \$(sed 1d plain.csv | wc -l) && test \$ones -gt 0 && test \$zeros -gt 0 &&
+	cfsreplay signals --mark-clock --format jsonl --clock \$T.pelt.jsonl.gz \$T.dat >marked.jsonl &&
+	python3 -c '
+import json, sys
+v = [json.loads(l)[\"clock_exact\"] for l in open(\"marked.jsonl\")]
+assert set(v) == {0, 1}, set(v)
+print(\"# jsonl rows\", len(v))
+'
+"
 test_expect_success 'every row has 18 columns and a grid-aligned last_update_time' "
 	cfsreplay signals '$TRACES/cgroups.dat' >out.csv &&
 	python3 -c '

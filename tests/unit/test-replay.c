@@ -189,6 +189,59 @@ static void test_clock_update_kept(void **state)
 	cfsr_replay_free(r);
 }
 
+/* Task 10's updates as the hook reports them: trace time and clock_exact. */
+struct exact_log {
+	int n;
+	uint64_t ts[16];
+	bool exact[16];
+};
+
+static void log_exact(void *data, const struct cfsr_replay_update *u)
+{
+	struct exact_log *l = data;
+
+	if (!u->task || u->task->pid != 10 || l->n == 16)
+		return;
+	l->ts[l->n] = u->ts;
+	l->exact[l->n++] = u->clock_exact;
+}
+
+/*
+ * test_clock_update_kept()'s run, as the hook reports it: the wakeup's
+ * clock is extrapolated from a reading along the trace's time stamps, the
+ * switch keeps it, and the tick's report adds the kernel's run time to
+ * it: exact for the model's chain, but from a time stamp, so not
+ * clock_exact.  The report after the second reading is at that reading's
+ * clock, and the sleep at the report's: clock_exact.
+ */
+static void test_clock_exact_from_stamp(void **state)
+{
+	struct cfsr_replay *r = cfsr_replay_new(2, prof(), 250);
+	const uint64_t c0 = 1000000000000ull, t0 = 5000000000ull;
+	struct cfsr_sched_avg want;
+	struct exact_log l = { 0 };
+	int i;
+
+	(void)state;
+	assert_non_null(r);
+	cfsr_replay_set_hook(r, log_exact, &l);
+	cfsr_replay_clock_update(r, 0, t0, c0, 0);
+	feed(r, ev_switch(t0, 0, 0, 0, false, 0));
+	wake_known(r, t0, c0, &want);
+	feed(r, ev_runtime(t0 + 4150000, 0, 10, 10, 4000000));
+	cfsr_replay_clock_update(r, 0, t0 + 8000000, c0 + 4200000, t0 + 9000000);
+	feed(r, ev_runtime(t0 + 8500000, 0, 10, 10, 300000));
+	feed(r, ev_switch(t0 + 8500500, 0, 10, 1, false, 0));
+	assert_true(l.n >= 4);
+	for (i = 0; i < l.n; i++)
+		assert_int_equal(l.exact[i], l.ts[i] >= t0 + 8500000);
+	/* the tick's update, from the chain, is among the rows */
+	for (i = 0; i < l.n && l.ts[i] != t0 + 4150000; i++)
+		;
+	assert_true(i < l.n);
+	cfsr_replay_free(r);
+}
+
 /*
  * One sleep of a task whose util_est starts at 0: util_est_update() takes
  * util_avg as a sample, and whose util_avg that is depends on the kernel.
@@ -2084,6 +2137,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_runtime_chain),
 		cmocka_unit_test(test_clock_update_kept),
+		cmocka_unit_test(test_clock_exact_from_stamp),
 		cmocka_unit_test(test_util_est_sample_v6_18),
 		cmocka_unit_test(test_util_est_sample_v6_11),
 		cmocka_unit_test(test_runtime_in_wakeup),
