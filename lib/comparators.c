@@ -64,6 +64,12 @@ int cfsr_comparators_init(struct cfsr_comparators *c, const struct cfsr_comparat
 		cfsr_replay_set_peek(cfsr_cpuload_engine(c->cl), p->peek, p->peek_ctx);
 	c->pl = cfsr_place_new(p->nr_cpus, p->top, p->win_start, p->win_end, p->filter_cpu,
 			       p->filter_pid);
+	if (cfsr_topo_init(&c->topo, p->info, p->nr_cpus) < 0) {
+		cfsr_comparators_release(c);
+		return -1;
+	}
+	if (c->pl)
+		cfsr_place_set_topo(c->pl, &c->topo);
 	c->im = cfsr_imb_new(&mp);
 	/* the pick check asks the per-CPU load's engine: one model of the run queues */
 	kp.cl = c->cl;
@@ -107,5 +113,6 @@ void cfsr_comparators_release(struct cfsr_comparators *c)
 	cfsr_place_free(c->pl);
 	cfsr_cpuload_free(c->cl);
 	cfsr_iww_free(c->iw);
+	cfsr_topo_release(&c->topo);
 	memset(c, 0, sizeof(*c));
 }

@@ -20,6 +20,7 @@
 #include "pickcheck.h"
 #include "placement.h"
 #include "profile.h"
+#include "topology.h"
 
 /* HZ assumed when the trace does not record it. */
 #define CFSR_DEFAULT_HZ 250
@@ -61,6 +62,9 @@ struct cfsr_comparators_params {
  * @pl: placement audit
  * @im: lasting imbalance
  * @pk: the pick check (asks @cl's replay engine before each switch)
+ * @topo: the scheduling topology the trace gives (its LLCs and domain
+ *        levels; one LLC when it gives none), which the placement audit
+ *        and lasting imbalance judge by
  * @balance_ns: an idle CPU's balance interval (idle-while-waiting's long episodes)
  * @busy_balance_ns: a busy CPU's (lasting imbalance)
  * @hz_assumed: HZ was not in the trace
@@ -74,6 +78,7 @@ struct cfsr_comparators {
 	struct cfsr_place *pl;
 	struct cfsr_imbalance *im;
 	struct cfsr_pickcheck *pk;
+	struct cfsr_topo topo;
 	uint64_t balance_ns;
 	uint64_t busy_balance_ns;
 	bool hz_assumed;
