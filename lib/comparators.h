@@ -65,6 +65,8 @@ struct cfsr_comparators_params {
  * @topo: the scheduling topology the trace gives (its LLCs and domain
  *        levels; one LLC when it gives none), which the placement audit
  *        and lasting imbalance judge by
+ * @busy_interval_by_weight: a busy CPU's balance interval in a domain of N
+ *        CPUs at [N], N up to the trace's CPUs (lasting imbalance per level)
  * @balance_ns: an idle CPU's balance interval (idle-while-waiting's long episodes)
  * @busy_balance_ns: a busy CPU's (lasting imbalance)
  * @hz_assumed: HZ was not in the trace
@@ -79,6 +81,7 @@ struct cfsr_comparators {
 	struct cfsr_imbalance *im;
 	struct cfsr_pickcheck *pk;
 	struct cfsr_topo topo;
+	uint64_t *busy_interval_by_weight;
 	uint64_t balance_ns;
 	uint64_t busy_balance_ns;
 	bool hz_assumed;
