@@ -884,7 +884,8 @@ static json_object *json_imb(struct report *r)
 
 		e = json_object_new_object();
 		json_object_object_add(e, "name", json_object_new_string(lv->name));
-		json_object_object_add(e, "imbalance_pct", json_object_new_int((int)lv->imbalance_pct));
+		json_object_object_add(e, "imbalance_pct",
+				       json_object_new_int((int)lv->imbalance_pct));
 		json_object_object_add(e, "busy_balance_interval_ns",
 				       u64(r->c.busy_interval_by_weight[lv->weight[0]]));
 		json_object_object_add(e, "lasting_windows", u64(it->level_lasting[k]));
@@ -911,8 +912,8 @@ static json_object *json_imb(struct report *r)
 				       json_object_new_string(cfsr_imb_class_name(w[i].class)));
 		json_object_object_add(e, "ended_by",
 				       json_object_new_string(cfsr_imb_end_name(w[i].why)));
-		json_object_object_add(
-			e, "level", json_object_new_string(r->c.topo.levels[w[i].level].name));
+		json_object_object_add(e, "level",
+				       json_object_new_string(r->c.topo.levels[w[i].level].name));
 		json_object_array_add(top, e);
 	}
 	json_object_object_add(o, "top", top);
@@ -929,9 +930,9 @@ static json_object *json_place(struct report *r)
 	int k, v, i, n;
 
 	json_object_object_add(o, "rule", json_object_new_string(r->prof->name));
-	json_object_object_add(o, "llc", json_object_new_string(r->c.topo.llc_known ?
-									 "trace-caches" :
-									 "all-cpus-assumed"));
+	json_object_object_add(
+		o, "llc",
+		json_object_new_string(r->c.topo.llc_known ? "trace-caches" : "all-cpus-assumed"));
 	if (r->c.topo.llc_known) {
 		char buf[256];
 

@@ -71,8 +71,8 @@ int cfsr_comparators_init(struct cfsr_comparators *c, const struct cfsr_comparat
 	}
 	if (c->pl)
 		cfsr_place_set_topo(c->pl, &c->topo);
-	c->busy_interval_by_weight = calloc((size_t)(p->nr_cpus > 0 ? p->nr_cpus : 0) + 1,
-					    sizeof(uint64_t));
+	c->busy_interval_by_weight =
+		calloc((size_t)(p->nr_cpus > 0 ? p->nr_cpus : 0) + 1, sizeof(uint64_t));
 	if (!c->busy_interval_by_weight) {
 		cfsr_error("out of memory for the balance intervals");
 		cfsr_comparators_release(c);
