@@ -114,8 +114,8 @@ static enum cfsr_allowed allowed_on(const struct cfsr_iww *iw, const struct cfsr
  * select_idle_sibling() checks it early; without one, the target the
  * caller names (@prev or @waker for a wakeup: select_idle_sibling()
  * returns its target), or for a fork the CPU with the fewest tasks
- * (find_idlest_group_cpu() compares cpu_load(), not modelled).  Return
- * false after a "cannot judge" for a reason the scope alone gives.
+ * (find_idlest_group_cpu() compares cpu_load(), not modelled).  Sets
+ * @d's verdict and reason.
  */
 static void judge_scope(const struct cfsr_place *pl, const struct cfsr_iww *iw,
 			struct cfsr_place_decision *d, const bool *scope, int prev, int waker,
