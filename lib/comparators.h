@@ -108,8 +108,9 @@ void cfsr_comparators_finish(struct cfsr_comparators *c);
 void cfsr_comparators_release(struct cfsr_comparators *c);
 
 /**
- * cfsr_balance_interval_ns() - a CPU's load-balance interval on a single-level domain
- * @nr_cpus: the domain's weight (every CPU)
+ * cfsr_balance_interval_ns() - a CPU's load-balance interval in a domain
+ * @nr_cpus: the domain's weight (every CPU for the one-level machine
+ *           idle-while-waiting takes; a level's span for lasting imbalance)
  * @hz: the kernel's HZ
  * @busy: the CPU runs a task
  *
@@ -117,7 +118,6 @@ void cfsr_comparators_release(struct cfsr_comparators *c);
  * get_sd_balance_interval() (times busy_factor when busy, msecs_to_jiffies(),
  * at least one jiffy) in kernel/sched/topology.c and fair.c of v6.18; the
  * release that lowered busy_factor from 32 to 16 is not pinned here.
- * Differs: the real topology may have more levels.
  * Return: the interval in ns.
  */
 uint64_t cfsr_balance_interval_ns(int nr_cpus, int hz, bool busy);
