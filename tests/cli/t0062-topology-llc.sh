@@ -4,7 +4,8 @@
 # The LLC spans a trace carries, and what the comparators make of them:
 # - traces/recorded.dat, recorded before caches were stored, says "LLC
 #   unknown" and the report judges placements with every CPU in one LLC;
-# - the same trace with caches in its metadata (rewritten by
+# - the same trace with caches (and debugfs sched domains, which info
+#   lists) in its metadata (rewritten by
 #   tests/helpers/meta-set): one L3 over both CPUs gives the one-LLC
 #   verdicts exactly; an L3 per CPU (two LLCs of one CPU each) leaves no
 #   wake-up idle-skipped, since select_idle_sibling() then scans the target
@@ -36,6 +37,7 @@ for c in m['cpus']:
          'sets': 1024, 'ways': 16, 'shared_cpu_list': str(n)},
         {'index': 2, 'level': 3, 'type': 'Unified', 'size': '16384K', 'line_size': 64,
          'sets': 16384, 'ways': 16, 'shared_cpu_list': l3[n]}]
+    c['sched_domains'] = [{'domain': 0, 'name': 'MC', 'flags': 'SD_BALANCE_NEWIDLE SD_SHARE_LLC'}]
 json.dump(m, open('meta.json', 'w'))" "$3" "$4" &&
 	"$METASET" "$2" meta.json
 }
@@ -69,6 +71,8 @@ test_expect_success 'one L3 over both CPUs: the one-LLC verdicts' "
 	grep -q '^llc:            \[0-1\]$' info.txt &&
 	grep -q '^ *L3 Unified *16384K \[0-1\]$' info.txt &&
 	test \$(grep -c '^                L2 Unified' info.txt) -eq 2 &&
+	grep -q '^sched domains:  cpu0 domain0: MC, SD_BALANCE_NEWIDLE SD_SHARE_LLC$' info.txt &&
+	grep -q '^                cpu1 domain0: MC, SD_BALANCE_NEWIDLE SD_SHARE_LLC$' info.txt &&
 	placement shared.dat >shared.txt &&
 	grep -q '^llc trace-caches 0-1$' shared.txt &&
 	diff -u <(grep -v '^llc' one.txt) <(grep -v '^llc' shared.txt)
