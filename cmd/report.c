@@ -337,6 +337,43 @@ static void text_iww(struct report *r, const struct report_opts *o)
 	}
 }
 
+/* The CPUs of the LLC whose lowest CPU is @first, as a CPU list ("0-1,4"). */
+static const char *llc_span_text(const struct cfsr_topo *t, int first, char *buf, size_t size)
+{
+	size_t len = 0;
+	int c = 0, end;
+
+	buf[0] = '\0';
+	while (c < t->nr_cpus) {
+		if (t->llc[c] != first) {
+			c++;
+			continue;
+		}
+		for (end = c; end + 1 < t->nr_cpus && t->llc[end + 1] == first; end++)
+			;
+		if (len < size)
+			len += (size_t)snprintf(buf + len, size - len, end > c ? "%s%d-%d" : "%s%d",
+						len ? "," : "", c, end);
+		c = end + 1;
+	}
+	return buf;
+}
+
+/* The lasting windows per domain level, when the topology has several. */
+static void text_imb_levels(const struct report *r, const struct cfsr_imb_totals *it)
+{
+	int i;
+
+	if (r->c.topo.nr_levels < 2)
+		return;
+	printf("  by domain level:");
+	for (i = 0; i < r->c.topo.nr_levels; i++)
+		printf("%s %s %" PRIu64 " windows %.3f ms (imbalance_pct %u)", i ? "," : "",
+		       r->c.topo.levels[i].name, it->level_lasting[i],
+		       (double)it->level_lasting_ns[i] / 1e6, r->c.topo.levels[i].imbalance_pct);
+	printf("\n");
+}
+
 static void text_imb(struct report *r)
 {
 	const struct cfsr_imb_totals *it = cfsr_imb_totals(r->c.im);
@@ -360,6 +397,7 @@ static void text_imb(struct report *r)
 	       ", trace end %" PRIu64 "\n",
 	       it->ended[CFSR_IMB_MIGRATION], it->ended[CFSR_IMB_BALANCED],
 	       it->ended[CFSR_IMB_TRACE_END]);
+	text_imb_levels(r, it);
 	n = cfsr_imb_top(r->c.im, &w);
 	if (!n)
 		return;
@@ -386,11 +424,21 @@ static void text_place(struct report *r)
 {
 	const struct cfsr_place_totals *pt = cfsr_place_totals(r->c.pl);
 	const struct cfsr_place_decision *d;
+	char buf[256];
 	int k, i, n;
 
 	printf("\nplacement (rule of model %s;\n"
-	       "           prefers an idle CPU in the LLC; all CPUs taken as one LLC)\n",
+	       "           prefers an idle CPU in the target's LLC; ",
 	       r->prof->name);
+	if (r->c.topo.llc_known) {
+		printf("LLCs");
+		for (k = 0; k < r->c.topo.nr_cpus; k++)
+			if (r->c.topo.llc[k] == k)
+				printf(" [%s]", llc_span_text(&r->c.topo, k, buf, sizeof(buf)));
+		printf(")\n");
+	} else {
+		printf("LLC unknown, all CPUs taken as one LLC)\n");
+	}
 	printf("  %-10s %8s %9s %13s\n", "", "agrees", "diverges", "cannot judge");
 	for (k = 0; k < CFSR_PLACE_NR_KINDS; k++)
 		printf("  %-10s %8" PRIu64 " %9" PRIu64 " %13" PRIu64 "\n",
@@ -813,6 +861,7 @@ static json_object *json_imb(struct report *r)
 	const struct cfsr_imb_totals *it = cfsr_imb_totals(r->c.im);
 	const struct cfsr_imb_window *w;
 	json_object *o = json_object_new_object(), *top = json_object_new_array(), *e, *ended;
+	json_object *levels;
 	int i, k, n;
 
 	json_object_object_add(o, "imbalance_pct", json_object_new_int(CFSR_IMBALANCE_PCT));
@@ -829,6 +878,21 @@ static json_object *json_imb(struct report *r)
 		json_object_object_add(ended, cfsr_imb_end_name((enum cfsr_imb_end)k),
 				       u64(it->ended[k]));
 	json_object_object_add(o, "lasting_ended_by", ended);
+	levels = json_object_new_array();
+	for (k = 0; k < r->c.topo.nr_levels; k++) {
+		const struct cfsr_topo_level *lv = &r->c.topo.levels[k];
+
+		e = json_object_new_object();
+		json_object_object_add(e, "name", json_object_new_string(lv->name));
+		json_object_object_add(e, "imbalance_pct",
+				       json_object_new_int((int)lv->imbalance_pct));
+		json_object_object_add(e, "busy_balance_interval_ns",
+				       u64(r->c.busy_interval_by_weight[lv->weight[0]]));
+		json_object_object_add(e, "lasting_windows", u64(it->level_lasting[k]));
+		json_object_object_add(e, "lasting_ns", u64(it->level_lasting_ns[k]));
+		json_object_array_add(levels, e);
+	}
+	json_object_object_add(o, "levels", levels);
 	n = cfsr_imb_top(r->c.im, &w);
 	for (i = 0; i < n; i++) {
 		e = json_object_new_object();
@@ -848,6 +912,8 @@ static json_object *json_imb(struct report *r)
 				       json_object_new_string(cfsr_imb_class_name(w[i].class)));
 		json_object_object_add(e, "ended_by",
 				       json_object_new_string(cfsr_imb_end_name(w[i].why)));
+		json_object_object_add(e, "level",
+				       json_object_new_string(r->c.topo.levels[w[i].level].name));
 		json_object_array_add(top, e);
 	}
 	json_object_object_add(o, "top", top);
@@ -864,7 +930,19 @@ static json_object *json_place(struct report *r)
 	int k, v, i, n;
 
 	json_object_object_add(o, "rule", json_object_new_string(r->prof->name));
-	json_object_object_add(o, "llc", json_object_new_string("all-cpus-assumed"));
+	json_object_object_add(
+		o, "llc",
+		json_object_new_string(r->c.topo.llc_known ? "trace-caches" : "all-cpus-assumed"));
+	if (r->c.topo.llc_known) {
+		char buf[256];
+
+		e = json_object_new_array();
+		for (k = 0; k < r->c.topo.nr_cpus; k++)
+			if (r->c.topo.llc[k] == k)
+				json_object_array_add(e, json_object_new_string(llc_span_text(
+								 &r->c.topo, k, buf, sizeof(buf))));
+		json_object_object_add(o, "llc_spans", e);
+	}
 	for (k = 0; k < CFSR_PLACE_NR_KINDS; k++) {
 		kc = json_object_new_object();
 		for (v = 0; v < CFSR_NR_VERDICTS; v++)
