@@ -4287,8 +4287,11 @@ void cfsr_replay_take_tunables(struct cfsr_replay *r, const struct cfsr_trace_in
 		r->base_slice = info->base_slice_ns;
 	cfsr_cfs_tunables_take(&r->cfs_tu, info->latency_ns, info->min_granularity_ns,
 			       info->wakeup_granularity_ns);
-	if (cfsr_sched_feats_decode(&f, info) != CFSR_FEAT_UNKNOWN)
+	if (cfsr_sched_feats_decode(&f, info) != CFSR_FEAT_UNKNOWN) {
 		cfsr_sched_feats_apply(&r->own, r->profile, &f);
+		if (!r->profile->eevdf)
+			cfsr_sched_feats_apply_cfs(&r->cfs_tu, &f);
+	}
 	r->own_pelt.util_est_no_fastup = !r->own.util_est_fastup;
 	/* NO_UTIL_EST: no sample, no sum (util_est_enqueue() and util_est_update() return) */
 	if (!r->own.util_est && r->profile->arith == CFSR_ARITH_RUNNABLE)

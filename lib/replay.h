@@ -488,8 +488,10 @@ void cfsr_replay_free(struct cfsr_replay *r);
  * from the recorded names or the release's features.h order) replace the
  * profile's defaults of those the engine switches on (CFSR_ENGINE_FEATS):
  * DELAY_DEQUEUE, DELAY_ZERO, PLACE_LAG, PLACE_DEADLINE_INITIAL,
- * PLACE_REL_DEADLINE, RUN_TO_PARITY, UTIL_EST, UTIL_EST_FASTUP; unknown
- * features leave the defaults.  Call before the first event.
+ * PLACE_REL_DEADLINE, RUN_TO_PARITY, UTIL_EST, UTIL_EST_FASTUP, and for a
+ * CFS profile those its rules read (CFSR_CFS_FEATS): GENTLE_FAIR_SLEEPERS,
+ * START_DEBIT, NEXT_BUDDY, LAST_BUDDY, WAKEUP_PREEMPTION; unknown features
+ * leave the defaults.  Call before the first event.
  */
 struct cfsr_trace_info;
 void cfsr_replay_take_tunables(struct cfsr_replay *r, const struct cfsr_trace_info *info);
