@@ -123,7 +123,10 @@ struct pending_update {
 	int group;
 	int cpu;
 	uint64_t ts;
+	/* the kernel's last_update_time; a free-running model's: the cfs_rq's update count */
 	uint64_t lut;
+	/* free-running model: the record's rq clock (record_clock()) */
+	uint64_t clock;
 };
 
 struct validate {
@@ -506,6 +509,35 @@ static void take_cfs_eevdf(struct validate *v, struct cfsr_cfs_rq *cfs,
  * cfs_rq also tg_load_avg_contrib and tg_load_avg, within 1 %.  Then the
  * model takes the kernel's values.
  */
+/*
+ * A record's rq clock as the model's release reads PELT time: clock_pelt -
+ * lost_idle_time from v5.1 (rq_clock_pelt()), clock_task before
+ * (cfs_rq_clock_task(); no throttling is modelled).
+ */
+static uint64_t record_clock(const struct validate *v, const struct cfsr_pelt_rec *rec)
+{
+	if (rec->clock_pelt >= 0 && cfsr_profile_clock_pelt(v->profile))
+		return (uint64_t)(rec->clock_pelt - rec->lost_idle_time);
+	return (uint64_t)rec->clock_task;
+}
+
+/*
+ * A free-running model (v3.8-v5.6) takes no kernel values, but a record of
+ * a cfs_rq update no event follows still says when the kernel ran
+ * update_blocked_averages() on that CPU: noted with the cfs_rq's update
+ * count, for settle_pending() to make the model's own pass there.
+ */
+static int free_pending(struct validate *v, const struct cfsr_cfs_rq *cfs,
+			const struct cfsr_pelt_rec *rec)
+{
+	if (CFSR_ALLOC_GROW(v->pending, v->nr_pending + 1, v->pending_alloc) < 0)
+		return cfsr_error("validate: out of memory");
+	v->pending[v->nr_pending++] =
+		(struct pending_update){ cfs->group, cfs->cpu, (uint64_t)rec->ts, cfs->updates,
+					 record_clock(v, rec) };
+	return 0;
+}
+
 static int on_cfs_record(struct validate *v, const struct cfsr_pelt_rec *rec)
 {
 	struct cfsr_cfs_rq *cfs;
@@ -546,7 +578,7 @@ static int on_cfs_record(struct validate *v, const struct cfsr_pelt_rec *rec)
 		}
 	}
 	if (v->free_run)
-		return 0;
+		return free_pending(v, cfs, rec);
 	model_lut = cfs->avg.last_update_time;
 	cfs->avg_before_read = cfs->avg;
 	cfs->avg_read_ts = (uint64_t)rec->ts;
@@ -561,7 +593,7 @@ static int on_cfs_record(struct validate *v, const struct cfsr_pelt_rec *rec)
 				return cfsr_error("validate: out of memory");
 			v->pending[v->nr_pending++] =
 				(struct pending_update){ cfs->group, cfs->cpu, (uint64_t)rec->ts,
-							 (uint64_t)rec->avg.last_update_time };
+							 (uint64_t)rec->avg.last_update_time, 0 };
 		}
 	}
 	cfs->removed.nr = rec->removed_nr > 0 ? (unsigned int)rec->removed_nr : 0;
@@ -693,10 +725,16 @@ static void print_report(const struct validate *v, const char *trace, const char
 	printf("cfs_rq records without a period crossed (attach, detach, propagation): %" PRIu64
 	       "; group entity records: %" PRIu64 "\n",
 	       v->cfs_no_crossing, v->gse_no_crossing);
-	printf("blocked-load updates: %" PRIu64 " group cfs_rq updates no event followed within "
-	       "%llu us (update_blocked_averages()), their update_tg_load_avg() made at the "
-	       "record\n",
-	       v->blocked_updates, CFSR_REPLAY_PATH_NS / 1000);
+	if (v->free_run)
+		printf("blocked-load updates: %" PRIu64 " update_blocked_averages() passes of the "
+		       "model's release, on a CPU where a cfs_rq record no event followed within "
+		       "%llu us shows the kernel's\n",
+		       v->blocked_updates, CFSR_REPLAY_PATH_NS / 1000);
+	else
+		printf("blocked-load updates: %" PRIu64 " group cfs_rq updates no event followed "
+		       "within %llu us (update_blocked_averages()), their update_tg_load_avg() made "
+		       "at the record\n",
+		       v->blocked_updates, CFSR_REPLAY_PATH_NS / 1000);
 	for (i = 0; i < K_NR; i++) {
 		print_kind(&v->k[i], kind_names[i]);
 		print_diffs(&v->k[i]);
@@ -1082,9 +1120,26 @@ static int next_record(const struct validate *v, struct cfsr_truth_reader *pr,
 	return have;
 }
 
+/* The update count of the engine's cfs_rq of @group on @cpu (0 if none). */
+static uint64_t cfs_updates(const struct cfsr_replay *r, int group, int cpu)
+{
+	const struct cfsr_cfs_rq *c;
+	size_t i;
+
+	for (i = 0; i < cfsr_replay_nr_cfs_rqs(r); i++) {
+		c = cfsr_replay_cfs_rq_at(r, i);
+		if (c->group == group && c->cpu == cpu)
+			return c->updates;
+	}
+	return 0;
+}
+
 /*
  * Pending kernel updates whose path showed no event by @ts were blocked-load
- * updates: the engine makes them at their time (cfsr_replay_cfs_rq_blocked()).
+ * updates: the engine makes them at their time (cfsr_replay_cfs_rq_blocked());
+ * a free-running model, whose cfs_rq no event updated since, makes its own
+ * release's update_blocked_averages() pass on the CPU
+ * (cfsr_replay_blocked_averages()).
  */
 static void settle_pending(struct validate *v, uint64_t ts)
 {
@@ -1093,11 +1148,14 @@ static void settle_pending(struct validate *v, uint64_t ts)
 	for (i = 0; i < v->nr_pending; i++) {
 		struct pending_update *p = &v->pending[i];
 
-		if (p->ts + CFSR_REPLAY_PATH_NS < ts)
+		if (p->ts + CFSR_REPLAY_PATH_NS >= ts)
+			v->pending[n++] = *p;
+		else if (!v->free_run)
 			v->blocked_updates += cfsr_replay_cfs_rq_blocked(v->replay, p->group,
 									 p->cpu, p->lut, p->ts);
-		else
-			v->pending[n++] = *p;
+		else if (cfs_updates(v->replay, p->group, p->cpu) == p->lut)
+			v->blocked_updates +=
+				cfsr_replay_blocked_averages(v->replay, p->cpu, p->ts, p->clock);
 	}
 	v->nr_pending = n;
 }
@@ -1130,11 +1188,9 @@ static int run(struct validate *v, struct cfsr_trace *t, struct cfsr_truth_reade
 		v->records += item.pelt.type == CFSR_PELT_SE || item.pelt.type == CFSR_PELT_GSE ||
 			      item.pelt.type == CFSR_PELT_CFS;
 		if (item.pelt.rq_cpu >= 0 && item.pelt.clock_task >= 0)
-			cfsr_replay_clock_record(
-				v->replay, (int)item.pelt.rq_cpu, (uint64_t)item.pelt.ts,
-				(uint64_t)(item.pelt.clock_pelt >= 0 ?
-						   item.pelt.clock_pelt - item.pelt.lost_idle_time :
-						   item.pelt.clock_task));
+			cfsr_replay_clock_record(v->replay, (int)item.pelt.rq_cpu,
+						 (uint64_t)item.pelt.ts,
+						 record_clock(v, &item.pelt));
 		if (item.pelt.type == CFSR_PELT_SE)
 			on_se_record(v, &item.pelt);
 		else if (item.pelt.type == CFSR_PELT_GSE && on_gse_record(v, &item.pelt) < 0)

@@ -20,6 +20,8 @@
 struct replay_rq {
 	/* current task: pid, 0 for idle, -1 unknown */
 	int curr;
+	/* trace time of the last update_blocked_averages() of the older models, 0 if none */
+	uint64_t blocked_ts;
 	/* clock anchor: clock_task was anchor_clock at trace time anchor_ts */
 	bool anchored;
 	bool anchor_exact;
@@ -2143,6 +2145,101 @@ static void group_walk(struct cfsr_replay *r, struct cfsr_cfs_rq *gcfs, uint64_t
 		if (r->hook)
 			r->hook(r->hook_data, &u);
 	}
+}
+
+/* The depth of group @g in the hierarchy: 0 for the root. */
+static int group_depth(const struct cfsr_replay *r, int g)
+{
+	int d = 0;
+
+	for (; g > 0; g = r->tgs[g].parent)
+		d++;
+	return d;
+}
+
+/*
+ * One cfs_rq's turn in the older releases' update_blocked_averages()
+ * (kernel/sched/fair.c):
+ *  - v3.8-v4.2, __update_blocked_averages_cpu(): update_cfs_rq_blocked_load(
+ *    cfs_rq, 1) -- blocked load decayed by the 2^20 ns blocks since the
+ *    last decay, removed load off, tg_load_contrib pushed whatever the
+ *    change --, then update_entity_load_avg(se, 1) of the group entity:
+ *    its contribution recomputed, its parent's runnable or blocked load
+ *    following (not the parent's update_cfs_rq_blocked_load(), which the
+ *    parent's own turn makes).  The root's update_rq_runnable_avg() is not
+ *    kept (no group reads it).
+ *  - v4.3-v5.6: update_cfs_rq_load_avg(cfs_rq_clock_task(cfs_rq), cfs_rq),
+ *    then update_tg_load_avg(cfs_rq, 0) if it decayed.  From v4.10
+ *    (propagation, 09a43ace1f98 and its companion for asynchronous
+ *    detach) the group entity gets update_load_avg(cfs_rq_of(se), se, 0):
+ *    aged, its parent updated and a pending change propagated, but no
+ *    update_tg_load_avg() of the parent (UPDATE_TG came with a v5.13 fix),
+ *    whose own turn then finds nothing decayed at the same clock.  It is
+ *    skipped, as skip_blocked_update() does, when the entity has no load
+ *    and no utilization and nothing is pending below.
+ * Differs: skip_blocked_update() is read in a v4.19-era copy; v4.10 may
+ * update such an entity anyway, which ages nothing.
+ */
+static void blocked_turn(struct cfsr_replay *r, struct cfsr_cfs_rq *cfs, uint64_t now, uint64_t ts,
+			 bool exact)
+{
+	bool legacy = r->profile->arith == CFSR_ARITH_LEGACY;
+	struct cfsr_cfs_rq *p = cfs->group ? parent_cfs(r, cfs) : NULL;
+	struct walk up = { false, false, false, p };
+	int decayed;
+
+	decayed = cfs_update(r, cfs, now, ts, exact);
+	if (cfs->group && (legacy || decayed))
+		tg_publish(r, cfs, ts, legacy);
+	if (!p || !cfs->se_avg.last_update_time)
+		return;
+	if (!legacy && !r->profile->v4->propagate)
+		return;
+	if (!legacy && !cfs->se_avg.load_avg && !cfs->se_avg.util_avg && !cfs->propagate)
+		return;
+	group_walk(r, cfs, now, ts, exact, &up);
+}
+
+/*
+ * Mirrors update_blocked_averages(cpu) of v3.8-v5.6 (kernel/sched/fair.c):
+ * every cfs_rq of the CPU on the leaf list, children before parents
+ * (for_each_leaf_cfs_rq()), takes its turn (blocked_turn()); the engine's
+ * cfs_rqs of the CPU that have a signal stand for the leaf list.
+ */
+int cfsr_replay_blocked_averages(struct cfsr_replay *r, int cpu, uint64_t ts, uint64_t clock)
+{
+	struct replay_rq *rq;
+	int depth, max_depth = 0;
+	uint64_t now, cur_ts;
+	bool exact = false;
+	size_t g;
+
+	if (r->profile->arith == CFSR_ARITH_RUNNABLE || cpu < 0 || cpu >= r->nr_cpus ||
+	    !clock_ok(r, cpu))
+		return 0;
+	rq = &r->rqs[cpu];
+	if (rq->blocked_ts && ts < rq->blocked_ts + CFSR_REPLAY_PATH_NS)
+		return 0;
+	rq->blocked_ts = ts;
+	cur_ts = r->cur_ts;
+	now = clock;
+	if (!now)
+		now = clock_at(r, rq, ts, &exact);
+	else
+		exact = true;
+	for (g = 0; g < r->nr_groups; g++)
+		if (group_depth(r, (int)g) > max_depth)
+			max_depth = group_depth(r, (int)g);
+	for (depth = max_depth; depth >= 0; depth--)
+		for (g = 0; g < r->nr_groups; g++) {
+			struct cfsr_cfs_rq *cfs = cfs_of(r, (int)g, cpu);
+
+			if (cfs && cfs->updates && group_depth(r, (int)g) == depth)
+				blocked_turn(r, cfs, now, ts, exact);
+		}
+	r->stats.blocked_averages++;
+	r->cur_ts = cur_ts > ts ? cur_ts : ts;
+	return 1;
 }
 
 /*
