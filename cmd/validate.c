@@ -123,10 +123,12 @@ struct pending_update {
 	int group;
 	int cpu;
 	uint64_t ts;
-	/* the kernel's last_update_time; a free-running model's: the cfs_rq's update count */
+	/* the kernel's last_update_time */
 	uint64_t lut;
 	/* free-running model: the record's rq clock (record_clock()) */
 	uint64_t clock;
+	/* free-running model: an event on the record's CPU came since */
+	bool followed;
 };
 
 struct validate {
@@ -524,8 +526,10 @@ static uint64_t record_clock(const struct validate *v, const struct cfsr_pelt_re
 /*
  * A free-running model (v3.8-v5.6) takes no kernel values, but a record of
  * a cfs_rq update no event follows still says when the kernel ran
- * update_blocked_averages() on that CPU: noted with the cfs_rq's update
- * count, for settle_pending() to make the model's own pass there.
+ * update_blocked_averages() on that CPU: noted, for settle_pending() to
+ * make the model's own pass there unless an event on that CPU comes
+ * within CFSR_REPLAY_PATH_NS (mark_followed()).  Which events follow is
+ * the trace's, not the model's: every older model makes the same passes.
  */
 static int free_pending(struct validate *v, const struct cfsr_cfs_rq *cfs,
 			const struct cfsr_pelt_rec *rec)
@@ -533,8 +537,8 @@ static int free_pending(struct validate *v, const struct cfsr_cfs_rq *cfs,
 	if (CFSR_ALLOC_GROW(v->pending, v->nr_pending + 1, v->pending_alloc) < 0)
 		return cfsr_error("validate: out of memory");
 	v->pending[v->nr_pending++] =
-		(struct pending_update){ cfs->group, cfs->cpu, (uint64_t)rec->ts, cfs->updates,
-					 record_clock(v, rec) };
+		(struct pending_update){ cfs->group,	       cfs->cpu, (uint64_t)rec->ts, 0,
+					 record_clock(v, rec), false };
 	return 0;
 }
 
@@ -592,8 +596,12 @@ static int on_cfs_record(struct validate *v, const struct cfsr_pelt_rec *rec)
 			if (CFSR_ALLOC_GROW(v->pending, v->nr_pending + 1, v->pending_alloc) < 0)
 				return cfsr_error("validate: out of memory");
 			v->pending[v->nr_pending++] =
-				(struct pending_update){ cfs->group, cfs->cpu, (uint64_t)rec->ts,
-							 (uint64_t)rec->avg.last_update_time, 0 };
+				(struct pending_update){ cfs->group,
+							 cfs->cpu,
+							 (uint64_t)rec->ts,
+							 (uint64_t)rec->avg.last_update_time,
+							 0,
+							 false };
 		}
 	}
 	cfs->removed.nr = rec->removed_nr > 0 ? (unsigned int)rec->removed_nr : 0;
@@ -1120,26 +1128,30 @@ static int next_record(const struct validate *v, struct cfsr_truth_reader *pr,
 	return have;
 }
 
-/* The update count of the engine's cfs_rq of @group on @cpu (0 if none). */
-static uint64_t cfs_updates(const struct cfsr_replay *r, int group, int cpu)
+/* A free-running model's pending records on the CPUs @ev acts on came before an event. */
+static void mark_followed(struct validate *v, const struct cfsr_event *ev)
 {
-	const struct cfsr_cfs_rq *c;
 	size_t i;
+	int c;
 
-	for (i = 0; i < cfsr_replay_nr_cfs_rqs(r); i++) {
-		c = cfsr_replay_cfs_rq_at(r, i);
-		if (c->group == group && c->cpu == cpu)
-			return c->updates;
+	if (!v->free_run)
+		return;
+	for (i = 0; i < v->nr_pending; i++) {
+		c = v->pending[i].cpu;
+		if (c == ev->cpu ||
+		    ((ev->kind == CFSR_EV_WAKEUP || ev->kind == CFSR_EV_WAKEUP_NEW) &&
+		     c == ev->wake.target_cpu) ||
+		    (ev->kind == CFSR_EV_MIGRATE &&
+		     (c == ev->migrate.orig_cpu || c == ev->migrate.dest_cpu)))
+			v->pending[i].followed = true;
 	}
-	return 0;
 }
 
 /*
  * Pending kernel updates whose path showed no event by @ts were blocked-load
  * updates: the engine makes them at their time (cfsr_replay_cfs_rq_blocked());
- * a free-running model, whose cfs_rq no event updated since, makes its own
- * release's update_blocked_averages() pass on the CPU
- * (cfsr_replay_blocked_averages()).
+ * a free-running model makes its own release's update_blocked_averages()
+ * pass on the CPU where no event came (cfsr_replay_blocked_averages()).
  */
 static void settle_pending(struct validate *v, uint64_t ts)
 {
@@ -1153,7 +1165,7 @@ static void settle_pending(struct validate *v, uint64_t ts)
 		else if (!v->free_run)
 			v->blocked_updates += cfsr_replay_cfs_rq_blocked(v->replay, p->group,
 									 p->cpu, p->lut, p->ts);
-		else if (cfs_updates(v->replay, p->group, p->cpu) == p->lut)
+		else if (!p->followed)
 			v->blocked_updates +=
 				cfsr_replay_blocked_averages(v->replay, p->cpu, p->ts, p->clock);
 	}
@@ -1176,6 +1188,7 @@ static int run(struct validate *v, struct cfsr_trace *t, struct cfsr_truth_reade
 			return -1;
 		if (have_ev > 0 && (have_rec <= 0 || ev.ts <= (uint64_t)item.pelt.ts)) {
 			settle_pending(v, ev.ts);
+			mark_followed(v, &ev);
 			if (cfsr_replay_event(v->replay, &ev) < 0)
 				return -1;
 			cfsr_progress_update(&progress, t->stats.records,

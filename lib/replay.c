@@ -654,16 +654,24 @@ static struct cfsr_cfs_rq *task_cfs(struct cfsr_replay *r, const struct cfsr_tas
  *             levels below the cfs_rq prev and next share
  *             (pick_next_task_fair(), is_same_group()): that cfs_rq's own
  *             entity is not touched.  NULL: up to the root.
+ *  @loops:    a wakeup's enqueue (WALK_ENQUEUE) or a sleep's dequeue
+ *             (WALK_DEQUEUE), whose levels above the first group entity
+ *             that stays queued, or was queued already, are those of the
+ *             second loop of enqueue_task_fair()/dequeue_task_fair() (see
+ *             group_walk()); WALK_ANY for every other path.
  */
+enum walk_loops { WALK_ANY, WALK_ENQUEUE, WALK_DEQUEUE };
+
 struct walk {
 	bool tg;
 	bool reweight;
 	bool task_only;
 	const struct cfsr_cfs_rq *stop;
+	enum walk_loops loops;
 };
 
 /* entity_tick() of every level; update_cfs_group() after each */
-static const struct walk walk_full = { true, true, false, NULL };
+static const struct walk walk_full = { true, true, false, NULL, WALK_ANY };
 /*
  * update_load_avg(UPDATE_TG) of every level without update_cfs_group():
  *  - an enqueue or a dequeue, whose update_cfs_group() of each level
@@ -673,13 +681,16 @@ static const struct walk walk_full = { true, true, false, NULL };
  *  - set_next_task_fair() after a task of another class;
  *  - propagate_entity_cfs_rq() after a detach (v5.7-v6.0).
  */
-static const struct walk walk_tg = { true, false, false, NULL };
+static const struct walk walk_tg = { true, false, false, NULL, WALK_ANY };
+/* walk_tg for a wakeup's enqueue and a sleep's dequeue (the two loops of v3.8-v4.2) */
+static const struct walk walk_enqueue = { true, false, false, NULL, WALK_ENQUEUE };
+static const struct walk walk_dequeue = { true, false, false, NULL, WALK_DEQUEUE };
 /*
  * The task's level only, without update_tg_load_avg():
  * requeue_delayed_entity(), and dequeue_entity(DO_DETACH), whose detach
  * publishes and whose walk up follows.
  */
-static const struct walk walk_task = { false, false, true, NULL };
+static const struct walk walk_task = { false, false, true, NULL, WALK_ANY };
 
 /* The cfs_rq on @cpu that the hierarchies of groups @a and @b share. */
 static const struct cfsr_cfs_rq *common_cfs(const struct cfsr_replay *r, int a, int b, int cpu)
@@ -2103,6 +2114,25 @@ static int old_propagate_gse(struct cfsr_replay *r, struct cfsr_cfs_rq *gcfs, st
  * calling path does and where it stops (struct walk):
  * propagate_entity_cfs_rq() after detach_entity_cfs_rq() (v5.7-v6.0, see
  * on_migrate()) walks up without reweighting.
+ *
+ * v3.8-v4.2 (legacy) take a wakeup's and a sleep's levels in two loops
+ * (enqueue_task_fair(), dequeue_task_fair()): the first enqueues (or
+ * dequeues) each entity up to the first group entity that was queued
+ * already (or that stays queued, its cfs_rq keeping others), and its
+ * enqueue_entity_load_avg() (dequeue_entity_load_avg()) updates the
+ * entity's cfs_rq too: update_cfs_rq_blocked_load(), which may push
+ * tg_load_contrib.  The second loop, from that entity up, calls
+ * update_cfs_shares(cfs_rq_of(se)), the reweight of the level above,
+ * then update_entity_load_avg(se, 1): the entity alone, its parent's
+ * runnable load following, the parent's blocked load neither decayed nor
+ * pushed.  So there the walk updates the group entity only.  The
+ * reweights follow the walk (set_state()); calc_cfs_shares() reads the
+ * cfs_rq's load.weight, tg_load_contrib and tg->load_avg, which no update
+ * of the second loop changes, so each weight is the one the kernel's
+ * order gives (a legacy group entity's load_avg_contrib does not read its
+ * weight).  v4.3-v4.14 call update_load_avg(se, 1) in the second loop,
+ * which updates the parent and publishes: the walk as for v5.7+.
+ *
  * Differs: a group entity whose past precedes the trace starts from zero
  * at its first update, as a task's (warming up).
  */
@@ -2110,12 +2140,18 @@ static void group_walk(struct cfsr_replay *r, struct cfsr_cfs_rq *gcfs, uint64_t
 		       bool exact, const struct walk *w)
 {
 	struct cfsr_replay_update u = { ts, gcfs->cpu, NULL, NULL, CFSR_UPD_GROUP_SE, exact };
+	bool second = r->profile->arith != CFSR_ARITH_LEGACY || w->loops == WALK_ANY;
+	bool in_second = false;
 	struct cfsr_cfs_rq *p;
 	uint64_t se_now;
 	int decayed;
 
 	for (; gcfs->group && gcfs != w->stop; gcfs = p) {
 		p = cfs_of(r, r->tgs[gcfs->group].parent, gcfs->cpu);
+		/* legacy: this group entity is queued already, or keeps others below */
+		if (!second && !in_second)
+			in_second =
+				w->loops == WALK_ENQUEUE ? gcfs->se_on_rq : cfs_nr_queued(gcfs) > 1;
 		se_now = now < gcfs->se_avg.last_update_time ? gcfs->se_avg.last_update_time : now;
 		if (!gcfs->se_avg.last_update_time && !gcfs->se_known)
 			start_unknown(&gcfs->se_avg, se_now, &gcfs->se_warm_until);
@@ -2125,6 +2161,12 @@ static void group_walk(struct cfsr_replay *r, struct cfsr_cfs_rq *gcfs, uint64_t
 			cfsr_pelt_update_se(r->params, se_now, &gcfs->se_avg, gcfs->se_weight,
 					    gcfs->se_on_rq, gcfs->se_runnable, gcfs->curr > 0);
 		gcfs->se_updates++;
+		if (in_second) {
+			u.cfs_rq = gcfs;
+			if (r->hook)
+				r->hook(r->hook_data, &u);
+			continue;
+		}
 		decayed = cfs_update(r, p, now, ts, exact);
 		if (gcfs->propagate && r->ops->propagate_gse) {
 			decayed |= old_propagate_gse(r, gcfs, p);
@@ -2185,7 +2227,7 @@ static void blocked_turn(struct cfsr_replay *r, struct cfsr_cfs_rq *cfs, uint64_
 {
 	bool legacy = r->profile->arith == CFSR_ARITH_LEGACY;
 	struct cfsr_cfs_rq *p = cfs->group ? parent_cfs(r, cfs) : NULL;
-	struct walk up = { false, false, false, p };
+	struct walk up = { false, false, false, p, WALK_ANY };
 	int decayed;
 
 	decayed = cfs_update(r, cfs, now, ts, exact);
@@ -2958,8 +3000,8 @@ static void switch_walks(const struct cfsr_replay *r, const struct cfsr_task *pr
 
 	if (prev && next && prev->fair && next_fair)
 		common = common_cfs(r, prev->group, next->group, cpu);
-	*put = dequeue ? walk_tg : (struct walk){ false, false, false, common };
-	*set = (struct walk){ true, false, false, common };
+	*put = dequeue ? walk_dequeue : (struct walk){ false, false, false, common, WALK_ANY };
+	*set = (struct walk){ true, false, false, common, WALK_ANY };
 }
 
 static int on_switch(struct cfsr_replay *r, const struct cfsr_event *ev)
@@ -3368,7 +3410,7 @@ static int on_wakeup(struct cfsr_replay *r, const struct cfsr_event *ev, bool ne
 	rq->woken++;
 	t->enq_pending = true;
 	t->enq_clock = now;
-	cfs_update_task(r, t, now, ev->ts, exact, &walk_tg);
+	cfs_update_task(r, t, now, ev->ts, exact, &walk_enqueue);
 	if (t->state != CFSR_TS_LEFT)
 		task_place(r, cfs, t, false);
 	set_state(r, t, CFSR_TS_QUEUED);

@@ -3,12 +3,14 @@
 #
 # update_blocked_averages() under the older models (v3.8-v5.6), which run
 # free of the kernel's values in validate: where the kernel's records of
-# traces/recorded.dat show a cfs_rq update no event followed, the model
-# makes its own release's pass on that CPU (cfsr_replay_blocked_averages()).
-#  - the passes are where the kernel's records put them, whatever the
-#    model: the same count under 3.18, 4.1, 4.9, 4.12, 4.19 and 5.4, more
-#    than none, and at most one per CPU per 50 us cluster of the kernel's
-#    cfs_rq records (counted here from the pelt.jsonl with python);
+# traces/recorded.dat show a cfs_rq update after which no event acts on
+# its CPU within 50 us, the model makes its own release's pass on that
+# CPU (cfsr_replay_blocked_averages()).
+#  - the passes are where the trace and the kernel's records put them,
+#    whatever the model: the same count under 3.18, 4.1, 4.9, 4.12, 4.19
+#    and 5.4, more than none, and at most one per CPU per 50 us cluster of
+#    the kernel's cfs_rq records (counted here from the pelt.jsonl with
+#    python);
 #  - a v5.7+ model takes the kernel's values and keeps its own line.
 . "$(dirname "$0")/lib.sh"
 

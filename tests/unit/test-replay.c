@@ -1859,6 +1859,22 @@ static void test_old_groups_equal_shares(void **state)
 }
 
 /*
+ * One CPU under @kernel, tasks 70 and 71 in group /g, the PELT clock @c0
+ * at trace time @t0, the CPU idle from then.
+ */
+static struct cfsr_replay *group_cpu0(const char *kernel, uint64_t t0, uint64_t c0)
+{
+	struct cfsr_replay *r = cfsr_replay_new(1, cfsr_profile_for(kernel), 250);
+
+	assert_non_null(r);
+	assert_int_equal(cfsr_replay_task_set_group(r, 70, "/g"), 1);
+	assert_int_equal(cfsr_replay_task_set_group(r, 71, "/g"), 1);
+	cfsr_replay_clock_sample(r, 0, t0, c0);
+	feed(r, ev_switch(t0, 0, 0, 0, false, 0));
+	return r;
+}
+
+/*
  * v3.8-v4.2: entity_tick() calls update_cfs_rq_blocked_load(cfs_rq, 1),
  * which pushes the cfs_rq's runnable plus blocked load into tg->load_avg
  * whatever the change (__update_cfs_rq_tg_load_contrib(), forced).  Group
@@ -1872,17 +1888,12 @@ static void test_old_groups_equal_shares(void **state)
 static void test_legacy_tick_publishes(void **state)
 {
 	const uint64_t c0 = 3000000000000ull, t0 = 5000000000ull, tick = 4000000;
-	struct cfsr_replay *r = cfsr_replay_new(1, cfsr_profile_for("3.18"), 250);
+	struct cfsr_replay *r = group_cpu0("3.18", t0, c0);
 	const struct cfsr_cfs_rq *g;
 	uint64_t ts = t0 + 5000, blocked;
 	int k;
 
 	(void)state;
-	assert_non_null(r);
-	assert_int_equal(cfsr_replay_task_set_group(r, 70, "/g"), 1);
-	assert_int_equal(cfsr_replay_task_set_group(r, 71, "/g"), 1);
-	cfsr_replay_clock_sample(r, 0, t0, c0);
-	feed(r, ev_switch(t0, 0, 0, 0, false, 0));
 	feed(r, ev_wakeup(t0 + 1000, 0, 0, 70, 0));
 	feed(r, ev_wakeup(t0 + 2000, 0, 0, 71, 0));
 	feed(r, ev_switch(ts, 0, 0, 0, false, 71));
@@ -1906,6 +1917,53 @@ static void test_legacy_tick_publishes(void **state)
 	assert_int_equal(g->tg_load_avg_contrib, g->avg.load_avg);
 	assert_int_equal(cfsr_replay_tg_load_avg(r, g), (int64_t)g->avg.load_avg);
 	cfsr_replay_free(r);
+}
+
+/*
+ * The two loops of enqueue_task_fair() and dequeue_task_fair() in
+ * v3.8-v4.2: group /g on CPU 0; task 70 wakes into the empty group, so its
+ * group entity is enqueued on the root (enqueue_entity_load_avg(): the
+ * root's update_cfs_rq_blocked_load(), one update of the root); task 71
+ * then wakes into /g, whose entity is queued already: the second loop
+ * updates that entity alone (update_entity_load_avg(se, 1)), not the root;
+ * 71 then sleeps while 70 stays, the same.  Under 4.9 (v4.3-v4.14) the
+ * second loop's update_load_avg(se, 1) updates the root each time.
+ */
+static void test_legacy_second_loop(void **state)
+{
+	const uint64_t c0 = 3000000000000ull, t0 = 5000000000ull;
+	const char *const kernels[] = { "3.18", "4.9" };
+	const struct cfsr_cfs_rq *root, *g;
+	struct cfsr_replay *r;
+	uint64_t before, gse;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 2; i++) {
+		r = group_cpu0(kernels[i], t0, c0);
+		feed(r, ev_wakeup(t0 + 3000000, 0, 0, 70, 0));
+		root = cfsr_replay_cfs_rq(r, "/", 0);
+		g = cfsr_replay_cfs_rq(r, "/g", 0);
+		assert_non_null(root);
+		assert_non_null(g);
+		assert_true(g->se_on_rq);
+		assert_true(root->updates > 0);
+		feed(r, ev_switch(t0 + 3005000, 0, 0, 0, false, 70));
+		feed(r, ev_runtime(t0 + 9005000, 0, 70, 70, 6000000));
+		before = root->updates;
+		gse = g->se_updates;
+		feed(r, ev_wakeup(t0 + 9005000, 0, 70, 71, 0));
+		assert_true(g->se_updates > gse);
+		assert_true(i == 0 ? root->updates == before : root->updates > before);
+		feed(r, ev_switch(t0 + 9010000, 0, 70, 0, true, 71));
+		feed(r, ev_runtime(t0 + 12010000, 0, 71, 71, 3000000));
+		before = root->updates;
+		gse = g->se_updates;
+		feed(r, ev_switch(t0 + 12010000, 0, 71, 1, false, 70));
+		assert_true(g->se_updates > gse);
+		assert_true(i == 0 ? root->updates == before : root->updates > before);
+		cfsr_replay_free(r);
+	}
 }
 
 /*
@@ -1939,11 +1997,7 @@ static void test_old_blocked_averages(void **state)
 
 	(void)state;
 	for (i = 0; i < sizeof(kernels) / sizeof(kernels[0]); i++) {
-		r = cfsr_replay_new(1, cfsr_profile_for(kernels[i]), 250);
-		assert_non_null(r);
-		assert_int_equal(cfsr_replay_task_set_group(r, 71, "/g"), 1);
-		cfsr_replay_clock_sample(r, 0, t0, c0);
-		feed(r, ev_switch(t0, 0, 0, 0, false, 0));
+		r = group_cpu0(kernels[i], t0, c0);
 		feed(r, ev_wakeup(t0 + 1000, 0, 0, 71, 0));
 		feed(r, ev_switch(t0 + 5000, 0, 0, 0, false, 71));
 		feed(r, ev_runtime(t0 + 20005000, 0, 71, 71, 20000000));
@@ -2206,6 +2260,7 @@ int main(void)
 		cmocka_unit_test(test_old_nice_pair),
 		cmocka_unit_test(test_old_groups_equal_shares),
 		cmocka_unit_test(test_old_blocked_averages),
+		cmocka_unit_test(test_legacy_second_loop),
 		cmocka_unit_test(test_legacy_tick_publishes),
 		cmocka_unit_test(test_v4_runnable_load),
 	};
