@@ -149,7 +149,6 @@ static void print_sched_feats(const struct cfsr_trace_info *in)
 	const char *on[CFSR_SCHED_FEAT_MAX], *off[CFSR_SCHED_FEAT_MAX];
 	const char *differ[CFSR_SCHED_FEAT_MAX];
 	struct cfsr_sched_feats f;
-	struct cfsr_profile p;
 	size_t i, nr_on = 0, nr_off = 0, nr_differ;
 	uint64_t unnamed;
 
@@ -185,8 +184,7 @@ static void print_sched_feats(const struct cfsr_trace_info *in)
 	}
 	if (!base || !base->implemented)
 		return;
-	cfsr_sched_feats_apply(&p, base, &f);
-	nr_differ = cfsr_sched_feats_differ(&p, base, differ);
+	nr_differ = cfsr_sched_feats_engine(base, &f, differ);
 	if (!nr_differ) {
 		printf("  engine:       the defaults of model %s\n", base->name);
 		return;
@@ -611,7 +609,6 @@ static json_object *json_sched_feats(const struct cfsr_trace_info *in)
 	const char *differ[CFSR_SCHED_FEAT_MAX];
 	json_object *o, *on, *off, *bits, *eng;
 	struct cfsr_sched_feats f;
-	struct cfsr_profile p;
 	size_t i, nr_differ;
 	uint64_t unnamed;
 	enum cfsr_feat_source src;
@@ -647,8 +644,7 @@ static json_object *json_sched_feats(const struct cfsr_trace_info *in)
 		json_object_object_add(o, "engine", NULL);
 		return o;
 	}
-	cfsr_sched_feats_apply(&p, base, &f);
-	nr_differ = cfsr_sched_feats_differ(&p, base, differ);
+	nr_differ = cfsr_sched_feats_engine(base, &f, differ);
 	eng = json_object_new_object();
 	json_object_object_add(eng, "model", json_object_new_string(base->name));
 	bits = json_object_new_array();

@@ -210,19 +210,21 @@ int cfsr_comparators_own_clock(struct cfsr_comparators *c, const struct cfsr_tra
 
 int cfsr_comparators_clock_until(struct cfsr_comparators *c, struct cfsr_own_clock *oc, uint64_t ts)
 {
+	struct cfsr_replay *r = cfsr_cpuload_engine(c->cl);
+	uint64_t clock;
+
 	if (!oc->feed)
 		return 0;
 	for (; oc->have > 0 && oc->rd.ts < ts; oc->have = cfsr_clock_feed_next(oc->feed, &oc->rd)) {
+		clock = cfsr_clock_reading_for(&oc->rd, cfsr_replay_profile(r));
 		/* a snapshot's reading holds at its rq's clock update (formats/clockfeed.c) */
 		if (oc->rd.at_update)
-			cfsr_replay_clock_update(cfsr_cpuload_engine(c->cl), oc->rd.cpu, oc->rd.ts,
-						 oc->rd.clock, oc->rd.until);
+			cfsr_replay_clock_update(r, oc->rd.cpu, oc->rd.ts, clock, oc->rd.until);
 		else
-			cfsr_cpuload_clock(c->cl, oc->rd.cpu, oc->rd.ts, oc->rd.clock);
+			cfsr_cpuload_clock(c->cl, oc->rd.cpu, oc->rd.ts, clock);
 		/* a PELT record names the task's group then: a move shows there (sched_move_task()) */
 		if (oc->rd.group &&
-		    cfsr_replay_task_move_group(cfsr_cpuload_engine(c->cl), oc->rd.tid,
-						oc->rd.group, oc->rd.ts) < 0)
+		    cfsr_replay_task_move_group(r, oc->rd.tid, oc->rd.group, oc->rd.ts) < 0)
 			return -1;
 	}
 	return oc->have < 0 ? -1 : 0;
