@@ -605,13 +605,20 @@ static void text_sched_feats(const struct report *r)
 	printf("\n");
 }
 
-/* One entity of a divergence: v-V and d-V (EEVDF), or v-min (CFS). */
-static void text_pick_ent(const char *comm, const struct cfsr_pick_entity *e, uint64_t base,
-			  bool eevdf)
+/*
+ * One entity of a divergence: v-V and d-V (EEVDF), or v-min (CFS); a group
+ * entity by its group's path, with the task below it.
+ */
+static void text_pick_ent(const struct cfsr_replay *eng, const char *comm,
+			  const struct cfsr_pick_entity *e, uint64_t base, bool eevdf)
 {
-	char who[48];
+	const char *path = e->group ? cfsr_replay_group_path(eng, e->group) : NULL;
+	char who[96];
 
-	snprintf(who, sizeof(who), "%.15s:%d", comm, e->pid);
+	if (path)
+		snprintf(who, sizeof(who), "%s (%.15s:%d)", path, comm, e->pid);
+	else
+		snprintf(who, sizeof(who), "%.15s:%d", comm, e->pid);
 	if (eevdf)
 		printf("%-23s v-V %+10.1f  d-V %+10.1f\n", who, rel_us(e->vruntime, base),
 		       rel_us(e->deadline, base));
@@ -620,8 +627,10 @@ static void text_pick_ent(const char *comm, const struct cfsr_pick_entity *e, ui
 }
 
 /* The largest divergences, with the figures of the profile's pick. */
-static void text_pick_divs(const struct cfsr_pick_div *d, size_t n, bool eevdf)
+static void text_pick_divs(const struct cfsr_replay *eng, const struct cfsr_pick_div *d, size_t n,
+			   bool eevdf)
 {
+	const char *path;
 	char when[48];
 	size_t i;
 
@@ -635,9 +644,12 @@ static void text_pick_divs(const struct cfsr_pick_div *d, size_t n, bool eevdf)
 		snprintf(when, sizeof(when), "%" PRIu64 ".%06" PRIu64, d[i].ts / 1000000000,
 			 d[i].ts % 1000000000 / 1000);
 		printf("    %-14s CPU %-3d ran       ", when, d[i].cpu);
-		text_pick_ent(d[i].ran_comm, &d[i].ran, d[i].avg_vruntime, eevdf);
+		text_pick_ent(eng, d[i].ran_comm, &d[i].ran, d[i].avg_vruntime, eevdf);
 		printf("      %-20s preferred ", cfsr_pick_reason_key(d[i].why));
-		text_pick_ent(d[i].pref_comm, &d[i].preferred, d[i].avg_vruntime, eevdf);
+		text_pick_ent(eng, d[i].pref_comm, &d[i].preferred, d[i].avg_vruntime, eevdf);
+		path = cfsr_replay_group_path(eng, d[i].level_group);
+		if (d[i].level >= 0 && path)
+			printf("      parted at level %d, the cfs_rq of %s\n", d[i].level, path);
 	}
 }
 
@@ -676,7 +688,7 @@ static void text_pick(struct report *r, const struct report_opts *o)
 	n = cfsr_pickcheck_top(r->c.pk, &d);
 	if (!n)
 		return;
-	text_pick_divs(d, n, r->prof->eevdf);
+	text_pick_divs(cfsr_cpuload_engine(r->c.cl), d, n, r->prof->eevdf);
 }
 
 static void print_text(struct report *r, const struct report_opts *o)
@@ -955,11 +967,15 @@ json_object *cfsr_pick_json_counts(const struct cfsr_pick_cpu *n)
 	return o;
 }
 
-static json_object *json_pick_entity(const struct cfsr_pick_entity *e, const char *comm)
+static json_object *json_pick_entity(const struct cfsr_replay *eng,
+				     const struct cfsr_pick_entity *e, const char *comm)
 {
 	json_object *o = json_object_new_object();
+	const char *path = e->group ? cfsr_replay_group_path(eng, e->group) : NULL;
 
 	json_object_object_add(o, "pid", json_object_new_int(e->pid));
+	if (path)
+		json_object_object_add(o, "group", json_object_new_string(path));
 	json_object_object_add(o, "comm", json_object_new_string(comm));
 	json_object_object_add(o, "vruntime", u64(e->vruntime));
 	json_object_object_add(o, "deadline", u64(e->deadline));
@@ -969,6 +985,7 @@ static json_object *json_pick_entity(const struct cfsr_pick_entity *e, const cha
 
 static json_object *json_pick(struct report *r, const struct report_opts *op)
 {
+	const struct cfsr_replay *eng = cfsr_cpuload_engine(r->c.cl);
 	static const char *const pick_groups[] = {
 		[CFSR_PICK_GROUPS_SNAPSHOTS] = "snapshots",
 		[CFSR_PICK_GROUPS_MARKERS] = "markers",
@@ -1009,9 +1026,15 @@ static json_object *json_pick(struct report *r, const struct report_opts *op)
 		json_object_object_add(e, "reason",
 				       json_object_new_string(cfsr_pick_reason_key(d[i].why)));
 		json_object_object_add(e, "prev_pid", json_object_new_int(d[i].prev_pid));
-		json_object_object_add(e, "ran", json_pick_entity(&d[i].ran, d[i].ran_comm));
+		json_object_object_add(e, "ran", json_pick_entity(eng, &d[i].ran, d[i].ran_comm));
 		json_object_object_add(e, "preferred",
-				       json_pick_entity(&d[i].preferred, d[i].pref_comm));
+				       json_pick_entity(eng, &d[i].preferred, d[i].pref_comm));
+		if (d[i].level >= 0 && cfsr_replay_group_path(eng, d[i].level_group)) {
+			json_object_object_add(e, "level", json_object_new_int(d[i].level));
+			json_object_object_add(e, "cfs_rq",
+					       json_object_new_string(cfsr_replay_group_path(
+						       eng, d[i].level_group)));
+		}
 		json_object_object_add(e, "avg_vruntime", u64(d[i].avg_vruntime));
 		json_object_object_add(e, "nr_runnable",
 				       json_object_new_int((int)d[i].nr_runnable));

@@ -228,12 +228,152 @@ static void test_no_answer(void **state)
 	assert_int_equal(cfsr_replay_pick(r, 0, &q, &pk), CFSR_PICK_NO_STATE);
 	assert_int_equal(cfsr_replay_pick(r, 1, &q, &pk), CFSR_PICK_NO_STATE);
 	q.prev_pid = 10;
+	/* both in the one group: one cfs_rq */
 	assert_int_equal(cfsr_replay_task_set_group(r, 11, "/autogroup-3"), 1);
-	assert_int_equal(cfsr_replay_pick(r, 0, &q, &pk), CFSR_PICK_GROUPS);
-	/* both in the one group: one cfs_rq again */
 	assert_int_equal(cfsr_replay_task_set_group(r, 10, "/autogroup-3"), 1);
 	assert_int_equal(cfsr_replay_pick(r, 0, &q, &pk), 11);
 	assert_int_not_equal(pk.group, 0);
+	assert_int_equal(pk.level, -1);
+	cfsr_replay_free(r);
+}
+
+/* A CFS profile: tasks on two cfs_rqs, whose group entities have no vruntime in the engine. */
+static void test_cfs_groups(void **state)
+{
+	struct cfsr_replay *r = cfsr_replay_new(2, cfsr_profile_for("6.1"), 250);
+	struct cfsr_pick_query q = { .prev_pid = 10, .other_pid = 11 };
+	struct cfsr_pick pk;
+
+	(void)state;
+	assert_int_equal(cfsr_replay_task_set_group(r, 11, "/B"), 1);
+	feed(r, ev_switch(T0, 0, 0, false, 10));
+	feed(r, ev_runtime(T0 + MS, 10, MS));
+	feed(r, ev_wakeup(T0 + MS, 10, 11));
+	assert_int_equal(cfsr_replay_pick(r, 0, &q, &pk), CFSR_PICK_GROUPS);
+	cfsr_replay_free(r);
+}
+
+/*
+ * Two groups on CPU 0, v6.18 (2 CPUs: slice 1.4 ms), all tasks nice 0:
+ * a1 (10) in /A, b1 (11) and b2 (12) in /B.  Each group has load on CPU 0
+ * only, so calc_group_shares() gives its entity the whole tg->shares,
+ * 1024: virtual time is real time on both levels.  Worked out by hand:
+ *  - T0: a1 switched in; its cfs_rq /A and the root are empty (V 0): a1
+ *    v 0, d 1.4; gse A v 0, d 1.4 (a group entity's slice is its cfs_rq's
+ *    smallest, 1.4).
+ *  - T0+1: a1 reports 1 ms: a1 v 1.0, gse A v 1.0 (deadlines not
+ *    reached).  b1 wakes into the empty /B (V_B 0): b1 v 0, d 1.4; gse B
+ *    placed at the root's V, that of curr gse A alone, 1.0: v 1.0, d 2.4.
+ *  - T0+2: a1 reports 1 ms: a1 v 2.0, its deadline 1.4 passed: d 3.4;
+ *    gse A v 2.0, d 3.4.  Root: A 2.0 (curr), B 1.0: V 1.5; A is not
+ *    eligible, B is: the pick at a1's preemption takes B, then b1 (alone).
+ *  - b1 runs 1 ms (T0+3): b1 v 1.0 (d 1.4), gse B v 2.0 (d 2.4).  Root:
+ *    A 2.0 d 3.4, B 2.0 d 2.4 (curr): V 2.0, both eligible; B's deadline
+ *    is earlier: B, and in it b1.  With the root's next buddy on A
+ *    (PICK_BUDDY: eligible), A and a1 instead: the kernel running b1 then
+ *    parts from the model at level 0 (not-buddy).
+ *  - T0+3: b2 wakes into /B: V_B is curr b1's 1.0: b2 v 1.0, d 2.4.
+ *    If b1 is preempted: root as above, B; in B, b1 (1.0, d 1.4) and b2
+ *    (1.0, d 2.4) both eligible (V_B 1.0), b1's deadline earlier: b1; the
+ *    kernel running b2 parts at level 1, the cfs_rq of /B
+ *    (earlier-deadline, d 2.4 against 1.4); with b1's slice protected
+ *    (RUN_TO_PARITY), b1 is kept: run-to-parity at level 1.
+ *    If b1 blocks: it is eligible (1.0 <= V_B 1.0), so it is dequeued,
+ *    not delayed; /B keeps b2, so set_next_buddy() makes B the root's next
+ *    buddy; B (2.0 <= V 2.0) is eligible: B by the buddy, then b2.
+ *  - Instead, b1 runs 0.5 ms more (T0+3.5): b1 v 1.5, deadline passed: d
+ *    2.9; gse B v 2.5, deadline passed: d 3.9.  Root: A 2.0 d 3.4, B 2.5
+ *    (curr): V 2.25; only A is eligible: the pick at b1's preemption takes
+ *    a1; the kernel running b2 parts at level 0: gse B ineligible, 0.25 ms
+ *    past V.
+ */
+/* cfs_rq->next of the root on the group entity of the group @data points to */
+static int buddy_on(const void *data, const struct cfsr_cfs_rq *cfs)
+{
+	return cfs->group ? 0 : *(const int *)data;
+}
+
+static void test_groups(void **state)
+{
+	struct cfsr_replay *r = cfsr_replay_new(2, cfsr_profile_for("6.18"), 250);
+	struct cfsr_pick_query q = { .prev_pid = 10, .other_pid = 11 };
+	const struct cfsr_cfs_rq *ga, *gb;
+	struct cfsr_pick pk;
+
+	(void)state;
+	assert_non_null(r);
+	assert_int_equal(cfsr_replay_task_set_group(r, 10, "/A"), 1);
+	assert_int_equal(cfsr_replay_task_set_group(r, 11, "/B"), 1);
+	assert_int_equal(cfsr_replay_task_set_group(r, 12, "/B"), 1);
+	feed(r, ev_switch(T0, 0, 0, false, 10));
+	feed(r, ev_runtime(T0 + MS, 10, MS));
+	feed(r, ev_wakeup(T0 + MS, 10, 11));
+	feed(r, ev_runtime(T0 + 2 * MS, 10, MS));
+	ga = cfsr_replay_task_cfs_rq(r, cfsr_replay_task(r, 10));
+	gb = cfsr_replay_task_cfs_rq(r, cfsr_replay_task(r, 11));
+	assert_int_equal(ga->se_weight >> 10, 1024);
+	assert_int_equal(gb->se_weight >> 10, 1024);
+	assert_int_equal(ga->se_vruntime, 2 * MS);
+	assert_int_equal(ga->se_deadline, 3400000);
+	assert_int_equal(gb->se_vruntime, 1 * MS);
+	assert_int_equal(gb->se_deadline, 2400000);
+	assert_int_equal(cfsr_replay_pick(r, 0, &q, &pk), 11);
+	assert_int_equal(pk.level, -1);
+
+	feed(r, ev_switch(T0 + 2 * MS, 10, 0, true, 11));
+	feed(r, ev_runtime(T0 + 3 * MS, 11, MS));
+	assert_int_equal(gb->se_vruntime, 2 * MS);
+	assert_int_equal(gb->se_deadline, 2400000);
+	q = (struct cfsr_pick_query){ .prev_pid = 11, .other_pid = 11 };
+	assert_int_equal(cfsr_replay_pick(r, 0, &q, &pk), 11);
+	/* the root's next buddy on A */
+	q.next_buddy = buddy_on;
+	q.data = &ga->group;
+	assert_int_equal(cfsr_replay_pick(r, 0, &q, &pk), 10);
+	assert_int_equal(pk.level, 0);
+	assert_true(pk.buddy);
+	assert_int_equal(pk.picked.group, ga->group);
+	assert_int_equal(pk.other.group, gb->group);
+
+	feed(r, ev_wakeup(T0 + 3 * MS, 11, 12));
+	assert_int_equal(cfsr_replay_task(r, 12)->vruntime, 1 * MS);
+	assert_int_equal(cfsr_replay_task(r, 12)->deadline, 2400000);
+	q = (struct cfsr_pick_query){ .prev_pid = 11, .other_pid = 12 };
+	assert_int_equal(cfsr_replay_pick(r, 0, &q, &pk), 11);
+	assert_int_equal(pk.level, 1);
+	assert_int_equal(pk.group, gb->group);
+	assert_false(pk.kept_curr);
+	assert_int_equal(pk.picked.group, 0);
+	assert_int_equal(pk.picked.deadline, 1400000);
+	assert_int_equal(pk.other.deadline, 2400000);
+	assert_true(pk.other.eligible);
+	q.prev_protected = true;
+	assert_int_equal(cfsr_replay_pick(r, 0, &q, &pk), 11);
+	assert_int_equal(pk.level, 1);
+	assert_true(pk.kept_curr);
+	/* b1 blocks */
+	q = (struct cfsr_pick_query){ .prev_pid = 11, .prev_sleeps = true, .other_pid = 12 };
+	assert_int_equal(cfsr_replay_pick(r, 0, &q, &pk), 12);
+	assert_int_equal(pk.level, -1);
+	assert_int_equal(pk.nr_buddies, 1);
+	assert_int_equal(pk.buddies[0], gb->group);
+	assert_true(pk.buddy);
+
+	feed(r, ev_runtime(T0 + 3 * MS + MS / 2, 11, MS / 2));
+	assert_int_equal(gb->se_vruntime, 2500000);
+	assert_int_equal(gb->se_deadline, 3900000);
+	assert_int_equal(cfsr_replay_task(r, 11)->deadline, 2900000);
+	q = (struct cfsr_pick_query){ .prev_pid = 11, .other_pid = 12 };
+	assert_int_equal(cfsr_replay_pick(r, 0, &q, &pk), 10);
+	assert_int_equal(pk.level, 0);
+	assert_int_equal(pk.group, 0);
+	assert_int_equal(pk.avg_vruntime, 2250000);
+	assert_int_equal(pk.picked.group, ga->group);
+	assert_int_equal(pk.picked.vruntime, 2 * MS);
+	assert_int_equal(pk.other.group, gb->group);
+	assert_int_equal(pk.other.pid, 12);
+	assert_false(pk.other.eligible);
+	assert_int_equal(pk.other.vruntime, 2500000);
 	cfsr_replay_free(r);
 }
 
@@ -435,6 +575,7 @@ int main(void)
 		cmocka_unit_test(test_curr),	       cmocka_unit_test(test_run_to_parity_feature),
 		cmocka_unit_test(test_no_answer),      cmocka_unit_test(test_reasons),
 		cmocka_unit_test(test_pickcheck_top),  cmocka_unit_test(test_cfs_engine),
+		cmocka_unit_test(test_cfs_groups),     cmocka_unit_test(test_groups),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
