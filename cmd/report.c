@@ -605,25 +605,26 @@ static void text_sched_feats(const struct report *r)
 	printf("\n");
 }
 
-/*
- * One entity of a divergence: v-V and d-V (EEVDF), or v-min (CFS); a group
- * entity by its group's path, with the task below it.
- */
-static void text_pick_ent(const struct cfsr_replay *eng, const char *comm,
-			  const struct cfsr_pick_entity *e, uint64_t base, bool eevdf)
+/* One entity of a divergence: v-V and d-V (EEVDF), or v-min (CFS). */
+static void text_pick_ent(const char *comm, const struct cfsr_pick_entity *e, uint64_t base,
+			  bool eevdf)
 {
-	const char *path = e->group ? cfsr_replay_group_path(eng, e->group) : NULL;
-	char who[96];
+	char who[48];
 
-	if (path)
-		snprintf(who, sizeof(who), "%s (%.15s:%d)", path, comm, e->pid);
-	else
-		snprintf(who, sizeof(who), "%.15s:%d", comm, e->pid);
+	snprintf(who, sizeof(who), "%.15s:%d", comm, e->pid);
 	if (eevdf)
 		printf("%-23s v-V %+10.1f  d-V %+10.1f\n", who, rel_us(e->vruntime, base),
 		       rel_us(e->deadline, base));
 	else
 		printf("%-23s v-min %+10.1f\n", who, rel_us(e->vruntime, base));
+}
+
+/* A group entity by its group's path, a task by "task" (a divergence's level line). */
+static const char *pick_ent_name(const struct cfsr_replay *eng, const struct cfsr_pick_entity *e)
+{
+	const char *path = e->group ? cfsr_replay_group_path(eng, e->group) : NULL;
+
+	return path ? path : "the task";
 }
 
 /* The largest divergences, with the figures of the profile's pick. */
@@ -636,7 +637,8 @@ static void text_pick_divs(const struct cfsr_replay *eng, const struct cfsr_pick
 
 	if (eevdf)
 		printf("  largest divergences (v-V, d-V: vruntime and deadline less the average\n"
-		       "  vruntime V of the cfs_rq, in virtual us)\n");
+		       "  vruntime V of the cfs_rq, in virtual us; with task groups, of the entities\n"
+		       "  at the level where the picks part)\n");
 	else
 		printf("  largest divergences (v-min: vruntime less the cfs_rq's min_vruntime,\n"
 		       "  in virtual us)\n");
@@ -644,12 +646,14 @@ static void text_pick_divs(const struct cfsr_replay *eng, const struct cfsr_pick
 		snprintf(when, sizeof(when), "%" PRIu64 ".%06" PRIu64, d[i].ts / 1000000000,
 			 d[i].ts % 1000000000 / 1000);
 		printf("    %-14s CPU %-3d ran       ", when, d[i].cpu);
-		text_pick_ent(eng, d[i].ran_comm, &d[i].ran, d[i].avg_vruntime, eevdf);
+		text_pick_ent(d[i].ran_comm, &d[i].ran, d[i].avg_vruntime, eevdf);
 		printf("      %-20s preferred ", cfsr_pick_reason_key(d[i].why));
-		text_pick_ent(eng, d[i].pref_comm, &d[i].preferred, d[i].avg_vruntime, eevdf);
+		text_pick_ent(d[i].pref_comm, &d[i].preferred, d[i].avg_vruntime, eevdf);
 		path = cfsr_replay_group_path(eng, d[i].level_group);
 		if (d[i].level >= 0 && path)
-			printf("      parted at level %d, the cfs_rq of %s\n", d[i].level, path);
+			printf("      level %d, cfs_rq %.24s: ran %.24s, preferred %.24s\n",
+			       d[i].level, path, pick_ent_name(eng, &d[i].ran),
+			       pick_ent_name(eng, &d[i].preferred));
 	}
 }
 
@@ -683,6 +687,11 @@ static void text_pick(struct report *r, const struct report_opts *o)
 	}
 	cfsr_pickcheck_total(r->c.pk, &sum);
 	cfsr_pick_text_counts("all", &sum);
+	if (sum.groups_contested)
+		printf("  through group entities: %" PRIu64 " contested, %" PRIu64
+		       " agree (%.1f%%)\n",
+		       sum.groups_contested, sum.groups_agrees,
+		       100.0 * (double)sum.groups_agrees / (double)sum.groups_contested);
 	cfsr_pick_text_reasons(r->c.pk, 'D', "  diverges:");
 	cfsr_pick_text_reasons(r->c.pk, 'C', "  cannot judge:");
 	n = cfsr_pickcheck_top(r->c.pk, &d);
@@ -964,6 +973,8 @@ json_object *cfsr_pick_json_counts(const struct cfsr_pick_cpu *n)
 	json_object_object_add(o, "diverges", u64(n->diverges));
 	json_object_object_add(o, "cannot_judge", u64(n->cannot));
 	json_object_object_add(o, "agree_permille", pm < 0 ? NULL : json_object_new_int(pm));
+	json_object_object_add(o, "groups_contested", u64(n->groups_contested));
+	json_object_object_add(o, "groups_agrees", u64(n->groups_agrees));
 	return o;
 }
 

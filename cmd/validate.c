@@ -661,8 +661,10 @@ static void print_pick(const struct cfsr_pickcheck *pc)
 		return;
 	cfsr_pickcheck_total(pc, &sum);
 	printf("\npick check:       %" PRIu64 " switches, %" PRIu64 " trivial, %" PRIu64
-	       " contested (%" PRIu64 " agree), %" PRIu64 " cannot judge\n ",
-	       sum.switches, sum.trivial, sum.contested, sum.agrees, sum.cannot);
+	       " contested (%" PRIu64 " agree; through group entities %" PRIu64 ", %" PRIu64
+	       " agree), %" PRIu64 " cannot judge\n ",
+	       sum.switches, sum.trivial, sum.contested, sum.agrees, sum.groups_contested,
+	       sum.groups_agrees, sum.cannot);
 	for (k = 0; k < CFSR_PR_NR; k++) {
 		uint64_t n = cfsr_pickcheck_reason(pc, (enum cfsr_pick_reason)k);
 

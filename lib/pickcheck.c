@@ -487,10 +487,13 @@ static void judge(struct cfsr_pickcheck *pc, const struct cfsr_event *ev)
 	case 'A':
 		n->contested++;
 		n->agrees++;
+		n->groups_contested += pk.groups;
+		n->groups_agrees += pk.groups;
 		return;
 	default:
 		n->contested++;
 		n->diverges++;
+		n->groups_contested += pk.groups;
 		break;
 	}
 	memset(&d, 0, sizeof(d));
@@ -766,6 +769,8 @@ void cfsr_pickcheck_total(const struct cfsr_pickcheck *pc, struct cfsr_pick_cpu 
 		sum->agrees += n->agrees;
 		sum->diverges += n->diverges;
 		sum->cannot += n->cannot;
+		sum->groups_contested += n->groups_contested;
+		sum->groups_agrees += n->groups_agrees;
 	}
 }
 

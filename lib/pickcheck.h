@@ -87,6 +87,9 @@ const char *cfsr_pick_reason_text(enum cfsr_pick_reason why);
  * @agrees: contested picks the rule makes too (ties included)
  * @diverges: contested picks it does not
  * @cannot: switches not judged
+ * @groups_contested: contested picks made through group entities (the
+ *                    queued tasks on more than one cfs_rq, EEVDF profiles)
+ * @groups_agrees: those of them that agree
  */
 struct cfsr_pick_cpu {
 	uint64_t switches;
@@ -95,6 +98,8 @@ struct cfsr_pick_cpu {
 	uint64_t agrees;
 	uint64_t diverges;
 	uint64_t cannot;
+	uint64_t groups_contested;
+	uint64_t groups_agrees;
 };
 
 /**

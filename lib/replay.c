@@ -4672,6 +4672,7 @@ static int pick_groups(const struct cfsr_replay *r, int cpu, const struct cfsr_p
 
 	memset(&ov, 0, sizeof(ov));
 	out->level = -1;
+	out->groups = true;
 	out->nr_runnable = prev && !q->prev_sleeps;
 	for (i = 0; i < r->rqs[cpu].nr_onrq; i++)
 		out->nr_runnable += r->tasks[r->rqs[cpu].onrq[i]].state == CFSR_TS_QUEUED;

@@ -978,6 +978,8 @@ struct cfsr_pick_query {
  *         @picked, @other, @avg_vruntime, @kept_curr, @tie, @buddy and
  *         @group are then that level's, the entities named by the tasks
  *         below them
+ * @groups: EEVDF: the pick was made through group entities (the queued
+ *          tasks on more than one cfs_rq)
  * @nr_buddies: EEVDF with task groups: group entities made next buddies
  *              by the dequeues of the pick (prev's sleep, delayed
  *              entities completed), in order; @buddies: their groups
@@ -994,6 +996,7 @@ struct cfsr_pick {
 	uint64_t min_vruntime;
 	bool buddy;
 	int level;
+	bool groups;
 	unsigned int nr_buddies;
 	int buddies[CFSR_PICK_MAX_BUDDIES];
 };

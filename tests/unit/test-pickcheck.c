@@ -293,18 +293,26 @@ static int buddy_on(const void *data, const struct cfsr_cfs_rq *cfs)
 	return cfs->group ? 0 : *(const int *)data;
 }
 
-static void test_groups(void **state)
+/* A v6.18 engine with a1 (10) in /A, b1 (11) and b2 (12) in /B. */
+static struct cfsr_replay *groups_engine(void)
 {
 	struct cfsr_replay *r = cfsr_replay_new(2, cfsr_profile_for("6.18"), 250);
+
+	assert_non_null(r);
+	assert_int_equal(cfsr_replay_task_set_group(r, 10, "/A"), 1);
+	assert_int_equal(cfsr_replay_task_set_group(r, 11, "/B"), 1);
+	assert_int_equal(cfsr_replay_task_set_group(r, 12, "/B"), 1);
+	return r;
+}
+
+static void test_groups(void **state)
+{
+	struct cfsr_replay *r = groups_engine();
 	struct cfsr_pick_query q = { .prev_pid = 10, .other_pid = 11 };
 	const struct cfsr_cfs_rq *ga, *gb;
 	struct cfsr_pick pk;
 
 	(void)state;
-	assert_non_null(r);
-	assert_int_equal(cfsr_replay_task_set_group(r, 10, "/A"), 1);
-	assert_int_equal(cfsr_replay_task_set_group(r, 11, "/B"), 1);
-	assert_int_equal(cfsr_replay_task_set_group(r, 12, "/B"), 1);
 	feed(r, ev_switch(T0, 0, 0, false, 10));
 	feed(r, ev_runtime(T0 + MS, 10, MS));
 	feed(r, ev_wakeup(T0 + MS, 10, 11));
@@ -517,6 +525,94 @@ static void run_wrong(struct cfsr_pickcheck *pc)
 	}
 }
 
+/* The check's totals: switches, contested, agrees and cannot judge as given. */
+static struct cfsr_pick_cpu assert_totals(const struct cfsr_pickcheck *pc, uint64_t switches,
+					  uint64_t contested, uint64_t agrees, uint64_t cannot)
+{
+	struct cfsr_pick_cpu n;
+
+	cfsr_pickcheck_total(pc, &n);
+	assert_int_equal(n.switches, switches);
+	assert_int_equal(n.contested, contested);
+	assert_int_equal(n.agrees, agrees);
+	assert_int_equal(n.diverges, contested - agrees);
+	assert_int_equal(n.cannot, cannot);
+	return n;
+}
+
+/* The check before the borrowed engine replays @e, and after. */
+static void pc_step(struct cfsr_pickcheck *pc, struct cfsr_replay *r, struct cfsr_event e)
+{
+	assert_int_equal(cfsr_pickcheck_before(pc, &e), 0);
+	feed(r, e);
+	cfsr_pickcheck_after(pc, &e);
+}
+
+/*
+ * The check's next buddies, on the groups of test_groups() (a1 in /A; b1,
+ * b2 in /B; group entities of weight 1024: virtual time is real time):
+ *  - T0: a1 switched in, the CPU's first switch (state-unknown); it runs
+ *    2 ms while b1 wakes at T0+1 (gse B v 1.0, d 2.4); at its preemption
+ *    A (2.0, d 3.4) is not eligible against V 1.5: B, b1 (earliest).
+ *  - b1 runs 1 ms (b1 v 1.0, gse B v 2.0, d 2.4); b2 wakes (v 1.0, d 2.4);
+ *    b1 blocks, eligible in /B (V_B 1.0): dequeued, /B keeps b2, so B is
+ *    the root's next buddy; B eligible (2.0 <= V 2.0): b2 (next-buddy).
+ *    b2 follows b1 in one group: B's set_next_entity() is not made, the
+ *    buddy stays.
+ *  - b2 runs 0.5 ms: b2 v 1.5; gse B v 2.5, deadline passed: d 3.9.  At
+ *    its preemption V is (2.0 + 2.5) / 2 = 2.25: the buddy B is not
+ *    eligible, A is: a1 (earliest); A's set_next_entity() at d 3.4 does
+ *    not clear B's mark.
+ *  - a1 runs 0.5 ms: a1 v 2.5, gse A v 2.5 (d 3.4, unchanged since its
+ *    set_next_entity(): protected); V 2.5, both eligible.  Without the
+ *    buddy RUN_TO_PARITY would keep A (a1); the buddy comes first: B, b2,
+ *    which the kernel runs (next-buddy).  The set_next_entity() of B then
+ *    clears the mark: b2 runs 1 ms (gse B v 3.5, d 3.9), and at its
+ *    preemption A (2.5, d 3.4) is the one eligible: a1 (earliest).
+ */
+static void test_pickcheck_buddy(void **state)
+{
+	struct cfsr_replay *r = groups_engine();
+	struct cfsr_pickcheck_params p = {
+		.engine = r,
+		.nr_cpus = 2,
+		.prof = cfsr_profile_for("6.18"),
+		.hz = 250,
+		.win_end = UINT64_MAX,
+		.filter_cpu = -1,
+		.filter_pid = -1,
+	};
+	struct cfsr_pickcheck *pc = cfsr_pickcheck_new(&p);
+	struct cfsr_pick_cpu n;
+
+	(void)state;
+	assert_non_null(pc);
+	cfsr_pickcheck_groups_known(pc);
+	pc_step(pc, r, ev_switch(T0, 0, 0, false, 10));
+	pc_step(pc, r, ev_runtime(T0 + MS, 10, MS));
+	pc_step(pc, r, ev_wakeup(T0 + MS, 10, 11));
+	pc_step(pc, r, ev_runtime(T0 + 2 * MS, 10, MS));
+	pc_step(pc, r, ev_switch(T0 + 2 * MS, 10, 0, true, 11));
+	pc_step(pc, r, ev_runtime(T0 + 3 * MS, 11, MS));
+	pc_step(pc, r, ev_wakeup(T0 + 3 * MS, 11, 12));
+	pc_step(pc, r, ev_switch(T0 + 3 * MS, 11, 1, false, 12));
+	assert_int_equal(cfsr_pickcheck_reason(pc, CFSR_PR_NEXT_BUDDY), 1);
+	pc_step(pc, r, ev_runtime(T0 + 3 * MS + MS / 2, 12, MS / 2));
+	pc_step(pc, r, ev_switch(T0 + 3 * MS + MS / 2, 12, 0, true, 10));
+	pc_step(pc, r, ev_runtime(T0 + 4 * MS, 10, MS / 2));
+	pc_step(pc, r, ev_switch(T0 + 4 * MS, 10, 0, true, 12));
+	pc_step(pc, r, ev_runtime(T0 + 5 * MS, 12, MS));
+	pc_step(pc, r, ev_switch(T0 + 5 * MS, 12, 0, true, 10));
+	n = assert_totals(pc, 6, 5, 5, 1);
+	assert_int_equal(n.groups_contested, 5);
+	assert_int_equal(n.groups_agrees, 5);
+	assert_int_equal(cfsr_pickcheck_reason(pc, CFSR_PR_STATE_UNKNOWN), 1);
+	assert_int_equal(cfsr_pickcheck_reason(pc, CFSR_PR_EARLIEST), 3);
+	assert_int_equal(cfsr_pickcheck_reason(pc, CFSR_PR_NEXT_BUDDY), 2);
+	cfsr_pickcheck_free(pc);
+	cfsr_replay_free(r);
+}
+
 static void test_pickcheck_top(void **state)
 {
 	struct cfsr_pickcheck_params p = {
@@ -530,18 +626,12 @@ static void test_pickcheck_top(void **state)
 	};
 	const struct cfsr_pick_div *d;
 	struct cfsr_pickcheck *pc;
-	struct cfsr_pick_cpu n;
 
 	(void)state;
 	pc = cfsr_pickcheck_new(&p);
 	assert_non_null(pc);
 	run_wrong(pc);
-	cfsr_pickcheck_total(pc, &n);
-	assert_int_equal(n.switches, 6);
-	assert_int_equal(n.contested, 5);
-	assert_int_equal(n.agrees, 3);
-	assert_int_equal(n.diverges, 2);
-	assert_int_equal(n.cannot, 1);
+	assert_totals(pc, 6, 5, 3, 1);
 	assert_int_equal(cfsr_pickcheck_reason(pc, CFSR_PR_STATE_UNKNOWN), 1);
 	assert_int_equal(cfsr_pickcheck_reason(pc, CFSR_PR_EARLIER_DEADLINE), 1);
 	assert_int_equal(cfsr_pickcheck_reason(pc, CFSR_PR_INELIGIBLE), 1);
@@ -571,11 +661,17 @@ static void test_pickcheck_top(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_agree_permille), cmocka_unit_test(test_delayed),
-		cmocka_unit_test(test_curr),	       cmocka_unit_test(test_run_to_parity_feature),
-		cmocka_unit_test(test_no_answer),      cmocka_unit_test(test_reasons),
-		cmocka_unit_test(test_pickcheck_top),  cmocka_unit_test(test_cfs_engine),
-		cmocka_unit_test(test_cfs_groups),     cmocka_unit_test(test_groups),
+		cmocka_unit_test(test_agree_permille),
+		cmocka_unit_test(test_delayed),
+		cmocka_unit_test(test_curr),
+		cmocka_unit_test(test_run_to_parity_feature),
+		cmocka_unit_test(test_no_answer),
+		cmocka_unit_test(test_reasons),
+		cmocka_unit_test(test_pickcheck_top),
+		cmocka_unit_test(test_cfs_engine),
+		cmocka_unit_test(test_cfs_groups),
+		cmocka_unit_test(test_groups),
+		cmocka_unit_test(test_pickcheck_buddy),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
