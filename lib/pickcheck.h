@@ -8,7 +8,11 @@
  * and the EEVDF or CFS figures behind it) or cannot judge (with the
  * reason).  For the CFS profiles the check keeps, per CPU, the buddies
  * the events allow (a wakeup that preempts may set next and last, a
- * yield skip), and a pick that depends on them is not judged.  The
+ * yield skip), and a pick that depends on them is not judged.  For the
+ * EEVDF profiles a CPU whose tasks sit on several cfs_rqs is judged
+ * through the group entities, level by level, the check keeping per CPU
+ * and group the next buddies the picks' dequeues set and the group
+ * entities' deadlines at their set_next_entity() (RUN_TO_PARITY).  The
  * agreement is counted per CPU on the contested picks (two runnable fair
  * tasks or more); the --top largest divergences are kept, so memory grows
  * with tasks and CPUs, never with events.  docs/COMPARATORS.md gives the

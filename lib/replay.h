@@ -1005,7 +1005,7 @@ struct cfsr_pick {
 enum cfsr_pick_status {
 	/* the CPU's current task is unknown to the model, or not the query's prev */
 	CFSR_PICK_NO_STATE = -1,
-	/* the CPU's queued fair tasks are not all on one cfs_rq (task groups) */
+	/* CFS profiles: the CPU's queued fair tasks are not all on one cfs_rq (task groups) */
 	CFSR_PICK_GROUPS = -2,
 	/* CFS profiles: the pick depends on buddies the caller could not rule out */
 	CFSR_PICK_BUDDIES = -3,
@@ -1020,13 +1020,14 @@ enum cfsr_pick_status {
  * @q: the switch: its prev and how prev leaves
  * @out: set to the pick and the figures behind it
  *
- * Read-only: the engine is not changed.  Answers for a CPU whose queued
- * fair tasks all sit on one cfs_rq (the root, or a single group's with
- * nothing else queued on the CPU); the picks among group entities are
- * for a model of the hierarchy.  pick_eevdf() as the model mirrors it
- * (EEVDF profiles), or CFS's pick_next_entity() over the tasks' vruntimes
- * with the buddies of @q (CFS profiles, lib/cfspick.h): see the comments
- * at the functions.
+ * Read-only: the engine is not changed.  pick_eevdf() as the model
+ * mirrors it (EEVDF profiles): on the one cfs_rq the CPU's queued fair
+ * tasks sit on, or through the group entities level by level
+ * (pick_task_fair(), with the next buddies and protections @q gives; the
+ * level where the choice leaves the path to @q->other_pid is
+ * cfsr_pick.level); or CFS's pick_next_entity() over the tasks' vruntimes
+ * with the buddies of @q (CFS profiles, lib/cfspick.h), which answers only
+ * for tasks on one cfs_rq: see the comments at the functions.
  * Return: the pid picked, 0 when no fair task is runnable, or a negative
  * enum cfsr_pick_status.
  */
