@@ -333,7 +333,11 @@ static void buddy_clear(struct pc_cpu *c, int g)
 	}
 }
 
-/* dequeue_entity() clears the buddy it dequeues: none is left on an entity off its cfs_rq. */
+/*
+ * dequeue_entity() (kernel/sched/fair.c, v6.12-v6.18) clears the buddy
+ * marks of the entity it dequeues before it decides whether DELAY_DEQUEUE
+ * keeps it: none is left on an entity off its cfs_rq or delayed.
+ */
 static void buddies_dequeued(struct pc_cpu *c)
 {
 	const struct cfsr_cfs_rq *x;
@@ -343,8 +347,10 @@ static void buddies_dequeued(struct pc_cpu *c)
 		if (!c->next_of[g])
 			continue;
 		x = cfsr_replay_group_cfs_rq(c->r, c->next_of[g], c->cpu);
-		if (!x || !x->se_on_rq)
+		if (!x)
 			c->next_of[g] = 0;
+		else if (!x->se_on_rq || x->se_delayed)
+			buddy_clear(c, x->group);
 	}
 }
 

@@ -4587,8 +4587,9 @@ static bool level_pick(const struct cfsr_replay *r, const struct cfsr_cfs_rq *cf
 		return false;
 	}
 	nb = r->profile->pick_buddy ? level_buddy(r, cfs, q, out) : NULL;
+	/* a delayed entity has no mark: dequeue_entity() cleared it */
 	if (nb && nb->se_on_rq && !ov_gone(ov, &(struct ent){ .g = nb }) &&
-	    eligible(r, cfs, ov, nb->se_vruntime)) {
+	    !ent_delayed(ov, &(struct ent){ .g = nb }) && eligible(r, cfs, ov, nb->se_vruntime)) {
 		lv->e = gse_ent(nb);
 		lv->buddy = true;
 		return true;
