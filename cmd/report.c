@@ -669,15 +669,26 @@ static void text_pick_ent(const char *comm, const struct cfsr_pick_entity *e, ui
 		printf("%-23s v-min %+10.1f\n", who, rel_us(e->vruntime, base));
 }
 
-/* The largest divergences, with the figures of the profile's pick. */
-static void text_pick_divs(const struct cfsr_pick_div *d, size_t n, bool eevdf)
+/* A group entity by its group's path, a task by "task" (a divergence's level line). */
+static const char *pick_ent_name(const struct cfsr_replay *eng, const struct cfsr_pick_entity *e)
 {
+	const char *path = e->group ? cfsr_replay_group_path(eng, e->group) : NULL;
+
+	return path ? path : "the task";
+}
+
+/* The largest divergences, with the figures of the profile's pick. */
+static void text_pick_divs(const struct cfsr_replay *eng, const struct cfsr_pick_div *d, size_t n,
+			   bool eevdf)
+{
+	const char *path;
 	char when[48];
 	size_t i;
 
 	if (eevdf)
 		printf("  largest divergences (v-V, d-V: vruntime and deadline less the average\n"
-		       "  vruntime V of the cfs_rq, in virtual us)\n");
+		       "  vruntime V of the cfs_rq, in virtual us; with task groups, of the entities\n"
+		       "  at the level where the picks part)\n");
 	else
 		printf("  largest divergences (v-min: vruntime less the cfs_rq's min_vruntime,\n"
 		       "  in virtual us)\n");
@@ -688,6 +699,11 @@ static void text_pick_divs(const struct cfsr_pick_div *d, size_t n, bool eevdf)
 		text_pick_ent(d[i].ran_comm, &d[i].ran, d[i].avg_vruntime, eevdf);
 		printf("      %-20s preferred ", cfsr_pick_reason_key(d[i].why));
 		text_pick_ent(d[i].pref_comm, &d[i].preferred, d[i].avg_vruntime, eevdf);
+		path = cfsr_replay_group_path(eng, d[i].level_group);
+		if (d[i].level >= 0 && path)
+			printf("      level %d, cfs_rq %.24s: ran %.24s, preferred %.24s\n",
+			       d[i].level, path, pick_ent_name(eng, &d[i].ran),
+			       pick_ent_name(eng, &d[i].preferred));
 	}
 }
 
@@ -721,12 +737,17 @@ static void text_pick(struct report *r, const struct report_opts *o)
 	}
 	cfsr_pickcheck_total(r->c.pk, &sum);
 	cfsr_pick_text_counts("all", &sum);
+	if (sum.groups_contested)
+		printf("  through group entities: %" PRIu64 " contested, %" PRIu64
+		       " agree (%.1f%%)\n",
+		       sum.groups_contested, sum.groups_agrees,
+		       100.0 * (double)sum.groups_agrees / (double)sum.groups_contested);
 	cfsr_pick_text_reasons(r->c.pk, 'D', "  diverges:");
 	cfsr_pick_text_reasons(r->c.pk, 'C', "  cannot judge:");
 	n = cfsr_pickcheck_top(r->c.pk, &d);
 	if (!n)
 		return;
-	text_pick_divs(d, n, r->prof->eevdf);
+	text_pick_divs(cfsr_cpuload_engine(r->c.cl), d, n, r->prof->eevdf);
 }
 
 static void print_text(struct report *r, const struct report_opts *o)
@@ -1032,14 +1053,20 @@ json_object *cfsr_pick_json_counts(const struct cfsr_pick_cpu *n)
 	json_object_object_add(o, "diverges", u64(n->diverges));
 	json_object_object_add(o, "cannot_judge", u64(n->cannot));
 	json_object_object_add(o, "agree_permille", pm < 0 ? NULL : json_object_new_int(pm));
+	json_object_object_add(o, "groups_contested", u64(n->groups_contested));
+	json_object_object_add(o, "groups_agrees", u64(n->groups_agrees));
 	return o;
 }
 
-static json_object *json_pick_entity(const struct cfsr_pick_entity *e, const char *comm)
+static json_object *json_pick_entity(const struct cfsr_replay *eng,
+				     const struct cfsr_pick_entity *e, const char *comm)
 {
 	json_object *o = json_object_new_object();
+	const char *path = e->group ? cfsr_replay_group_path(eng, e->group) : NULL;
 
 	json_object_object_add(o, "pid", json_object_new_int(e->pid));
+	if (path)
+		json_object_object_add(o, "group", json_object_new_string(path));
 	json_object_object_add(o, "comm", json_object_new_string(comm));
 	json_object_object_add(o, "vruntime", u64(e->vruntime));
 	json_object_object_add(o, "deadline", u64(e->deadline));
@@ -1049,6 +1076,7 @@ static json_object *json_pick_entity(const struct cfsr_pick_entity *e, const cha
 
 static json_object *json_pick(struct report *r, const struct report_opts *op)
 {
+	const struct cfsr_replay *eng = cfsr_cpuload_engine(r->c.cl);
 	static const char *const pick_groups[] = {
 		[CFSR_PICK_GROUPS_SNAPSHOTS] = "snapshots",
 		[CFSR_PICK_GROUPS_MARKERS] = "markers",
@@ -1089,9 +1117,15 @@ static json_object *json_pick(struct report *r, const struct report_opts *op)
 		json_object_object_add(e, "reason",
 				       json_object_new_string(cfsr_pick_reason_key(d[i].why)));
 		json_object_object_add(e, "prev_pid", json_object_new_int(d[i].prev_pid));
-		json_object_object_add(e, "ran", json_pick_entity(&d[i].ran, d[i].ran_comm));
+		json_object_object_add(e, "ran", json_pick_entity(eng, &d[i].ran, d[i].ran_comm));
 		json_object_object_add(e, "preferred",
-				       json_pick_entity(&d[i].preferred, d[i].pref_comm));
+				       json_pick_entity(eng, &d[i].preferred, d[i].pref_comm));
+		if (d[i].level >= 0 && cfsr_replay_group_path(eng, d[i].level_group)) {
+			json_object_object_add(e, "level", json_object_new_int(d[i].level));
+			json_object_object_add(e, "cfs_rq",
+					       json_object_new_string(cfsr_replay_group_path(
+						       eng, d[i].level_group)));
+		}
 		json_object_object_add(e, "avg_vruntime", u64(d[i].avg_vruntime));
 		json_object_object_add(e, "nr_runnable",
 				       json_object_new_int((int)d[i].nr_runnable));

@@ -27,6 +27,7 @@
 #include "error.h"
 #include "formats.h"
 #include "pelt-ops.h"
+#include "pickcheck.h"
 #include "profile.h"
 #include "record.h"
 #include "progress.h"
@@ -140,6 +141,8 @@ struct validate {
 	 */
 	bool free_run;
 	struct cfsr_replay *replay;
+	/* the pick check asked of the lock-step engine (EEVDF profiles) */
+	struct cfsr_pickcheck *pick;
 	struct kind_stats k[K_NR];
 	uint64_t records;
 	uint64_t no_task;
@@ -697,6 +700,35 @@ static void print_group_moves(const struct cfsr_replay_stats *rs)
 	       rs->fork_group_unknown);
 }
 
+/*
+ * The pick check on the lock-step engine: each switch judged against the
+ * model's state with the EEVDF values of the kernel's last records.
+ */
+static void print_pick(const struct cfsr_pickcheck *pc)
+{
+	struct cfsr_pick_cpu sum;
+	const char *sep = "";
+	int k;
+
+	if (!pc)
+		return;
+	cfsr_pickcheck_total(pc, &sum);
+	printf("\npick check:       %" PRIu64 " switches, %" PRIu64 " trivial, %" PRIu64
+	       " contested (%" PRIu64 " agree; through group entities %" PRIu64 ", %" PRIu64
+	       " agree), %" PRIu64 " cannot judge\n ",
+	       sum.switches, sum.trivial, sum.contested, sum.agrees, sum.groups_contested,
+	       sum.groups_agrees, sum.cannot);
+	for (k = 0; k < CFSR_PR_NR; k++) {
+		uint64_t n = cfsr_pickcheck_reason(pc, (enum cfsr_pick_reason)k);
+
+		if (!n)
+			continue;
+		printf("%s %s %" PRIu64, sep, cfsr_pick_reason_key((enum cfsr_pick_reason)k), n);
+		sep = ",";
+	}
+	printf("\n");
+}
+
 static void print_report(const struct validate *v, const char *trace, const char *pelt)
 {
 	const struct cfsr_replay_stats *rs = cfsr_replay_stats(v->replay);
@@ -774,6 +806,7 @@ static void print_report(const struct validate *v, const char *trace, const char
 		       v->rel[i].n ? 100.0 * (double)v->rel[i].exact / (double)v->rel[i].n : 0.0,
 		       v->rel[i].n ? 100.0 * (double)v->rel[i].within1 / (double)v->rel[i].n : 0.0,
 		       v->rel[i].max_abs);
+	print_pick(v->pick);
 }
 
 /* ---- snapshot mode ------------------------------------------------------------ */
@@ -1209,8 +1242,11 @@ static int run(struct validate *v, struct cfsr_trace *t, struct cfsr_truth_reade
 		if (have_ev > 0 && (have_rec <= 0 || ev.ts <= (uint64_t)item.pelt.ts)) {
 			settle_pending(v, ev.ts);
 			mark_followed(v, &ev);
-			if (cfsr_replay_event(v->replay, &ev) < 0)
+			if ((v->pick && cfsr_pickcheck_before(v->pick, &ev) < 0) ||
+			    cfsr_replay_event(v->replay, &ev) < 0)
 				return -1;
+			if (v->pick)
+				cfsr_pickcheck_after(v->pick, &ev);
 			cfsr_progress_update(&progress, t->stats.records,
 					     ev.ts - t->stats.first_ts);
 			have_ev = cfsr_trace_next(t, &ev);
@@ -1424,6 +1460,7 @@ static void validate_free(struct validate *v)
 
 	if (!v)
 		return;
+	cfsr_pickcheck_free(v->pick);
 	for (k = 0; k < K_NR; k++) {
 		for (i = 0; i < v->k[k].nr_diffs; i++)
 			free(v->k[k].diffs[i]);
@@ -1489,6 +1526,23 @@ static struct validate *lockstep(const char *pelt, struct cfsr_trace *t, const c
 
 		cfsr_clock_map_describe(&v->map, pelt, how, sizeof(how));
 		fprintf(stderr, "validate: %s\n", how);
+	}
+	if (prof->eevdf) {
+		struct cfsr_pickcheck_params pp = { .engine = v->replay,
+						    .nr_cpus = t->info.nr_cpus > 0 ?
+								       t->info.nr_cpus :
+								       1,
+						    .prof = prof,
+						    .hz = t->info.hz,
+						    .win_end = UINT64_MAX,
+						    .filter_cpu = -1,
+						    .filter_pid = -1 };
+
+		v->pick = cfsr_pickcheck_new(&pp);
+		if (!v->pick)
+			goto out;
+		/* the records name each task's group */
+		cfsr_pickcheck_groups_known(v->pick);
 	}
 	if (assign_groups(v->replay, pelt) < 0 || cfsr_follow_attaches(v->replay, t, pelt) < 0 ||
 	    run(v, t, pr) < 0)

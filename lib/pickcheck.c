@@ -32,6 +32,22 @@ struct pc_cpu {
 	 */
 	struct cfsr_pidset settled;
 	struct cfsr_pick_cpu n;
+	/*
+	 * EEVDF with task groups, by group (its cfs_rq on this CPU):
+	 * @next_of: the group whose entity is that cfs_rq's next buddy, 0 none;
+	 * @set_dl: the group's entity's deadline at its last set_next_entity(),
+	 * @set_known: whether one was seen; @nr_groups: the arrays' size
+	 */
+	int *next_of;
+	uint64_t *set_dl;
+	bool *set_known;
+	size_t nr_groups;
+	/* the engine, for the callbacks of cfsr_pick_query, and the CPU */
+	const struct cfsr_replay *r;
+	int cpu;
+	/* the pick asked at the last switch here, if it answered (for the group state) */
+	struct cfsr_pick last;
+	bool last_ok;
 };
 
 struct cfsr_pickcheck {
@@ -111,6 +127,10 @@ struct cfsr_pickcheck *cfsr_pickcheck_new(const struct cfsr_pickcheck_params *p)
 		cfsr_error("cannot make the pick check's replay engine");
 		return NULL;
 	}
+	for (c = 0; c < p->nr_cpus; c++) {
+		pc->cpus[c].r = pc->r;
+		pc->cpus[c].cpu = c;
+	}
 	return pc;
 oom:
 	cfsr_pickcheck_free(pc);
@@ -127,8 +147,12 @@ void cfsr_pickcheck_free(struct cfsr_pickcheck *pc)
 	if (!pc->borrowed)
 		cfsr_replay_free(pc->r);
 	cfsr_pidmap_release(&pc->attached);
-	for (c = 0; pc->cpus && c < pc->p.nr_cpus; c++)
+	for (c = 0; pc->cpus && c < pc->p.nr_cpus; c++) {
 		cfsr_pidset_release(&pc->cpus[c].settled);
+		free(pc->cpus[c].next_of);
+		free(pc->cpus[c].set_dl);
+		free(pc->cpus[c].set_known);
+	}
 	while (pc->nr_paths)
 		free(pc->paths[--pc->nr_paths]);
 	free(pc->paths);
@@ -169,6 +193,8 @@ static uint64_t ahead(uint64_t a, uint64_t b)
  * do not say), so neither a pick among group entities nor one inside that
  * cgroup, against the cgroup's own vruntimes, can be judged there.
  */
+static bool groups_given(const struct cfsr_pickcheck *pc);
+
 static const char *attached_path(const struct cfsr_pickcheck *pc, int pid)
 {
 	long i = cfsr_pidmap_get(&pc->attached, pid);
@@ -183,7 +209,7 @@ static bool mixes_attached(const struct cfsr_pickcheck *pc, int cpu)
 	size_t i, n, on = 0;
 	bool attached = false;
 
-	if (!pc->borrowed || !pc->nr_paths)
+	if (!pc->borrowed || !pc->nr_paths || groups_given(pc))
 		return false;
 	if (pc->p.cl) {
 		n = cfsr_cpuload_on(pc->p.cl, cpu, &pids);
@@ -232,6 +258,137 @@ static bool not_settled(const void *data, int pid)
 	return !cfsr_pidset_has(data, pid);
 }
 
+/*
+ * The group state of the EEVDF profiles' picks (kernel/sched/fair.c,
+ * v6.6-v6.18), per CPU and group: the next buddy each cfs_rq holds
+ * (cfs_rq->next, a group entity set by set_next_buddy() in the dequeue of
+ * a sleep; task buddies come only from paths a trace does not show), and
+ * the deadline each group entity had at its set_next_entity(), which
+ * RUN_TO_PARITY reads ("vlag == deadline", v6.6-v6.16; "vruntime <
+ * vprot" after, the same while the slices are equal).
+ */
+static int grow_groups(struct pc_cpu *c, size_t n)
+{
+	int *nx;
+	uint64_t *dl;
+	bool *kn;
+
+	if (n <= c->nr_groups)
+		return 0;
+	nx = realloc(c->next_of, n * sizeof(*nx));
+	if (nx)
+		c->next_of = nx;
+	dl = realloc(c->set_dl, n * sizeof(*dl));
+	if (dl)
+		c->set_dl = dl;
+	kn = realloc(c->set_known, n * sizeof(*kn));
+	if (kn)
+		c->set_known = kn;
+	if (!nx || !dl || !kn)
+		return cfsr_error("out of memory for the pick check's groups");
+	memset(c->next_of + c->nr_groups, 0, (n - c->nr_groups) * sizeof(*nx));
+	memset(c->set_known + c->nr_groups, 0, (n - c->nr_groups) * sizeof(*kn));
+	c->nr_groups = n;
+	return 0;
+}
+
+static int next_buddy_of(const void *data, const struct cfsr_cfs_rq *cfs)
+{
+	const struct pc_cpu *c = data;
+
+	return cfs->group >= 0 && (size_t)cfs->group < c->nr_groups ? c->next_of[cfs->group] : 0;
+}
+
+static bool gse_protected(const void *data, const struct cfsr_cfs_rq *g)
+{
+	const struct pc_cpu *c = data;
+
+	return g->group > 0 && (size_t)g->group < c->nr_groups && c->set_known[g->group] &&
+	       c->set_dl[g->group] == g->se_deadline;
+}
+
+/* set_next_buddy() of group @g's entity: it is cfs_rq->next on each level above. */
+static void buddy_set(struct pc_cpu *c, int g)
+{
+	const struct cfsr_cfs_rq *x, *p;
+
+	for (x = cfsr_replay_group_cfs_rq(c->r, g, c->cpu); x && x->group; x = p) {
+		p = cfsr_replay_cfs_rq_parent(c->r, x);
+		if (!p || grow_groups(c, (size_t)x->group + 1) < 0)
+			return;
+		c->next_of[p->group] = x->group;
+	}
+}
+
+/* __clear_buddies_next() of group @g's entity (set_next_entity(), clear_buddies()). */
+static void buddy_clear(struct pc_cpu *c, int g)
+{
+	const struct cfsr_cfs_rq *x, *p;
+
+	for (x = cfsr_replay_group_cfs_rq(c->r, g, c->cpu); x && x->group; x = p) {
+		p = cfsr_replay_cfs_rq_parent(c->r, x);
+		if (!p || (size_t)p->group >= c->nr_groups || c->next_of[p->group] != x->group)
+			return;
+		c->next_of[p->group] = 0;
+	}
+}
+
+/*
+ * dequeue_entity() (kernel/sched/fair.c, v6.12-v6.18) clears the buddy
+ * marks of the entity it dequeues before it decides whether DELAY_DEQUEUE
+ * keeps it: none is left on an entity off its cfs_rq or delayed.
+ */
+static void buddies_dequeued(struct pc_cpu *c)
+{
+	const struct cfsr_cfs_rq *x;
+	size_t g;
+
+	for (g = 0; g < c->nr_groups; g++) {
+		if (!c->next_of[g])
+			continue;
+		x = cfsr_replay_group_cfs_rq(c->r, c->next_of[g], c->cpu);
+		if (!x)
+			c->next_of[g] = 0;
+		else if (!x->se_on_rq || x->se_delayed)
+			buddy_clear(c, x->group);
+	}
+}
+
+/*
+ * After a switch into fair task @next (the engine has replayed it): the
+ * buddies the pick's dequeues set (@pk, when the pick was asked), then
+ * set_next_entity() of each level that changes (pick_next_task_fair():
+ * below the cfs_rq prev and next share; every level after a task of
+ * another class or the idle task, set_next_task_fair()): its next buddy
+ * mark is cleared and its deadline kept for RUN_TO_PARITY.
+ */
+static void groups_after_switch(struct pc_cpu *c, const struct cfsr_task *prev,
+				const struct cfsr_task *next, const struct cfsr_pick *pk)
+{
+	const struct cfsr_cfs_rq *x, *y, *common = NULL;
+	unsigned int i;
+
+	for (i = 0; pk && i < pk->nr_buddies; i++)
+		buddy_set(c, pk->buddies[i]);
+	if (!next || !next->fair)
+		return;
+	if (prev && prev->fair)
+		for (x = cfsr_replay_task_cfs_rq(c->r, prev); x && !common;
+		     x = cfsr_replay_cfs_rq_parent(c->r, x))
+			for (y = cfsr_replay_task_cfs_rq(c->r, next); y && !common;
+			     y = cfsr_replay_cfs_rq_parent(c->r, y))
+				if (x == y)
+					common = x;
+	for (x = cfsr_replay_task_cfs_rq(c->r, next); x && x->group && x != common;
+	     x = cfsr_replay_cfs_rq_parent(c->r, x)) {
+		if (grow_groups(c, (size_t)x->group + 1) < 0)
+			return;
+		buddy_clear(c, x->group);
+		c->set_dl[x->group] = x->se_deadline;
+		c->set_known[x->group] = true;
+	}
+}
+
 /* Class the switch @ev against the engine's state before it. */
 static enum cfsr_pick_reason classify(struct cfsr_pickcheck *pc, const struct cfsr_event *ev,
 				      struct cfsr_pick *pk, int *picked)
@@ -257,8 +414,13 @@ static enum cfsr_pick_reason classify(struct cfsr_pickcheck *pc, const struct cf
 		c->buddies.unknown_may = not_settled;
 		c->buddies.unknown_data = &c->settled;
 		q.buddies = &c->buddies;
+	} else {
+		q.next_buddy = next_buddy_of;
+		q.gse_protected = gse_protected;
+		q.data = c;
 	}
 	*picked = cfsr_replay_pick(pc->r, ev->cpu, &q, pk);
+	c->last_ok = *picked >= 0;
 	/* the groups first: a CFS pick left open by its buddies or vruntimes is one too */
 	if (*picked != CFSR_PICK_NO_STATE && *picked != CFSR_PICK_GROUPS &&
 	    mixes_attached(pc, ev->cpu))
@@ -288,9 +450,11 @@ static enum cfsr_pick_reason classify(struct cfsr_pickcheck *pc, const struct cf
 								   CFSR_PR_NOT_LEFTMOST;
 	}
 	if (*picked == next)
-		return CFSR_PR_EARLIEST;
+		return pk->buddy ? CFSR_PR_NEXT_BUDDY : CFSR_PR_EARLIEST;
 	if (pk->kept_curr)
 		return CFSR_PR_RUN_TO_PARITY;
+	if (pk->buddy)
+		return CFSR_PR_NOT_BUDDY;
 	if (!pk->other.eligible)
 		return CFSR_PR_INELIGIBLE;
 	if (pk->other.deadline == pk->picked.deadline)
@@ -307,10 +471,13 @@ static void judge(struct cfsr_pickcheck *pc, const struct cfsr_event *ev)
 	const struct cfsr_task *t;
 	int picked;
 
+	/* asked at every switch: the group state follows the picks' dequeues */
+	pc->cpus[ev->cpu].last_ok = false;
+	why = classify(pc, ev, &pk, &picked);
+	pc->cpus[ev->cpu].last = pk;
 	if (ev->ts < pc->p.win_start || ev->ts >= pc->p.win_end ||
 	    (pc->p.filter_cpu >= 0 && ev->cpu != pc->p.filter_cpu))
 		return;
-	why = classify(pc, ev, &pk, &picked);
 	if (pc->p.filter_pid >= 0 && ev->sw.prev_pid != pc->p.filter_pid &&
 	    ev->sw.next_pid != pc->p.filter_pid && picked != pc->p.filter_pid)
 		return;
@@ -326,10 +493,13 @@ static void judge(struct cfsr_pickcheck *pc, const struct cfsr_event *ev)
 	case 'A':
 		n->contested++;
 		n->agrees++;
+		n->groups_contested += pk.groups;
+		n->groups_agrees += pk.groups;
 		return;
 	default:
 		n->contested++;
 		n->diverges++;
+		n->groups_contested += pk.groups;
 		break;
 	}
 	memset(&d, 0, sizeof(d));
@@ -345,6 +515,8 @@ static void judge(struct cfsr_pickcheck *pc, const struct cfsr_event *ev)
 		memcpy(d.pref_comm, t->comm, sizeof(d.pref_comm));
 	d.avg_vruntime = pk.avg_vruntime;
 	d.nr_runnable = pk.nr_runnable;
+	d.level = pk.level;
+	d.level_group = pk.group;
 	if (why == CFSR_PR_INELIGIBLE)
 		d.size = ahead(pk.other.vruntime, pk.avg_vruntime);
 	else if (why == CFSR_PR_EARLIER_DEADLINE)
@@ -539,8 +711,17 @@ void cfsr_pickcheck_after(struct cfsr_pickcheck *pc, const struct cfsr_event *ev
 
 	if (ev->kind == CFSR_EV_LOST) {
 		for (c = 0; c < pc->p.nr_cpus; c++)
-			if (!cpu_ok || c == ev->cpu)
-				pc->cpus[c].known = false;
+			if (!cpu_ok || c == ev->cpu) {
+				struct pc_cpu *cs = &pc->cpus[c];
+
+				cs->known = false;
+				if (cs->nr_groups) {
+					memset(cs->next_of, 0,
+					       cs->nr_groups * sizeof(*cs->next_of));
+					memset(cs->set_known, 0,
+					       cs->nr_groups * sizeof(*cs->set_known));
+				}
+			}
 	}
 	if (ev->kind == CFSR_EV_SWITCH && cpu_ok) {
 		struct pc_cpu *cs = &pc->cpus[ev->cpu];
@@ -549,7 +730,16 @@ void cfsr_pickcheck_after(struct cfsr_pickcheck *pc, const struct cfsr_event *ev
 		cs->known = true;
 		cs->pick_pid = t ? t->pid : 0;
 		cs->pick_deadline = t ? t->deadline : 0;
+		if (pc->p.prof->eevdf)
+			groups_after_switch(cs,
+					    ev->sw.prev_pid > 0 ?
+						    cfsr_replay_task(pc->r, ev->sw.prev_pid) :
+						    NULL,
+					    t, cs->last_ok ? &cs->last : NULL);
 	}
+	for (c = 0; pc->p.prof->eevdf && c < pc->p.nr_cpus; c++)
+		if (pc->cpus[c].nr_groups)
+			buddies_dequeued(&pc->cpus[c]);
 	if (ev->kind != CFSR_EV_SWITCH || cpu_ok)
 		cfs_buddies_after(pc, ev);
 }
@@ -595,6 +785,8 @@ void cfsr_pickcheck_total(const struct cfsr_pickcheck *pc, struct cfsr_pick_cpu 
 		sum->agrees += n->agrees;
 		sum->diverges += n->diverges;
 		sum->cannot += n->cannot;
+		sum->groups_contested += n->groups_contested;
+		sum->groups_agrees += n->groups_agrees;
 	}
 }
 

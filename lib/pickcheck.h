@@ -8,7 +8,11 @@
  * and the EEVDF or CFS figures behind it) or cannot judge (with the
  * reason).  For the CFS profiles the check keeps, per CPU, the buddies
  * the events allow (a wakeup that preempts may set next and last, a
- * yield skip), and a pick that depends on them is not judged.  The
+ * yield skip), and a pick that depends on them is not judged.  For the
+ * EEVDF profiles a CPU whose tasks sit on several cfs_rqs is judged
+ * through the group entities, level by level, the check keeping per CPU
+ * and group the next buddies the picks' dequeues set and the group
+ * entities' deadlines at their set_next_entity() (RUN_TO_PARITY).  The
  * agreement is counted per CPU on the contested picks (two runnable fair
  * tasks or more); the --top largest divergences are kept, so memory grows
  * with tasks and CPUs, never with events.  docs/COMPARATORS.md gives the
@@ -36,6 +40,8 @@
 	X(CFSR_PR_EARLIEST, "earliest-eligible", 'A',                                                \
 	  "the eligible task with the earliest deadline")                                            \
 	X(CFSR_PR_TIE, "deadline-tie", 'A', "one of eligible tasks with equal earliest deadlines")   \
+	X(CFSR_PR_NEXT_BUDDY, "next-buddy", 'A',                                                     \
+	  "a level's next buddy, a group entity a sleep's dequeue left there (PICK_BUDDY)")          \
 	X(CFSR_PR_LEFTMOST, "leftmost", 'A', "CFS: the runnable task with the smallest vruntime")    \
 	X(CFSR_PR_BUDDY, "buddy", 'A',                                                               \
 	  "CFS: a buddy within the wakeup granularity of the leftmost")                              \
@@ -46,13 +52,16 @@
 	  "the preferred had an earlier deadline")                                                   \
 	X(CFSR_PR_RUN_TO_PARITY, "run-to-parity", 'D',                                               \
 	  "the running task was eligible and its slice protected (RUN_TO_PARITY)")                   \
+	X(CFSR_PR_NOT_BUDDY, "not-buddy", 'D',                                                       \
+	  "a level's next buddy was eligible (PICK_BUDDY) and another entity ran")                   \
 	X(CFSR_PR_NOT_LEFTMOST, "not-leftmost", 'D',                                                 \
 	  "CFS: ran a task neither the leftmost nor a buddy the rule allows")                        \
 	X(CFSR_PR_STATE_UNKNOWN, "state-unknown", 'C',                                               \
 	  "the CPU's state unknown: before its first switch, after lost events or a switch missing") \
 	X(CFSR_PR_HIGHER_CLASS, "higher-class", 'C', "a real-time or deadline task runs next")       \
 	X(CFSR_PR_GROUPS, "task-groups", 'C',                                                        \
-	  "queued tasks in more than one cfs_rq: picks among group entities not modelled")           \
+	  "queued tasks in more than one cfs_rq, with groups from attach events only or a CFS "      \
+	  "profile (no vruntimes for group entities)")                                               \
 	X(CFSR_PR_BUDDY_UNKNOWN, "buddy-unknown", 'C',                                               \
 	  "CFS: the pick depends on a buddy the trace does not show (next, last, skip)")             \
 	X(CFSR_PR_VRUNTIME_UNKNOWN, "vruntime-unknown", 'C',                                         \
@@ -82,6 +91,9 @@ const char *cfsr_pick_reason_text(enum cfsr_pick_reason why);
  * @agrees: contested picks the rule makes too (ties included)
  * @diverges: contested picks it does not
  * @cannot: switches not judged
+ * @groups_contested: contested picks made through group entities (the
+ *                    queued tasks on more than one cfs_rq, EEVDF profiles)
+ * @groups_agrees: those of them that agree
  */
 struct cfsr_pick_cpu {
 	uint64_t switches;
@@ -90,6 +102,8 @@ struct cfsr_pick_cpu {
 	uint64_t agrees;
 	uint64_t diverges;
 	uint64_t cannot;
+	uint64_t groups_contested;
+	uint64_t groups_agrees;
 };
 
 /**
@@ -106,6 +120,11 @@ struct cfsr_pick_cpu {
  * @avg_vruntime: the cfs_rq's average vruntime V at the pick (CFS: its
  *                min_vruntime)
  * @nr_runnable: runnable fair tasks at the pick
+ * @level: EEVDF with task groups: the depth of the level at which the
+ *         model's choice and the kernel's first differ (0: the root
+ *         cfs_rq), -1 without groups; @ran, @preferred and @avg_vruntime
+ *         are that level's (a group entity's @group is set)
+ * @level_group: the group whose cfs_rq that level is (0: the root)
  * @size: how far off, in virtual ns: the ran task's vruntime past V
  *        (ineligible), its deadline past the preferred's (earlier
  *        deadline), the protected task's vruntime short of its deadline
@@ -123,6 +142,8 @@ struct cfsr_pick_div {
 	char pref_comm[CFSR_COMM_LEN];
 	uint64_t avg_vruntime;
 	unsigned int nr_runnable;
+	int level;
+	int level_group;
 	uint64_t size;
 };
 

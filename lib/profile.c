@@ -27,21 +27,23 @@
 /*
  * The scheduler features are the releases' defaults (lib/schedfeat.h puts a
  * trace's own in their place): EEVDF profiles have PLACE_LAG,
- * PLACE_DEADLINE_INITIAL and RUN_TO_PARITY; delayed-dequeue ones (v6.12+)
+ * PLACE_DEADLINE_INITIAL and RUN_TO_PARITY, from v6.15 PICK_BUDDY too (the
+ * v6.12-v6.14 profile leaves it off: 6.12.13, 6.13.2 and 6.14 have it, which
+ * a trace's recorded features say); delayed-dequeue ones (v6.12+)
  * DELAY_ZERO and PLACE_REL_DEADLINE too; UTIL_EST and UTIL_EST_FASTUP (a
  * feature until v6.7, then the only behaviour) are on in all of them;
  * migrate_se_pelt_lag() exists from v6.0 (e2f3e35f1f5a), the detach inside
  * dequeue_entity() from v6.1 (e1f078f50478).
  */
-#define RUNNABLE(nm, from, to, params, is_eevdf, delay, slice_ns, impl, what)              \
-	{                                                                                  \
-		.name = nm, .first = from, .last = to, .pelt = params, .eevdf = is_eevdf,  \
-		.delay_dequeue = delay, .delay_zero = delay, .place_lag = is_eevdf,        \
-		.place_deadline_initial = is_eevdf, .place_rel_deadline = delay,           \
-		.run_to_parity = is_eevdf, .util_est = true, .util_est_fastup = true,      \
-		.base_slice_ns = slice_ns, .util_est_late = !delay,                        \
-		.migrate_pelt_lag = (from) >= 60000, .detach_in_dequeue = (from) >= 60100, \
-		.implemented = impl, .arith = CFSR_ARITH_RUNNABLE, .traits = what          \
+#define RUNNABLE(nm, from, to, params, is_eevdf, delay, slice_ns, impl, what)                \
+	{                                                                                    \
+		.name = nm, .first = from, .last = to, .pelt = params, .eevdf = is_eevdf,    \
+		.delay_dequeue = delay, .delay_zero = delay, .place_lag = is_eevdf,          \
+		.place_deadline_initial = is_eevdf, .place_rel_deadline = delay,             \
+		.run_to_parity = is_eevdf, .pick_buddy = (from) >= 61500, .util_est = true,  \
+		.util_est_fastup = true, .base_slice_ns = slice_ns, .util_est_late = !delay, \
+		.migrate_pelt_lag = (from) >= 60000, .detach_in_dequeue = (from) >= 60100,   \
+		.implemented = impl, .arith = CFSR_ARITH_RUNNABLE, .traits = what            \
 	}
 
 static const struct cfsr_profile profiles[] = {

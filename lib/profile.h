@@ -48,6 +48,11 @@ enum cfsr_profile_arith {
  *                      reweight) keeps its relative deadline
  * @run_to_parity: RUN_TO_PARITY (v6.6+): the pick keeps an eligible current
  *                 task until its deadline is renewed
+ * @pick_buddy: PICK_BUDDY (v6.14+, stable 6.12.13 and 6.13.2, 2a77e4be12cb):
+ *              the pick takes cfs_rq->next when it is eligible -- with task
+ *              groups, the group entity a sleep's dequeue left it
+ *              (set_next_buddy() in dequeue_entities()); before, only
+ *              NEXT_BUDDY (off by default) read it
  * @util_est: UTIL_EST (v4.17+): util_est is kept
  * @util_est_fastup: UTIL_EST_FASTUP (a feature v5.5-v6.7, unconditional
  *                   from v6.8): a sleep's sample above the EWMA raises it
@@ -93,6 +98,7 @@ struct cfsr_profile {
 	bool place_deadline_initial;
 	bool place_rel_deadline;
 	bool run_to_parity;
+	bool pick_buddy;
 	bool util_est;
 	bool util_est_fastup;
 	unsigned int base_slice_ns;

@@ -760,6 +760,16 @@ struct cfsr_cfs_rq *cfsr_replay_cfs_rq(struct cfsr_replay *r, const char *path, 
 	return NULL;
 }
 
+const struct cfsr_cfs_rq *cfsr_replay_group_cfs_rq(const struct cfsr_replay *r, int group, int cpu)
+{
+	return cfs_of(r, group, cpu);
+}
+
+const char *cfsr_replay_group_path(const struct cfsr_replay *r, int group)
+{
+	return group >= 0 && (size_t)group < r->nr_groups ? r->groups[group] : NULL;
+}
+
 size_t cfsr_replay_nr_cfs_rqs(const struct cfsr_replay *r)
 {
 	return r->nr_cfs;
@@ -925,6 +935,8 @@ struct pick_overlay {
 	struct ent gone[PICK_OVERLAY_MAX];
 	unsigned int nr_delayed;
 	const struct cfsr_cfs_rq *delayed[PICK_OVERLAY_MAX];
+	/* a prev that blocks and DELAY_DEQUEUE keeps queued (cfsr_replay_pick()) */
+	const struct cfsr_task *delayed_task;
 };
 
 static bool ent_same(const struct ent *a, const struct ent *b)
@@ -947,7 +959,7 @@ static bool ent_delayed(const struct pick_overlay *ov, const struct ent *e)
 	unsigned int i;
 
 	if (e->t)
-		return e->t->state == CFSR_TS_DELAYED;
+		return e->t->state == CFSR_TS_DELAYED || (ov && e->t == ov->delayed_task);
 	if (e->g->se_delayed)
 		return true;
 	for (i = 0; ov && i < ov->nr_delayed; i++)
@@ -1008,12 +1020,19 @@ static bool vsums_eligible(const struct cfsr_cfs_rq *cfs, int64_t avg, int64_t l
 	return avg >= (int64_t)(vruntime - cfs->zero_vruntime) * load;
 }
 
-static uint64_t avg_vruntime(const struct cfsr_replay *r, const struct cfsr_cfs_rq *cfs)
+/* avg_vruntime() without the entities @ov dequeued. */
+static uint64_t avg_vruntime_ov(const struct cfsr_replay *r, const struct cfsr_cfs_rq *cfs,
+				const struct pick_overlay *ov)
 {
 	int64_t avg, load;
 
-	cfs_vsums(r, cfs, NULL, &avg, &load);
+	cfs_vsums(r, cfs, ov, &avg, &load);
 	return vsums_mean(cfs, avg, load);
+}
+
+static uint64_t avg_vruntime(const struct cfsr_replay *r, const struct cfsr_cfs_rq *cfs)
+{
+	return avg_vruntime_ov(r, cfs, NULL);
 }
 
 static bool eligible(const struct cfsr_replay *r, const struct cfsr_cfs_rq *cfs,
@@ -2913,11 +2932,18 @@ static int pick_walk(const struct cfsr_replay *r, int cpu, const struct pick_ove
 }
 
 /*
- * For cfsr_replay_pick_tree(): the dequeue of delayed entity @e, and of the
+ * For cfsr_replay_pick_tree() and cfsr_replay_pick(): the dequeue of @e (a
+ * delayed entity the pick completes, or a prev that blocks), and of the
  * group entities it empties (delayed instead where not eligible), in @ov.
+ * With @buddy: dequeue_entities() (kernel/sched/fair.c, v6.12-v6.18;
+ * dequeue_task_fair() v6.6-v6.11), a sleep, stops at the first cfs_rq that
+ * keeps weight and, if that is a group's, makes the group's entity the
+ * next buddy of the levels above (set_next_buddy()): *@buddy is set to
+ * that group (left alone otherwise).
  * Return: -1 when @ov is full.
  */
-static int ov_dequeue(const struct cfsr_replay *r, struct pick_overlay *ov, const struct ent *e)
+static int ov_dequeue(const struct cfsr_replay *r, struct pick_overlay *ov, const struct ent *e,
+		      int *buddy)
 {
 	const struct cfsr_cfs_rq *cfs = ent_cfs(r, e);
 	struct cfsr_cfs_rq *g;
@@ -2926,8 +2952,13 @@ static int ov_dequeue(const struct cfsr_replay *r, struct pick_overlay *ov, cons
 	if (ov->nr_gone >= PICK_OVERLAY_MAX)
 		return -1;
 	ov->gone[ov->nr_gone++] = *e;
-	if (!cfs || !cfs->group || ov_nr_queued(r, cfs, ov))
+	if (!cfs || !cfs->group)
 		return 0;
+	if (ov_nr_queued(r, cfs, ov)) {
+		if (buddy)
+			*buddy = cfs->group;
+		return 0;
+	}
 	g = cfs_of(r, cfs->group, cfs->cpu);
 	ge = gse_ent(g);
 	if (r->profile->delay_dequeue && !eligible(r, parent_cfs(r, g), ov, g->se_vruntime)) {
@@ -2936,7 +2967,7 @@ static int ov_dequeue(const struct cfsr_replay *r, struct pick_overlay *ov, cons
 		ov->delayed[ov->nr_delayed++] = g;
 		return 0;
 	}
-	return ov_dequeue(r, ov, &ge);
+	return ov_dequeue(r, ov, &ge, buddy);
 }
 
 int cfsr_replay_pick_tree(const struct cfsr_replay *r, int cpu)
@@ -2952,7 +2983,7 @@ int cfsr_replay_pick_tree(const struct cfsr_replay *r, int cpu)
 		ret = pick_walk(r, cpu, &ov, NULL, false, &met);
 		if (ret != PICK_DELAYED)
 			return ret;
-		if (ov_dequeue(r, &ov, &met) < 0)
+		if (ov_dequeue(r, &ov, &met, NULL) < 0)
 			return CFSR_PICK_TREE_UNKNOWN;
 	}
 }
@@ -4886,21 +4917,268 @@ static int cfs_pick(const struct cfsr_replay *r, int cpu, const struct cfsr_pick
 	if (guessed && n > 1)
 		return CFSR_PICK_VR_UNKNOWN;
 	k = cfsr_cfs_pick_buddies(&r->cfs_tu, ents, n, q->buddies, &plain);
-	out->picked = (struct cfsr_pick_entity){ ents[plain].pid, true, true, ents[plain].vruntime,
-						 ents[plain].vruntime };
+	out->picked =
+		(struct cfsr_pick_entity){ ents[plain].pid,	 true, true, ents[plain].vruntime,
+					   ents[plain].vruntime, 0 };
 	if (other >= 0)
-		out->other =
-			(struct cfsr_pick_entity){ ents[other].pid, true, true,
-						   ents[other].vruntime, ents[other].vruntime };
+		out->other = (struct cfsr_pick_entity){
+			ents[other].pid, true, true, ents[other].vruntime, ents[other].vruntime, 0
+		};
 	else if (q->other_pid > 0)
 		out->other.pid = q->other_pid;
 	if (k == -2)
 		return CFSR_PICK_BUDDIES;
 	if (k != plain) {
 		out->buddy = true;
-		out->picked = (struct cfsr_pick_entity){ ents[k].pid, true, true, ents[k].vruntime,
-							 ents[k].vruntime };
+		out->picked =
+			(struct cfsr_pick_entity){ ents[k].pid,	     true, true, ents[k].vruntime,
+						   ents[k].vruntime, 0 };
 	}
+	return out->picked.pid;
+}
+
+/* Levels one pick through the task groups follows, at most. */
+#define PICK_MAX_DEPTH 16
+
+/* One level of a pick through the groups: the cfs_rq and its choice. */
+struct pick_level {
+	const struct cfsr_cfs_rq *cfs;
+	struct ent e;
+	/* chosen as the next buddy, as the protected curr; another had its deadline */
+	bool buddy;
+	bool kept;
+	bool tie;
+};
+
+/*
+ * The group entity on @cfs that set_next_buddy() of group @g's entity marks
+ * (itself or the ancestor whose parent cfs_rq is @cfs), 0 none.
+ */
+static int buddy_at(const struct cfsr_replay *r, const struct cfsr_cfs_rq *cfs, int g)
+{
+	const struct cfsr_cfs_rq *c;
+
+	for (c = cfs_of(r, g, cfs->cpu); c && c->group; c = parent_cfs(r, c))
+		if (parent_cfs(r, c) == cfs)
+			return c->group;
+	return 0;
+}
+
+/* cfs_rq->next of @cfs: set by this pick's dequeues, else as the caller keeps it. */
+static struct cfsr_cfs_rq *level_buddy(const struct cfsr_replay *r, const struct cfsr_cfs_rq *cfs,
+				       const struct cfsr_pick_query *q, const struct cfsr_pick *out)
+{
+	unsigned int i;
+	int g = 0;
+
+	for (i = out->nr_buddies; i-- > 0 && !g;)
+		g = buddy_at(r, cfs, out->buddies[i]);
+	if (!g && q->next_buddy)
+		g = q->next_buddy(q->data, cfs);
+	return g > 0 ? cfs_of(r, g, cfs->cpu) : NULL;
+}
+
+static void add_buddy(struct cfsr_pick *out, int g)
+{
+	if (!g)
+		return;
+	if (out->nr_buddies == CFSR_PICK_MAX_BUDDIES) {
+		memmove(out->buddies, out->buddies + 1,
+			sizeof(out->buddies) - sizeof(out->buddies[0]));
+		out->nr_buddies--;
+	}
+	out->buddies[out->nr_buddies++] = g;
+}
+
+/*
+ * Mirrors pick_next_entity() -> pick_eevdf() (kernel/sched/fair.c,
+ * v6.6-v6.18; __pick_eevdf() in later releases) on one level @cfs, the
+ * entities @ov dequeued left out: with one queued entity, that one (curr
+ * if it is still queued); the next buddy if it is eligible (PICK_BUDDY,
+ * v6.14 and 6.12.13/6.13.2 on; before, NEXT_BUDDY, off by default, kept
+ * it unread); curr unless it is not eligible; curr if RUN_TO_PARITY still
+ * protects it; else the eligible queued entity with the earliest
+ * deadline, curr only if strictly earlier.
+ * Return: false if none is queued or none is eligible.
+ */
+static bool level_pick(const struct cfsr_replay *r, const struct cfsr_cfs_rq *cfs,
+		       const struct pick_overlay *ov, const struct cfsr_pick_query *q,
+		       const struct cfsr_pick *out, const struct cfsr_task *prev,
+		       struct pick_level *lv)
+{
+	unsigned int n = ov_nr_queued(r, cfs, ov);
+	struct ent c, e, best;
+	struct cfsr_cfs_rq *nb;
+	bool has_curr, curr_ok, prot, have_best = false;
+	size_t i = 0;
+
+	memset(lv, 0, sizeof(*lv));
+	lv->cfs = cfs;
+	if (!n)
+		return false;
+	has_curr = cfs_curr_ent(r, cfs, &c) && !ov_gone(ov, &c);
+	if (n == 1) {
+		if (has_curr) {
+			lv->e = c;
+			return true;
+		}
+		while (cfs_ent_next(r, cfs, &i, &e))
+			if (!ov_gone(ov, &e)) {
+				lv->e = e;
+				return true;
+			}
+		return false;
+	}
+	nb = r->profile->pick_buddy ? level_buddy(r, cfs, q, out) : NULL;
+	/* a delayed entity has no mark: dequeue_entity() cleared it */
+	if (nb && nb->se_on_rq && !ov_gone(ov, &(struct ent){ .g = nb }) &&
+	    !ent_delayed(ov, &(struct ent){ .g = nb }) && eligible(r, cfs, ov, nb->se_vruntime)) {
+		lv->e = gse_ent(nb);
+		lv->buddy = true;
+		return true;
+	}
+	curr_ok = has_curr && eligible(r, cfs, ov, *c.vruntime);
+	prot = c.t ? c.t == prev && q->prev_protected :
+		     q->gse_protected && q->gse_protected(q->data, c.g);
+	if (curr_ok && prot && r->profile->run_to_parity) {
+		lv->e = c;
+		lv->kept = true;
+		return true;
+	}
+	while (cfs_ent_next(r, cfs, &i, &e)) {
+		if (ov_gone(ov, &e) || (has_curr && ent_same(&e, &c)) ||
+		    !eligible(r, cfs, ov, *e.vruntime))
+			continue;
+		if (have_best && *e.deadline == *best.deadline)
+			lv->tie = true;
+		if (!have_best || (int64_t)(*e.deadline - *best.deadline) < 0) {
+			best = e;
+			have_best = true;
+			lv->tie = false;
+		}
+	}
+	if (curr_ok && (!have_best || (int64_t)(*c.deadline - *best.deadline) < 0)) {
+		best = c;
+		have_best = true;
+		lv->tie = false;
+	} else if (curr_ok && have_best && *c.deadline == *best.deadline) {
+		lv->tie = true;
+	}
+	if (!have_best)
+		return false;
+	lv->e = best;
+	return true;
+}
+
+/* @e at level @cfs as a pick sees it, named by task @pid below it. */
+static void level_describe(const struct cfsr_replay *r, const struct cfsr_cfs_rq *cfs,
+			   const struct pick_overlay *ov, const struct ent *e, int pid,
+			   bool runnable, struct cfsr_pick_entity *out)
+{
+	out->pid = pid;
+	out->runnable = runnable;
+	out->eligible = eligible(r, cfs, ov, *e->vruntime);
+	out->vruntime = *e->vruntime;
+	out->deadline = *e->deadline;
+	out->group = e->g ? e->g->group : 0;
+}
+
+/*
+ * The fair pick of a __schedule() on @cpu whose queued entities sit on
+ * more than one cfs_rq, EEVDF profiles, without changing the engine:
+ * before the pick, a prev that blocks is dequeued with the group entities
+ * it empties (dequeue_entities(), v6.12-v6.18, dequeue_task_fair()
+ * before: delayed where DELAY_DEQUEUE applies, and the walk stops at the
+ * first cfs_rq that keeps weight, whose group entity becomes the next
+ * buddy of the levels above, set_next_buddy()); then pick_task_fair()
+ * (v6.12-v6.18; pick_next_task_fair()'s loop v6.6-v6.11): level_pick() at
+ * the root, then in the cfs_rq of the group entity chosen, down to a task;
+ * a delayed entity chosen is dequeued (pick_next_entity(), v6.12-v6.18,
+ * dequeue_entities() with DEQUEUE_SLEEP | DEQUEUE_DELAYED, which sets a
+ * next buddy the same way) and the pick starts again from the root.
+ * The level at which the model's choice leaves the path to @q->other_pid
+ * is reported (cfsr_pick.level).
+ * Differs: as cfsr_replay_pick(); the update_curr() of each level in the
+ * pick (its running entity advanced to the switch's clock) is the engine's
+ * last run-time report's.
+ */
+static int pick_groups(const struct cfsr_replay *r, int cpu, const struct cfsr_pick_query *q,
+		       const struct cfsr_task *prev, struct cfsr_pick *out)
+{
+	const struct cfsr_task *other = q->other_pid > 0 ? task_find(r, q->other_pid) : NULL;
+	const struct cfsr_cfs_rq *cfs;
+	struct pick_level lv[PICK_MAX_DEPTH];
+	struct pick_overlay ov;
+	struct ent e, oe;
+	size_t nr_lv = 0, i, at;
+	unsigned int guard;
+	int buddy = 0;
+
+	memset(&ov, 0, sizeof(ov));
+	out->level = -1;
+	out->groups = true;
+	out->nr_runnable = prev && !q->prev_sleeps;
+	for (i = 0; i < r->rqs[cpu].nr_onrq; i++)
+		out->nr_runnable += r->tasks[r->rqs[cpu].onrq[i]].state == CFSR_TS_QUEUED;
+	if (prev && q->prev_sleeps) {
+		if (r->profile->delay_dequeue && !q->prev_special &&
+		    !eligible(r, task_cfs((struct cfsr_replay *)r, prev), NULL, prev->vruntime)) {
+			ov.delayed_task = prev;
+		} else {
+			e = task_ent((struct cfsr_task *)prev);
+			if (ov_dequeue(r, &ov, &e, &buddy) < 0)
+				return CFSR_PICK_NO_STATE;
+			add_buddy(out, buddy);
+		}
+	}
+	for (guard = 0;; guard++) {
+		if (guard > PICK_MAX_DELAYED)
+			return CFSR_PICK_NO_STATE;
+		cfs = cfs_of(r, 0, cpu);
+		for (nr_lv = 0; nr_lv < PICK_MAX_DEPTH; nr_lv++) {
+			if (!level_pick(r, cfs, &ov, q, out, prev, &lv[nr_lv]))
+				return !nr_lv && !ov_nr_queued(r, cfs, &ov) ? 0 :
+									      CFSR_PICK_NO_STATE;
+			e = lv[nr_lv].e;
+			if (ent_delayed(&ov, &e) || e.t)
+				break;
+			cfs = e.g;
+		}
+		if (nr_lv == PICK_MAX_DEPTH)
+			return CFSR_PICK_NO_STATE;
+		nr_lv++;
+		if (!ent_delayed(&ov, &e))
+			break;
+		buddy = 0;
+		if (ov_dequeue(r, &ov, &e, &buddy) < 0)
+			return CFSR_PICK_NO_STATE;
+		add_buddy(out, buddy);
+		out->nr_delayed_done++;
+	}
+	/* the first level whose choice is not on the path to the task the kernel ran */
+	for (at = 0; at < nr_lv; at++)
+		if (!other || path_ent(r, lv[at].cfs, other, &oe) < 0 || !ent_same(&oe, &lv[at].e))
+			break;
+	out->level = at < nr_lv ? (int)at : -1;
+	if (at == nr_lv) {
+		/* the same path: whether a next buddy led it at some level */
+		for (i = 0; i < nr_lv; i++)
+			out->buddy = out->buddy || lv[i].buddy;
+		at = nr_lv - 1;
+	}
+	cfs = lv[at].cfs;
+	level_describe(r, cfs, &ov, &lv[at].e, e.t->pid, true, &out->picked);
+	if (other && other->fair && other->cpu == cpu && path_ent(r, cfs, other, &oe) == 0)
+		level_describe(r, cfs, &ov, &oe, other->pid,
+			       other->state == CFSR_TS_QUEUED || (other == prev && !q->prev_sleeps),
+			       &out->other);
+	else if (other)
+		out->other.pid = other->pid;
+	out->avg_vruntime = avg_vruntime_ov(r, cfs, &ov);
+	out->kept_curr = lv[at].kept;
+	out->tie = lv[at].tie;
+	out->buddy = out->buddy || lv[at].buddy;
+	out->group = cfs->group;
 	return out->picked.pid;
 }
 
@@ -4935,12 +5213,14 @@ int cfsr_replay_pick(const struct cfsr_replay *r, int cpu, const struct cfsr_pic
 	const struct cfsr_task *cand[PICK_MAX_CAND];
 	size_t nr_cand = 0, nr_scan;
 	int done[PICK_MAX_DELAYED];
-	bool prev_on_rq = false, prev_delayed = false, other_runnable = false, curr_ok;
+	bool prev_on_rq = false, prev_delayed = false, other_runnable = false, curr_ok,
+	     mixed = false;
 	struct pick_sums s;
 	unsigned int nr;
 	size_t i;
 
 	memset(out, 0, sizeof(*out));
+	out->level = -1;
 	if (cpu < 0 || cpu >= r->nr_cpus || r->rqs[cpu].curr < 0 ||
 	    r->rqs[cpu].curr != (q->prev_pid > 0 ? q->prev_pid : 0))
 		return CFSR_PICK_NO_STATE;
@@ -4965,7 +5245,7 @@ int cfsr_replay_pick(const struct cfsr_replay *r, int cpu, const struct cfsr_pic
 		if (!cfs)
 			cfs = &r->cfs[(size_t)t->group * (size_t)r->nr_cpus + (size_t)cpu];
 		else if (cfs->group != t->group)
-			return CFSR_PICK_GROUPS;
+			mixed = true;
 	}
 	if (q->prev_pid > 0 && !prev) {
 		/* a fair prev the model does not have running here */
@@ -4973,6 +5253,8 @@ int cfsr_replay_pick(const struct cfsr_replay *r, int cpu, const struct cfsr_pic
 		if (t && t->fair)
 			return CFSR_PICK_NO_STATE;
 	}
+	if (mixed)
+		return pick_groups(r, cpu, q, prev, out);
 	if (!cfs)
 		return 0;
 	s.avg = cfs->avg_vruntime;

@@ -926,6 +926,12 @@ enum {
  */
 int cfsr_replay_pick_tree(const struct cfsr_replay *r, int cpu);
 
+/* The cfs_rq of task group @group on @cpu, NULL if none (borrowed until the next event). */
+const struct cfsr_cfs_rq *cfsr_replay_group_cfs_rq(const struct cfsr_replay *r, int group, int cpu);
+
+/* The path of task group @group ("/" the root), NULL if none (borrowed). */
+const char *cfsr_replay_group_path(const struct cfsr_replay *r, int group);
+
 /* Number of tasks, and the task at @i (borrowed until the next event). */
 size_t cfsr_replay_nr_tasks(const struct cfsr_replay *r);
 const struct cfsr_task *cfsr_replay_task_at(const struct cfsr_replay *r, size_t i);
@@ -952,6 +958,8 @@ const struct cfsr_cfs_rq *cfsr_replay_cfs_rq_parent(const struct cfsr_replay *r,
  * @eligible: vruntime_eligible() against the cfs_rq's average at the pick
  * @vruntime: se->vruntime
  * @deadline: se->deadline
+ * @group: a group entity at the level where the picks part: the group
+ *         whose cfs_rq it runs (@pid is then the task below it); 0 a task
  */
 struct cfsr_pick_entity {
 	int pid;
@@ -959,6 +967,7 @@ struct cfsr_pick_entity {
 	bool eligible;
 	uint64_t vruntime;
 	uint64_t deadline;
+	int group;
 };
 
 /**
@@ -971,8 +980,16 @@ struct cfsr_pick_entity {
  * @other_pid: a task to describe as well (the one the kernel ran), 0 none
  * @buddies: CFS profiles: the buddies the cfs_rq may hold (the caller
  *           keeps them from the events), NULL for none
+ * @next_buddy: EEVDF profiles with task groups: the group whose entity is
+ *              cfs_rq->next of @cfs (set_next_buddy() of a dequeue the
+ *              caller kept, cfsr_pick.buddies), 0 none; NULL: none anywhere
+ * @gse_protected: EEVDF profiles: RUN_TO_PARITY still protects group @cfs's
+ *                 entity, the running entity of its parent (its deadline is
+ *                 the one it had at its set_next_entity()); NULL: never
+ * @data: passed to @next_buddy and @gse_protected
  */
 struct cfsr_cfs_buddies;
+struct cfsr_cfs_rq;
 struct cfsr_pick_query {
 	int prev_pid;
 	bool prev_sleeps;
@@ -980,7 +997,13 @@ struct cfsr_pick_query {
 	bool prev_protected;
 	int other_pid;
 	const struct cfsr_cfs_buddies *buddies;
+	int (*next_buddy)(const void *data, const struct cfsr_cfs_rq *cfs);
+	bool (*gse_protected)(const void *data, const struct cfsr_cfs_rq *cfs);
+	const void *data;
 };
+
+/* Group entities one pick makes next buddies, at most. */
+#define CFSR_PICK_MAX_BUDDIES 8
 
 /**
  * struct cfsr_pick - the model's fair pick on a CPU
@@ -994,7 +1017,20 @@ struct cfsr_pick_query {
  *       takes the one queued first, which the model does not know)
  * @group: the task group of the cfs_rq the pick was made on (0: root)
  * @min_vruntime: CFS profiles: the cfs_rq's min_vruntime at the pick
- * @buddy: CFS profiles: the pick is a buddy's, not the leftmost
+ * @buddy: CFS profiles: the pick is a buddy's, not the leftmost; EEVDF
+ *         with task groups: the level's choice was its next buddy
+ *         (PICK_BUDDY)
+ * @level: EEVDF with task groups: the depth (0: the root cfs_rq) of the
+ *         level at which the model's choice and the entity on the path to
+ *         @other first differ, -1 where they do not (or without groups);
+ *         @picked, @other, @avg_vruntime, @kept_curr, @tie, @buddy and
+ *         @group are then that level's, the entities named by the tasks
+ *         below them
+ * @groups: EEVDF: the pick was made through group entities (the queued
+ *          tasks on more than one cfs_rq)
+ * @nr_buddies: EEVDF with task groups: group entities made next buddies
+ *              by the dequeues of the pick (prev's sleep, delayed
+ *              entities completed), in order; @buddies: their groups
  */
 struct cfsr_pick {
 	struct cfsr_pick_entity picked;
@@ -1007,13 +1043,17 @@ struct cfsr_pick {
 	int group;
 	uint64_t min_vruntime;
 	bool buddy;
+	int level;
+	bool groups;
+	unsigned int nr_buddies;
+	int buddies[CFSR_PICK_MAX_BUDDIES];
 };
 
 /* Why cfsr_replay_pick() gives no answer (negative returns). */
 enum cfsr_pick_status {
 	/* the CPU's current task is unknown to the model, or not the query's prev */
 	CFSR_PICK_NO_STATE = -1,
-	/* the CPU's queued fair tasks are not all on one cfs_rq (task groups) */
+	/* CFS profiles: the CPU's queued fair tasks are not all on one cfs_rq (task groups) */
 	CFSR_PICK_GROUPS = -2,
 	/* CFS profiles: the pick depends on buddies the caller could not rule out */
 	CFSR_PICK_BUDDIES = -3,
@@ -1028,13 +1068,14 @@ enum cfsr_pick_status {
  * @q: the switch: its prev and how prev leaves
  * @out: set to the pick and the figures behind it
  *
- * Read-only: the engine is not changed.  Answers for a CPU whose queued
- * fair tasks all sit on one cfs_rq (the root, or a single group's with
- * nothing else queued on the CPU); the picks among group entities are
- * for a model of the hierarchy.  pick_eevdf() as the model mirrors it
- * (EEVDF profiles), or CFS's pick_next_entity() over the tasks' vruntimes
- * with the buddies of @q (CFS profiles, lib/cfspick.h): see the comments
- * at the functions.
+ * Read-only: the engine is not changed.  pick_eevdf() as the model
+ * mirrors it (EEVDF profiles): on the one cfs_rq the CPU's queued fair
+ * tasks sit on, or through the group entities level by level
+ * (pick_task_fair(), with the next buddies and protections @q gives; the
+ * level where the choice leaves the path to @q->other_pid is
+ * cfsr_pick.level); or CFS's pick_next_entity() over the tasks' vruntimes
+ * with the buddies of @q (CFS profiles, lib/cfspick.h), which answers only
+ * for tasks on one cfs_rq: see the comments at the functions.
  * Return: the pid picked, 0 when no fair task is runnable, or a negative
  * enum cfsr_pick_status.
  */

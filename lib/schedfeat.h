@@ -105,6 +105,7 @@ uint64_t cfsr_sched_feat_unnamed(const struct cfsr_sched_feats *f);
 	X("PLACE_DEADLINE_INITIAL", place_deadline_initial) \
 	X("PLACE_REL_DEADLINE", place_rel_deadline)         \
 	X("RUN_TO_PARITY", run_to_parity)                   \
+	X("PICK_BUDDY", pick_buddy)                         \
 	X("DELAY_DEQUEUE", delay_dequeue)                   \
 	X("DELAY_ZERO", delay_zero)                         \
 	X("UTIL_EST", util_est)                             \

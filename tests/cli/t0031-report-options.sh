@@ -19,7 +19,8 @@ p = d[\"pick_check\"]
 assert set(p) == {\"rule\", \"pick\", \"task_groups\", \"total\", \"cpus\", \"reasons\", \"top\"}, set(p)
 for c in [p[\"total\"]] + p[\"cpus\"]:
     assert set(c) - {\"cpu\"} == {\"switches\", \"trivial\", \"contested\", \"agrees\", \"diverges\",
-                                \"cannot_judge\", \"agree_permille\"}, set(c)
+                                \"cannot_judge\", \"agree_permille\", \"groups_contested\",
+                                \"groups_agrees\"}, set(c)
 for e in p[\"top\"]:
     assert set(e) == {\"ts_ns\", \"cpu\", \"reason\", \"prev_pid\", \"ran\", \"preferred\",
                       \"avg_vruntime\", \"nr_runnable\", \"size\"}, set(e)

@@ -105,13 +105,23 @@ test_expect_success 'text: the section, its divergence, within 100 columns' "
 	test \$(awk '{ if (length(\$0) > m) m = length(\$0) } END { print m }' i.out) -le 100
 "
 
-test_expect_success 'cgroups.dat: groups from the markers, CPUs of several groups not judged' "
-	cfsreplay report --json '$TRACES/cgroups.dat' >cg.json &&
+test_expect_success 'cgroups.dat: groups from the markers, picks through group entities judged' "
+	cfsreplay report --json --top 20 '$TRACES/cgroups.dat' >cg.json &&
+	cfsreplay report --json --kernel 6.1 '$TRACES/cgroups.dat' >cg61.json &&
 	cfsreplay report --json '$TRACES/recorded.dat' >rec.json &&
 	python3 -c '
 import json
 p = json.load(open(\"cg.json\"))[\"pick_check\"]
-assert p[\"task_groups\"] == \"markers\" and p[\"reasons\"][\"task-groups\"] > 0, p
+assert p[\"task_groups\"] == \"markers\" and p[\"reasons\"][\"task-groups\"] == 0, p
+# a divergence among group entities names its level, the cfs_rq there and the entities
+lv = [d for d in p[\"top\"] if \"level\" in d]
+assert lv, p[\"top\"]
+for d in lv:
+    assert d[\"level\"] >= 0 and d[\"cfs_rq\"].startswith(\"/\"), d
+    assert \"group\" in d[\"ran\"] or \"group\" in d[\"preferred\"] or d[\"level\"] > 0, d
+# CFS profiles: group entities have no vruntime in the engine
+p = json.load(open(\"cg61.json\"))[\"pick_check\"]
+assert p[\"reasons\"][\"task-groups\"] > 0, p[\"reasons\"]
 p = json.load(open(\"rec.json\"))[\"pick_check\"]
 assert p[\"task_groups\"] == \"snapshots\", p[\"task_groups\"]
 '
@@ -181,7 +191,10 @@ import json
 p = json.load(open(\"cp.json\"))[\"pick_check\"]
 t = p[\"total\"]
 assert p[\"task_groups\"] == \"snapshots\" and t[\"contested\"] > 500, p
-assert t[\"agree_permille\"] >= 950, t
+assert p[\"reasons\"][\"task-groups\"] == 0 and t[\"groups_contested\"] > 0, p
+# the picks on one cfs_rq, the others made through group entities
+flat = t[\"contested\"] - t[\"groups_contested\"]
+assert flat > 500 and (t[\"agrees\"] - t[\"groups_agrees\"]) * 1000 >= 950 * flat, t
 '
 	"
 	test_expect_success 'shared periodic-bpf: --clock gives the groups of its snapshots' "
@@ -191,8 +204,9 @@ assert t[\"agree_permille\"] >= 950, t
 		python3 -c '
 import json
 p = json.load(open(\"pb.json\"))[\"pick_check\"]
-assert p[\"task_groups\"] == \"snapshots\" and p[\"reasons\"][\"task-groups\"] > 0, p
 t = p[\"total\"]
+assert p[\"task_groups\"] == \"snapshots\" and p[\"reasons\"][\"task-groups\"] == 0, p
+assert 0 < t[\"groups_contested\"] < t[\"contested\"], t
 assert t[\"switches\"] == t[\"trivial\"] + t[\"contested\"] + t[\"cannot_judge\"], t
 p = json.load(open(\"rn.json\"))[\"pick_check\"]
 assert p[\"task_groups\"] != \"snapshots\", p[\"task_groups\"]

@@ -229,12 +229,160 @@ static void test_no_answer(void **state)
 	assert_int_equal(cfsr_replay_pick(r, 0, &q, &pk), CFSR_PICK_NO_STATE);
 	assert_int_equal(cfsr_replay_pick(r, 1, &q, &pk), CFSR_PICK_NO_STATE);
 	q.prev_pid = 10;
+	/* both in the one group: one cfs_rq */
 	assert_int_equal(cfsr_replay_task_set_group(r, 11, "/autogroup-3"), 1);
-	assert_int_equal(cfsr_replay_pick(r, 0, &q, &pk), CFSR_PICK_GROUPS);
-	/* both in the one group: one cfs_rq again */
 	assert_int_equal(cfsr_replay_task_set_group(r, 10, "/autogroup-3"), 1);
 	assert_int_equal(cfsr_replay_pick(r, 0, &q, &pk), 11);
 	assert_int_not_equal(pk.group, 0);
+	assert_int_equal(pk.level, -1);
+	cfsr_replay_free(r);
+}
+
+/* A CFS profile: tasks on two cfs_rqs, whose group entities have no vruntime in the engine. */
+static void test_cfs_groups(void **state)
+{
+	struct cfsr_replay *r = cfsr_replay_new(2, cfsr_profile_for("6.1"), 250);
+	struct cfsr_pick_query q = { .prev_pid = 10, .other_pid = 11 };
+	struct cfsr_pick pk;
+
+	(void)state;
+	assert_int_equal(cfsr_replay_task_set_group(r, 11, "/B"), 1);
+	feed(r, ev_switch(T0, 0, 0, false, 10));
+	feed(r, ev_runtime(T0 + MS, 10, MS));
+	feed(r, ev_wakeup(T0 + MS, 10, 11));
+	assert_int_equal(cfsr_replay_pick(r, 0, &q, &pk), CFSR_PICK_GROUPS);
+	cfsr_replay_free(r);
+}
+
+/*
+ * Two groups on CPU 0, v6.18 (2 CPUs: slice 1.4 ms), all tasks nice 0:
+ * a1 (10) in /A, b1 (11) and b2 (12) in /B.  Each group has load on CPU 0
+ * only, so calc_group_shares() gives its entity the whole tg->shares,
+ * 1024: virtual time is real time on both levels.  Worked out by hand:
+ *  - T0: a1 switched in; its cfs_rq /A and the root are empty (V 0): a1
+ *    v 0, d 1.4; gse A v 0, d 1.4 (a group entity's slice is its cfs_rq's
+ *    smallest, 1.4).
+ *  - T0+1: a1 reports 1 ms: a1 v 1.0, gse A v 1.0 (deadlines not
+ *    reached).  b1 wakes into the empty /B (V_B 0): b1 v 0, d 1.4; gse B
+ *    placed at the root's V, that of curr gse A alone, 1.0: v 1.0, d 2.4.
+ *  - T0+2: a1 reports 1 ms: a1 v 2.0, its deadline 1.4 passed: d 3.4;
+ *    gse A v 2.0, d 3.4.  Root: A 2.0 (curr), B 1.0: V 1.5; A is not
+ *    eligible, B is: the pick at a1's preemption takes B, then b1 (alone).
+ *  - b1 runs 1 ms (T0+3): b1 v 1.0 (d 1.4), gse B v 2.0 (d 2.4).  Root:
+ *    A 2.0 d 3.4, B 2.0 d 2.4 (curr): V 2.0, both eligible; B's deadline
+ *    is earlier: B, and in it b1.  With the root's next buddy on A
+ *    (PICK_BUDDY: eligible), A and a1 instead: the kernel running b1 then
+ *    parts from the model at level 0 (not-buddy).
+ *  - T0+3: b2 wakes into /B: V_B is curr b1's 1.0: b2 v 1.0, d 2.4.
+ *    If b1 is preempted: root as above, B; in B, b1 (1.0, d 1.4) and b2
+ *    (1.0, d 2.4) both eligible (V_B 1.0), b1's deadline earlier: b1; the
+ *    kernel running b2 parts at level 1, the cfs_rq of /B
+ *    (earlier-deadline, d 2.4 against 1.4); with b1's slice protected
+ *    (RUN_TO_PARITY), b1 is kept: run-to-parity at level 1.
+ *    If b1 blocks: it is eligible (1.0 <= V_B 1.0), so it is dequeued,
+ *    not delayed; /B keeps b2, so set_next_buddy() makes B the root's next
+ *    buddy; B (2.0 <= V 2.0) is eligible: B by the buddy, then b2.
+ *  - Instead, b1 runs 0.5 ms more (T0+3.5): b1 v 1.5, deadline passed: d
+ *    2.9; gse B v 2.5, deadline passed: d 3.9.  Root: A 2.0 d 3.4, B 2.5
+ *    (curr): V 2.25; only A is eligible: the pick at b1's preemption takes
+ *    a1; the kernel running b2 parts at level 0: gse B ineligible, 0.25 ms
+ *    past V.
+ */
+/* cfs_rq->next of the root on the group entity of the group @data points to */
+static int buddy_on(const void *data, const struct cfsr_cfs_rq *cfs)
+{
+	return cfs->group ? 0 : *(const int *)data;
+}
+
+/* A v6.18 engine with a1 (10) in /A, b1 (11) and b2 (12) in /B. */
+static struct cfsr_replay *groups_engine(void)
+{
+	struct cfsr_replay *r = cfsr_replay_new(2, cfsr_profile_for("6.18"), 250);
+
+	assert_non_null(r);
+	assert_int_equal(cfsr_replay_task_set_group(r, 10, "/A"), 1);
+	assert_int_equal(cfsr_replay_task_set_group(r, 11, "/B"), 1);
+	assert_int_equal(cfsr_replay_task_set_group(r, 12, "/B"), 1);
+	return r;
+}
+
+static void test_groups(void **state)
+{
+	struct cfsr_replay *r = groups_engine();
+	struct cfsr_pick_query q = { .prev_pid = 10, .other_pid = 11 };
+	const struct cfsr_cfs_rq *ga, *gb;
+	struct cfsr_pick pk;
+
+	(void)state;
+	feed(r, ev_switch(T0, 0, 0, false, 10));
+	feed(r, ev_runtime(T0 + MS, 10, MS));
+	feed(r, ev_wakeup(T0 + MS, 10, 11));
+	feed(r, ev_runtime(T0 + 2 * MS, 10, MS));
+	ga = cfsr_replay_task_cfs_rq(r, cfsr_replay_task(r, 10));
+	gb = cfsr_replay_task_cfs_rq(r, cfsr_replay_task(r, 11));
+	assert_int_equal(ga->se_weight >> 10, 1024);
+	assert_int_equal(gb->se_weight >> 10, 1024);
+	assert_int_equal(ga->se_vruntime, 2 * MS);
+	assert_int_equal(ga->se_deadline, 3400000);
+	assert_int_equal(gb->se_vruntime, 1 * MS);
+	assert_int_equal(gb->se_deadline, 2400000);
+	assert_int_equal(cfsr_replay_pick(r, 0, &q, &pk), 11);
+	assert_int_equal(pk.level, -1);
+
+	feed(r, ev_switch(T0 + 2 * MS, 10, 0, true, 11));
+	feed(r, ev_runtime(T0 + 3 * MS, 11, MS));
+	assert_int_equal(gb->se_vruntime, 2 * MS);
+	assert_int_equal(gb->se_deadline, 2400000);
+	q = (struct cfsr_pick_query){ .prev_pid = 11, .other_pid = 11 };
+	assert_int_equal(cfsr_replay_pick(r, 0, &q, &pk), 11);
+	/* the root's next buddy on A */
+	q.next_buddy = buddy_on;
+	q.data = &ga->group;
+	assert_int_equal(cfsr_replay_pick(r, 0, &q, &pk), 10);
+	assert_int_equal(pk.level, 0);
+	assert_true(pk.buddy);
+	assert_int_equal(pk.picked.group, ga->group);
+	assert_int_equal(pk.other.group, gb->group);
+
+	feed(r, ev_wakeup(T0 + 3 * MS, 11, 12));
+	assert_int_equal(cfsr_replay_task(r, 12)->vruntime, 1 * MS);
+	assert_int_equal(cfsr_replay_task(r, 12)->deadline, 2400000);
+	q = (struct cfsr_pick_query){ .prev_pid = 11, .other_pid = 12 };
+	assert_int_equal(cfsr_replay_pick(r, 0, &q, &pk), 11);
+	assert_int_equal(pk.level, 1);
+	assert_int_equal(pk.group, gb->group);
+	assert_false(pk.kept_curr);
+	assert_int_equal(pk.picked.group, 0);
+	assert_int_equal(pk.picked.deadline, 1400000);
+	assert_int_equal(pk.other.deadline, 2400000);
+	assert_true(pk.other.eligible);
+	q.prev_protected = true;
+	assert_int_equal(cfsr_replay_pick(r, 0, &q, &pk), 11);
+	assert_int_equal(pk.level, 1);
+	assert_true(pk.kept_curr);
+	/* b1 blocks */
+	q = (struct cfsr_pick_query){ .prev_pid = 11, .prev_sleeps = true, .other_pid = 12 };
+	assert_int_equal(cfsr_replay_pick(r, 0, &q, &pk), 12);
+	assert_int_equal(pk.level, -1);
+	assert_int_equal(pk.nr_buddies, 1);
+	assert_int_equal(pk.buddies[0], gb->group);
+	assert_true(pk.buddy);
+
+	feed(r, ev_runtime(T0 + 3 * MS + MS / 2, 11, MS / 2));
+	assert_int_equal(gb->se_vruntime, 2500000);
+	assert_int_equal(gb->se_deadline, 3900000);
+	assert_int_equal(cfsr_replay_task(r, 11)->deadline, 2900000);
+	q = (struct cfsr_pick_query){ .prev_pid = 11, .other_pid = 12 };
+	assert_int_equal(cfsr_replay_pick(r, 0, &q, &pk), 10);
+	assert_int_equal(pk.level, 0);
+	assert_int_equal(pk.group, 0);
+	assert_int_equal(pk.avg_vruntime, 2250000);
+	assert_int_equal(pk.picked.group, ga->group);
+	assert_int_equal(pk.picked.vruntime, 2 * MS);
+	assert_int_equal(pk.other.group, gb->group);
+	assert_int_equal(pk.other.pid, 12);
+	assert_false(pk.other.eligible);
+	assert_int_equal(pk.other.vruntime, 2500000);
 	cfsr_replay_free(r);
 }
 
@@ -443,6 +591,94 @@ static void run_wrong(struct cfsr_pickcheck *pc)
 	}
 }
 
+/* The check's totals: switches, contested, agrees and cannot judge as given. */
+static struct cfsr_pick_cpu assert_totals(const struct cfsr_pickcheck *pc, uint64_t switches,
+					  uint64_t contested, uint64_t agrees, uint64_t cannot)
+{
+	struct cfsr_pick_cpu n;
+
+	cfsr_pickcheck_total(pc, &n);
+	assert_int_equal(n.switches, switches);
+	assert_int_equal(n.contested, contested);
+	assert_int_equal(n.agrees, agrees);
+	assert_int_equal(n.diverges, contested - agrees);
+	assert_int_equal(n.cannot, cannot);
+	return n;
+}
+
+/* The check before the borrowed engine replays @e, and after. */
+static void pc_step(struct cfsr_pickcheck *pc, struct cfsr_replay *r, struct cfsr_event e)
+{
+	assert_int_equal(cfsr_pickcheck_before(pc, &e), 0);
+	feed(r, e);
+	cfsr_pickcheck_after(pc, &e);
+}
+
+/*
+ * The check's next buddies, on the groups of test_groups() (a1 in /A; b1,
+ * b2 in /B; group entities of weight 1024: virtual time is real time):
+ *  - T0: a1 switched in, the CPU's first switch (state-unknown); it runs
+ *    2 ms while b1 wakes at T0+1 (gse B v 1.0, d 2.4); at its preemption
+ *    A (2.0, d 3.4) is not eligible against V 1.5: B, b1 (earliest).
+ *  - b1 runs 1 ms (b1 v 1.0, gse B v 2.0, d 2.4); b2 wakes (v 1.0, d 2.4);
+ *    b1 blocks, eligible in /B (V_B 1.0): dequeued, /B keeps b2, so B is
+ *    the root's next buddy; B eligible (2.0 <= V 2.0): b2 (next-buddy).
+ *    b2 follows b1 in one group: B's set_next_entity() is not made, the
+ *    buddy stays.
+ *  - b2 runs 0.5 ms: b2 v 1.5; gse B v 2.5, deadline passed: d 3.9.  At
+ *    its preemption V is (2.0 + 2.5) / 2 = 2.25: the buddy B is not
+ *    eligible, A is: a1 (earliest); A's set_next_entity() at d 3.4 does
+ *    not clear B's mark.
+ *  - a1 runs 0.5 ms: a1 v 2.5, gse A v 2.5 (d 3.4, unchanged since its
+ *    set_next_entity(): protected); V 2.5, both eligible.  Without the
+ *    buddy RUN_TO_PARITY would keep A (a1); the buddy comes first: B, b2,
+ *    which the kernel runs (next-buddy).  The set_next_entity() of B then
+ *    clears the mark: b2 runs 1 ms (gse B v 3.5, d 3.9), and at its
+ *    preemption A (2.5, d 3.4) is the one eligible: a1 (earliest).
+ */
+static void test_pickcheck_buddy(void **state)
+{
+	struct cfsr_replay *r = groups_engine();
+	struct cfsr_pickcheck_params p = {
+		.engine = r,
+		.nr_cpus = 2,
+		.prof = cfsr_profile_for("6.18"),
+		.hz = 250,
+		.win_end = UINT64_MAX,
+		.filter_cpu = -1,
+		.filter_pid = -1,
+	};
+	struct cfsr_pickcheck *pc = cfsr_pickcheck_new(&p);
+	struct cfsr_pick_cpu n;
+
+	(void)state;
+	assert_non_null(pc);
+	cfsr_pickcheck_groups_known(pc);
+	pc_step(pc, r, ev_switch(T0, 0, 0, false, 10));
+	pc_step(pc, r, ev_runtime(T0 + MS, 10, MS));
+	pc_step(pc, r, ev_wakeup(T0 + MS, 10, 11));
+	pc_step(pc, r, ev_runtime(T0 + 2 * MS, 10, MS));
+	pc_step(pc, r, ev_switch(T0 + 2 * MS, 10, 0, true, 11));
+	pc_step(pc, r, ev_runtime(T0 + 3 * MS, 11, MS));
+	pc_step(pc, r, ev_wakeup(T0 + 3 * MS, 11, 12));
+	pc_step(pc, r, ev_switch(T0 + 3 * MS, 11, 1, false, 12));
+	assert_int_equal(cfsr_pickcheck_reason(pc, CFSR_PR_NEXT_BUDDY), 1);
+	pc_step(pc, r, ev_runtime(T0 + 3 * MS + MS / 2, 12, MS / 2));
+	pc_step(pc, r, ev_switch(T0 + 3 * MS + MS / 2, 12, 0, true, 10));
+	pc_step(pc, r, ev_runtime(T0 + 4 * MS, 10, MS / 2));
+	pc_step(pc, r, ev_switch(T0 + 4 * MS, 10, 0, true, 12));
+	pc_step(pc, r, ev_runtime(T0 + 5 * MS, 12, MS));
+	pc_step(pc, r, ev_switch(T0 + 5 * MS, 12, 0, true, 10));
+	n = assert_totals(pc, 6, 5, 5, 1);
+	assert_int_equal(n.groups_contested, 5);
+	assert_int_equal(n.groups_agrees, 5);
+	assert_int_equal(cfsr_pickcheck_reason(pc, CFSR_PR_STATE_UNKNOWN), 1);
+	assert_int_equal(cfsr_pickcheck_reason(pc, CFSR_PR_EARLIEST), 3);
+	assert_int_equal(cfsr_pickcheck_reason(pc, CFSR_PR_NEXT_BUDDY), 2);
+	cfsr_pickcheck_free(pc);
+	cfsr_replay_free(r);
+}
+
 static void test_pickcheck_top(void **state)
 {
 	struct cfsr_pickcheck_params p = {
@@ -456,18 +692,12 @@ static void test_pickcheck_top(void **state)
 	};
 	const struct cfsr_pick_div *d;
 	struct cfsr_pickcheck *pc;
-	struct cfsr_pick_cpu n;
 
 	(void)state;
 	pc = cfsr_pickcheck_new(&p);
 	assert_non_null(pc);
 	run_wrong(pc);
-	cfsr_pickcheck_total(pc, &n);
-	assert_int_equal(n.switches, 6);
-	assert_int_equal(n.contested, 5);
-	assert_int_equal(n.agrees, 3);
-	assert_int_equal(n.diverges, 2);
-	assert_int_equal(n.cannot, 1);
+	assert_totals(pc, 6, 5, 3, 1);
 	assert_int_equal(cfsr_pickcheck_reason(pc, CFSR_PR_STATE_UNKNOWN), 1);
 	assert_int_equal(cfsr_pickcheck_reason(pc, CFSR_PR_EARLIER_DEADLINE), 1);
 	assert_int_equal(cfsr_pickcheck_reason(pc, CFSR_PR_INELIGIBLE), 1);
@@ -506,6 +736,9 @@ int main(void)
 		cmocka_unit_test(test_pickcheck_top),
 		cmocka_unit_test(test_cfs_engine),
 		cmocka_unit_test(test_cfs_engine_features),
+		cmocka_unit_test(test_cfs_groups),
+		cmocka_unit_test(test_groups),
+		cmocka_unit_test(test_pickcheck_buddy),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
