@@ -34,6 +34,7 @@
 #define CFSR_IMBALANCE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "cpuload.h"
@@ -65,6 +66,7 @@ enum cfsr_imb_class {
  * @win_end: up to here
  * @top: how many of the longest windows to keep
  * @filter_cpu: count only windows with this CPU as B or L (-1: all)
+ * @keep_all: keep every counted window (cfsr_imb_all()), not only the @top longest
  */
 struct cfsr_imb_params {
 	int nr_cpus;
@@ -74,6 +76,7 @@ struct cfsr_imb_params {
 	uint64_t win_start;
 	uint64_t win_end;
 	int top;
+	bool keep_all;
 };
 
 /**
@@ -92,6 +95,9 @@ struct cfsr_imb_params {
  * @comm: its name
  * @class: allowed, aff-unknown or affinity-bound
  * @why: how it ended
+ * @other_busiest_load: B's load at @start from the other source of loads
+ *                      (model or kernel, cfsr_imb_set_other()), or 0
+ * @other_local_load: L's
  */
 struct cfsr_imb_window {
 	uint64_t start;
@@ -107,6 +113,8 @@ struct cfsr_imb_window {
 	char comm[CFSR_COMM_LEN];
 	enum cfsr_imb_class class;
 	enum cfsr_imb_end why;
+	uint64_t other_busiest_load;
+	uint64_t other_local_load;
 };
 
 /**
@@ -143,6 +151,26 @@ void cfsr_imb_free(struct cfsr_imbalance *im);
  */
 int cfsr_imb_event(struct cfsr_imbalance *im, const struct cfsr_event *ev,
 		   const struct cfsr_cpuload *cl, const struct cfsr_iww *iw);
+
+/**
+ * cfsr_imb_event_loads() - cfsr_imb_event() with other per-CPU loads
+ * @loads: each CPU's load (e.g. the kernel's, lib/kload.h), in place of
+ *         cfsr_cpuload_now(); NULL: the model's.  The tasks, their waiting
+ *         and their task_h_load() are still @cl's.
+ * Return: 0, or -1 after cfsr_error().
+ */
+int cfsr_imb_event_loads(struct cfsr_imbalance *im, const struct cfsr_event *ev,
+			 const struct cfsr_cpuload *cl, const struct cfsr_iww *iw,
+			 const uint64_t *loads);
+
+/* The window the last event opened, or NULL. */
+const struct cfsr_imb_window *cfsr_imb_opened(const struct cfsr_imbalance *im);
+
+/* Give the window the last event opened B's and L's loads from the other source. */
+void cfsr_imb_set_other(struct cfsr_imbalance *im, uint64_t busiest_load, uint64_t local_load);
+
+/* Every counted window in time order (@keep_all); return their number. */
+size_t cfsr_imb_all(const struct cfsr_imbalance *im, const struct cfsr_imb_window **w);
 
 /* Close the open window at @ts, the end of the trace. */
 void cfsr_imb_finish(struct cfsr_imbalance *im, uint64_t ts);
