@@ -87,6 +87,10 @@ struct report {
 	const char *clock;
 	/* the kernel's PELT records whose per-CPU loads lasting imbalance also takes, or NULL */
 	const char *pelt;
+	/* @pelt lies beside the trace (not given): a reading error leaves the rest standing */
+	bool pelt_beside;
+	/* it could not be read (the error was printed) */
+	bool pelt_failed;
 	struct cfsr_clock_map pelt_map;
 	struct cfsr_imb_agree agree;
 };
@@ -271,6 +275,15 @@ static int next_root_record(const struct report *r, struct kernel_recs *k)
 	return k->have;
 }
 
+/* A reading error: fatal for records given, else the kernel loads are dropped. */
+static int kernel_failed(struct report *r, struct kernel_recs *k)
+{
+	cfsr_truth_close(k->rd);
+	k->rd = NULL;
+	r->pelt_failed = true;
+	return r->pelt_beside ? 0 : -1;
+}
+
 /* Give the comparators the records at or before trace time @ts. */
 static int kernel_until(struct report *r, struct kernel_recs *k, uint64_t ts)
 {
@@ -284,7 +297,7 @@ static int kernel_until(struct report *r, struct kernel_recs *k, uint64_t ts)
 						     p->clock_pelt - p->lost_idle_time :
 						     p->clock_task),
 				  &p->avg);
-	return k->have < 0 ? -1 : 0;
+	return k->have < 0 ? kernel_failed(r, k) : 0;
 }
 
 static int open_kernel_recs(struct report *r, struct kernel_recs *k)
@@ -293,14 +306,16 @@ static int open_kernel_recs(struct report *r, struct kernel_recs *k)
 	if (!r->pelt)
 		return 0;
 	if (cfsr_clock_map_find(r->pelt, r->t->info.clock, &r->pelt_map) < 0)
-		return -1;
+		return kernel_failed(r, k);
 	k->rd = cfsr_truth_open(r->pelt);
 	if (!k->rd)
-		return -1;
-	if (cfsr_truth_format(k->rd) != CFSR_TRUTH_FMT_PELT)
-		return cfsr_error("cannot use '%s': not a pelt.jsonl file of kernel PELT records",
-				  r->pelt);
-	return next_root_record(r, k);
+		return kernel_failed(r, k);
+	if (cfsr_truth_format(k->rd) != CFSR_TRUTH_FMT_PELT) {
+		cfsr_error("cannot use '%s': not a pelt.jsonl file of kernel PELT records",
+			   r->pelt);
+		return kernel_failed(r, k);
+	}
+	return next_root_record(r, k) < 0 ? kernel_failed(r, k) : 0;
 }
 
 static int run(struct report *r)
@@ -486,7 +501,7 @@ static void text_imb(struct report *r)
 	       it->ended[CFSR_IMB_MIGRATION], it->ended[CFSR_IMB_BALANCED],
 	       it->ended[CFSR_IMB_TRACE_END]);
 	n = cfsr_imb_top(r->c.im, &w);
-	text_windows(w, n, r->pelt ? "kernel" : NULL);
+	text_windows(w, n, r->pelt && !r->pelt_failed ? "kernel" : NULL);
 }
 
 /* Lasting imbalance on the kernel's per-CPU loads, beside the model's. */
@@ -498,6 +513,11 @@ static void text_imb_kernel(const struct report *r)
 
 	if (!r->pelt)
 		return;
+	if (r->pelt_failed) {
+		printf("\nlasting imbalance on the kernel's loads: the records %s could not be read\n",
+		       r->pelt);
+		return;
+	}
 	k = cfsr_imb_totals(r->c.imk);
 	printf("\nlasting imbalance on the kernel's loads (each CPU's root cfs_rq load_avg from its\n"
 	       "                   latest PELT record, decayed to the instant; %" PRIu64
@@ -961,13 +981,43 @@ static json_object *json_iww(struct report *r)
 	return o;
 }
 
+/* One window; @other: key prefix of its other loads, or NULL. */
+static json_object *json_window(const struct cfsr_imb_window *w, const char *other)
+{
+	json_object *e;
+	char key[48];
+
+	e = json_object_new_object();
+	json_object_object_add(e, "start_ns", u64(w->start));
+	json_object_object_add(e, "end_ns", u64(w->end));
+	json_object_object_add(e, "duration_ns", u64(w->end - w->start));
+	json_object_object_add(e, "busiest_cpu", json_object_new_int(w->busiest));
+	json_object_object_add(e, "local_cpu", json_object_new_int(w->local));
+	json_object_object_add(e, "busiest_load", u64(w->busiest_load));
+	json_object_object_add(e, "local_load", u64(w->local_load));
+	json_object_object_add(e, "busiest_nr", json_object_new_int(w->busiest_nr));
+	json_object_object_add(e, "local_nr", json_object_new_int(w->local_nr));
+	json_object_object_add(e, "task_pid", json_object_new_int(w->task));
+	json_object_object_add(e, "task_comm", json_object_new_string(w->comm));
+	json_object_object_add(e, "task_load", u64(w->task_load));
+	json_object_object_add(e, "class", json_object_new_string(cfsr_imb_class_name(w->class)));
+	json_object_object_add(e, "ended_by", json_object_new_string(cfsr_imb_end_name(w->why)));
+	if (other) {
+		snprintf(key, sizeof(key), "%s_busiest_load", other);
+		json_object_object_add(e, key, u64(w->other_busiest_load));
+		snprintf(key, sizeof(key), "%s_local_load", other);
+		json_object_object_add(e, key, u64(w->other_local_load));
+	}
+	return e;
+}
+
 /* Lasting imbalance of @im; @other: key prefix of its windows' other loads, or NULL. */
 static json_object *json_imb_of(const struct report *r, const struct cfsr_imbalance *im,
 				const char *other)
 {
 	const struct cfsr_imb_totals *it = cfsr_imb_totals(im);
 	const struct cfsr_imb_window *w;
-	json_object *o = json_object_new_object(), *top = json_object_new_array(), *e, *ended;
+	json_object *o = json_object_new_object(), *top = json_object_new_array(), *ended;
 	int i, k, n;
 
 	json_object_object_add(o, "imbalance_pct", json_object_new_int(CFSR_IMBALANCE_PCT));
@@ -985,55 +1035,37 @@ static json_object *json_imb_of(const struct report *r, const struct cfsr_imbala
 				       u64(it->ended[k]));
 	json_object_object_add(o, "lasting_ended_by", ended);
 	n = cfsr_imb_top(im, &w);
-	for (i = 0; i < n; i++) {
-		char key[48];
-
-		e = json_object_new_object();
-		json_object_object_add(e, "start_ns", u64(w[i].start));
-		json_object_object_add(e, "end_ns", u64(w[i].end));
-		json_object_object_add(e, "duration_ns", u64(w[i].end - w[i].start));
-		json_object_object_add(e, "busiest_cpu", json_object_new_int(w[i].busiest));
-		json_object_object_add(e, "local_cpu", json_object_new_int(w[i].local));
-		json_object_object_add(e, "busiest_load", u64(w[i].busiest_load));
-		json_object_object_add(e, "local_load", u64(w[i].local_load));
-		json_object_object_add(e, "busiest_nr", json_object_new_int(w[i].busiest_nr));
-		json_object_object_add(e, "local_nr", json_object_new_int(w[i].local_nr));
-		json_object_object_add(e, "task_pid", json_object_new_int(w[i].task));
-		json_object_object_add(e, "task_comm", json_object_new_string(w[i].comm));
-		json_object_object_add(e, "task_load", u64(w[i].task_load));
-		json_object_object_add(e, "class",
-				       json_object_new_string(cfsr_imb_class_name(w[i].class)));
-		json_object_object_add(e, "ended_by",
-				       json_object_new_string(cfsr_imb_end_name(w[i].why)));
-		if (other) {
-			snprintf(key, sizeof(key), "%s_busiest_load", other);
-			json_object_object_add(e, key, u64(w[i].other_busiest_load));
-			snprintf(key, sizeof(key), "%s_local_load", other);
-			json_object_object_add(e, key, u64(w[i].other_local_load));
-		}
-		json_object_array_add(top, e);
-	}
+	for (i = 0; i < n; i++)
+		json_object_array_add(top, json_window(&w[i], other));
 	json_object_object_add(o, "top", top);
 	return o;
 }
 
 static json_object *json_imb(const struct report *r)
 {
-	return json_imb_of(r, r->c.im, r->pelt ? "kernel" : NULL);
+	return json_imb_of(r, r->c.im, r->pelt && !r->pelt_failed ? "kernel" : NULL);
 }
 
 /* Lasting imbalance on the kernel's loads (format 4), NULL without records. */
-static json_object *json_imb_kernel(const struct report *r)
+static json_object *json_imb_kernel(const struct report *r, int top)
 {
-	json_object *o, *a, *d;
+	const struct cfsr_imb_window *w;
+	json_object *o, *a, *d, *first;
+	size_t i, n;
 
-	if (!r->pelt)
+	if (!r->pelt || r->pelt_failed)
 		return NULL;
 	o = json_object_new_object();
 	json_object_object_add(o, "pelt_file", json_object_new_string(r->pelt));
 	json_object_object_add(o, "records", u64(cfsr_kload_records(r->c.kl)));
 	json_object_object_add(o, "from_ns", r->c.kernel_from ? u64(r->c.kernel_from) : NULL);
 	json_object_object_add(o, "lasting_imbalance", json_imb_of(r, r->c.imk, "model"));
+	/* the first windows, lasting or not: their start loads, the kernel's and the model's */
+	first = json_object_new_array();
+	n = cfsr_imb_all(r->c.imk, &w);
+	for (i = 0; i < n && i < (size_t)top; i++)
+		json_object_array_add(first, json_window(&w[i], "model"));
+	json_object_object_add(o, "first_windows", first);
 	a = json_object_new_object();
 	json_object_object_add(a, "model_windows", u64(r->agree.model));
 	json_object_object_add(a, "kernel_windows", u64(r->agree.kernel));
@@ -1272,7 +1304,7 @@ static int print_json(struct report *r, const struct report_opts *op)
 	json_object_object_add(o, "cpus", cpus);
 	json_object_object_add(o, "idle_while_waiting", json_iww(r));
 	json_object_object_add(o, "lasting_imbalance", json_imb(r));
-	json_object_object_add(o, "kernel_loads", json_imb_kernel(r));
+	json_object_object_add(o, "kernel_loads", json_imb_kernel(r, op->top));
 	json_object_object_add(o, "placement", json_place(r));
 	json_object_object_add(o, "pick_check", json_pick(r, op));
 	json_object_object_add(o, "fidelity", r->have_fid ? cfsr_fidelity_json(&r->fid) : NULL);
@@ -1365,8 +1397,10 @@ int cmd_report(int argc, const char **argv)
 			cfsr_error("report: out of memory");
 			goto out;
 		}
-		if (access(beside, R_OK) == 0 && r.prof->pelt)
+		if (access(beside, R_OK) == 0 && r.prof->pelt) {
 			r.pelt = beside;
+			r.pelt_beside = true;
+		}
 	} else if (strcmp(pelt, "none")) {
 		r.pelt = pelt;
 	}
