@@ -1404,6 +1404,12 @@ int cmd_report(int argc, const char **argv)
 	} else if (strcmp(pelt, "none")) {
 		r.pelt = pelt;
 	}
+	/*
+	 * the model then takes the clock readings and task groups of the same
+	 * records, as validate does, unless the trace or --clock gives them
+	 */
+	if (r.pelt && !r.clock && !cfsr_clock_source(r.t, NULL))
+		r.clock = r.pelt;
 	if (cfsr_comparators_init(&r.c,
 				  &(struct cfsr_comparators_params){ .info = &r.t->info,
 								     .nr_cpus = r.t->info.nr_cpus,

@@ -151,8 +151,18 @@ if [ -f "$SHARED_TRACES/periodic-bpf/pelt.jsonl.gz" ]; then
 			'$SHARED_TRACES/periodic-bpf/pelt.jsonl.gz' \
 			--pelt '$SHARED_TRACES/periodic-bpf/pelt.jsonl.gz'
 	"
+	test_expect_success 'cgroups-bpf: the same; the groups come from the records' "
+		check_ref '$SHARED_TRACES/cgroups-bpf/trace.dat' \
+			'$SHARED_TRACES/cgroups-bpf/pelt.jsonl.gz' \
+			--pelt '$SHARED_TRACES/cgroups-bpf/pelt.jsonl.gz' &&
+		python3 -c '
+import json
+assert json.load(open(\"r.json\"))[\"groups\"][\"groups\"] > 0
+'
+	"
 else
 	test_skip 'periodic-bpf: the same with --pelt' 'no ../shared/traces'
+	test_skip 'cgroups-bpf: the same; the groups come from the records' 'no ../shared/traces'
 fi
 
 test_done
