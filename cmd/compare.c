@@ -767,6 +767,7 @@ static int set_group(void *data, int tid, const char *group)
 static int before_event(struct models *m, struct cfsr_clock_feed *feed,
 			struct cfsr_clock_reading *rd, int *have_rd, uint64_t *next, uint64_t ts)
 {
+	uint64_t clock;
 	int s;
 
 	for (;;) {
@@ -777,12 +778,12 @@ static int before_event(struct models *m, struct cfsr_clock_feed *feed,
 			return -1;
 		if (rd_due && (!smp_due || rd->ts <= *next)) {
 			for (s = 0; s < 2; s++) {
+				clock = cfsr_clock_reading_for(rd, cfsr_replay_profile(m->r[s]));
 				if (rd->at_update)
-					cfsr_replay_clock_update(m->r[s], rd->cpu, rd->ts,
-								 rd->clock, rd->until);
+					cfsr_replay_clock_update(m->r[s], rd->cpu, rd->ts, clock,
+								 rd->until);
 				else
-					cfsr_replay_clock_sample(m->r[s], rd->cpu, rd->ts,
-								 rd->clock);
+					cfsr_replay_clock_sample(m->r[s], rd->cpu, rd->ts, clock);
 				/* a task record names its group then: a move shows there */
 				if (rd->group && cfsr_replay_task_move_group(m->r[s], rd->tid,
 									     rd->group, rd->ts) < 0)

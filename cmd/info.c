@@ -23,6 +23,7 @@
 #include "progress.h"
 #include "profile.h"
 #include "schedfeat.h"
+#include "topology.h"
 
 #define INFO_FORMAT_VERSION 1
 
@@ -148,7 +149,6 @@ static void print_sched_feats(const struct cfsr_trace_info *in)
 	const char *on[CFSR_SCHED_FEAT_MAX], *off[CFSR_SCHED_FEAT_MAX];
 	const char *differ[CFSR_SCHED_FEAT_MAX];
 	struct cfsr_sched_feats f;
-	struct cfsr_profile p;
 	size_t i, nr_on = 0, nr_off = 0, nr_differ;
 	uint64_t unnamed;
 
@@ -184,8 +184,7 @@ static void print_sched_feats(const struct cfsr_trace_info *in)
 	}
 	if (!base || !base->implemented)
 		return;
-	cfsr_sched_feats_apply(&p, base, &f);
-	nr_differ = cfsr_sched_feats_differ(&p, base, differ);
+	nr_differ = cfsr_sched_feats_engine(base, &f, differ);
 	if (!nr_differ) {
 		printf("  engine:       the defaults of model %s\n", base->name);
 		return;
@@ -318,6 +317,57 @@ static void print_topology(const struct cfsr_trace_info *in)
 	}
 }
 
+/*
+ * The caches (in the layout of perf report's "CPU cache info"), each CPU's
+ * last-level cache as the comparators take it (the distinct spans), and
+ * the scheduling domains the recorder read.
+ */
+static void print_caches(const struct cfsr_trace_info *in)
+{
+	const char **spans;
+	size_t i, k, n = 0;
+	int c;
+
+	if (in->caches_source)
+		printf("cpu caches:     %s\n", in->caches_source);
+	for (i = 0; i < in->nr_caches; i++) {
+		const struct cfsr_cpu_cache *cc = &in->caches[i];
+
+		printf("                L%d %-15s %8s [%s]\n", cc->level, cc->type ? cc->type : "?",
+		       cc->size ? cc->size : "?", cc->shared_cpus);
+	}
+	spans = in->nr_caches && in->nr_cpus > 0 ? calloc((size_t)in->nr_cpus, sizeof(*spans)) :
+						   NULL;
+	for (c = 0; spans && c < in->nr_cpus; c++) {
+		const char *sp = cfsr_topo_llc_span(in, c);
+
+		if (!sp) {
+			n = 0;
+			break;
+		}
+		for (k = 0; k < n && strcmp(spans[k], sp); k++)
+			;
+		if (k == n)
+			spans[n++] = sp;
+	}
+	if (!n) {
+		printf("llc:            unknown, all CPUs taken as one LLC\n");
+	} else {
+		printf("llc:           ");
+		for (k = 0; k < n; k++)
+			printf(" [%s]", spans[k]);
+		printf("\n");
+	}
+	free(spans);
+	for (i = 0; i < in->nr_sched_domains; i++) {
+		const struct cfsr_sched_domain *d = &in->sched_domains[i];
+
+		printf("%s cpu%d domain%d: %s, %s\n",
+		       i ? "               " : "sched domains: ", d->cpu, d->level,
+		       d->name ? d->name : "?", d->flags ? d->flags : "?");
+	}
+}
+
 /* Tasks the samples placed in cgroup @id. */
 static size_t cgroup_tasks(const struct cfsr_trace_info *in, uint64_t id)
 {
@@ -396,6 +446,7 @@ static void print_text(const struct cfsr_trace *t, const struct info_summary *s)
 	if (!in->preempt_bit_known)
 		printf("warning:        sched_switch preempted bit not found in the format\n");
 	print_topology(in);
+	print_caches(in);
 	print_cgroups(in);
 	if (in->record_meta)
 		print_record_meta(in);
@@ -448,6 +499,71 @@ static json_object *json_topology(const struct cfsr_trace_info *in)
 	return o;
 }
 
+/* The caches, null when the file has none. */
+static json_object *json_caches(const struct cfsr_trace_info *in)
+{
+	json_object *o, *list;
+	size_t i;
+
+	if (!in->caches_source)
+		return NULL;
+	o = json_object_new_object();
+	list = json_object_new_array();
+	json_object_object_add(o, "source", json_object_new_string(in->caches_source));
+	for (i = 0; i < in->nr_caches; i++) {
+		const struct cfsr_cpu_cache *cc = &in->caches[i];
+		json_object *c = json_object_new_object();
+
+		json_object_object_add(c, "level", json_object_new_int(cc->level));
+		json_object_object_add(c, "type", json_str_or_null(cc->type));
+		json_object_object_add(c, "size", json_str_or_null(cc->size));
+		json_object_object_add(c, "line_size", json_object_new_int64(cc->line_size));
+		json_object_object_add(c, "sets", json_object_new_int64(cc->sets));
+		json_object_object_add(c, "ways", json_object_new_int64(cc->ways));
+		json_object_object_add(c, "shared_cpus", json_str_or_null(cc->shared_cpus));
+		json_object_array_add(list, c);
+	}
+	json_object_object_add(o, "caches", list);
+	return o;
+}
+
+/* Each CPU's LLC span, null for every CPU when one is unknown (one LLC taken). */
+static json_object *json_llc(const struct cfsr_trace_info *in)
+{
+	json_object *a;
+	int c;
+
+	for (c = 0; c < in->nr_cpus; c++)
+		if (!cfsr_topo_llc_span(in, c))
+			return NULL;
+	a = json_object_new_array();
+	for (c = 0; c < in->nr_cpus; c++)
+		json_object_array_add(a, json_object_new_string(cfsr_topo_llc_span(in, c)));
+	return a;
+}
+
+/* The scheduling domains the recorder read, null when none. */
+static json_object *json_domains(const struct cfsr_trace_info *in)
+{
+	json_object *a;
+	size_t i;
+
+	if (!in->nr_sched_domains)
+		return NULL;
+	a = json_object_new_array();
+	for (i = 0; i < in->nr_sched_domains; i++) {
+		const struct cfsr_sched_domain *d = &in->sched_domains[i];
+		json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "cpu", json_object_new_int(d->cpu));
+		json_object_object_add(o, "domain", json_object_new_int(d->level));
+		json_object_object_add(o, "name", json_str_or_null(d->name));
+		json_object_object_add(o, "flags", json_str_or_null(d->flags));
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
 /* A perf.data's cgroups and the (task, cgroup) pairs of its samples, null when none. */
 static json_object *json_cgroups(const struct cfsr_trace_info *in)
 {
@@ -493,7 +609,6 @@ static json_object *json_sched_feats(const struct cfsr_trace_info *in)
 	const char *differ[CFSR_SCHED_FEAT_MAX];
 	json_object *o, *on, *off, *bits, *eng;
 	struct cfsr_sched_feats f;
-	struct cfsr_profile p;
 	size_t i, nr_differ;
 	uint64_t unnamed;
 	enum cfsr_feat_source src;
@@ -529,8 +644,7 @@ static json_object *json_sched_feats(const struct cfsr_trace_info *in)
 		json_object_object_add(o, "engine", NULL);
 		return o;
 	}
-	cfsr_sched_feats_apply(&p, base, &f);
-	nr_differ = cfsr_sched_feats_differ(&p, base, differ);
+	nr_differ = cfsr_sched_feats_engine(base, &f, differ);
 	eng = json_object_new_object();
 	json_object_object_add(eng, "model", json_object_new_string(base->name));
 	bits = json_object_new_array();
@@ -601,6 +715,9 @@ static int print_json(const struct cfsr_trace *t, const struct info_summary *s)
 			       in->record_meta ? json_tokener_parse(in->record_meta) : NULL);
 	json_object_object_add(o, "embedded_truth", json_object_new_boolean(in->has_record_truth));
 	json_object_object_add(o, "topology", json_topology(in));
+	json_object_object_add(o, "caches", json_caches(in));
+	json_object_object_add(o, "llc", in->nr_cpus > 0 && in->nr_caches ? json_llc(in) : NULL);
+	json_object_object_add(o, "sched_domains", json_domains(in));
 	json_object_object_add(o, "cgroups", json_cgroups(in));
 	json_object_object_add(o, "sched_features", json_sched_feats(in));
 

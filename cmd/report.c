@@ -225,19 +225,21 @@ int cfsr_comparators_own_clock(struct cfsr_comparators *c, const struct cfsr_tra
 
 int cfsr_comparators_clock_until(struct cfsr_comparators *c, struct cfsr_own_clock *oc, uint64_t ts)
 {
+	struct cfsr_replay *r = cfsr_cpuload_engine(c->cl);
+	uint64_t clock;
+
 	if (!oc->feed)
 		return 0;
 	for (; oc->have > 0 && oc->rd.ts < ts; oc->have = cfsr_clock_feed_next(oc->feed, &oc->rd)) {
+		clock = cfsr_clock_reading_for(&oc->rd, cfsr_replay_profile(r));
 		/* a snapshot's reading holds at its rq's clock update (formats/clockfeed.c) */
 		if (oc->rd.at_update)
-			cfsr_replay_clock_update(cfsr_cpuload_engine(c->cl), oc->rd.cpu, oc->rd.ts,
-						 oc->rd.clock, oc->rd.until);
+			cfsr_replay_clock_update(r, oc->rd.cpu, oc->rd.ts, clock, oc->rd.until);
 		else
-			cfsr_cpuload_clock(c->cl, oc->rd.cpu, oc->rd.ts, oc->rd.clock);
+			cfsr_cpuload_clock(c->cl, oc->rd.cpu, oc->rd.ts, clock);
 		/* a PELT record names the task's group then: a move shows there (sched_move_task()) */
 		if (oc->rd.group &&
-		    cfsr_replay_task_move_group(cfsr_cpuload_engine(c->cl), oc->rd.tid,
-						oc->rd.group, oc->rd.ts) < 0)
+		    cfsr_replay_task_move_group(r, oc->rd.tid, oc->rd.group, oc->rd.ts) < 0)
 			return -1;
 	}
 	return oc->have < 0 ? -1 : 0;
@@ -477,6 +479,43 @@ static void text_windows(const struct cfsr_imb_window *w, int n, const char *oth
 	}
 }
 
+/* The CPUs of the LLC whose lowest CPU is @first, as a CPU list ("0-1,4"). */
+static const char *llc_span_text(const struct cfsr_topo *t, int first, char *buf, size_t size)
+{
+	size_t len = 0;
+	int c = 0, end;
+
+	buf[0] = '\0';
+	while (c < t->nr_cpus) {
+		if (t->llc[c] != first) {
+			c++;
+			continue;
+		}
+		for (end = c; end + 1 < t->nr_cpus && t->llc[end + 1] == first; end++)
+			;
+		if (len < size)
+			len += (size_t)snprintf(buf + len, size - len, end > c ? "%s%d-%d" : "%s%d",
+						len ? "," : "", c, end);
+		c = end + 1;
+	}
+	return buf;
+}
+
+/* The lasting windows per domain level, when the topology has several. */
+static void text_imb_levels(const struct report *r, const struct cfsr_imb_totals *it)
+{
+	int i;
+
+	if (r->c.topo.nr_levels < 2)
+		return;
+	printf("  by domain level:");
+	for (i = 0; i < r->c.topo.nr_levels; i++)
+		printf("%s %s %" PRIu64 " windows %.3f ms (imbalance_pct %u)", i ? "," : "",
+		       r->c.topo.levels[i].name, it->level_lasting[i],
+		       (double)it->level_lasting_ns[i] / 1e6, r->c.topo.levels[i].imbalance_pct);
+	printf("\n");
+}
+
 static void text_imb(struct report *r)
 {
 	const struct cfsr_imb_totals *it = cfsr_imb_totals(r->c.im);
@@ -500,6 +539,7 @@ static void text_imb(struct report *r)
 	       ", trace end %" PRIu64 "\n",
 	       it->ended[CFSR_IMB_MIGRATION], it->ended[CFSR_IMB_BALANCED],
 	       it->ended[CFSR_IMB_TRACE_END]);
+	text_imb_levels(r, it);
 	n = cfsr_imb_top(r->c.im, &w);
 	text_windows(w, n, r->pelt && !r->pelt_failed ? "kernel" : NULL);
 }
@@ -558,11 +598,21 @@ static void text_place(struct report *r)
 {
 	const struct cfsr_place_totals *pt = cfsr_place_totals(r->c.pl);
 	const struct cfsr_place_decision *d;
+	char buf[256];
 	int k, i, n;
 
 	printf("\nplacement (rule of model %s;\n"
-	       "           prefers an idle CPU in the LLC; all CPUs taken as one LLC)\n",
+	       "           prefers an idle CPU in the target's LLC; ",
 	       r->prof->name);
+	if (r->c.topo.llc_known) {
+		printf("LLCs");
+		for (k = 0; k < r->c.topo.nr_cpus; k++)
+			if (r->c.topo.llc[k] == k)
+				printf(" [%s]", llc_span_text(&r->c.topo, k, buf, sizeof(buf)));
+		printf(")\n");
+	} else {
+		printf("LLC unknown, all CPUs taken as one LLC)\n");
+	}
 	printf("  %-10s %8s %9s %13s\n", "", "agrees", "diverges", "cannot judge");
 	for (k = 0; k < CFSR_PLACE_NR_KINDS; k++)
 		printf("  %-10s %8" PRIu64 " %9" PRIu64 " %13" PRIu64 "\n",
@@ -982,7 +1032,8 @@ static json_object *json_iww(struct report *r)
 }
 
 /* One window; @other: key prefix of its other loads, or NULL. */
-static json_object *json_window(const struct cfsr_imb_window *w, const char *other)
+static json_object *json_window(const struct report *r, const struct cfsr_imb_window *w,
+				const char *other)
 {
 	json_object *e;
 	char key[48];
@@ -1002,6 +1053,7 @@ static json_object *json_window(const struct cfsr_imb_window *w, const char *oth
 	json_object_object_add(e, "task_load", u64(w->task_load));
 	json_object_object_add(e, "class", json_object_new_string(cfsr_imb_class_name(w->class)));
 	json_object_object_add(e, "ended_by", json_object_new_string(cfsr_imb_end_name(w->why)));
+	json_object_object_add(e, "level", json_object_new_string(r->c.topo.levels[w->level].name));
 	if (other) {
 		snprintf(key, sizeof(key), "%s_busiest_load", other);
 		json_object_object_add(e, key, u64(w->other_busiest_load));
@@ -1017,7 +1069,8 @@ static json_object *json_imb_of(const struct report *r, const struct cfsr_imbala
 {
 	const struct cfsr_imb_totals *it = cfsr_imb_totals(im);
 	const struct cfsr_imb_window *w;
-	json_object *o = json_object_new_object(), *top = json_object_new_array(), *ended;
+	json_object *o = json_object_new_object(), *top = json_object_new_array(), *e, *ended;
+	json_object *levels;
 	int i, k, n;
 
 	json_object_object_add(o, "imbalance_pct", json_object_new_int(CFSR_IMBALANCE_PCT));
@@ -1034,9 +1087,24 @@ static json_object *json_imb_of(const struct report *r, const struct cfsr_imbala
 		json_object_object_add(ended, cfsr_imb_end_name((enum cfsr_imb_end)k),
 				       u64(it->ended[k]));
 	json_object_object_add(o, "lasting_ended_by", ended);
+	levels = json_object_new_array();
+	for (k = 0; k < r->c.topo.nr_levels; k++) {
+		const struct cfsr_topo_level *lv = &r->c.topo.levels[k];
+
+		e = json_object_new_object();
+		json_object_object_add(e, "name", json_object_new_string(lv->name));
+		json_object_object_add(e, "imbalance_pct",
+				       json_object_new_int((int)lv->imbalance_pct));
+		json_object_object_add(e, "busy_balance_interval_ns",
+				       u64(r->c.busy_interval_by_weight[lv->weight[0]]));
+		json_object_object_add(e, "lasting_windows", u64(it->level_lasting[k]));
+		json_object_object_add(e, "lasting_ns", u64(it->level_lasting_ns[k]));
+		json_object_array_add(levels, e);
+	}
+	json_object_object_add(o, "levels", levels);
 	n = cfsr_imb_top(im, &w);
 	for (i = 0; i < n; i++)
-		json_object_array_add(top, json_window(&w[i], other));
+		json_object_array_add(top, json_window(r, &w[i], other));
 	json_object_object_add(o, "top", top);
 	return o;
 }
@@ -1064,7 +1132,7 @@ static json_object *json_imb_kernel(const struct report *r, int top)
 	first = json_object_new_array();
 	n = cfsr_imb_all(r->c.imk, &w);
 	for (i = 0; i < n && i < (size_t)top; i++)
-		json_object_array_add(first, json_window(&w[i], "model"));
+		json_object_array_add(first, json_window(r, &w[i], "model"));
 	json_object_object_add(o, "first_windows", first);
 	a = json_object_new_object();
 	json_object_object_add(a, "model_windows", u64(r->agree.model));
@@ -1093,7 +1161,19 @@ static json_object *json_place(struct report *r)
 	int k, v, i, n;
 
 	json_object_object_add(o, "rule", json_object_new_string(r->prof->name));
-	json_object_object_add(o, "llc", json_object_new_string("all-cpus-assumed"));
+	json_object_object_add(
+		o, "llc",
+		json_object_new_string(r->c.topo.llc_known ? "trace-caches" : "all-cpus-assumed"));
+	if (r->c.topo.llc_known) {
+		char buf[256];
+
+		e = json_object_new_array();
+		for (k = 0; k < r->c.topo.nr_cpus; k++)
+			if (r->c.topo.llc[k] == k)
+				json_object_array_add(e, json_object_new_string(llc_span_text(
+								 &r->c.topo, k, buf, sizeof(buf))));
+		json_object_object_add(o, "llc_spans", e);
+	}
 	for (k = 0; k < CFSR_PLACE_NR_KINDS; k++) {
 		kc = json_object_new_object();
 		for (v = 0; v < CFSR_NR_VERDICTS; v++)

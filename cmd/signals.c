@@ -317,6 +317,7 @@ static int replay(struct cfsr_trace *t, struct cfsr_clock_feed *feed, struct cfs
 	struct cfsr_progress progress;
 	struct cfsr_event ev;
 	int have_ev, have_rd = 0;
+	uint64_t clock;
 
 	cfsr_progress_init(&progress, t->path);
 	have_ev = cfsr_trace_next(t, &ev);
@@ -327,12 +328,13 @@ static int replay(struct cfsr_trace *t, struct cfsr_clock_feed *feed, struct cfs
 			return -1;
 		if (have_rd > 0 && (have_ev <= 0 || rd.ts < ev.ts)) {
 			/* a PELT record's clock is that of the kernel path it fired in */
+			clock = cfsr_clock_reading_for(&rd, cfsr_replay_profile(r));
 			if (rd.in_path)
-				cfsr_replay_clock_record(r, rd.cpu, rd.ts, rd.clock);
+				cfsr_replay_clock_record(r, rd.cpu, rd.ts, clock);
 			else if (rd.at_update)
-				cfsr_replay_clock_update(r, rd.cpu, rd.ts, rd.clock, rd.until);
+				cfsr_replay_clock_update(r, rd.cpu, rd.ts, clock, rd.until);
 			else
-				cfsr_replay_clock_sample(r, rd.cpu, rd.ts, rd.clock);
+				cfsr_replay_clock_sample(r, rd.cpu, rd.ts, clock);
 			/* a task record names its group then: a move shows there */
 			if (rd.group && cfsr_replay_task_move_group(r, rd.tid, rd.group, rd.ts) < 0)
 				return -1;

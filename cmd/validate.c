@@ -123,7 +123,12 @@ struct pending_update {
 	int group;
 	int cpu;
 	uint64_t ts;
+	/* the kernel's last_update_time */
 	uint64_t lut;
+	/* free-running model: the record's rq clock (record_clock()) */
+	uint64_t clock;
+	/* free-running model: an event on the record's CPU came since */
+	bool followed;
 };
 
 struct validate {
@@ -515,6 +520,37 @@ static void take_cfs_eevdf(struct validate *v, struct cfsr_cfs_rq *cfs,
  * cfs_rq also tg_load_avg_contrib and tg_load_avg, within 1 %.  Then the
  * model takes the kernel's values.
  */
+/*
+ * A record's rq clock as the model's release reads PELT time: clock_pelt -
+ * lost_idle_time from v5.1 (rq_clock_pelt()), clock_task before
+ * (cfs_rq_clock_task(); no throttling is modelled).
+ */
+static uint64_t record_clock(const struct validate *v, const struct cfsr_pelt_rec *rec)
+{
+	if (rec->clock_pelt >= 0 && cfsr_profile_clock_pelt(v->profile))
+		return (uint64_t)(rec->clock_pelt - rec->lost_idle_time);
+	return (uint64_t)rec->clock_task;
+}
+
+/*
+ * A free-running model (v3.8-v5.6) takes no kernel values, but a record of
+ * a cfs_rq update no event follows still says when the kernel ran
+ * update_blocked_averages() on that CPU: noted, for settle_pending() to
+ * make the model's own pass there unless an event on that CPU comes
+ * within CFSR_REPLAY_PATH_NS (mark_followed()).  Which events follow is
+ * the trace's, not the model's: every older model makes the same passes.
+ */
+static int free_pending(struct validate *v, const struct cfsr_cfs_rq *cfs,
+			const struct cfsr_pelt_rec *rec)
+{
+	if (CFSR_ALLOC_GROW(v->pending, v->nr_pending + 1, v->pending_alloc) < 0)
+		return cfsr_error("validate: out of memory");
+	v->pending[v->nr_pending++] =
+		(struct pending_update){ cfs->group,	       cfs->cpu, (uint64_t)rec->ts, 0,
+					 record_clock(v, rec), false };
+	return 0;
+}
+
 static int on_cfs_record(struct validate *v, const struct cfsr_pelt_rec *rec)
 {
 	struct cfsr_cfs_rq *cfs;
@@ -555,7 +591,7 @@ static int on_cfs_record(struct validate *v, const struct cfsr_pelt_rec *rec)
 		}
 	}
 	if (v->free_run)
-		return 0;
+		return free_pending(v, cfs, rec);
 	model_lut = cfs->avg.last_update_time;
 	cfs->avg_before_read = cfs->avg;
 	cfs->avg_read_ts = (uint64_t)rec->ts;
@@ -570,8 +606,12 @@ static int on_cfs_record(struct validate *v, const struct cfsr_pelt_rec *rec)
 			if (CFSR_ALLOC_GROW(v->pending, v->nr_pending + 1, v->pending_alloc) < 0)
 				return cfsr_error("validate: out of memory");
 			v->pending[v->nr_pending++] =
-				(struct pending_update){ cfs->group, cfs->cpu, (uint64_t)rec->ts,
-							 (uint64_t)rec->avg.last_update_time };
+				(struct pending_update){ cfs->group,
+							 cfs->cpu,
+							 (uint64_t)rec->ts,
+							 (uint64_t)rec->avg.last_update_time,
+							 0,
+							 false };
 		}
 	}
 	if (rec->weight >= 0 && rec->nr_queued >= 0)
@@ -710,12 +750,19 @@ static void print_report(const struct validate *v, const char *trace, const char
 	printf("cfs_rq records without a period crossed (attach, detach, propagation): %" PRIu64
 	       "; group entity records: %" PRIu64 "\n",
 	       v->cfs_no_crossing, v->gse_no_crossing);
-	printf("blocked-load updates: %" PRIu64 " group cfs_rq updates no event followed within "
-	       "%llu us (update_blocked_averages()), their update_tg_load_avg() made at the "
-	       "record; %" PRIu64 " walks of every cfs_rq of a CPU at records of its RT signal "
-	       "(%" PRIu64 " set aside: another class's)\n",
-	       v->blocked_updates, CFSR_REPLAY_PATH_NS / 1000, rs->blocked_updates,
-	       rs->blocked_set_aside);
+	if (v->free_run)
+		printf("blocked-load updates: %" PRIu64 " update_blocked_averages() passes of the "
+		       "model's release, on a CPU where a cfs_rq record no event followed within "
+		       "%llu us shows the kernel's\n",
+		       v->blocked_updates, CFSR_REPLAY_PATH_NS / 1000);
+	else
+		printf("blocked-load updates: %" PRIu64 " group cfs_rq updates no event followed "
+		       "within %llu us (update_blocked_averages()), their update_tg_load_avg() made "
+		       "at the record; %" PRIu64
+		       " walks of every cfs_rq of a CPU at records of its "
+		       "RT signal (%" PRIu64 " set aside: another class's)\n",
+		       v->blocked_updates, CFSR_REPLAY_PATH_NS / 1000, rs->blocked_updates,
+		       rs->blocked_set_aside);
 	for (i = 0; i < K_NR; i++) {
 		print_kind(&v->k[i], kind_names[i]);
 		print_diffs(&v->k[i]);
@@ -1101,9 +1148,30 @@ static int next_record(const struct validate *v, struct cfsr_truth_reader *pr,
 	return have;
 }
 
+/* A free-running model's pending records on the CPUs @ev acts on came before an event. */
+static void mark_followed(struct validate *v, const struct cfsr_event *ev)
+{
+	size_t i;
+	int c;
+
+	if (!v->free_run)
+		return;
+	for (i = 0; i < v->nr_pending; i++) {
+		c = v->pending[i].cpu;
+		if (c == ev->cpu ||
+		    ((ev->kind == CFSR_EV_WAKEUP || ev->kind == CFSR_EV_WAKEUP_NEW) &&
+		     c == ev->wake.target_cpu) ||
+		    (ev->kind == CFSR_EV_MIGRATE &&
+		     (c == ev->migrate.orig_cpu || c == ev->migrate.dest_cpu)))
+			v->pending[i].followed = true;
+	}
+}
+
 /*
  * Pending kernel updates whose path showed no event by @ts were blocked-load
- * updates: the engine makes them at their time (cfsr_replay_cfs_rq_blocked()).
+ * updates: the engine makes them at their time (cfsr_replay_cfs_rq_blocked());
+ * a free-running model makes its own release's update_blocked_averages()
+ * pass on the CPU where no event came (cfsr_replay_blocked_averages()).
  */
 static void settle_pending(struct validate *v, uint64_t ts)
 {
@@ -1112,11 +1180,14 @@ static void settle_pending(struct validate *v, uint64_t ts)
 	for (i = 0; i < v->nr_pending; i++) {
 		struct pending_update *p = &v->pending[i];
 
-		if (p->ts + CFSR_REPLAY_PATH_NS < ts)
+		if (p->ts + CFSR_REPLAY_PATH_NS >= ts)
+			v->pending[n++] = *p;
+		else if (!v->free_run)
 			v->blocked_updates += cfsr_replay_cfs_rq_blocked(v->replay, p->group,
 									 p->cpu, p->lut, p->ts);
-		else
-			v->pending[n++] = *p;
+		else if (!p->followed)
+			v->blocked_updates +=
+				cfsr_replay_blocked_averages(v->replay, p->cpu, p->ts, p->clock);
 	}
 	v->nr_pending = n;
 }
@@ -1137,6 +1208,7 @@ static int run(struct validate *v, struct cfsr_trace *t, struct cfsr_truth_reade
 			return -1;
 		if (have_ev > 0 && (have_rec <= 0 || ev.ts <= (uint64_t)item.pelt.ts)) {
 			settle_pending(v, ev.ts);
+			mark_followed(v, &ev);
 			if (cfsr_replay_event(v->replay, &ev) < 0)
 				return -1;
 			cfsr_progress_update(&progress, t->stats.records,
@@ -1149,18 +1221,14 @@ static int run(struct validate *v, struct cfsr_trace *t, struct cfsr_truth_reade
 		v->records += item.pelt.type == CFSR_PELT_SE || item.pelt.type == CFSR_PELT_GSE ||
 			      item.pelt.type == CFSR_PELT_CFS;
 		if (item.pelt.rq_cpu >= 0 && item.pelt.clock_task >= 0)
-			cfsr_replay_clock_record(
-				v->replay, (int)item.pelt.rq_cpu, (uint64_t)item.pelt.ts,
-				(uint64_t)(item.pelt.clock_pelt >= 0 ?
-						   item.pelt.clock_pelt - item.pelt.lost_idle_time :
-						   item.pelt.clock_task));
+			cfsr_replay_clock_record(v->replay, (int)item.pelt.rq_cpu,
+						 (uint64_t)item.pelt.ts,
+						 record_clock(v, &item.pelt));
 		if (item.pelt.type == CFSR_PELT_RT && item.pelt.rq_cpu >= 0 &&
 		    item.pelt.clock_task >= 0 && !v->free_run)
-			cfsr_replay_blocked_hint(
-				v->replay, (int)item.pelt.rq_cpu, (uint64_t)item.pelt.ts,
-				(uint64_t)(item.pelt.clock_pelt >= 0 ?
-						   item.pelt.clock_pelt - item.pelt.lost_idle_time :
-						   item.pelt.clock_task));
+			cfsr_replay_blocked_hint(v->replay, (int)item.pelt.rq_cpu,
+						 (uint64_t)item.pelt.ts,
+						 record_clock(v, &item.pelt));
 		if (item.pelt.type == CFSR_PELT_SE)
 			on_se_record(v, &item.pelt);
 		else if (item.pelt.type == CFSR_PELT_GSE && on_gse_record(v, &item.pelt) < 0)

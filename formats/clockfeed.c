@@ -264,6 +264,7 @@ static int snap_readings(struct cfsr_clock_feed *f)
 		/* rq->clock for now: the time base is known at the end */
 		f->snaps[f->nr_snaps].ts = (uint64_t)it.cpu.clock;
 		f->snaps[f->nr_snaps].clock = (uint64_t)it.cpu.clock_task;
+		f->snaps[f->nr_snaps].clock_task = (uint64_t)it.cpu.clock_task;
 		f->snaps[f->nr_snaps].at_update = true;
 		/* the markers' time for now, as ts */
 		f->snaps[f->nr_snaps].until = mid > 0 ? (uint64_t)mid : 0;
@@ -323,6 +324,7 @@ int cfsr_clock_feed_next(struct cfsr_clock_feed *f, struct cfsr_clock_reading *o
 			out->cpu = (int)p->rq_cpu;
 			out->ts = (uint64_t)ts;
 			out->clock = (uint64_t)(p->clock_pelt - p->lost_idle_time);
+			out->clock_task = p->clock_task >= 0 ? (uint64_t)p->clock_task : out->clock;
 			out->in_path = true;
 			out->at_update = false;
 			out->tid = p->type == CFSR_PELT_SE && p->tid > 0 && p->tid <= INT32_MAX ?
@@ -333,6 +335,11 @@ int cfsr_clock_feed_next(struct cfsr_clock_feed *f, struct cfsr_clock_reading *o
 		}
 	}
 	return ret;
+}
+
+uint64_t cfsr_clock_reading_for(const struct cfsr_clock_reading *rd, const struct cfsr_profile *p)
+{
+	return cfsr_profile_clock_pelt(p) ? rd->clock : rd->clock_task;
 }
 
 int64_t cfsr_clock_feed_rq_ts(struct cfsr_clock_feed *f, int64_t rq_clock)

@@ -15,13 +15,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "profile.h"
+
 struct cfsr_clock_feed;
 
 /* One reading: the rq of @cpu had PELT clock @clock at trace time @ts. */
 struct cfsr_clock_reading {
 	int cpu;
 	uint64_t ts;
+	/* the PELT clock of v5.1+ (a PELT record's clock_pelt - lost_idle_time), else clock_task */
 	uint64_t clock;
+	/* the rq's clock_task, the PELT clock before v5.1 (cfsr_clock_reading_for()) */
+	uint64_t clock_task;
 	/* taken inside a kernel path (a PELT record), not by a reader beside it */
 	bool in_path;
 	/*
@@ -141,6 +146,16 @@ void cfsr_clock_map_describe(const struct cfsr_clock_map *m, const char *path, c
 
 /* The next reading in time order: 1, 0 at the end, -1 on error. */
 int cfsr_clock_feed_next(struct cfsr_clock_feed *f, struct cfsr_clock_reading *out);
+
+/**
+ * cfsr_clock_reading_for() - a reading's PELT clock for a model
+ * @rd: the reading
+ * @p: the model's profile
+ *
+ * Return: @rd->clock for a v5.1+ profile (cfsr_profile_clock_pelt()), else
+ * @rd->clock_task.
+ */
+uint64_t cfsr_clock_reading_for(const struct cfsr_clock_reading *rd, const struct cfsr_profile *p);
 
 void cfsr_clock_feed_close(struct cfsr_clock_feed *f);
 

@@ -15,8 +15,9 @@
  * the "Linux HOST RELEASE ARCH" form trace-cmd shows for a trace.dat),
  * NRCPUS, COMPRESSED, CLOCK_DATA (the clock, when -k chose one) and
  * CPU_TOPOLOGY (info.topo, the structure the recorder's metadata gives a
- * trace.dat); the NUMA topology, caches, command line and the rest are
- * skipped, as no consumer uses them.
+ * trace.dat) and CACHE (info.caches, the caches and the CPUs sharing each,
+ * from which the comparators take the LLC spans); the NUMA topology,
+ * command line and the rest are skipped, as no consumer uses them.
  *
  * Each PERF_RECORD_SAMPLE is located in its attribute's sample layout
  * (every sample_type bit the kernel can set is stepped over by its size);
@@ -67,6 +68,7 @@
 #include "error.h"
 #include "formats.h"
 #include "pidmap.h"
+#include "topology.h"
 #include "tracedat-local.h"
 
 /* ---- the file format ---------------------------------------------------------- */
@@ -170,6 +172,7 @@ enum {
 	PD_FEAT_ARCH = 6,
 	PD_FEAT_NRCPUS = 7,
 	PD_FEAT_CPU_TOPOLOGY = 13,
+	PD_FEAT_CACHE = 20,
 	PD_FEAT_COMPRESSED = 27,
 	PD_FEAT_CLOCK_DATA = 29,
 	PD_FEAT_BITS = 256,
@@ -315,6 +318,11 @@ struct pd_reader {
 	char **topo_strs;
 	size_t nr_topo_strs;
 	size_t topo_strs_alloc;
+	/* the CACHE section, parsed at the end of the header; its caches (strings in topo_strs) */
+	unsigned char *cache_raw;
+	size_t cache_raw_len;
+	struct cfsr_cpu_cache *caches;
+	size_t nr_caches;
 	/* HEADER_COMPRESSED's algorithm, 0 when none */
 	uint32_t comp_type;
 
@@ -1352,6 +1360,15 @@ static int handle_feature(struct pd_reader *r, unsigned int feat, const unsigned
 		memcpy(r->topo_raw, p, len);
 		r->topo_raw_len = len;
 		return 0;
+	case PD_FEAT_CACHE:
+		/* parsed with the topology, a corrupt one left out */
+		free(r->cache_raw);
+		r->cache_raw = malloc(len ? len : 1);
+		if (!r->cache_raw)
+			return -1;
+		memcpy(r->cache_raw, p, len);
+		r->cache_raw_len = len;
+		return 0;
 	case PD_FEAT_COMPRESSED:
 		/* u32 version, type, level, ratio, mmap_len */
 		if (len < 8)
@@ -1370,33 +1387,6 @@ static int handle_feature(struct pd_reader *r, unsigned int feat, const unsigned
 }
 
 /* ---- the CPU topology ---------------------------------------------------------------- */
-
-/* Does the CPU list @list ("0-3,8,10-11", as sysfs writes it) hold @cpu? */
-static bool cpu_list_has(const char *list, int cpu)
-{
-	const char *p = list;
-
-	while (*p) {
-		char *end;
-		long lo = strtol(p, &end, 10), hi = lo;
-
-		if (end == p)
-			return false;
-		p = end;
-		if (*p == '-') {
-			hi = strtol(p + 1, &end, 10);
-			if (end == p + 1)
-				return false;
-			p = end;
-		}
-		if (cpu >= lo && cpu <= hi)
-			return true;
-		if (*p != ',')
-			return false;
-		p++;
-	}
-	return false;
-}
 
 /*
  * A u32 count, then as many struct perf_header_string; the strings are
@@ -1432,7 +1422,7 @@ static const char *topo_list_of(const struct pd_reader *r, size_t first, size_t 
 	size_t i;
 
 	for (i = first; i < first + nr; i++)
-		if (cpu_list_has(r->topo_strs[i], cpu))
+		if (cfsr_cpu_list_has(r->topo_strs[i], cpu))
 			return r->topo_strs[i];
 	return NULL;
 }
@@ -1485,6 +1475,61 @@ static int parse_topology(struct pd_reader *r)
 		r->topo[c].die_id = (int32_t)v;
 		r->topo[c].die_siblings = topo_list_of(r, die0, nr_die, (int)c);
 	}
+	return 0;
+}
+
+/*
+ * HEADER_CACHE, as perf's write_cache() lays it out (perf 4.10 on): u32
+ * version (1), u32 count, then per cache u32 level, line_size, sets and
+ * ways and the strings type, size and map (shared_cpu_list), each a u32
+ * length and the NUL-padded text; caches shared by several CPUs appear
+ * once (build_caches()).  Return 0, or -1 when the section is corrupt.
+ */
+static int parse_caches(struct pd_reader *r)
+{
+	struct td_mem m = { r->cache_raw, r->cache_raw_len, 0, r->big_endian };
+	uint64_t version, n, v[4];
+	size_t first, i;
+	int k;
+
+	if (td_mem_num(&m, 4, &version) < 0 || version != 1 || td_mem_num(&m, 4, &n) < 0 ||
+	    n > (m.len - m.pos) / 28)
+		return -1;
+	r->caches = calloc(n ? n : 1, sizeof(*r->caches));
+	if (!r->caches)
+		return -1;
+	for (i = 0; i < n; i++) {
+		struct cfsr_cpu_cache *c = &r->caches[i];
+
+		for (k = 0; k < 4; k++)
+			if (td_mem_num(&m, 4, &v[k]) < 0)
+				return -1;
+		/* the three strings, as a count-less run of perf_header_strings */
+		first = r->nr_topo_strs;
+		for (k = 0; k < 3; k++) {
+			uint64_t len;
+			const char *s;
+
+			if (td_mem_num(&m, 4, &len) < 0 || !(s = td_mem_bytes(&m, len)) ||
+			    CFSR_ALLOC_GROW(r->topo_strs, r->nr_topo_strs + 1, r->topo_strs_alloc) <
+				    0)
+				return -1;
+			r->topo_strs[r->nr_topo_strs] = strndup(s, (size_t)len);
+			if (!r->topo_strs[r->nr_topo_strs])
+				return -1;
+			r->nr_topo_strs++;
+		}
+		if (v[0] == 0 || v[0] > 16)
+			return -1;
+		c->level = (int)v[0];
+		c->line_size = (uint32_t)v[1];
+		c->sets = (uint32_t)v[2];
+		c->ways = (uint32_t)v[3];
+		c->type = r->topo_strs[first];
+		c->size = r->topo_strs[first + 1];
+		c->shared_cpus = r->topo_strs[first + 2];
+	}
+	r->nr_caches = (size_t)n;
 	return 0;
 }
 
@@ -1584,7 +1629,7 @@ static int read_file_header(struct pd_reader *r, const unsigned char *h)
 		}
 		if (i != PD_FEAT_HOSTNAME && i != PD_FEAT_OSRELEASE && i != PD_FEAT_ARCH &&
 		    i != PD_FEAT_NRCPUS && i != PD_FEAT_COMPRESSED && i != PD_FEAT_CLOCK_DATA &&
-		    i != PD_FEAT_CPU_TOPOLOGY)
+		    i != PD_FEAT_CPU_TOPOLOGY && i != PD_FEAT_CACHE)
 			continue;
 		sec = load(r, off, size);
 		if (!sec || handle_feature(r, (unsigned int)i, sec, (size_t)size) < 0) {
@@ -1740,6 +1785,8 @@ static void perfdata_close(struct cfsr_trace *t)
 		free(r->topo_strs[i]);
 	free(r->topo_strs);
 	free(r->topo);
+	free(r->cache_raw);
+	free(r->caches);
 	free(r->topo_raw);
 	free(r->release);
 	free(r->hostname);
@@ -1867,6 +1914,15 @@ static int perfdata_open(struct cfsr_trace *t, const char *path)
 			t->info.topo_source = "perf.data CPU_TOPOLOGY";
 		} else {
 			t->info.topo_source = "perf.data CPU_TOPOLOGY (corrupt: left out)";
+		}
+	}
+	if (r->cache_raw) {
+		if (parse_caches(r) == 0) {
+			t->info.caches = r->caches;
+			t->info.nr_caches = r->nr_caches;
+			t->info.caches_source = "perf.data CACHE";
+		} else {
+			t->info.caches_source = "perf.data CACHE (corrupt: left out)";
 		}
 	}
 	for (i = 0; i < r->nr_attrs; i++) {

@@ -640,7 +640,82 @@ static void add_file(struct json_object *obj, const char *key, const char *path,
 	free(v);
 }
 
-static void cpus_meta(struct json_object *meta)
+/*
+ * The caches of CPU directory @base: one object per cache/indexK with its
+ * level, type, size, coherency_line_size, number_of_sets,
+ * ways_of_associativity and shared_cpu_list (cacheinfo's sysfs files);
+ * NULL when the directory has none.
+ */
+static struct json_object *cpu_caches(const char *base)
+{
+	struct json_object *a = NULL;
+	int k;
+
+	for (k = 0; k < 64; k++) {
+		static const struct {
+			const char *key, *file;
+			bool number;
+		} files[] = {
+			{ "level", "level", true },
+			{ "type", "type", false },
+			{ "size", "size", false },
+			{ "line_size", "coherency_line_size", true },
+			{ "sets", "number_of_sets", true },
+			{ "ways", "ways_of_associativity", true },
+			{ "shared_cpu_list", "shared_cpu_list", false },
+		};
+		struct json_object *c;
+		char path[192];
+		size_t i;
+
+		snprintf(path, sizeof(path), "%s/cache/index%d/level", base, k);
+		if (access(path, R_OK) != 0)
+			break;
+		c = json_object_new_object();
+		json_object_object_add(c, "index", json_object_new_int(k));
+		for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+			snprintf(path, sizeof(path), "%s/cache/index%d/%s", base, k, files[i].file);
+			add_file(c, files[i].key, path, files[i].number);
+		}
+		if (!a)
+			a = json_object_new_array();
+		json_object_array_add(a, c);
+	}
+	return a;
+}
+
+/*
+ * The scheduling domains of @cpu as debugfs shows them (sched/domains/cpuN/
+ * domainM/{name,flags}, v5.13+, present while sched_verbose is set or after
+ * it was), NULL when unreadable.
+ */
+static struct json_object *cpu_domains(long cpu, bool debug_ok)
+{
+	struct json_object *a = NULL;
+	int m;
+
+	for (m = 0; debug_ok && m < 16; m++) {
+		struct json_object *d;
+		char path[128];
+
+		snprintf(path, sizeof(path), "/sys/kernel/debug/sched/domains/cpu%ld/domain%d/name",
+			 cpu, m);
+		if (access(path, R_OK) != 0)
+			break;
+		d = json_object_new_object();
+		json_object_object_add(d, "domain", json_object_new_int(m));
+		add_file(d, "name", path, false);
+		snprintf(path, sizeof(path),
+			 "/sys/kernel/debug/sched/domains/cpu%ld/domain%d/flags", cpu, m);
+		add_file(d, "flags", path, false);
+		if (!a)
+			a = json_object_new_array();
+		json_object_array_add(a, d);
+	}
+	return a;
+}
+
+static void cpus_meta(struct json_object *meta, bool debug_ok)
 {
 	struct json_object *cpus = json_object_new_array();
 	long n = sysconf(_SC_NPROCESSORS_CONF), cpu;
@@ -672,6 +747,8 @@ static void cpus_meta(struct json_object *meta)
 		add_file(c, "die_siblings", path, false);
 		snprintf(path, sizeof(path), "%s/cpufreq/cpuinfo_max_freq", base);
 		add_file(c, "max_freq_khz", path, true);
+		json_object_object_add(c, "caches", cpu_caches(base));
+		json_object_object_add(c, "sched_domains", cpu_domains(cpu, debug_ok));
 		json_object_array_add(cpus, c);
 	}
 	json_object_object_add(meta, "cpus", cpus);
@@ -955,7 +1032,7 @@ void rs_machine_meta(struct json_object *meta, bool debug_ok)
 		json_object_object_add(meta, "uname", json_object_new_string(all));
 		config_meta(meta, u.release);
 	}
-	cpus_meta(meta);
+	cpus_meta(meta, debug_ok);
 	tunables_meta(meta, debug_ok);
 	json_object_object_add(meta, "sched_features", rs_sched_features(debug_ok));
 	cgroups_meta(meta);

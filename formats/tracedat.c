@@ -94,6 +94,14 @@ struct td_reader {
 	int nr_topo;
 	char **topo_strs;
 	size_t nr_topo_strs;
+	size_t topo_strs_alloc;
+	/* its caches, each listed once, and the scheduling domains it read */
+	struct cfsr_cpu_cache *caches;
+	size_t nr_caches;
+	size_t caches_alloc;
+	struct cfsr_sched_domain *domains;
+	size_t nr_domains;
+	size_t domains_alloc;
 	/* pages that failed to decode, reported as lost events */
 	uint64_t bad_pages;
 	/* size of the commit word in a page header: the kernel's long */
@@ -190,6 +198,8 @@ static const char *topo_str(struct td_reader *r, struct json_object *c, const ch
 
 	if (!json_object_object_get_ex(c, key, &v) || !json_object_is_type(v, json_type_string))
 		return NULL;
+	if (CFSR_ALLOC_GROW(r->topo_strs, r->nr_topo_strs + 1, r->topo_strs_alloc) < 0)
+		return NULL;
 	s = strdup(json_object_get_string(v));
 	if (!s)
 		return NULL;
@@ -197,11 +207,98 @@ static const char *topo_str(struct td_reader *r, struct json_object *c, const ch
 	return s;
 }
 
+/* A string member as it stands in the metadata (not kept), NULL if absent. */
+static const char *json_str(struct json_object *c, const char *key)
+{
+	struct json_object *v;
+
+	if (!json_object_object_get_ex(c, key, &v) || !json_object_is_type(v, json_type_string))
+		return NULL;
+	return json_object_get_string(v);
+}
+
+static bool same_str(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+/*
+ * The caches of one CPU's entry ("caches": the recorder's reading of
+ * cpuN/cache/indexK), added to r->caches unless listed already (same
+ * level, type, size and shared_cpu_list).
+ */
+static void load_caches(struct td_reader *r, struct json_object *cpu)
+{
+	struct json_object *caches;
+	size_t i, k;
+
+	if (!json_object_object_get_ex(cpu, "caches", &caches) ||
+	    !json_object_is_type(caches, json_type_array))
+		return;
+	for (i = 0; i < json_object_array_length(caches); i++) {
+		struct json_object *c = json_object_array_get_idx(caches, i);
+		const char *shared = json_str(c, "shared_cpu_list");
+		int level = topo_int(c, "level");
+		struct cfsr_cpu_cache *cc;
+
+		if (level <= 0 || !shared)
+			continue;
+		for (k = 0; k < r->nr_caches; k++) {
+			cc = &r->caches[k];
+			if (cc->level == level && same_str(cc->type, json_str(c, "type")) &&
+			    same_str(cc->size, json_str(c, "size")) &&
+			    same_str(cc->shared_cpus, shared))
+				break;
+		}
+		if (k < r->nr_caches ||
+		    CFSR_ALLOC_GROW(r->caches, r->nr_caches + 1, r->caches_alloc) < 0)
+			continue;
+		cc = &r->caches[r->nr_caches];
+		memset(cc, 0, sizeof(*cc));
+		cc->level = level;
+		cc->type = topo_str(r, c, "type");
+		cc->size = topo_str(r, c, "size");
+		cc->shared_cpus = topo_str(r, c, "shared_cpu_list");
+		cc->line_size =
+			topo_int(c, "line_size") > 0 ? (uint32_t)topo_int(c, "line_size") : 0;
+		cc->sets = topo_int(c, "sets") > 0 ? (uint32_t)topo_int(c, "sets") : 0;
+		cc->ways = topo_int(c, "ways") > 0 ? (uint32_t)topo_int(c, "ways") : 0;
+		if (cc->shared_cpus)
+			r->nr_caches++;
+	}
+}
+
+/* The scheduling domains of one CPU's entry ("sched_domains": debugfs name and flags). */
+static void load_domains(struct td_reader *r, struct json_object *cpu, int n)
+{
+	struct json_object *doms;
+	size_t i;
+
+	if (!json_object_object_get_ex(cpu, "sched_domains", &doms) ||
+	    !json_object_is_type(doms, json_type_array))
+		return;
+	for (i = 0; i < json_object_array_length(doms); i++) {
+		struct json_object *d = json_object_array_get_idx(doms, i);
+		struct cfsr_sched_domain *sd;
+
+		if (CFSR_ALLOC_GROW(r->domains, r->nr_domains + 1, r->domains_alloc) < 0)
+			return;
+		sd = &r->domains[r->nr_domains++];
+		sd->cpu = n;
+		sd->level = topo_int(d, "domain");
+		sd->name = topo_str(r, d, "name");
+		sd->flags = topo_str(r, d, "flags");
+	}
+}
+
 /*
  * The topology the recorder read from /sys/devices/system/cpu/cpuN/topology
  * (member "cpus": one object per CPU with its number, core_id, package_id,
  * die_id, thread_siblings, core_siblings and, from this version on,
- * die_siblings), as struct cfsr_cpu_topo.
+ * die_siblings), as struct cfsr_cpu_topo; the caches each entry lists
+ * (cpuN/cache/indexK), each listed once in info.caches, and the scheduling
+ * domains read from debugfs (info.sched_domains).  Older metadata has
+ * neither: the LLC is then unknown.
  */
 static void load_topology(struct td_reader *r, struct json_object *meta,
 			  struct cfsr_trace_info *info)
@@ -216,8 +313,7 @@ static void load_topology(struct td_reader *r, struct json_object *meta,
 	if (!n || n > 8192)
 		return;
 	r->topo = calloc(n, sizeof(*r->topo));
-	r->topo_strs = calloc(3 * n, sizeof(*r->topo_strs));
-	if (!r->topo || !r->topo_strs)
+	if (!r->topo)
 		return;
 	for (i = 0; i < n; i++)
 		r->topo[i].core_id = r->topo[i].package_id = r->topo[i].die_id = -1;
@@ -236,11 +332,20 @@ static void load_topology(struct td_reader *r, struct json_object *meta,
 		tp->thread_siblings = topo_str(r, c, "thread_siblings");
 		tp->core_siblings = topo_str(r, c, "core_siblings");
 		tp->die_siblings = topo_str(r, c, "die_siblings");
+		load_caches(r, c);
+		load_domains(r, c, cpu);
 	}
 	r->nr_topo = (int)n;
 	info->topo = r->topo;
 	info->nr_topo = r->nr_topo;
 	info->topo_source = "recorder metadata (sysfs cpu topology)";
+	if (r->nr_caches) {
+		info->caches = r->caches;
+		info->nr_caches = r->nr_caches;
+		info->caches_source = "recorder metadata (sysfs cpu caches)";
+	}
+	info->sched_domains = r->domains;
+	info->nr_sched_domains = r->nr_domains;
 }
 
 /* A time of sched/debug's sysctl_sched block (ns, after update_sysctl()'s scaling), 0 if absent. */
@@ -623,6 +728,8 @@ static void tracedat_close(struct cfsr_trace *t)
 		free(r->topo_strs[k]);
 	free(r->topo_strs);
 	free(r->topo);
+	free(r->caches);
+	free(r->domains);
 	free(r);
 	t->priv = NULL;
 }

@@ -15,6 +15,9 @@
  * SCHED_TUNABLESCALING_LOG, and sched_nr_latency = DIV_ROUND_UP(latency,
  * min_granularity) as sched_proc_update_handler() keeps it: 8.
  * ALT_PERIOD and BASE_SLICE: 0c2de3f054a5, v5.13, until EEVDF (v6.6).
+ * The features: the SCHED_FEAT() defaults of kernel/sched/features.h, the
+ * same for these five in the CFS files read (v5.9, and a copy of the
+ * ARCH_CAPACITY era, v3.x-v4.x, its release not pinned).
  */
 void cfsr_cfs_tunables_init(struct cfsr_cfs_tunables *tu, const struct cfsr_profile *prof,
 			    unsigned int factor)
@@ -29,6 +32,9 @@ void cfsr_cfs_tunables_init(struct cfsr_cfs_tunables *tu, const struct cfsr_prof
 	tu->delta_mine = prof->last < 31300;
 	tu->start_debit = true;
 	tu->gentle = true;
+	tu->next_buddy = false;
+	tu->last_buddy = true;
+	tu->wakeup_preemption = true;
 }
 
 /*

@@ -40,6 +40,12 @@
  *              than __calc_delta() (9dbdb1555323, v3.13)
  * @start_debit: START_DEBIT: a new task starts one vslice late
  * @gentle: GENTLE_FAIR_SLEEPERS: the sleeper credit is half a latency
+ * @next_buddy: NEXT_BUDDY: every wakeup that is not a fork, with
+ *              sched_nr_latency entities queued, marks the woken task
+ * @last_buddy: LAST_BUDDY: a wakeup preemption with sched_nr_latency
+ *              entities queued marks the preempted task
+ * @wakeup_preemption: WAKEUP_PREEMPTION: a woken task may preempt (and
+ *                     so become the next buddy)
  */
 struct cfsr_cfs_tunables {
 	uint64_t latency;
@@ -50,7 +56,22 @@ struct cfsr_cfs_tunables {
 	bool delta_mine;
 	bool start_debit;
 	bool gentle;
+	bool next_buddy;
+	bool last_buddy;
+	bool wakeup_preemption;
 };
+
+/*
+ * The CFS features the rules read, one list: features.h name, field of
+ * struct cfsr_cfs_tunables.  A trace recorded on a CFS kernel gives its
+ * own (cfsr_sched_feats_apply_cfs(), lib/schedfeat.h).
+ */
+#define CFSR_CFS_FEATS(X)                 \
+	X("GENTLE_FAIR_SLEEPERS", gentle) \
+	X("START_DEBIT", start_debit)     \
+	X("NEXT_BUDDY", next_buddy)       \
+	X("LAST_BUDDY", last_buddy)       \
+	X("WAKEUP_PREEMPTION", wakeup_preemption)
 
 /**
  * cfsr_cfs_tunables_init() - the defaults of a profile on a machine
@@ -60,8 +81,9 @@ struct cfsr_cfs_tunables {
  *
  * Mirrors the defaults of kernel/sched/fair.c, v3.8-v6.5: latency 6 ms,
  * min_granularity 0.75 ms, wakeup_granularity 1 ms (normalized), each
- * times @factor (SCHED_TUNABLESCALING_LOG); START_DEBIT and
- * GENTLE_FAIR_SLEEPERS on (kernel/sched/features.h).
+ * times @factor (SCHED_TUNABLESCALING_LOG); the features' defaults of
+ * kernel/sched/features.h: START_DEBIT, GENTLE_FAIR_SLEEPERS, LAST_BUDDY
+ * and WAKEUP_PREEMPTION on, NEXT_BUDDY off.
  */
 void cfsr_cfs_tunables_init(struct cfsr_cfs_tunables *tu, const struct cfsr_profile *prof,
 			    unsigned int factor);

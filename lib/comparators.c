@@ -23,7 +23,7 @@ uint64_t cfsr_balance_interval_ns(int nr_cpus, int hz, bool busy)
 
 int cfsr_comparators_init(struct cfsr_comparators *c, const struct cfsr_comparators_params *p)
 {
-	int hz = p->hz > 0 ? p->hz : CFSR_DEFAULT_HZ;
+	int w, hz = p->hz > 0 ? p->hz : CFSR_DEFAULT_HZ;
 	struct cfsr_iww_params ip = {
 		.nr_cpus = p->nr_cpus,
 		.top_n = p->top,
@@ -68,6 +68,23 @@ int cfsr_comparators_init(struct cfsr_comparators *c, const struct cfsr_comparat
 		cfsr_replay_set_peek(cfsr_cpuload_engine(c->cl), p->peek, p->peek_ctx);
 	c->pl = cfsr_place_new(p->nr_cpus, p->top, p->win_start, p->win_end, p->filter_cpu,
 			       p->filter_pid);
+	if (cfsr_topo_init(&c->topo, p->info, p->nr_cpus) < 0) {
+		cfsr_comparators_release(c);
+		return -1;
+	}
+	if (c->pl)
+		cfsr_place_set_topo(c->pl, &c->topo);
+	c->busy_interval_by_weight =
+		calloc((size_t)(p->nr_cpus > 0 ? p->nr_cpus : 0) + 1, sizeof(uint64_t));
+	if (!c->busy_interval_by_weight) {
+		cfsr_error("out of memory for the balance intervals");
+		cfsr_comparators_release(c);
+		return -1;
+	}
+	for (w = 1; w <= p->nr_cpus; w++)
+		c->busy_interval_by_weight[w] = cfsr_balance_interval_ns(w, hz, true);
+	mp.topo = &c->topo;
+	mp.interval_by_weight = c->busy_interval_by_weight;
 	c->im = cfsr_imb_new(&mp);
 	/* the pick check asks the per-CPU load's engine: one model of the run queues */
 	kp.cl = c->cl;
@@ -173,7 +190,6 @@ int cfsr_comparators_imb_agree(const struct cfsr_comparators *c, struct cfsr_imb
 {
 	const struct cfsr_imb_window *m, *k;
 	size_t nm, nk, i, j, j0 = 0;
-	uint64_t interval = c->busy_balance_ns;
 	bool *kmatch, mmatch;
 
 	memset(out, 0, sizeof(*out));
@@ -196,11 +212,11 @@ int cfsr_comparators_imb_agree(const struct cfsr_comparators *c, struct cfsr_imb
 			kmatch[j] = true;
 		}
 		out->model += mmatch;
-		out->model_lasting += mmatch && m[i].end - m[i].start > interval;
+		out->model_lasting += mmatch && m[i].end - m[i].start > m[i].interval_ns;
 	}
 	for (j = 0; j < nk; j++) {
 		out->kernel += kmatch[j];
-		out->kernel_lasting += kmatch[j] && k[j].end - k[j].start > interval;
+		out->kernel_lasting += kmatch[j] && k[j].end - k[j].start > k[j].interval_ns;
 	}
 	free(kmatch);
 	return 0;
@@ -216,5 +232,7 @@ void cfsr_comparators_release(struct cfsr_comparators *c)
 	cfsr_place_free(c->pl);
 	cfsr_cpuload_free(c->cl);
 	cfsr_iww_free(c->iw);
+	cfsr_topo_release(&c->topo);
+	free(c->busy_interval_by_weight);
 	memset(c, 0, sizeof(*c));
 }

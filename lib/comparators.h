@@ -21,6 +21,7 @@
 #include "pickcheck.h"
 #include "placement.h"
 #include "profile.h"
+#include "topology.h"
 
 /* HZ assumed when the trace does not record it. */
 #define CFSR_DEFAULT_HZ 250
@@ -66,6 +67,11 @@ struct cfsr_comparators_params {
  * @pl: placement audit
  * @im: lasting imbalance
  * @pk: the pick check (asks @cl's replay engine before each switch)
+ * @topo: the scheduling topology the trace gives (its LLCs and domain
+ *        levels; one LLC when it gives none), which the placement audit
+ *        and lasting imbalance judge by
+ * @busy_interval_by_weight: a busy CPU's balance interval in a domain of N
+ *        CPUs at [N], N up to the trace's CPUs (lasting imbalance per level)
  * @balance_ns: an idle CPU's balance interval (idle-while-waiting's long episodes)
  * @busy_balance_ns: a busy CPU's (lasting imbalance)
  * @hz_assumed: HZ was not in the trace
@@ -89,6 +95,8 @@ struct cfsr_comparators {
 	struct cfsr_place *pl;
 	struct cfsr_imbalance *im;
 	struct cfsr_pickcheck *pk;
+	struct cfsr_topo topo;
+	uint64_t *busy_interval_by_weight;
 	uint64_t balance_ns;
 	uint64_t busy_balance_ns;
 	bool hz_assumed;
@@ -141,8 +149,9 @@ void cfsr_comparators_finish(struct cfsr_comparators *c);
 void cfsr_comparators_release(struct cfsr_comparators *c);
 
 /**
- * cfsr_balance_interval_ns() - a CPU's load-balance interval on a single-level domain
- * @nr_cpus: the domain's weight (every CPU)
+ * cfsr_balance_interval_ns() - a CPU's load-balance interval in a domain
+ * @nr_cpus: the domain's weight (every CPU for the one-level machine
+ *           idle-while-waiting takes; a level's span for lasting imbalance)
  * @hz: the kernel's HZ
  * @busy: the CPU runs a task
  *
@@ -150,7 +159,6 @@ void cfsr_comparators_release(struct cfsr_comparators *c);
  * get_sd_balance_interval() (times busy_factor when busy, msecs_to_jiffies(),
  * at least one jiffy) in kernel/sched/topology.c and fair.c of v6.18; the
  * release that lowered busy_factor from 32 to 16 is not pinned here.
- * Differs: the real topology may have more levels.
  * Return: the interval in ns.
  */
 uint64_t cfsr_balance_interval_ns(int nr_cpus, int hz, bool busy);

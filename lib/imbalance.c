@@ -136,8 +136,10 @@ static void close_window(struct cfsr_imbalance *im, uint64_t ts, enum cfsr_imb_e
 		return;
 	im->tot.windows++;
 	keep_all(im, w);
-	if (w->end - w->start > im->p.interval_ns) {
+	if (w->end - w->start > w->interval_ns) {
 		im->tot.lasting++;
+		im->tot.level_lasting[w->level]++;
+		im->tot.level_lasting_ns[w->level] += counted;
 		im->tot.lasting_ns[w->class] += counted;
 		im->tot.ended[why]++;
 		if (w->end - w->start > im->tot.longest_ns)
@@ -208,6 +210,7 @@ static bool find_pair(const struct cfsr_imbalance *im, const struct cfsr_cpuload
 		      const struct cfsr_iww *iw, const uint64_t *loads, struct cfsr_imb_window *w)
 {
 	uint64_t b_load = 0, l_load = 0, avg, imb;
+	unsigned int pct;
 	const int *pids;
 	int c, b = -1, l = -1;
 	size_t i, n;
@@ -237,8 +240,20 @@ static bool find_pair(const struct cfsr_imbalance *im, const struct cfsr_cpuload
 	}
 	if (l < 0 || l_load >= b_load)
 		return false;
+	w->level = 0;
+	w->interval_ns = im->p.interval_ns;
+	pct = im->p.imbalance_pct;
+	if (im->p.topo && cfsr_topo_level_of(im->p.topo, b, l) >= 0) {
+		const struct cfsr_topo_level *lv;
+
+		w->level = cfsr_topo_level_of(im->p.topo, b, l);
+		lv = &im->p.topo->levels[w->level];
+		pct = lv->imbalance_pct;
+		if (im->p.interval_by_weight && lv->weight[b] <= im->p.nr_cpus)
+			w->interval_ns = im->p.interval_by_weight[lv->weight[b]];
+	}
 	/* two overloaded groups: the imbalance_pct test */
-	if (cfsr_cpuload_nr(cl, l) >= 2 && 100 * b_load <= (uint64_t)im->p.imbalance_pct * l_load)
+	if (cfsr_cpuload_nr(cl, l) >= 2 && 100 * b_load <= (uint64_t)pct * l_load)
 		return false;
 	avg = (b_load + l_load) / 2;
 	imb = b_load - avg < avg - l_load ? b_load - avg : avg - l_load;

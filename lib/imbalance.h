@@ -25,8 +25,13 @@
  *    classes the window "allowed" (some such task may run on L),
  *    "aff-unknown" (only tasks whose mask the trace lacks) or
  *    "affinity-bound" (none may: not a balancer fault).
- * Loads are cpu_load() and task_h_load() (lib/cpuload.h).  Differs: real
- * topologies with several levels, capacities reduced by RT/IRQ pressure,
+ * Loads are cpu_load() and task_h_load() (lib/cpuload.h).  With a
+ * topology (topology.h) each window is classed by the lowest domain level
+ * that spans B and L, whose imbalance_pct (sd_init(): 110 for SMT, 117
+ * above) and busy interval (get_sd_balance_interval() of the domain's
+ * weight) it takes.  Differs: at levels above the lowest the balancer
+ * compares groups of CPUs (their summed loads and group types), not the
+ * two CPUs; capacities reduced by RT/IRQ pressure,
  * the runnable/util conditions of group_is_overloaded() and the widening
  * after failed attempts are not modelled.
  */
@@ -40,6 +45,7 @@
 #include "cpuload.h"
 #include "event.h"
 #include "idlewait.h"
+#include "topology.h"
 
 /* Why a window ended. */
 enum cfsr_imb_end {
@@ -66,6 +72,12 @@ enum cfsr_imb_class {
  * @win_end: up to here
  * @top: how many of the longest windows to keep
  * @filter_cpu: count only windows with this CPU as B or L (-1: all)
+ * @topo: the domain levels (borrowed), NULL for one level of every CPU;
+ *        a window belongs to the lowest level whose domain of B spans L,
+ *        and takes that level's imbalance_pct and the busy interval of
+ *        its domain's weight
+ * @interval_by_weight: with @topo, the busy balance interval of a domain
+ *        of N CPUs at [N] (N up to @nr_cpus; borrowed)
  * @keep_all: keep every counted window (cfsr_imb_all()), not only the @top longest
  */
 struct cfsr_imb_params {
@@ -73,6 +85,8 @@ struct cfsr_imb_params {
 	int filter_cpu;
 	unsigned int imbalance_pct;
 	uint64_t interval_ns;
+	const struct cfsr_topo *topo;
+	const uint64_t *interval_by_weight;
 	uint64_t win_start;
 	uint64_t win_end;
 	int top;
@@ -95,6 +109,9 @@ struct cfsr_imb_params {
  * @comm: its name
  * @class: allowed, aff-unknown or affinity-bound
  * @why: how it ended
+ * @level: the domain level B and L first share (index into the topology's
+ *         levels; 0 without one)
+ * @interval_ns: the busy interval of that level's domain
  * @other_busiest_load: B's load at @start from the other source of loads
  *                      (model or kernel, cfsr_imb_set_other()), or 0
  * @other_local_load: L's
@@ -113,6 +130,8 @@ struct cfsr_imb_window {
 	char comm[CFSR_COMM_LEN];
 	enum cfsr_imb_class class;
 	enum cfsr_imb_end why;
+	int level;
+	uint64_t interval_ns;
 	uint64_t other_busiest_load;
 	uint64_t other_local_load;
 };
@@ -125,6 +144,8 @@ struct cfsr_imb_window {
  * @transient_ns: the time of the others
  * @longest_ns: the longest window
  * @ended[]: lasting windows by how they ended
+ * @level_lasting, @level_lasting_ns: lasting windows and their time per
+ *         domain level
  */
 struct cfsr_imb_totals {
 	uint64_t windows;
@@ -133,6 +154,8 @@ struct cfsr_imb_totals {
 	uint64_t transient_ns;
 	uint64_t longest_ns;
 	uint64_t ended[CFSR_IMB_NR_ENDS];
+	uint64_t level_lasting[CFSR_TOPO_MAX_LEVELS];
+	uint64_t level_lasting_ns[CFSR_TOPO_MAX_LEVELS];
 };
 
 struct cfsr_imbalance;

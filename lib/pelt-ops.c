@@ -886,9 +886,9 @@ static int legacy_update_gse(const struct cfsr_profile *p, uint64_t now, struct 
 /*
  * Mirrors __update_cfs_rq_tg_load_contrib(cfs_rq, force) (kernel/sched/fair.c,
  * v3.8-v4.2): runnable_load_avg + blocked_load_avg goes to tg->load_avg
- * past 1/8 of the last contribution, or whatever the change when forced.
- * Differs: update_blocked_averages()'s forced pushes (no trace event) are
- * not made.
+ * past 1/8 of the last contribution, or whatever the change when forced
+ * (also by update_blocked_averages(), where a kernel's records show it:
+ * cfsr_replay_blocked_averages()).
  */
 static bool legacy_publish_tg(const struct cfsr_profile *p, struct cfsr_sched_avg *gcfs,
 			      uint64_t *contrib, int64_t *tg_load_avg, bool force)

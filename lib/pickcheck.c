@@ -391,14 +391,18 @@ static void cfs_yield(struct cfsr_pickcheck *pc, const struct cfsr_event *ev)
 }
 
 /*
- * check_preempt_wakeup() (kernel/sched/fair.c, v3.8-v6.5) after a wakeup
- * onto a CPU whose curr is a fair task on the woken task's cfs_rq: when
- * wakeup_preempt_entity(curr, woken) is 1 the woken task becomes the next
- * buddy and, with LAST_BUDDY and at least sched_nr_latency entities
- * queued, curr the last buddy -- unless curr already had to reschedule
- * (the function returns first), which the trace does not show: both are
- * possible buddies.  With a vruntime the trace does not give, a wakeup
- * that may preempt counts as one that does.
+ * check_preempt_wakeup() (kernel/sched/fair.c, v3.8-v6.5, as read in
+ * copies of v4.x and v5.x) after a wakeup onto a CPU whose curr is a fair
+ * task on the woken task's cfs_rq.  scale is curr's cfs_rq holding at
+ * least sched_nr_latency entities.  With NEXT_BUDDY and scale, a wakeup
+ * that is not a fork (WF_FORK: wake_up_new_task()) marks the woken task
+ * the next buddy at once; then, unless curr already had to reschedule (the
+ * function returns), with WAKEUP_PREEMPTION, when wakeup_preempt_entity(curr,
+ * woken) is 1 the woken task becomes the next buddy and, with LAST_BUDDY
+ * and scale, curr the last buddy.  The trace does not show a pending
+ * reschedule: both are possible buddies.  With a vruntime the trace does
+ * not give, a wakeup that may preempt counts as one that does.  The
+ * features are the traced kernel's when it recorded them (lib/cfspick.h).
  */
 static void cfs_wakeup(struct cfsr_pickcheck *pc, const struct cfsr_event *ev)
 {
@@ -408,6 +412,7 @@ static void cfs_wakeup(struct cfsr_pickcheck *pc, const struct cfsr_event *ev)
 	const struct cfsr_cfs_rq *cfs;
 	struct cfsr_cfs_buddies *b;
 	struct cfsr_cfs_ent ec, ew;
+	bool scale;
 
 	if (pc->p.prof->eevdf || cpu < 0 || cpu >= pc->p.nr_cpus || pc->cpus[cpu].pick_pid <= 0)
 		return;
@@ -418,6 +423,12 @@ static void cfs_wakeup(struct cfsr_pickcheck *pc, const struct cfsr_event *ev)
 	    w->cpu != cpu || curr->state != CFSR_TS_RUNNING || w->state != CFSR_TS_QUEUED ||
 	    curr->group != w->group)
 		return;
+	cfs = cfsr_replay_task_cfs_rq(pc->r, curr);
+	scale = cfs && cfs->nr_queued + cfs->nr_gse >= tu->nr_latency;
+	if (tu->next_buddy && scale && ev->kind != CFSR_EV_WAKEUP_NEW)
+		cfsr_cfs_buddies_add(b, b->next, &b->nr_next, w->pid);
+	if (!tu->wakeup_preemption)
+		return;
 	ec = (struct cfsr_cfs_ent){ curr->pid, curr->vruntime, curr->load_weight,
 				    cfsr_prio_to_wmult(curr->prio), true };
 	ew = (struct cfsr_cfs_ent){ w->pid, w->vruntime, w->load_weight,
@@ -425,8 +436,7 @@ static void cfs_wakeup(struct cfsr_pickcheck *pc, const struct cfsr_event *ev)
 	if (cfsr_cfs_wakeup_preempt(tu, &ec, &ew) < 1 && !curr->vr_guessed && !w->vr_guessed)
 		return;
 	cfsr_cfs_buddies_add(b, b->next, &b->nr_next, w->pid);
-	cfs = cfsr_replay_task_cfs_rq(pc->r, curr);
-	if (cfs && cfs->nr_queued + cfs->nr_gse >= tu->nr_latency)
+	if (tu->last_buddy && scale)
 		cfsr_cfs_buddies_add(b, b->last, &b->nr_last, curr->pid);
 }
 

@@ -36,6 +36,15 @@ struct cfsr_place {
 	struct cfsr_place_totals tot;
 	struct cfsr_place_decision *top;
 	int nr_top;
+	/* the topology judged by: @own (one LLC) unless one was set */
+	const struct cfsr_topo *topo;
+	struct cfsr_topo own;
+	/* scratch per CPU: the CPUs a rule looks at, and per group its counts */
+	bool *scope;
+	bool *other;
+	int *g_idle;
+	int *g_nr;
+	int *g_allowed;
 };
 
 static struct pl_task *pl_task_get(struct cfsr_place *pl, int pid)
@@ -89,46 +98,45 @@ static void keep(struct cfsr_place *pl, const struct cfsr_place_decision *d)
 		pl->top[worst] = *d;
 }
 
+/* Whether @pid may run on @c, a task first named by this event bound by its name. */
+static enum cfsr_allowed allowed_on(const struct cfsr_iww *iw, const struct cfsr_place_decision *d,
+				    int kcpu, int c)
+{
+	if (kcpu >= 0 && cfsr_iww_affinity(iw, d->pid) == CFSR_AFF_ASSUMED)
+		return c == kcpu ? CFSR_ALLOWED_YES : CFSR_ALLOWED_NO;
+	return cfsr_iww_allowed(iw, d->pid, c);
+}
+
 /*
- * The rule for wakeups and forks.  Mirrors, for one LLC with every CPU in
- * it, select_idle_sibling() (wakeups) and find_idlest_cpu() (SD_BALANCE_FORK)
- * in kernel/sched/fair.c, v6.12-v6.18: both take an idle CPU the task is
- * allowed on when one exists (available_idle_cpu(): the idle task runs and
- * nothing is queued).  Without an idle CPU, select_idle_sibling() returns
- * its target, which wake_affine() chose between the previous and the
- * waker's CPU; find_idlest_group() compares group load with imbalance_pct.
- * Differs: no idle-state depth, no SIS_UTIL scan limit, no recent_used_cpu.
+ * The last step of both rules, over the CPUs of @scope: an idle CPU the
+ * task is allowed on when one exists (available_idle_cpu(): the idle task
+ * runs and nothing is queued), the previous CPU first, as
+ * select_idle_sibling() checks it early; without one, the target the
+ * caller names (@prev or @waker for a wakeup: select_idle_sibling()
+ * returns its target), or for a fork the CPU with the fewest tasks
+ * (find_idlest_group_cpu() compares cpu_load(), not modelled).  Sets
+ * @d's verdict and reason.
  */
-static void judge_wake(const struct cfsr_place *pl, const struct cfsr_iww *iw,
-		       struct cfsr_place_decision *d, int prio, int prev, int waker, bool fork)
+static void judge_scope(const struct cfsr_place *pl, const struct cfsr_iww *iw,
+			struct cfsr_place_decision *d, const bool *scope, int prev, int waker,
+			bool fork)
 {
 	int c, st, nr, nr_to = 0, idle = -1, min_nr = -1, kcpu = cfsr_kthread_cpu(d->comm);
 	bool unknown_aff = false;
 	enum cfsr_allowed a;
 
-	d->verdict = CFSR_CANNOT_JUDGE;
-	if (prio >= 0 && prio < 100) {
-		d->reason = CFSR_R_NOT_FAIR;
-		return;
-	}
 	for (c = 0; c < pl->nr_cpus; c++) {
+		if (!scope[c])
+			continue;
 		nr = nr_running(iw, c, &st);
-		if (st == CFSR_CPU_UNKNOWN) {
-			d->reason = CFSR_R_STATE_UNKNOWN;
-			return;
-		}
 		if (c == d->to_cpu)
 			nr_to = nr;
-		a = cfsr_iww_allowed(iw, d->pid, c);
-		/* a task first named by this event: its name may bind it */
-		if (kcpu >= 0 && cfsr_iww_affinity(iw, d->pid) == CFSR_AFF_ASSUMED)
-			a = c == kcpu ? CFSR_ALLOWED_YES : CFSR_ALLOWED_NO;
+		a = allowed_on(iw, d, kcpu, c);
 		if (a == CFSR_ALLOWED_NO)
 			continue;
 		if (st == CFSR_CPU_IDLE) {
 			if (a == CFSR_ALLOWED_UNKNOWN)
 				unknown_aff = true;
-			/* the previous CPU first, as select_idle_sibling() checks it early */
 			else if (idle < 0 || c == prev)
 				idle = c;
 		}
@@ -158,6 +166,189 @@ static void judge_wake(const struct cfsr_place *pl, const struct cfsr_iww *iw,
 	} else {
 		d->reason = CFSR_R_OTHER_TARGET;
 	}
+}
+
+/* Any CPU of @scope in an unknown state. */
+static bool scope_unknown(const struct cfsr_place *pl, const struct cfsr_iww *iw, const bool *scope)
+{
+	int c, st;
+
+	for (c = 0; c < pl->nr_cpus; c++)
+		if (scope[c] && (nr_running(iw, c, &st), st == CFSR_CPU_UNKNOWN))
+			return true;
+	return false;
+}
+
+/* An allowed idle CPU in @scope (-1 none). */
+static int scope_idle(const struct cfsr_place *pl, const struct cfsr_iww *iw,
+		      const struct cfsr_place_decision *d, const bool *scope)
+{
+	int c, st, kcpu = cfsr_kthread_cpu(d->comm);
+
+	for (c = 0; c < pl->nr_cpus; c++)
+		if (scope[c] && (nr_running(iw, c, &st), st == CFSR_CPU_IDLE) &&
+		    allowed_on(iw, d, kcpu, c) == CFSR_ALLOWED_YES)
+			return c;
+	return -1;
+}
+
+/*
+ * A wakeup, by the fast path of select_task_rq_fair() (kernel/sched/fair.c;
+ * read in v5.7, the same steps through v6.18): wake_affine() chooses the
+ * target between the previous CPU and the waker's when they differ (its
+ * sync flag, wake_wide() and loads are not modelled), then
+ * select_idle_sibling(p, prev, target) returns the target if idle, the
+ * previous CPU if it shares the target's cache (cpus_share_cache()) and is
+ * idle, recent_used_cpu if it shares it, else scans sd_llc of the target
+ * (select_idle_cpu()/select_idle_core()) and falls back to the target.  So
+ * the CPU chosen lies in the LLC of the previous or the waker's CPU, the
+ * target's; an idle CPU in another LLC is no missed sibling.  When the two
+ * LLCs differ, the LLC of the CPU chosen says which target wake_affine()
+ * took; a busy choice while the other LLC had an idle CPU is its call
+ * (wake-affine), not judged.  With the LLC unknown every CPU is in one.
+ */
+static void judge_wakeup(const struct cfsr_place *pl, const struct cfsr_iww *iw,
+			 struct cfsr_place_decision *d, int prev, int waker)
+{
+	const struct cfsr_topo *t = pl->topo;
+	bool *scope = pl->scope, *other = pl->other;
+	int c, tgt_llc = t->llc[d->to_cpu];
+	bool cross = prev >= 0 && waker >= 0 && !cfsr_topo_share_llc(t, prev, waker);
+
+	if (prev >= 0 && !cfsr_topo_share_llc(t, prev, d->to_cpu) &&
+	    !(waker >= 0 && cfsr_topo_share_llc(t, waker, d->to_cpu))) {
+		d->reason = CFSR_R_OUTSIDE_LLC;
+		return;
+	}
+	for (c = 0; c < pl->nr_cpus; c++) {
+		scope[c] = t->llc[c] == tgt_llc;
+		other[c] = cross && !scope[c] &&
+			   (cfsr_topo_share_llc(t, c, prev) || cfsr_topo_share_llc(t, c, waker));
+	}
+	if (scope_unknown(pl, iw, scope) || scope_unknown(pl, iw, other)) {
+		d->reason = CFSR_R_STATE_UNKNOWN;
+		return;
+	}
+	judge_scope(pl, iw, d, scope, prev, waker, false);
+	if (d->reason == CFSR_R_NO_IDLE_TARGET && cross && scope_idle(pl, iw, d, other) >= 0) {
+		d->verdict = CFSR_CANNOT_JUDGE;
+		d->reason = CFSR_R_WAKE_AFFINE;
+	}
+}
+
+/*
+ * A fork, by find_idlest_cpu() for SD_BALANCE_FORK (kernel/sched/fair.c;
+ * read in v5.7, the same rule through v6.18): from the parent's highest
+ * domain down, find_idlest_group() compares the groups (the spans of the
+ * level below) by update_sg_wakeup_stats(): a group with fewer tasks than
+ * CPUs has spare capacity (group_classify(): group_has_spare), and among
+ * those the non-local group with the most idle CPUs is the idlest; the
+ * local group (the parent's CPU's, then the CPU find_idlest_group_cpu()
+ * chose) keeps the task when it has as many (update_pick_idlest(),
+ * group_has_spare case).  A group with as many tasks as CPUs or more needs
+ * utilization to be classed (load-rule).  Where find_idlest_group_cpu()
+ * picked among several idle CPUs (idle-state depth), the local group below
+ * is unknown and any group with the most idle CPUs is accepted.  The
+ * lowest level is judge_scope()'s.
+ */
+static void judge_fork(const struct cfsr_place *pl, const struct cfsr_iww *iw,
+		       struct cfsr_place_decision *d, int parent)
+{
+	const struct cfsr_topo *t = pl->topo;
+	bool *scope = pl->scope;
+	int *idle = pl->g_idle, *nr = pl->g_nr, *allowed = pl->g_allowed;
+	int c, st, lv, local = parent, kcpu = cfsr_kthread_cpu(d->comm);
+
+	for (c = 0; c < pl->nr_cpus; c++)
+		scope[c] = true;
+	if (scope_unknown(pl, iw, scope)) {
+		d->reason = CFSR_R_STATE_UNKNOWN;
+		return;
+	}
+	for (lv = t->nr_levels - 1; lv >= 1; lv--) {
+		const struct cfsr_topo_level *below = &t->levels[lv - 1];
+		int best = -1, best_idle = -1, g, to_g = below->span[d->to_cpu];
+
+		for (c = 0; c < pl->nr_cpus; c++)
+			idle[c] = nr[c] = allowed[c] = 0;
+		for (c = 0; c < pl->nr_cpus; c++) {
+			if (!scope[c])
+				continue;
+			g = below->span[c];
+			nr[g] += nr_running(iw, c, &st);
+			idle[g] += st == CFSR_CPU_IDLE;
+			switch (allowed_on(iw, d, kcpu, c)) {
+			case CFSR_ALLOWED_YES:
+				allowed[g] |= 1;
+				break;
+			case CFSR_ALLOWED_UNKNOWN:
+				allowed[g] |= 2;
+				break;
+			default:
+				break;
+			}
+		}
+		for (c = 0; c < pl->nr_cpus; c++) {
+			if (!scope[c] || below->span[c] != c || !allowed[c])
+				continue;
+			if (allowed[c] & 2) {
+				d->reason = CFSR_R_AFFINITY_UNKNOWN;
+				return;
+			}
+			if (idle[c] > best_idle) {
+				best = c;
+				best_idle = idle[c];
+			}
+		}
+		if (best < 0)
+			break;
+		/*
+		 * A group with as many tasks as CPUs is classed by its
+		 * utilization: it matters when it has an idle CPU, or when no
+		 * group has one (then every group's avg_load decides).
+		 */
+		for (c = 0; c < pl->nr_cpus; c++)
+			if (scope[c] && below->span[c] == c && allowed[c] &&
+			    nr[c] >= below->weight[c] && (idle[c] || !best_idle)) {
+				d->reason = CFSR_R_LOAD_RULE;
+				return;
+			}
+		/* the local group keeps the task when it has as many idle CPUs */
+		if (local >= 0 && allowed[below->span[local]] &&
+		    idle[below->span[local]] >= best_idle)
+			best = below->span[local];
+		if (!allowed[to_g] || idle[to_g] < best_idle ||
+		    (local >= 0 && to_g != best && best == below->span[local])) {
+			d->verdict = CFSR_DIVERGES;
+			d->reason = CFSR_R_IDLER_GROUP;
+			for (c = 0; c < pl->nr_cpus && d->preferred_cpu < 0; c++)
+				if (below->span[c] == best &&
+				    (nr_running(iw, c, &st), st == CFSR_CPU_IDLE))
+					d->preferred_cpu = c;
+			d->size = idle[best] - idle[to_g];
+			return;
+		}
+		if (local >= 0 && below->span[local] != to_g)
+			local = -1;
+		for (c = 0; c < pl->nr_cpus; c++)
+			scope[c] = scope[c] && below->span[c] == to_g;
+	}
+	judge_scope(pl, iw, d, scope, -1, -1, true);
+}
+
+static void judge_wake(const struct cfsr_place *pl, const struct cfsr_iww *iw,
+		       struct cfsr_place_decision *d, int prio, int prev, int waker, bool fork)
+{
+	d->verdict = CFSR_CANNOT_JUDGE;
+	if (prio >= 0 && prio < 100) {
+		d->reason = CFSR_R_NOT_FAIR;
+		return;
+	}
+	if (fork)
+		judge_fork(pl, iw, d, d->from_cpu);
+	else
+		judge_wakeup(pl, iw, d, prev >= 0 && prev < pl->nr_cpus ? prev : -1,
+			     waker >= 0 && waker < pl->nr_cpus ? waker : -1);
 }
 
 /*
@@ -328,6 +519,16 @@ struct cfsr_place *cfsr_place_new(int nr_cpus, int top_n, uint64_t win_start, ui
 	pl->top = calloc((size_t)top_n + 1, sizeof(*pl->top));
 	if (!pl->top)
 		goto fail;
+	if (cfsr_topo_init_llc(&pl->own, nr_cpus, NULL) < 0)
+		goto fail;
+	pl->topo = &pl->own;
+	pl->scope = calloc((size_t)pl->own.nr_cpus, sizeof(bool));
+	pl->other = calloc((size_t)pl->own.nr_cpus, sizeof(bool));
+	pl->g_idle = calloc((size_t)pl->own.nr_cpus, sizeof(int));
+	pl->g_nr = calloc((size_t)pl->own.nr_cpus, sizeof(int));
+	pl->g_allowed = calloc((size_t)pl->own.nr_cpus, sizeof(int));
+	if (!pl->scope || !pl->other || !pl->g_idle || !pl->g_nr || !pl->g_allowed)
+		goto fail;
 	pl->nr_cpus = nr_cpus;
 	pl->top_n = top_n;
 	pl->win_start = win_start;
@@ -348,7 +549,19 @@ void cfsr_place_free(struct cfsr_place *pl)
 	free(pl->tasks);
 	cfsr_pidmap_release(&pl->map);
 	free(pl->top);
+	cfsr_topo_release(&pl->own);
+	free(pl->scope);
+	free(pl->other);
+	free(pl->g_idle);
+	free(pl->g_nr);
+	free(pl->g_allowed);
 	free(pl);
+}
+
+void cfsr_place_set_topo(struct cfsr_place *pl, const struct cfsr_topo *t)
+{
+	if (t && t->nr_cpus == pl->own.nr_cpus)
+		pl->topo = t;
 }
 
 const struct cfsr_place_totals *cfsr_place_totals(const struct cfsr_place *pl)

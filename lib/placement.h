@@ -14,10 +14,12 @@
  *              affinity change, active balance
  *
  * Each is classified agrees / diverges / cannot judge with a reason (see
- * docs/COMPARATORS.md for the rules and their limits).  The model cannot see
- * wake_affine()'s inputs, SIS_UTIL's scan depth, idle states or the
- * topology (info.topo, where a trace has it, does not give the LLC spans):
- * all CPUs are taken as one LLC.
+ * docs/COMPARATORS.md for the rules and their limits).  The rules follow
+ * the topology of topology.h (cfsr_place_set_topo()): a wakeup's idle scan
+ * covers the target's LLC only, a fork walks the domain levels from the
+ * top; without a topology, or with the LLC unknown, all CPUs are taken as
+ * one LLC.  The model cannot see wake_affine()'s inputs, SIS_UTIL's scan
+ * depth or idle states.
  */
 #ifndef CFSR_PLACEMENT_H
 #define CFSR_PLACEMENT_H
@@ -27,6 +29,7 @@
 #include "cpuload.h"
 #include "event.h"
 #include "idlewait.h"
+#include "topology.h"
 
 enum cfsr_place_kind {
 	CFSR_PLACE_WAKEUP,
@@ -42,29 +45,35 @@ enum cfsr_verdict {
 	CFSR_NR_VERDICTS,
 };
 
-#define CFSR_PLACE_REASONS                                                \
-	X(CFSR_R_IDLE_CHOSEN, "idle-chosen", "an idle CPU was chosen")    \
-	X(CFSR_R_NO_IDLE_TARGET, "no-idle-target",                        \
-	  "no idle CPU allowed; target is the previous or waker CPU")     \
-	X(CFSR_R_FEWEST_TASKS, "fewest-tasks",                            \
-	  "no idle CPU allowed; target has the fewest runnable tasks")    \
-	X(CFSR_R_PULL_FROM_BUSIER, "pull-from-busier",                    \
-	  "a waiting task moved to a CPU with fewer runnable tasks")      \
-	X(CFSR_R_IDLE_SKIPPED, "idle-skipped",                            \
-	  "a busy CPU was chosen while an allowed CPU was idle")          \
-	X(CFSR_R_NOT_FAIR, "not-fair", "not a fair-class task")           \
-	X(CFSR_R_STATE_UNKNOWN, "state-unknown",                          \
-	  "a CPU's state is unknown (before its first switch, or lost)")  \
-	X(CFSR_R_AFFINITY_UNKNOWN, "affinity-unknown",                    \
-	  "an idle CPU exists but the task's affinity is unknown")        \
-	X(CFSR_R_OTHER_TARGET, "other-target",                            \
-	  "no idle CPU; target is neither previous nor waker CPU")        \
-	X(CFSR_R_LOAD_RULE, "load-rule",                                  \
-	  "no idle CPU; the rule compares cfs_rq load, not modelled yet") \
-	X(CFSR_R_NOT_WAITING, "not-waiting",                              \
-	  "task not waiting: affinity change or active balance")          \
-	X(CFSR_R_LOAD_BALANCE, "load-balance",                            \
-	  "moved toward equal or more tasks: a load rule, not modelled yet")
+#define CFSR_PLACE_REASONS                                                   \
+	X(CFSR_R_IDLE_CHOSEN, "idle-chosen", "an idle CPU was chosen")       \
+	X(CFSR_R_NO_IDLE_TARGET, "no-idle-target",                           \
+	  "no idle CPU allowed; target is the previous or waker CPU")        \
+	X(CFSR_R_FEWEST_TASKS, "fewest-tasks",                               \
+	  "no idle CPU allowed; target has the fewest runnable tasks")       \
+	X(CFSR_R_PULL_FROM_BUSIER, "pull-from-busier",                       \
+	  "a waiting task moved to a CPU with fewer runnable tasks")         \
+	X(CFSR_R_IDLE_SKIPPED, "idle-skipped",                               \
+	  "a busy CPU was chosen while an allowed CPU was idle")             \
+	X(CFSR_R_NOT_FAIR, "not-fair", "not a fair-class task")              \
+	X(CFSR_R_STATE_UNKNOWN, "state-unknown",                             \
+	  "a CPU's state is unknown (before its first switch, or lost)")     \
+	X(CFSR_R_AFFINITY_UNKNOWN, "affinity-unknown",                       \
+	  "an idle CPU exists but the task's affinity is unknown")           \
+	X(CFSR_R_OTHER_TARGET, "other-target",                               \
+	  "no idle CPU; target is neither previous nor waker CPU")           \
+	X(CFSR_R_LOAD_RULE, "load-rule",                                     \
+	  "no idle CPU; the rule compares cfs_rq load, not modelled yet")    \
+	X(CFSR_R_NOT_WAITING, "not-waiting",                                 \
+	  "task not waiting: affinity change or active balance")             \
+	X(CFSR_R_LOAD_BALANCE, "load-balance",                               \
+	  "moved toward equal or more tasks: a load rule, not modelled yet") \
+	X(CFSR_R_OUTSIDE_LLC, "outside-llc",                                 \
+	  "target outside the LLCs of the previous and the waker CPU")       \
+	X(CFSR_R_WAKE_AFFINE, "wake-affine",                                 \
+	  "no idle CPU in the chosen LLC; the other LLC had one")            \
+	X(CFSR_R_IDLER_GROUP, "idler-group",                                 \
+	  "placed in a group with fewer idle CPUs than the idlest")
 
 enum cfsr_place_reason {
 #define X(r, id, text) r,
@@ -140,6 +149,12 @@ struct cfsr_place *cfsr_place_new(int nr_cpus, int top_n, uint64_t win_start, ui
 				  int filter_cpu, int filter_pid);
 
 void cfsr_place_free(struct cfsr_place *pl);
+
+/*
+ * cfsr_place_set_topo() - judge by @t (borrowed, of as many CPUs, kept
+ * until the audit is freed) instead of one LLC holding every CPU
+ */
+void cfsr_place_set_topo(struct cfsr_place *pl, const struct cfsr_topo *t);
 
 /**
  * cfsr_place_event() - judge @ev, if it completes a placement

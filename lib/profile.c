@@ -67,10 +67,13 @@ static const struct cfsr_profile profiles[] = {
 	   "divider still LOAD_AVG_MAX"),
 	V4("v4.13-v4.14 load_avg/util_avg", 41300, 41499, &cfsr_v4_params_v4_13,
 	   "divider LOAD_AVG_MAX - 1024 + period_contrib (625ed2bf049d)"),
-	V4("v4.15-v5.6 runnable_load_avg", 41500, 50699, &cfsr_v4_params_v4_15,
+	V4("v4.15-v5.0 runnable_load_avg", 41500, 50099, &cfsr_v4_params_v4_15,
 	   "unweighted se load_sum, runnable_load_sum/avg, calc_group_shares(); "
-	   "util_est from v4.17; clock_pelt from v5.1; stable 4.19.116+ floors "
+	   "util_est from v4.17; PELT clock rq_clock_task(); stable 4.19.116+ floors "
 	   "scale_load_down() at 2"),
+	V4("v5.1-v5.6 runnable_load_avg, clock_pelt", 50100, 50699, &cfsr_v4_params_v4_15,
+	   "as v4.15, the PELT clock rq_clock_pelt() (update_rq_clock_pelt(), 23127296889f): "
+	   "capacity and frequency scale the clock, not the contributions"),
 	RUNNABLE("v5.7.0-v5.7.6 CFS, runnable_avg", 50700, 50706, &cfsr_pelt_params_v5_7, false,
 		 false, 0, true,
 		 "runnable_avg replaces runnable_load_avg; a new task's runnable_avg starts at "
@@ -192,6 +195,11 @@ const struct cfsr_profile *cfsr_profile_choose(const char *trace_release, const 
 		return NULL;
 	}
 	return p;
+}
+
+bool cfsr_profile_clock_pelt(const struct cfsr_profile *p)
+{
+	return p->first >= 50100;
 }
 
 bool cfsr_profile_what_if(const char *trace_release, const struct cfsr_profile *profile)

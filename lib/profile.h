@@ -122,6 +122,22 @@ size_t cfsr_profile_count(void);
 const struct cfsr_profile *cfsr_profile_at(size_t i);
 
 /**
+ * cfsr_profile_clock_pelt() - whether a profile's PELT clock is rq_clock_pelt()
+ * @p: a profile
+ *
+ * From v5.1 (23127296889f, update_rq_clock_pelt()) PELT runs on
+ * rq->clock_pelt - lost_idle_time: clock_task scaled by the CPU's capacity
+ * and frequency while it runs, synced to clock_task when it idles; the
+ * contributions are no longer scaled.  Before, on cfs_rq_clock_task(): the
+ * rq's clock_task less the cfs_rq's throttled time, with scale_freq and
+ * scale_cpu applied to the contributions (__update_load_avg(), v4.3-v5.0;
+ * __update_entity_runnable_avg(), v4.1-v4.2; none before).  At full
+ * capacity without frequency invariance the two clocks agree.
+ * Return: true for the v5.1+ profiles.
+ */
+bool cfsr_profile_clock_pelt(const struct cfsr_profile *p);
+
+/**
  * cfsr_profile_what_if() - whether a replay models another kernel than the traced one
  * @trace_release: the release the trace records, or NULL
  * @profile: the profile used

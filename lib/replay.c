@@ -20,6 +20,8 @@
 struct replay_rq {
 	/* current task: pid, 0 for idle, -1 unknown */
 	int curr;
+	/* trace time of the last update_blocked_averages() of the older models, 0 if none */
+	uint64_t blocked_ts;
 	/* clock anchor: clock_task was anchor_clock at trace time anchor_ts */
 	bool anchored;
 	bool anchor_exact;
@@ -71,13 +73,13 @@ struct replay_rq {
 	size_t alloc_onrq;
 	/*
 	 * a kernel record showed update_blocked_averages() of this rq at trace
-	 * time blocked_ts, rq clock blocked_clock (cfsr_replay_blocked_hint()),
-	 * not made yet; 0 none
+	 * time hint_ts, rq clock hint_clock (cfsr_replay_blocked_hint()), not
+	 * made yet; 0 none
 	 */
-	uint64_t blocked_ts;
-	uint64_t blocked_clock;
+	uint64_t hint_ts;
+	uint64_t hint_clock;
 	/* ... made after the switch being replayed (a newly-idle balance's) */
-	bool blocked_after;
+	bool hint_after;
 };
 
 /*
@@ -690,16 +692,24 @@ static struct cfsr_cfs_rq *task_cfs(struct cfsr_replay *r, const struct cfsr_tas
  *             levels below the cfs_rq prev and next share
  *             (pick_next_task_fair(), is_same_group()): that cfs_rq's own
  *             entity is not touched.  NULL: up to the root.
+ *  @loops:    a wakeup's enqueue (WALK_ENQUEUE) or a sleep's dequeue
+ *             (WALK_DEQUEUE), whose levels above the first group entity
+ *             that stays queued, or was queued already, are those of the
+ *             second loop of enqueue_task_fair()/dequeue_task_fair() (see
+ *             group_walk()); WALK_ANY for every other path.
  */
+enum walk_loops { WALK_ANY, WALK_ENQUEUE, WALK_DEQUEUE };
+
 struct walk {
 	bool tg;
 	bool reweight;
 	bool task_only;
 	const struct cfsr_cfs_rq *stop;
+	enum walk_loops loops;
 };
 
 /* entity_tick() of every level; update_cfs_group() after each */
-static const struct walk walk_full = { true, true, false, NULL };
+static const struct walk walk_full = { true, true, false, NULL, WALK_ANY };
 /*
  * update_load_avg(UPDATE_TG) of every level without update_cfs_group():
  *  - an enqueue or a dequeue, whose update_cfs_group() of each level
@@ -709,13 +719,16 @@ static const struct walk walk_full = { true, true, false, NULL };
  *  - set_next_task_fair() after a task of another class;
  *  - propagate_entity_cfs_rq() after a detach (v5.7-v6.0).
  */
-static const struct walk walk_tg = { true, false, false, NULL };
+static const struct walk walk_tg = { true, false, false, NULL, WALK_ANY };
+/* walk_tg for a wakeup's enqueue and a sleep's dequeue (the two loops of v3.8-v4.2) */
+static const struct walk walk_enqueue = { true, false, false, NULL, WALK_ENQUEUE };
+static const struct walk walk_dequeue = { true, false, false, NULL, WALK_DEQUEUE };
 /*
  * The task's level only, without update_tg_load_avg():
  * requeue_delayed_entity(), and dequeue_entity(DO_DETACH), whose detach
  * publishes and whose walk up follows.
  */
-static const struct walk walk_task = { false, false, true, NULL };
+static const struct walk walk_task = { false, false, true, NULL, WALK_ANY };
 
 /* The cfs_rq on @cpu that the hierarchies of groups @a and @b share. */
 static const struct cfsr_cfs_rq *common_cfs(const struct cfsr_replay *r, int a, int b, int cpu)
@@ -2162,6 +2175,25 @@ static int old_propagate_gse(struct cfsr_replay *r, struct cfsr_cfs_rq *gcfs, st
  * calling path does and where it stops (struct walk):
  * propagate_entity_cfs_rq() after detach_entity_cfs_rq() (v5.7-v6.0, see
  * on_migrate()) walks up without reweighting.
+ *
+ * v3.8-v4.2 (legacy) take a wakeup's and a sleep's levels in two loops
+ * (enqueue_task_fair(), dequeue_task_fair()): the first enqueues (or
+ * dequeues) each entity up to the first group entity that was queued
+ * already (or that stays queued, its cfs_rq keeping others), and its
+ * enqueue_entity_load_avg() (dequeue_entity_load_avg()) updates the
+ * entity's cfs_rq too: update_cfs_rq_blocked_load(), which may push
+ * tg_load_contrib.  The second loop, from that entity up, calls
+ * update_cfs_shares(cfs_rq_of(se)), the reweight of the level above,
+ * then update_entity_load_avg(se, 1): the entity alone, its parent's
+ * runnable load following, the parent's blocked load neither decayed nor
+ * pushed.  So there the walk updates the group entity only.  The
+ * reweights follow the walk (set_state()); calc_cfs_shares() reads the
+ * cfs_rq's load.weight, tg_load_contrib and tg->load_avg, which no update
+ * of the second loop changes, so each weight is the one the kernel's
+ * order gives (a legacy group entity's load_avg_contrib does not read its
+ * weight).  v4.3-v4.14 call update_load_avg(se, 1) in the second loop,
+ * which updates the parent and publishes: the walk as for v5.7+.
+ *
  * Differs: a group entity whose past precedes the trace starts from zero
  * at its first update, as a task's (warming up).
  */
@@ -2170,12 +2202,18 @@ static void group_walk(struct cfsr_replay *r, struct cfsr_cfs_rq *gcfs, uint64_t
 {
 	struct cfsr_replay_update u = { ts,   gcfs->cpu,	 NULL,
 					NULL, CFSR_UPD_GROUP_SE, exact && !r->stamp };
+	bool second = r->profile->arith != CFSR_ARITH_LEGACY || w->loops == WALK_ANY;
+	bool in_second = false;
 	struct cfsr_cfs_rq *p;
 	uint64_t se_now;
 	int decayed;
 
 	for (; gcfs->group && gcfs != w->stop; gcfs = p) {
 		p = cfs_of(r, r->tgs[gcfs->group].parent, gcfs->cpu);
+		/* legacy: this group entity is queued already, or keeps others below */
+		if (!second && !in_second)
+			in_second =
+				w->loops == WALK_ENQUEUE ? gcfs->se_on_rq : cfs_nr_queued(gcfs) > 1;
 		se_now = now < gcfs->se_avg.last_update_time ? gcfs->se_avg.last_update_time : now;
 		if (!gcfs->se_avg.last_update_time && !gcfs->se_known)
 			start_unknown(&gcfs->se_avg, se_now, &gcfs->se_warm_until);
@@ -2185,6 +2223,12 @@ static void group_walk(struct cfsr_replay *r, struct cfsr_cfs_rq *gcfs, uint64_t
 			cfsr_pelt_update_se(r->params, se_now, &gcfs->se_avg, gcfs->se_weight,
 					    gcfs->se_on_rq, gcfs->se_runnable, gcfs->curr > 0);
 		gcfs->se_updates++;
+		if (in_second) {
+			u.cfs_rq = gcfs;
+			if (r->hook)
+				r->hook(r->hook_data, &u);
+			continue;
+		}
 		decayed = cfs_update(r, p, now, ts, exact);
 		if (gcfs->propagate && r->ops->propagate_gse) {
 			decayed |= old_propagate_gse(r, gcfs, p);
@@ -2205,6 +2249,153 @@ static void group_walk(struct cfsr_replay *r, struct cfsr_cfs_rq *gcfs, uint64_t
 		if (r->hook)
 			r->hook(r->hook_data, &u);
 	}
+}
+
+/* The depth of group @g in the hierarchy: 0 for the root. */
+static int group_depth(const struct cfsr_replay *r, int g)
+{
+	int d = 0;
+
+	for (; g > 0; g = r->tgs[g].parent)
+		d++;
+	return d;
+}
+
+/* On the rq's leaf list: not fully decayed (cfs_rq_is_decayed()) or queued. */
+static bool cfs_on_list(const struct cfsr_cfs_rq *cfs)
+{
+	return cfs->load_weight || cfs->avg.load_sum || cfs->avg.runnable_sum || cfs->avg.util_sum;
+}
+
+/*
+ * One cfs_rq's turn in __update_blocked_fair() (kernel/sched/fair.c,
+ * v5.7-v6.18): update_cfs_rq_load_avg(), update_tg_load_avg() if it
+ * decayed, then the group entity unless skip_blocked_update() (no load,
+ * no utilisation, nothing to propagate): update_load_avg(parent, se,
+ * UPDATE_TG).  Updates that cross no period leave no record, but they
+ * split the next one's accumulation, whose rounding then differs.
+ */
+static void blocked_turn_fair(struct cfsr_replay *r, struct cfsr_cfs_rq *cfs, uint64_t now,
+			      uint64_t ts, bool exact)
+{
+	struct cfsr_cfs_rq *p = cfs->group ? parent_cfs(r, cfs) : NULL;
+
+	if (!cfs_on_list(cfs) || now < cfs->avg.last_update_time)
+		return;
+	if (cfs_decayed(cfs, cfs_update(r, cfs, now, ts, exact), ts, &walk_tg))
+		tg_publish(r, cfs, ts, false);
+	if (!p || (!cfs->se_avg.load_avg && !cfs->se_avg.util_avg && !cfs->propagate) ||
+	    now < cfs->se_avg.last_update_time)
+		return;
+	group_walk(r, cfs, now, ts, exact, &(struct walk){ true, false, false, p, WALK_ANY });
+}
+
+/*
+ * One cfs_rq's turn in the older releases' update_blocked_averages()
+ * (kernel/sched/fair.c):
+ *  - v3.8-v4.2, __update_blocked_averages_cpu(): update_cfs_rq_blocked_load(
+ *    cfs_rq, 1) -- blocked load decayed by the 2^20 ns blocks since the
+ *    last decay, removed load off, tg_load_contrib pushed whatever the
+ *    change --, then update_entity_load_avg(se, 1) of the group entity:
+ *    its contribution recomputed, its parent's runnable or blocked load
+ *    following (not the parent's update_cfs_rq_blocked_load(), which the
+ *    parent's own turn makes).  The root's update_rq_runnable_avg() is not
+ *    kept (no group reads it).
+ *  - v4.3-v5.6: update_cfs_rq_load_avg(cfs_rq_clock_task(cfs_rq), cfs_rq),
+ *    then update_tg_load_avg(cfs_rq, 0) if it decayed.  From v4.10
+ *    (propagation, 09a43ace1f98 and its companion for asynchronous
+ *    detach) the group entity gets update_load_avg(cfs_rq_of(se), se, 0):
+ *    aged, its parent updated and a pending change propagated, but no
+ *    update_tg_load_avg() of the parent (UPDATE_TG came with a v5.13 fix),
+ *    whose own turn then finds nothing decayed at the same clock.  It is
+ *    skipped, as skip_blocked_update() does, when the entity has no load
+ *    and no utilization and nothing is pending below.
+ * Differs: skip_blocked_update() is read in a v4.19-era copy; v4.10 may
+ * update such an entity anyway, which ages nothing.
+ */
+static void blocked_turn_old(struct cfsr_replay *r, struct cfsr_cfs_rq *cfs, uint64_t now,
+			     uint64_t ts, bool exact)
+{
+	bool legacy = r->profile->arith == CFSR_ARITH_LEGACY;
+	struct cfsr_cfs_rq *p = cfs->group ? parent_cfs(r, cfs) : NULL;
+	struct walk up = { false, false, false, p, WALK_ANY };
+	int decayed;
+
+	decayed = cfs_update(r, cfs, now, ts, exact);
+	if (cfs->group && (legacy || decayed))
+		tg_publish(r, cfs, ts, legacy);
+	if (!p || !cfs->se_avg.last_update_time)
+		return;
+	if (!legacy && !r->profile->v4->propagate)
+		return;
+	if (!legacy && !cfs->se_avg.load_avg && !cfs->se_avg.util_avg && !cfs->propagate)
+		return;
+	group_walk(r, cfs, now, ts, exact, &up);
+}
+
+/* A cfs_rq's turn in update_blocked_averages(), by the profile's release. */
+static void blocked_turn(struct cfsr_replay *r, struct cfsr_cfs_rq *cfs, uint64_t now, uint64_t ts,
+			 bool exact)
+{
+	if (r->profile->arith == CFSR_ARITH_RUNNABLE) {
+		blocked_turn_fair(r, cfs, now, ts, exact);
+		return;
+	}
+	blocked_turn_old(r, cfs, now, ts, exact);
+}
+
+/*
+ * The cfs_rqs of @cpu on the rq's leaf list (the engine's cfs_rqs of the
+ * CPU that have a signal stand for it), children before parents
+ * (for_each_leaf_cfs_rq()), each taking its turn at rq clock @now
+ * (blocked_turn()).
+ */
+static void blocked_pass(struct cfsr_replay *r, int cpu, uint64_t now, uint64_t ts, bool exact)
+{
+	int depth, max_depth = 0;
+	size_t g;
+
+	for (g = 0; g < r->nr_groups; g++)
+		if (group_depth(r, (int)g) > max_depth)
+			max_depth = group_depth(r, (int)g);
+	for (depth = max_depth; depth >= 0; depth--)
+		for (g = 0; g < r->nr_groups; g++) {
+			struct cfsr_cfs_rq *cfs = cfs_of(r, (int)g, cpu);
+
+			if (cfs && cfs->updates && group_depth(r, (int)g) == depth)
+				blocked_turn(r, cfs, now, ts, exact);
+		}
+}
+
+/*
+ * Mirrors update_blocked_averages(cpu) of v3.8-v5.6 (kernel/sched/fair.c):
+ * every cfs_rq of the CPU on the leaf list, children before parents
+ * (for_each_leaf_cfs_rq()), takes its turn (blocked_turn()); the engine's
+ * cfs_rqs of the CPU that have a signal stand for the leaf list.
+ */
+int cfsr_replay_blocked_averages(struct cfsr_replay *r, int cpu, uint64_t ts, uint64_t clock)
+{
+	struct replay_rq *rq;
+	uint64_t now, cur_ts;
+	bool exact = false;
+
+	if (r->profile->arith == CFSR_ARITH_RUNNABLE || cpu < 0 || cpu >= r->nr_cpus ||
+	    !clock_ok(r, cpu))
+		return 0;
+	rq = &r->rqs[cpu];
+	if (rq->blocked_ts && ts < rq->blocked_ts + CFSR_REPLAY_PATH_NS)
+		return 0;
+	rq->blocked_ts = ts;
+	cur_ts = r->cur_ts;
+	now = clock;
+	if (!now)
+		now = clock_at(r, rq, ts, &exact);
+	else
+		exact = true;
+	blocked_pass(r, cpu, now, ts, exact);
+	r->stats.blocked_averages++;
+	r->cur_ts = cur_ts > ts ? cur_ts : ts;
+	return 1;
 }
 
 /*
@@ -2929,8 +3120,8 @@ static void switch_walks(const struct cfsr_replay *r, const struct cfsr_task *pr
 
 	if (prev && next && prev->fair && next_fair)
 		common = common_cfs(r, prev->group, next->group, cpu);
-	*put = dequeue ? walk_tg : (struct walk){ false, false, false, common };
-	*set = (struct walk){ true, false, false, common };
+	*put = dequeue ? walk_dequeue : (struct walk){ false, false, false, common, WALK_ANY };
+	*set = (struct walk){ true, false, false, common, WALK_ANY };
 }
 
 static int on_switch(struct cfsr_replay *r, const struct cfsr_event *ev)
@@ -3344,7 +3535,7 @@ static int on_wakeup(struct cfsr_replay *r, const struct cfsr_event *ev, bool ne
 	rq->woken++;
 	t->enq_pending = true;
 	t->enq_clock = now;
-	cfs_update_task(r, t, now, ev->ts, exact, &walk_tg);
+	cfs_update_task(r, t, now, ev->ts, exact, &walk_enqueue);
 	if (t->state != CFSR_TS_LEFT)
 		task_place(r, cfs, t, false);
 	set_state(r, t, CFSR_TS_QUEUED);
@@ -4281,62 +4472,6 @@ void cfsr_replay_settle_ticks(struct cfsr_replay *r, uint64_t ts)
 	r->cur_ts = ts;
 }
 
-/* The depth of @group in the hierarchy (the root 0). */
-static int group_depth(const struct cfsr_replay *r, int group)
-{
-	int d = 0;
-
-	for (; group > 0 && d < 64; d++)
-		group = r->tgs[group].parent;
-	return d;
-}
-
-/* On the rq's leaf list: not fully decayed (cfs_rq_is_decayed()) or queued. */
-static bool cfs_on_list(const struct cfsr_cfs_rq *cfs)
-{
-	return cfs->load_weight || cfs->avg.load_sum || cfs->avg.runnable_sum || cfs->avg.util_sum;
-}
-
-/*
- * Mirrors __update_blocked_fair() (kernel/sched/fair.c, v5.7-v6.18) on
- * @cpu at rq clock @now: every cfs_rq on the rq's leaf list, children
- * before parents and the root last, is updated (update_cfs_rq_load_avg(),
- * update_tg_load_avg() if it decayed), then its group entity unless
- * skip_blocked_update() (no load, no utilisation, nothing to propagate):
- * update_load_avg(parent, se, UPDATE_TG).  Updates that cross no period
- * leave no record, but they split the next one's accumulation, whose
- * rounding then differs.
- */
-static void blocked_averages(struct cfsr_replay *r, int cpu, uint64_t now, uint64_t ts)
-{
-	int d, maxd = 0;
-	size_t g;
-
-	for (g = 1; g < r->nr_groups; g++) {
-		d = group_depth(r, (int)g);
-		maxd = d > maxd ? d : maxd;
-	}
-	for (d = maxd; d >= 0; d--) {
-		for (g = 0; g < r->nr_groups; g++) {
-			struct cfsr_cfs_rq *cfs = cfs_of(r, (int)g, cpu);
-			struct cfsr_cfs_rq *p;
-
-			if (!cfs || group_depth(r, (int)g) != d || !cfs_on_list(cfs) ||
-			    now < cfs->avg.last_update_time)
-				continue;
-			if (cfs_decayed(cfs, cfs_update(r, cfs, now, ts, true), ts, &walk_tg))
-				tg_publish(r, cfs, ts, false);
-			if (!g ||
-			    (!cfs->se_avg.load_avg && !cfs->se_avg.util_avg && !cfs->propagate))
-				continue;
-			p = cfs_of(r, r->tgs[g].parent, cpu);
-			if (!p || now < cfs->se_avg.last_update_time)
-				continue;
-			group_walk(r, cfs, now, ts, true, &(struct walk){ true, false, false, p });
-		}
-	}
-}
-
 /* A task of another class than fair runs or waits on @cpu. */
 static bool other_class_on(const struct cfsr_replay *r, int cpu)
 {
@@ -4358,8 +4493,8 @@ void cfsr_replay_blocked_hint(struct cfsr_replay *r, int cpu, uint64_t ts, uint6
 
 	if (!rq || r->profile->arith != CFSR_ARITH_RUNNABLE || other_class_on(r, cpu))
 		return;
-	rq->blocked_ts = ts;
-	rq->blocked_clock = clock;
+	rq->hint_ts = ts;
+	rq->hint_clock = clock;
 }
 
 /* Whether @ev acts on @cpu's run queue. */
@@ -4383,12 +4518,12 @@ static void make_blocked(struct cfsr_replay *r, int cpu)
 {
 	struct replay_rq *rq = &r->rqs[cpu];
 
-	if (r->pending[cpu].set && r->pending[cpu].ts < rq->blocked_ts)
+	if (r->pending[cpu].set && r->pending[cpu].ts < rq->hint_ts)
 		force_tick(r, cpu);
 	if (clock_ok(r, cpu))
-		blocked_averages(r, cpu, rq->blocked_clock, rq->blocked_ts);
-	rq->blocked_ts = 0;
-	rq->blocked_after = false;
+		blocked_pass(r, cpu, rq->hint_clock, rq->hint_ts, true);
+	rq->hint_ts = 0;
+	rq->hint_after = false;
 	r->stats.blocked_updates++;
 	settle_from_next(r);
 }
@@ -4409,19 +4544,19 @@ static void settle_blocked(struct cfsr_replay *r, const struct cfsr_event *ev)
 
 	for (cpu = 0; cpu < r->nr_cpus; cpu++) {
 		struct replay_rq *rq = &r->rqs[cpu];
-		bool soon = ev->ts <= rq->blocked_ts + CFSR_REPLAY_PATH_NS;
+		bool soon = ev->ts <= rq->hint_ts + CFSR_REPLAY_PATH_NS;
 
-		if (!rq->blocked_ts || rq->blocked_after || (!event_on(ev, cpu) && soon))
+		if (!rq->hint_ts || rq->hint_after || (!event_on(ev, cpu) && soon))
 			continue;
 		if (soon && ev->kind == CFSR_EV_SWITCH && ev->cpu == cpu &&
 		    (!fair_prio(ev->sw.prev_prio) || !fair_prio(ev->sw.next_prio))) {
-			rq->blocked_ts = 0;
+			rq->hint_ts = 0;
 			r->stats.blocked_set_aside++;
 			continue;
 		}
 		if (soon && ev->kind == CFSR_EV_SWITCH && ev->cpu == cpu && !ev->sw.preempt &&
 		    ev->sw.prev_state) {
-			rq->blocked_after = true;
+			rq->hint_after = true;
 			continue;
 		}
 		make_blocked(r, cpu);
@@ -4432,7 +4567,7 @@ static void settle_blocked(struct cfsr_replay *r, const struct cfsr_event *ev)
 static void settle_blocked_after(struct cfsr_replay *r, const struct cfsr_event *ev)
 {
 	if (ev->kind == CFSR_EV_SWITCH && ev->cpu >= 0 && ev->cpu < r->nr_cpus &&
-	    r->rqs[ev->cpu].blocked_ts && r->rqs[ev->cpu].blocked_after)
+	    r->rqs[ev->cpu].hint_ts && r->rqs[ev->cpu].hint_after)
 		make_blocked(r, ev->cpu);
 }
 
@@ -4592,8 +4727,11 @@ void cfsr_replay_take_tunables(struct cfsr_replay *r, const struct cfsr_trace_in
 		r->base_slice = info->base_slice_ns;
 	cfsr_cfs_tunables_take(&r->cfs_tu, info->latency_ns, info->min_granularity_ns,
 			       info->wakeup_granularity_ns);
-	if (cfsr_sched_feats_decode(&f, info) != CFSR_FEAT_UNKNOWN)
+	if (cfsr_sched_feats_decode(&f, info) != CFSR_FEAT_UNKNOWN) {
 		cfsr_sched_feats_apply(&r->own, r->profile, &f);
+		if (!r->profile->eevdf)
+			cfsr_sched_feats_apply_cfs(&r->cfs_tu, &f);
+	}
 	r->own_pelt.util_est_no_fastup = !r->own.util_est_fastup;
 	/* NO_UTIL_EST: no sample, no sum (util_est_enqueue() and util_est_update() return) */
 	if (!r->own.util_est && r->profile->arith == CFSR_ARITH_RUNNABLE)

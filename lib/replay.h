@@ -438,6 +438,8 @@ typedef void (*cfsr_replay_hook)(void *data, const struct cfsr_replay_update *u)
  *                  as in the root cgroup)
  * @fork_group_unknown: forks of such a child whose parent's group was not
  *                      known: the child's given group stands from the fork
+ * @blocked_averages: update_blocked_averages() passes of an older model
+ *                    (cfsr_replay_blocked_averages())
  */
 struct cfsr_replay_stats {
 	uint64_t events;
@@ -467,6 +469,7 @@ struct cfsr_replay_stats {
 	uint64_t fork_parent_group;
 	uint64_t fork_autogroup;
 	uint64_t fork_group_unknown;
+	uint64_t blocked_averages;
 };
 
 struct cfsr_replay;
@@ -500,8 +503,10 @@ void cfsr_replay_free(struct cfsr_replay *r);
  * from the recorded names or the release's features.h order) replace the
  * profile's defaults of those the engine switches on (CFSR_ENGINE_FEATS):
  * DELAY_DEQUEUE, DELAY_ZERO, PLACE_LAG, PLACE_DEADLINE_INITIAL,
- * PLACE_REL_DEADLINE, RUN_TO_PARITY, UTIL_EST, UTIL_EST_FASTUP; unknown
- * features leave the defaults.  Call before the first event.
+ * PLACE_REL_DEADLINE, RUN_TO_PARITY, UTIL_EST, UTIL_EST_FASTUP, and for a
+ * CFS profile those its rules read (CFSR_CFS_FEATS): GENTLE_FAIR_SLEEPERS,
+ * START_DEBIT, NEXT_BUDDY, LAST_BUDDY, WAKEUP_PREEMPTION; unknown features
+ * leave the defaults.  Call before the first event.
  */
 struct cfsr_trace_info;
 void cfsr_replay_take_tunables(struct cfsr_replay *r, const struct cfsr_trace_info *info);
@@ -816,6 +821,29 @@ bool cfsr_replay_cfs_rq_follow(struct cfsr_replay *r, struct cfsr_cfs_rq *cfs, u
  */
 int cfsr_replay_cfs_rq_blocked(struct cfsr_replay *r, int group, int cpu, uint64_t kernel_lut,
 			       uint64_t ts);
+
+/**
+ * cfsr_replay_blocked_averages() - update_blocked_averages() of an older model on one CPU
+ * @r: the engine
+ * @cpu: the CPU
+ * @ts: trace time at which the kernel aged the CPU's blocked load (a
+ *      kernel record of a cfs_rq update no event followed, as for
+ *      cfsr_replay_cfs_rq_blocked())
+ * @clock: the CPU's PELT clock then, as the record gives it in the
+ *         model's release's clock (cfsr_profile_clock_pelt()), or 0 for
+ *         the engine's estimate at @ts
+ *
+ * The v3.8-v5.6 models run free of the kernel's values, so the periodic
+ * and idle balance's ageing of every cfs_rq of the CPU is made here, in
+ * the model's release's form (legacy __update_blocked_averages_cpu(),
+ * v4.3-v5.6 update_cfs_rq_load_avg() with update_tg_load_avg(), group
+ * entities from v4.10), at @clock.  One call per pass:
+ * a second within CFSR_REPLAY_PATH_NS of the last on @cpu does nothing.
+ * v5.7+ models take the kernel's values instead and do nothing here.
+ *
+ * Return: 1 if the pass was made, 0 if not.
+ */
+int cfsr_replay_blocked_averages(struct cfsr_replay *r, int cpu, uint64_t ts, uint64_t clock);
 
 /**
  * cfsr_replay_group_take() - set a group cfs_rq's group state from a reading

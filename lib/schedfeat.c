@@ -171,19 +171,57 @@ size_t cfsr_sched_feats_differ(const struct cfsr_profile *p, const struct cfsr_p
 	return n;
 }
 
+/* Set the bool @flag to @f's state of feature @nm where @f knows it, counting changes in @n. */
+static void take_feat(const struct cfsr_sched_feats *f, const char *nm, bool *flag, int *n)
+{
+	int s = cfsr_sched_feat_state(f, nm);
+
+	if (s >= 0 && (s == 1) != *flag) {
+		*flag = s == 1;
+		(*n)++;
+	}
+}
+
 int cfsr_sched_feats_apply(struct cfsr_profile *p, const struct cfsr_profile *base,
 			   const struct cfsr_sched_feats *f)
 {
-	int n = 0, s;
+	int n = 0;
 
 	*p = *base;
-#define APPLY(nm, field)                      \
-	s = cfsr_sched_feat_state(f, nm);     \
-	if (s >= 0 && (s == 1) != p->field) { \
-		p->field = s == 1;            \
-		n++;                          \
-	}
+#define APPLY(nm, field) take_feat(f, nm, &p->field, &n);
 	CFSR_ENGINE_FEATS(APPLY)
 #undef APPLY
+	return n;
+}
+
+int cfsr_sched_feats_apply_cfs(struct cfsr_cfs_tunables *tu, const struct cfsr_sched_feats *f)
+{
+	int n = 0;
+
+#define APPLY(nm, field) take_feat(f, nm, &tu->field, &n);
+	CFSR_CFS_FEATS(APPLY)
+#undef APPLY
+	return n;
+}
+
+size_t cfsr_sched_feats_engine(const struct cfsr_profile *base, const struct cfsr_sched_feats *f,
+			       const char **out)
+{
+	struct cfsr_cfs_tunables dflt, tu;
+	struct cfsr_profile p;
+	size_t n;
+
+	cfsr_sched_feats_apply(&p, base, f);
+	n = cfsr_sched_feats_differ(&p, base, out);
+	if (base->eevdf)
+		return n;
+	cfsr_cfs_tunables_init(&dflt, base, 1);
+	tu = dflt;
+	cfsr_sched_feats_apply_cfs(&tu, f);
+#define DIFFER(nm, field)           \
+	if (tu.field != dflt.field) \
+		out[n++] = tu.field ? nm : "NO_" nm;
+	CFSR_CFS_FEATS(DIFFER)
+#undef DIFFER
 	return n;
 }

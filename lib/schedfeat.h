@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cfspick.h"
 #include "profile.h"
 #include "trace.h"
 
@@ -122,6 +123,18 @@ int cfsr_sched_feats_apply(struct cfsr_profile *p, const struct cfsr_profile *ba
 			   const struct cfsr_sched_feats *f);
 
 /**
+ * cfsr_sched_feats_apply_cfs() - the CFS rules with a trace's features
+ * @tu: changed: each feature of CFSR_CFS_FEATS @f knows is set as @f has
+ *      it, one it does not know keeps @tu's value
+ * @f: decoded features
+ *
+ * For a trace recorded on a CFS kernel (v3.8-v6.5) and replayed by its own
+ * release's profile: a what-if replay keeps the defaults.
+ * Return: the number of features changed.
+ */
+int cfsr_sched_feats_apply_cfs(struct cfsr_cfs_tunables *tu, const struct cfsr_sched_feats *f);
+
+/**
  * cfsr_sched_feats_differ() - the engine features a profile has otherwise than another
  * @p: e.g. the profile a replay follows (cfsr_replay_profile())
  * @base: e.g. the release's profile
@@ -131,6 +144,19 @@ int cfsr_sched_feats_apply(struct cfsr_profile *p, const struct cfsr_profile *ba
  * Return: how many.
  */
 size_t cfsr_sched_feats_differ(const struct cfsr_profile *p, const struct cfsr_profile *base,
+			       const char **out);
+
+/**
+ * cfsr_sched_feats_engine() - the features a replay of a trace follows otherwise than its defaults
+ * @base: the profile of the trace's own release
+ * @f: the trace's decoded features
+ * @out: as cfsr_sched_feats_differ(): the engine features (CFSR_ENGINE_FEATS)
+ *       @f changes, then, for a CFS profile, those of its rules
+ *       (CFSR_CFS_FEATS); room for CFSR_SCHED_FEAT_MAX
+ *
+ * Return: how many.
+ */
+size_t cfsr_sched_feats_engine(const struct cfsr_profile *base, const struct cfsr_sched_feats *f,
 			       const char **out);
 
 #endif /* CFSR_SCHEDFEAT_H */

@@ -46,6 +46,45 @@ struct cfsr_cpu_topo {
 };
 
 /**
+ * struct cfsr_cpu_cache - one cache, as sysfs cpuN/cache/indexK names it
+ * (the recorder's metadata) or perf's HEADER_CACHE gives it
+ * @level: cache level (1, 2, 3, ...)
+ * @type: "Data", "Instruction" or "Unified"
+ * @size: size as sysfs writes it ("48K"), NULL unknown
+ * @line_size: coherency_line_size in bytes, 0 unknown
+ * @sets: number_of_sets, 0 unknown
+ * @ways: ways_of_associativity, 0 unknown
+ * @shared_cpus: shared_cpu_list, the CPUs that share it ("0-3")
+ *
+ * A cache shared by several CPUs is listed once.
+ */
+struct cfsr_cpu_cache {
+	int level;
+	const char *type;
+	const char *size;
+	uint32_t line_size;
+	uint32_t sets;
+	uint32_t ways;
+	const char *shared_cpus;
+};
+
+/**
+ * struct cfsr_sched_domain - one of a CPU's scheduling domains, as the
+ * recorder read /sys/kernel/debug/sched/domains/cpuN/domainM
+ * @cpu: N
+ * @level: M (0 the lowest)
+ * @name: the domain's name ("SMT", "MC", "PKG", ...), NULL unknown
+ * @flags: its flags as debugfs prints them ("SD_BALANCE_NEWIDLE ..."),
+ *         NULL unknown
+ */
+struct cfsr_sched_domain {
+	int cpu;
+	int level;
+	const char *name;
+	const char *flags;
+};
+
+/**
  * struct cfsr_cgroup_name - a cgroup id and its path, as a perf.data's
  * PERF_RECORD_CGROUP gives them
  * @id: cgroup_id(), the kernfs node id of the cgroup in its hierarchy
@@ -126,6 +165,17 @@ struct cfsr_trace_info {
 	const struct cfsr_cpu_topo *topo;
 	int nr_topo;
 	const char *topo_source;
+	/*
+	 * The caches (@nr_caches, each listed once; 0 when the file has
+	 * none: the LLC is then unknown) and where they came from, e.g.
+	 * "perf.data CACHE"; the scheduling domains the recorder could read
+	 * (debugfs), 0 when none.
+	 */
+	const struct cfsr_cpu_cache *caches;
+	size_t nr_caches;
+	const char *caches_source;
+	const struct cfsr_sched_domain *sched_domains;
+	size_t nr_sched_domains;
 	/*
 	 * Cgroups named by the file (perf.data CGROUP records) and the
 	 * tasks its samples placed in them.  Both grow while the trace is

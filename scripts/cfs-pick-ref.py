@@ -4,7 +4,8 @@
 
 Reads `trace-cmd report -t` output on stdin and replays the CFS vruntime
 rules of kernel/sched/fair.c (v5.13-v6.5, 2 CPUs unless --cpus says
-otherwise) over a flat run queue per CPU: update_curr() advances a task's
+otherwise; --no-start-debit and --no-gentle for a kernel with those
+features off) over a flat run queue per CPU: update_curr() advances a task's
 vruntime by calc_delta_fair() of each sched_stat_runtime (__calc_delta()'s
 integer steps, the kernel's weight tables below), update_min_vruntime()
 after it and after a sleep, task_fork_fair() (START_DEBIT: one
@@ -81,9 +82,18 @@ class Task:
 
 
 def main():
-    cpus = 2
-    if len(sys.argv) > 2 and sys.argv[1] == "--cpus":
-        cpus = int(sys.argv[2])
+    cpus, debit, gentle = 2, True, True
+    args = sys.argv[1:]
+    while args:
+        a = args.pop(0)
+        if a == "--cpus":
+            cpus = int(args.pop(0))
+        elif a == "--no-start-debit":
+            debit = False
+        elif a == "--no-gentle":
+            gentle = False
+        else:
+            sys.exit("usage: cfs-pick-ref.py [--cpus N] [--no-start-debit] [--no-gentle]")
     factor = 1
     i = min(cpus, 8)
     while i > 1:
@@ -130,7 +140,7 @@ def main():
         elif not t.placed:
             t.v, t.placed, t.guessed = minv[c], True, True
             return
-        floor = (minv[c] - latency // 2) & M64
+        floor = (minv[c] - (latency // 2 if gentle else latency)) & M64
         if signed(floor - t.v) > 0:
             t.v, t.guessed = floor, False
 
@@ -216,7 +226,7 @@ def main():
             here = on(c)
             running = [t for t in here if t.state == "R"]
             cur = running[0] if running else None
-            slice_ = vslice(child, c, len(here), sum(t.weight() for t in here))
+            slice_ = vslice(child, c, len(here), sum(t.weight() for t in here)) if debit else 0
             start = (minv[c] + slice_) & M64
             v = cur.v if cur else 0
             if signed(start - v) > 0:
@@ -241,7 +251,8 @@ def main():
                     t.v, t.rel = (t.v + minv[tc]) & M64, False
                 else:
                     here = on(tc)
-                    t.v = (minv[tc] + vslice(t, tc, len(here), sum(x.weight() for x in here))) & M64
+                    debt = vslice(t, tc, len(here), sum(x.weight() for x in here)) if debit else 0
+                    t.v = (minv[tc] + debt) & M64
                     t.placed, t.guessed = True, True
             elif t.migrated:
                 place(t, tc)

@@ -42,9 +42,10 @@ test_expect_success 'v4.3-v5.6 releases replay under their profile' "
 	older 4.11.12 'v4.10-v4.11 load_avg/util_avg' '$V4' &&
 	older 4.12.14 'v4.12 load_avg/util_avg' '$V4' &&
 	older 4.14.336 'v4.13-v4.14 load_avg/util_avg' '$V4' &&
-	older 4.19.325 'v4.15-v5.6 runnable_load_avg' '$V4_UE' &&
-	older 5.4.290 'v4.15-v5.6 runnable_load_avg' '$V4_UE' &&
-	older 5.6.19 'v4.15-v5.6 runnable_load_avg' '$V4_UE'
+	older 4.19.325 'v4.15-v5.0 runnable_load_avg' '$V4_UE' &&
+	older 5.0.21 'v4.15-v5.0 runnable_load_avg' '$V4_UE' &&
+	older 5.4.290 'v5.1-v5.6 runnable_load_avg, clock_pelt' '$V4_UE' &&
+	older 5.6.19 'v5.1-v5.6 runnable_load_avg, clock_pelt' '$V4_UE'
 "
 test_expect_success 'JSON rows of an older model have its keys' "
 	cfsreplay signals --kernel 3.18 --format jsonl '$TRACES/periodic.dat' >j 2>/dev/null &&

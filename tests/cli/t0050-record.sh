@@ -126,7 +126,8 @@ if [ -n "$CG" ] && [ -w "$CG/cpu.shares" ]; then
 		trace-cmd report cg.dat >report 2>/dev/null &&
 		test ! -s tc.err &&
 		grep -q "^cgroup_attach_task [3-9]" counts.ours &&
-		grep -q "^cgroup_mkdir 1$" counts.ours && grep -q "^cgroup_rmdir 1$" counts.ours &&
+		test "$(grep -c "cgroup_mkdir: .*cfsr-rec-$$-a/tmp" report)" -eq 1 &&
+		test "$(grep -c "cgroup_rmdir: .*cfsr-rec-$$-a/tmp" report)" -eq 1 &&
 		python3 -c "
 import json, sys
 d = json.load(open(\"info.json\"))

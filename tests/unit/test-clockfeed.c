@@ -125,6 +125,43 @@ static void test_pelt_local_onto_perf(void **state)
 	unlink(path);
 }
 
+/*
+ * Each release's PELT clock from the same records (pelt_local): the cfs
+ * record of CPU 1 has clock_task 700, clock_pelt 690 and lost_idle_time
+ * 10: 680 for a v5.1+ model (rq_clock_pelt()), 700 before
+ * (cfs_rq_clock_task()); the se record of CPU 0, 880 and 900.
+ */
+static void test_pelt_clock_by_release(void **state)
+{
+	struct cfsr_clock_feed *f;
+	struct cfsr_clock_reading rd;
+	char path[64];
+	int n = 0;
+
+	(void)state;
+	write_file(path, sizeof(path), pelt_local);
+	f = cfsr_clock_feed_open(path);
+	assert_non_null(f);
+	while (cfsr_clock_feed_next(f, &rd) > 0) {
+		if (rd.cpu == 1) {
+			assert_int_equal(cfsr_clock_reading_for(&rd, cfsr_profile_for("5.1")), 680);
+			assert_int_equal(cfsr_clock_reading_for(&rd, cfsr_profile_for("6.18")),
+					 680);
+			assert_int_equal(cfsr_clock_reading_for(&rd, cfsr_profile_for("5.0")), 700);
+			assert_int_equal(cfsr_clock_reading_for(&rd, cfsr_profile_for("3.18")),
+					 700);
+			n++;
+		} else if (rd.ts == 400) {
+			assert_int_equal(cfsr_clock_reading_for(&rd, cfsr_profile_for("5.4")), 880);
+			assert_int_equal(cfsr_clock_reading_for(&rd, cfsr_profile_for("4.9")), 900);
+			n++;
+		}
+	}
+	assert_int_equal(n, 2);
+	cfsr_clock_feed_close(f);
+	unlink(path);
+}
+
 static void test_pelt_other_clocks(void **state)
 {
 	struct cfsr_clock_map m;
@@ -207,6 +244,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pelt_local_onto_perf),
 		cmocka_unit_test(test_pelt_other_clocks),
+		cmocka_unit_test(test_pelt_clock_by_release),
 		cmocka_unit_test(test_truth_local_onto_perf),
 	};
 

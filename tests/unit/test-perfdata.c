@@ -1124,6 +1124,78 @@ static uint64_t topology_without_dies(const struct layout *l, uint32_t nr_cpus)
  * the topology of an older perf's layout (no die lists) or of a section
  * cut in its per-CPU ids or die lists (left out, the rest read).
  */
+/*
+ * HEADER_CACHE of the bundled traces/periodic.perf.data: the caches
+ * `perf report --header-only -I` prints for it ("L1 Data 48K [0]", ...,
+ * "L3 Unified 266240K [0-1]"), and the geometry perf 6.1 stored; a copy
+ * whose cache count is beyond the section leaves the caches out, says so,
+ * and reads the same events.
+ */
+static void test_cache_feature(void **state)
+{
+	static const struct {
+		int level;
+		const char *type, *size, *map;
+	} want[] = {
+		{ 1, "Data", "48K", "0" },	    { 1, "Instruction", "32K", "0" },
+		{ 1, "Data", "48K", "1" },	    { 1, "Instruction", "32K", "1" },
+		{ 2, "Unified", "2048K", "0" },	    { 2, "Unified", "2048K", "1" },
+		{ 3, "Unified", "266240K", "0-1" },
+	};
+	char src[4096], tmp[] = "/tmp/cfsr-pd-XXXXXX";
+	const struct cfsr_trace_info *in;
+	struct cfsr_trace *t;
+	struct summary ref, c;
+	struct layout l;
+	unsigned char *f;
+	size_t len, i;
+	int fd;
+
+	(void)state;
+	snprintf(src, sizeof(src), "%s/traces/periodic.perf.data", srcdir());
+	if (!exists(src)) {
+		print_message("skipped: no '%s'\n", src);
+		skip();
+	}
+	t = pd_open(src);
+	assert_non_null(t);
+	in = &t->info;
+	assert_string_equal(in->caches_source, "perf.data CACHE");
+	assert_int_equal(in->nr_caches, sizeof(want) / sizeof(want[0]));
+	for (i = 0; i < in->nr_caches; i++) {
+		assert_int_equal(in->caches[i].level, want[i].level);
+		assert_string_equal(in->caches[i].type, want[i].type);
+		assert_string_equal(in->caches[i].size, want[i].size);
+		assert_string_equal(in->caches[i].shared_cpus, want[i].map);
+		assert_int_equal(in->caches[i].line_size, 64);
+	}
+	/* the L3: 20 ways of 212992 sets of 64-byte lines, 266240K */
+	assert_int_equal(in->caches[6].ways, 20);
+	assert_int_equal(in->caches[6].sets, 212992);
+	assert_int_equal(64ull * 20 * 212992, 266240ull * 1024);
+	pd_close(t);
+
+	f = (unsigned char *)slurp(src, &len);
+	read_layout(f, len, &l);
+	assert_true(l.has[20]);
+	assert_true(summarize(src, &ref));
+	put_le(f + l.feat[20][0] + 4, 100000, 4);
+	fd = mkstemp(tmp);
+	assert_true(fd >= 0);
+	close(fd);
+	spit(tmp, f, len);
+	t = pd_open(tmp);
+	assert_non_null(t);
+	assert_string_equal(t->info.caches_source, "perf.data CACHE (corrupt: left out)");
+	assert_int_equal(t->info.nr_caches, 0);
+	pd_close(t);
+	assert_true(summarize(tmp, &c));
+	assert_int_equal(c.events, ref.events);
+	assert_true(c.hash == ref.hash);
+	unlink(tmp);
+	free(f);
+}
+
 static void test_cgroups_and_topology(void **state)
 {
 	char src[4096], tmp[] = "/tmp/cfsr-pd-XXXXXX";
@@ -1406,6 +1478,7 @@ int main(void)
 		cmocka_unit_test(test_events_have_tracedat_twins),
 		cmocka_unit_test(test_rewritten_copies_read_the_same),
 		cmocka_unit_test(test_cgroups_and_topology),
+		cmocka_unit_test(test_cache_feature),
 		cmocka_unit_test(test_damaged_copies_never_crash),
 		cmocka_unit_test(test_fresh_recordings),
 	};

@@ -13,6 +13,7 @@
 #include <cmocka.h>
 #include <string.h>
 
+#include "cfspick.h"
 #include "pickcheck.h"
 #include "replay.h"
 #include "trace.h"
@@ -260,15 +261,21 @@ static void test_no_answer(void **state)
  *    C starts at max(A's 74 ms, min 74 ms + 3999999 ns), kept relative
  *    (3999999) until its wakeup adds the min_vruntime then (74 ms).
  */
-static void test_cfs_engine(void **state)
+/* What the CFS case below gives at each step (ns). */
+struct cfs_case {
+	uint64_t a_wake, a_ran, a_wake2, b_wake, pick_min, c_rel;
+	/* B's wakeup keeps its own (guessed) vruntime: the pick is not answered */
+	bool b_guessed;
+};
+
+/* The CFS case on @r, checked against @x; the engine is freed. */
+static void run_cfs_case(struct cfsr_replay *r, const struct cfs_case *x)
 {
-	struct cfsr_replay *r = cfsr_replay_new(2, cfsr_profile_for("6.1"), 250);
 	struct cfsr_pick_query q = { .prev_pid = 11, .other_pid = 10 };
 	struct cfsr_event e;
 	struct cfsr_pick pk;
 	const struct cfsr_task *a, *b, *c;
 
-	(void)state;
 	feed(r, ev_switch(T0, 0, 0, false, 10));
 	feed(r, ev_runtime(T0 + 20 * MS, 10, 20 * MS));
 	feed(r, ev_switch(T0 + 20 * MS, 10, 1, false, 0));
@@ -281,31 +288,36 @@ static void test_cfs_engine(void **state)
 	assert_int_equal(cfsr_replay_task_cfs_rq(r, b)->min_vruntime, 50 * MS);
 	feed(r, ev_wakeup(T0 + 51 * MS, 11, 10));
 	a = cfsr_replay_task(r, 10);
-	assert_int_equal(a->vruntime, 44 * MS);
+	assert_int_equal(a->vruntime, x->a_wake);
 	assert_false(a->vr_guessed);
 	assert_int_equal(cfsr_replay_pick(r, 0, &q, &pk), CFSR_PICK_VR_UNKNOWN);
 
 	feed(r, ev_switch(T0 + 51 * MS, 11, 0, true, 10));
 	feed(r, ev_runtime(T0 + 53 * MS, 10, 2 * MS));
-	assert_int_equal(cfsr_replay_task(r, 10)->vruntime, 46 * MS);
+	assert_int_equal(cfsr_replay_task(r, 10)->vruntime, x->a_ran);
 	assert_int_equal(cfsr_replay_task_cfs_rq(r, a)->min_vruntime, 50 * MS);
 	feed(r, ev_switch(T0 + 53 * MS, 10, 1, false, 11));
 	feed(r, ev_runtime(T0 + 63 * MS, 11, 10 * MS));
 	feed(r, ev_switch(T0 + 63 * MS, 11, 1, false, 0));
 	feed(r, ev_wakeup(T0 + 64 * MS, 0, 10));
 	a = cfsr_replay_task(r, 10);
-	assert_int_equal(a->vruntime, 54 * MS);
+	assert_int_equal(a->vruntime, x->a_wake2);
 	feed(r, ev_switch(T0 + 64 * MS, 0, 0, false, 10));
 	feed(r, ev_runtime(T0 + 84 * MS, 10, 20 * MS));
 	feed(r, ev_wakeup(T0 + 84 * MS, 10, 11));
 	b = cfsr_replay_task(r, 11);
-	assert_int_equal(b->vruntime, 68 * MS);
-	assert_false(b->vr_guessed);
+	assert_int_equal(b->vruntime, x->b_wake);
+	assert_int_equal(b->vr_guessed, x->b_guessed);
 	q = (struct cfsr_pick_query){ .prev_pid = 10, .other_pid = 11 };
-	assert_int_equal(cfsr_replay_pick(r, 0, &q, &pk), 11);
-	assert_int_equal(pk.nr_runnable, 2);
-	assert_int_equal(pk.min_vruntime, 74 * MS);
-	assert_false(pk.buddy);
+	if (x->b_guessed) {
+		assert_int_equal(cfsr_replay_pick(r, 0, &q, &pk), CFSR_PICK_VR_UNKNOWN);
+	} else {
+		assert_int_equal(cfsr_replay_pick(r, 0, &q, &pk), 11);
+		assert_int_equal(pk.nr_runnable, 2);
+		assert_int_equal(pk.min_vruntime, x->pick_min);
+		assert_false(pk.buddy);
+	}
+	assert_int_equal(cfsr_replay_task_cfs_rq(r, b)->min_vruntime, x->pick_min);
 
 	memset(&e, 0, sizeof(e));
 	e.ts = T0 + 84 * MS;
@@ -316,16 +328,70 @@ static void test_cfs_engine(void **state)
 	feed(r, e);
 	c = cfsr_replay_task(r, 12);
 	assert_true(c->vr_rel && !c->vr_guessed);
-	assert_int_equal(c->vruntime, 3999999);
+	assert_int_equal(c->vruntime, x->c_rel);
 	e.kind = CFSR_EV_WAKEUP_NEW;
 	e.wake.pid = 12;
 	e.wake.prio = 120;
 	e.wake.target_cpu = 0;
 	feed(r, e);
 	c = cfsr_replay_task(r, 12);
-	assert_int_equal(c->vruntime, 74 * MS + 3999999);
+	assert_int_equal(c->vruntime, x->pick_min + x->c_rel);
 	assert_false(c->vr_rel);
 	cfsr_replay_free(r);
+}
+
+static void test_cfs_engine(void **state)
+{
+	static const struct cfs_case x = { 44 * MS, 46 * MS, 54 * MS, 68 * MS,
+					   74 * MS, 3999999, false };
+
+	(void)state;
+	run_cfs_case(cfsr_replay_new(2, cfsr_profile_for("6.1"), 250), &x);
+}
+
+/*
+ * The same case on a trace recorded on 6.1.0 whose sysctl_sched_features
+ * has GENTLE_FAIR_SLEEPERS (bit 0 of the v6.0-v6.5 features.h) and
+ * START_DEBIT (bit 1) cleared, the others at their defaults: the sleeper
+ * floor is min_vruntime - 12 ms, and a new task starts at min_vruntime.
+ *  - A wakes: floor 50 - 12 = 38 > 20: at 38; runs 2 ms (v 40, min 50);
+ *    B runs 10 ms (v 60, min 60); A wakes: floor 48 > 40, at 48; runs 20
+ *    ms (v 68, min 68);
+ *  - B wakes: floor 56 < 60: keeps 60, still the start policy's guess
+ *    (its first vruntime had no past), so the pick is not answered;
+ *    min_vruntime stays 68 (A 68, B 60 behind it);
+ *  - C starts at max(A's 68 ms, min 68 ms): relative 0, then 68 ms.
+ * A trace of another release replayed under 6.1 is a what-if: the
+ * defaults stay, whatever its bitmask.
+ */
+static void test_cfs_engine_features(void **state)
+{
+	static const struct cfs_case x = { 38 * MS, 40 * MS, 48 * MS, 60 * MS, 68 * MS, 0, true };
+	static const struct cfs_case dflt = { 44 * MS, 46 * MS, 54 * MS, 68 * MS,
+					      74 * MS, 3999999, false };
+	/* v6.0-v6.5 defaults: bits 0, 1, 3, 4, 5 of the head on; NEXT_BUDDY (2) off */
+	const uint64_t mask = 0x3b & ~UINT64_C(0x3);
+	struct cfsr_trace_info in;
+	struct cfsr_replay *r;
+
+	(void)state;
+	memset(&in, 0, sizeof(in));
+	in.kernel_release = "6.1.0";
+	in.sched_features = mask;
+	in.has_sched_features = true;
+	r = cfsr_replay_new(2, cfsr_profile_for("6.1"), 250);
+	cfsr_replay_take_tunables(r, &in);
+	assert_false(cfsr_replay_cfs_tunables(r)->gentle);
+	assert_false(cfsr_replay_cfs_tunables(r)->start_debit);
+	assert_true(cfsr_replay_cfs_tunables(r)->last_buddy);
+	assert_true(cfsr_replay_cfs_tunables(r)->wakeup_preemption);
+	assert_false(cfsr_replay_cfs_tunables(r)->next_buddy);
+	run_cfs_case(r, &x);
+
+	in.kernel_release = "6.18.44";
+	r = cfsr_replay_new(2, cfsr_profile_for("6.1"), 250);
+	cfsr_replay_take_tunables(r, &in);
+	run_cfs_case(r, &dflt);
 }
 
 /* Every reason has a key, a class and a text, and the keys are distinct. */
@@ -431,10 +497,15 @@ static void test_pickcheck_top(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_agree_permille), cmocka_unit_test(test_delayed),
-		cmocka_unit_test(test_curr),	       cmocka_unit_test(test_run_to_parity_feature),
-		cmocka_unit_test(test_no_answer),      cmocka_unit_test(test_reasons),
-		cmocka_unit_test(test_pickcheck_top),  cmocka_unit_test(test_cfs_engine),
+		cmocka_unit_test(test_agree_permille),
+		cmocka_unit_test(test_delayed),
+		cmocka_unit_test(test_curr),
+		cmocka_unit_test(test_run_to_parity_feature),
+		cmocka_unit_test(test_no_answer),
+		cmocka_unit_test(test_reasons),
+		cmocka_unit_test(test_pickcheck_top),
+		cmocka_unit_test(test_cfs_engine),
+		cmocka_unit_test(test_cfs_engine_features),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -2,7 +2,10 @@
 /*
  * Unit tests for lib/placement.c: hand-made two-CPU situations, each with
  * the verdict and reason the v6.12-v6.18 rule gives (docs/COMPARATORS.md),
- * worked out by hand in the comments.
+ * worked out by hand in the comments; and four-CPU ones judged once with
+ * all CPUs in one LLC and once with two LLCs, {0,1} and {2,3}, as caches
+ * in a trace's metadata give them (lib/topology.c), where the verdicts
+ * differ.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,17 +18,21 @@
 #include "idlewait.h"
 #include "placement.h"
 #include "profile.h"
+#include "topology.h"
+#include "two-llc.h"
 
 struct rig {
 	struct cfsr_iww *iw;
 	struct cfsr_cpuload *cl;
 	struct cfsr_place *pl;
+	struct cfsr_topo topo;
 	uint64_t ts;
 };
 
-static void rig_init(struct rig *r)
+/* @nr CPUs, judged by the topology @in gives (NULL: none, one LLC) */
+static void rig_init_cpus(struct rig *r, int nr, const struct cfsr_trace_info *in)
 {
-	struct cfsr_iww_params p = { .nr_cpus = 2,
+	struct cfsr_iww_params p = { .nr_cpus = nr,
 				     .balance_interval_ns = 4000000,
 				     .top_n = 4,
 				     .win_end = UINT64_MAX,
@@ -33,16 +40,25 @@ static void rig_init(struct rig *r)
 				     .filter_pid = -1 };
 
 	r->iw = cfsr_iww_new(&p);
-	r->cl = cfsr_cpuload_new(2, cfsr_profile_for("6.18"), 250, 0, UINT64_MAX);
-	r->pl = cfsr_place_new(2, 4, 0, UINT64_MAX, -1, -1);
+	r->cl = cfsr_cpuload_new(nr, cfsr_profile_for("6.18"), 250, 0, UINT64_MAX);
+	r->pl = cfsr_place_new(nr, 4, 0, UINT64_MAX, -1, -1);
 	r->ts = 1000;
 	assert_non_null(r->iw);
 	assert_non_null(r->cl);
 	assert_non_null(r->pl);
+	assert_int_equal(cfsr_topo_init(&r->topo, in, nr), 0);
+	if (in)
+		cfsr_place_set_topo(r->pl, &r->topo);
+}
+
+static void rig_init(struct rig *r)
+{
+	rig_init_cpus(r, 2, NULL);
 }
 
 static void rig_release(struct rig *r)
 {
+	cfsr_topo_release(&r->topo);
 	cfsr_place_free(r->pl);
 	cfsr_cpuload_free(r->cl);
 	cfsr_iww_free(r->iw);
@@ -217,12 +233,156 @@ static void test_fork_and_migrate(void **state)
 	rig_release(&r);
 }
 
+/*
+ * The topology itself: CPU 1's LLC is [0-1]; SMT degenerates (one thread
+ * per core), MC spans the LLCs (weight 2, imbalance_pct 117), PKG all four.
+ * Without caches: one LLC, one level.
+ */
+static void test_topology(void **state)
+{
+	struct cfsr_topo t;
+	int c;
+
+	(void)state;
+	assert_string_equal(cfsr_topo_llc_span(&two_llc, 1), "0-1");
+	assert_int_equal(cfsr_topo_init(&t, &two_llc, 4), 0);
+	assert_true(t.llc_known);
+	assert_int_equal(t.nr_levels, 2);
+	assert_string_equal(t.levels[0].name, "MC");
+	assert_string_equal(t.levels[1].name, "PKG");
+	for (c = 0; c < 4; c++) {
+		assert_int_equal(t.llc[c], c < 2 ? 0 : 2);
+		assert_int_equal(t.levels[0].weight[c], 2);
+		assert_int_equal(t.levels[1].weight[c], 4);
+	}
+	assert_int_equal(t.levels[0].imbalance_pct, 117);
+	assert_true(cfsr_topo_share_llc(&t, 2, 3));
+	assert_false(cfsr_topo_share_llc(&t, 1, 2));
+	assert_int_equal(cfsr_topo_level_of(&t, 0, 1), 0);
+	assert_int_equal(cfsr_topo_level_of(&t, 1, 2), 1);
+	cfsr_topo_release(&t);
+	assert_int_equal(cfsr_topo_init(&t, NULL, 4), 0);
+	assert_false(t.llc_known);
+	assert_int_equal(t.nr_levels, 1);
+	assert_true(cfsr_topo_share_llc(&t, 1, 2));
+	cfsr_topo_release(&t);
+}
+
+/* CPUs 0-2 run 10, 20, 30; CPU 3 idles. */
+static void three_busy(struct rig *r)
+{
+	sw(r, 0, 0, false, 10);
+	sw(r, 1, 0, false, 20);
+	sw(r, 2, 0, false, 30);
+	sw(r, 3, 40, false, 0);
+}
+
+/*
+ * Wake-ups with CPU 3 the only idle CPU, each rig fed the same events.
+ *  11: waker CPU 0, previous CPU 0, placed on CPU 0 (busy).  One LLC:
+ *      idle-skipped (CPU 3 idled).  Two LLCs: select_idle_sibling()
+ *      scanned [0-1], no idle CPU there, CPU 0 is the target:
+ *      no-idle-target, agrees.
+ *  12: waker CPU 0, previous CPU 2, placed on CPU 0 (busy).  One LLC:
+ *      idle-skipped.  Two LLCs: wake_affine() chose the waker's LLC,
+ *      [0-1] has no idle CPU, but the previous CPU's [2-3] had CPU 3:
+ *      wake-affine, cannot judge.
+ *  13: waker and previous CPU 2, placed on CPU 2 (busy): CPU 3 shares its
+ *      LLC and idles: idle-skipped in both, preferred CPU 3.
+ *  14: waker CPU 1, previous CPU 0, placed on idle CPU 3.  One LLC:
+ *      idle-chosen.  Two LLCs: CPU 3 is in neither LLC the fast path
+ *      could return from: outside-llc, cannot judge.
+ */
+static void test_wakeups_two_llc(void **state)
+{
+	struct rig one, two;
+	struct rig *r[2] = { &one, &two };
+	int i;
+
+	(void)state;
+	rig_init_cpus(&one, 4, NULL);
+	rig_init_cpus(&two, 4, &two_llc);
+	for (i = 0; i < 2; i++) {
+		three_busy(r[i]);
+		wake(r[i], 11, 120, 0, 0, 0);
+		wake(r[i], 12, 120, 0, 2, 0);
+		wake(r[i], 13, 120, 2, 2, 2);
+		wake(r[i], 14, 120, 1, 0, 3);
+	}
+	assert_int_equal(n(&one, CFSR_PLACE_WAKEUP, CFSR_R_IDLE_SKIPPED), 3);
+	assert_int_equal(n(&one, CFSR_PLACE_WAKEUP, CFSR_R_IDLE_CHOSEN), 1);
+	assert_int_equal(cfsr_place_totals(one.pl)->n[CFSR_PLACE_WAKEUP][CFSR_DIVERGES], 3);
+
+	assert_int_equal(n(&two, CFSR_PLACE_WAKEUP, CFSR_R_NO_IDLE_TARGET), 1);
+	assert_int_equal(n(&two, CFSR_PLACE_WAKEUP, CFSR_R_WAKE_AFFINE), 1);
+	assert_int_equal(n(&two, CFSR_PLACE_WAKEUP, CFSR_R_IDLE_SKIPPED), 1);
+	assert_int_equal(n(&two, CFSR_PLACE_WAKEUP, CFSR_R_OUTSIDE_LLC), 1);
+	assert_int_equal(cfsr_place_totals(two.pl)->n[CFSR_PLACE_WAKEUP][CFSR_AGREES], 1);
+	assert_int_equal(cfsr_place_totals(two.pl)->n[CFSR_PLACE_WAKEUP][CFSR_DIVERGES], 1);
+	assert_int_equal(cfsr_place_totals(two.pl)->n[CFSR_PLACE_WAKEUP][CFSR_CANNOT_JUDGE], 2);
+	{
+		const struct cfsr_place_decision *d;
+
+		assert_int_equal(cfsr_place_top(two.pl, &d), 1);
+		assert_int_equal(d[0].pid, 13);
+		assert_int_equal(d[0].preferred_cpu, 3);
+	}
+	rig_release(&one);
+	rig_release(&two);
+}
+
+/*
+ * Forks from the parent 10 on CPU 0, each on a fresh machine:
+ *  a) CPUs 1-3 idle, child to CPU 1.  One LLC: idle-chosen.  Two LLCs:
+ *     find_idlest_group() at PKG compares [0-1] (1 idle CPU, 1 task) with
+ *     [2-3] (2 idle, 0 tasks): [2-3] has more idle CPUs and takes the
+ *     child, CPU 1 is not in it: idler-group, diverges, preferred CPU 2,
+ *     size 1 (idle CPUs of [2-3] less those of [0-1]).
+ *  b) the same machine, child to CPU 2: agrees in both.
+ *  c) CPU 2 runs 30; CPUs 1 and 3 idle; child to CPU 3.  One LLC:
+ *     idle-chosen.  Two LLCs: [0-1] and [2-3] have one idle CPU each, the
+ *     local group keeps the task (local idle_cpus >= idlest's), and at MC
+ *     CPU 1 is the idle one: idler-group, preferred CPU 1, size 0.
+ */
+static void fork_case(const struct cfsr_trace_info *in, char which, enum cfsr_verdict v,
+		      enum cfsr_place_reason why, int preferred, int size)
+{
+	const struct cfsr_place_decision *d;
+	struct rig r;
+
+	rig_init_cpus(&r, 4, in);
+	sw(&r, 0, 0, false, 10);
+	sw(&r, 1, 20, false, 0);
+	sw(&r, 2, which == 'c' ? 0 : 30, false, which == 'c' ? 30 : 0);
+	sw(&r, 3, 40, false, 0);
+	fork_to(&r, 0, 50, which == 'a' ? 1 : which == 'b' ? 2 : 3);
+	assert_int_equal(n(&r, CFSR_PLACE_FORK, why), 1);
+	assert_int_equal(cfsr_place_totals(r.pl)->n[CFSR_PLACE_FORK][v], 1);
+	if (v == CFSR_DIVERGES) {
+		assert_int_equal(cfsr_place_top(r.pl, &d), 1);
+		assert_int_equal(d[0].preferred_cpu, preferred);
+		assert_int_equal(d[0].size, size);
+	}
+	rig_release(&r);
+}
+
+static void test_forks_two_llc(void **state)
+{
+	(void)state;
+	fork_case(NULL, 'a', CFSR_AGREES, CFSR_R_IDLE_CHOSEN, -1, 0);
+	fork_case(&two_llc, 'a', CFSR_DIVERGES, CFSR_R_IDLER_GROUP, 2, 1);
+	fork_case(NULL, 'b', CFSR_AGREES, CFSR_R_IDLE_CHOSEN, -1, 0);
+	fork_case(&two_llc, 'b', CFSR_AGREES, CFSR_R_IDLE_CHOSEN, -1, 0);
+	fork_case(NULL, 'c', CFSR_AGREES, CFSR_R_IDLE_CHOSEN, -1, 0);
+	fork_case(&two_llc, 'c', CFSR_DIVERGES, CFSR_R_IDLER_GROUP, 1, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_wakeups),
-		cmocka_unit_test(test_affinity),
-		cmocka_unit_test(test_fork_and_migrate),
+		cmocka_unit_test(test_wakeups),		 cmocka_unit_test(test_affinity),
+		cmocka_unit_test(test_fork_and_migrate), cmocka_unit_test(test_topology),
+		cmocka_unit_test(test_wakeups_two_llc),	 cmocka_unit_test(test_forks_two_llc),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -196,7 +196,13 @@ static void test_choose(void **state)
 	assert_string_equal(p->name, "v3.13-v4.0 legacy PELT");
 	p = cfsr_profile_choose("6.18.1", "5.6", "t.dat");
 	assert_non_null(p);
-	assert_string_equal(p->name, "v4.15-v5.6 runnable_load_avg");
+	assert_string_equal(p->name, "v5.1-v5.6 runnable_load_avg, clock_pelt");
+	/* the same arithmetic on either side of v5.1 (23127296889f), another PELT clock */
+	assert_true(p->v4 == cfsr_profile_for("5.0.21")->v4);
+	assert_true(cfsr_profile_clock_pelt(p));
+	assert_false(cfsr_profile_clock_pelt(cfsr_profile_for("5.0.21")));
+	assert_false(cfsr_profile_clock_pelt(cfsr_profile_for("3.18")));
+	assert_true(cfsr_profile_clock_pelt(cfsr_profile_for("5.7")));
 	assert_string_equal(last_msg, "");
 	p = cfsr_profile_choose("6.18.1", "5.10", "t.dat");
 	assert_non_null(p);

@@ -22,6 +22,8 @@
 #include "trace.h"
 #include "weight.h"
 
+#include "pelt-real.h"
+
 #define P (&cfsr_pelt_params_modern)
 #define W0 1048576 /* nice 0 */
 
@@ -1910,6 +1912,22 @@ static void test_old_groups_equal_shares(void **state)
 }
 
 /*
+ * One CPU under @kernel, tasks 70 and 71 in group /g, the PELT clock @c0
+ * at trace time @t0, the CPU idle from then.
+ */
+static struct cfsr_replay *group_cpu0(const char *kernel, uint64_t t0, uint64_t c0)
+{
+	struct cfsr_replay *r = cfsr_replay_new(1, cfsr_profile_for(kernel), 250);
+
+	assert_non_null(r);
+	assert_int_equal(cfsr_replay_task_set_group(r, 70, "/g"), 1);
+	assert_int_equal(cfsr_replay_task_set_group(r, 71, "/g"), 1);
+	cfsr_replay_clock_sample(r, 0, t0, c0);
+	feed(r, ev_switch(t0, 0, 0, 0, false, 0));
+	return r;
+}
+
+/*
  * v3.8-v4.2: entity_tick() calls update_cfs_rq_blocked_load(cfs_rq, 1),
  * which pushes the cfs_rq's runnable plus blocked load into tg->load_avg
  * whatever the change (__update_cfs_rq_tg_load_contrib(), forced).  Group
@@ -1923,17 +1941,12 @@ static void test_old_groups_equal_shares(void **state)
 static void test_legacy_tick_publishes(void **state)
 {
 	const uint64_t c0 = 3000000000000ull, t0 = 5000000000ull, tick = 4000000;
-	struct cfsr_replay *r = cfsr_replay_new(1, cfsr_profile_for("3.18"), 250);
+	struct cfsr_replay *r = group_cpu0("3.18", t0, c0);
 	const struct cfsr_cfs_rq *g;
 	uint64_t ts = t0 + 5000, blocked;
 	int k;
 
 	(void)state;
-	assert_non_null(r);
-	assert_int_equal(cfsr_replay_task_set_group(r, 70, "/g"), 1);
-	assert_int_equal(cfsr_replay_task_set_group(r, 71, "/g"), 1);
-	cfsr_replay_clock_sample(r, 0, t0, c0);
-	feed(r, ev_switch(t0, 0, 0, 0, false, 0));
 	feed(r, ev_wakeup(t0 + 1000, 0, 0, 70, 0));
 	feed(r, ev_wakeup(t0 + 2000, 0, 0, 71, 0));
 	feed(r, ev_switch(ts, 0, 0, 0, false, 71));
@@ -1956,6 +1969,129 @@ static void test_legacy_tick_publishes(void **state)
 	assert_int_equal(g->avg.load_avg, g->avg.old.cfs.runnable_load_avg + blocked);
 	assert_int_equal(g->tg_load_avg_contrib, g->avg.load_avg);
 	assert_int_equal(cfsr_replay_tg_load_avg(r, g), (int64_t)g->avg.load_avg);
+	cfsr_replay_free(r);
+}
+
+/*
+ * The two loops of enqueue_task_fair() and dequeue_task_fair() in
+ * v3.8-v4.2: group /g on CPU 0; task 70 wakes into the empty group, so its
+ * group entity is enqueued on the root (enqueue_entity_load_avg(): the
+ * root's update_cfs_rq_blocked_load(), one update of the root); task 71
+ * then wakes into /g, whose entity is queued already: the second loop
+ * updates that entity alone (update_entity_load_avg(se, 1)), not the root;
+ * 71 then sleeps while 70 stays, the same.  Under 4.9 (v4.3-v4.14) the
+ * second loop's update_load_avg(se, 1) updates the root each time.
+ */
+static void test_legacy_second_loop(void **state)
+{
+	const uint64_t c0 = 3000000000000ull, t0 = 5000000000ull;
+	const char *const kernels[] = { "3.18", "4.9" };
+	const struct cfsr_cfs_rq *root, *g;
+	struct cfsr_replay *r;
+	uint64_t before, gse;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 2; i++) {
+		r = group_cpu0(kernels[i], t0, c0);
+		feed(r, ev_wakeup(t0 + 3000000, 0, 0, 70, 0));
+		root = cfsr_replay_cfs_rq(r, "/", 0);
+		g = cfsr_replay_cfs_rq(r, "/g", 0);
+		assert_non_null(root);
+		assert_non_null(g);
+		assert_true(g->se_on_rq);
+		assert_true(root->updates > 0);
+		feed(r, ev_switch(t0 + 3005000, 0, 0, 0, false, 70));
+		feed(r, ev_runtime(t0 + 9005000, 0, 70, 70, 6000000));
+		before = root->updates;
+		gse = g->se_updates;
+		feed(r, ev_wakeup(t0 + 9005000, 0, 70, 71, 0));
+		assert_true(g->se_updates > gse);
+		assert_true(i == 0 ? root->updates == before : root->updates > before);
+		feed(r, ev_switch(t0 + 9010000, 0, 70, 0, true, 71));
+		feed(r, ev_runtime(t0 + 12010000, 0, 71, 71, 3000000));
+		before = root->updates;
+		gse = g->se_updates;
+		feed(r, ev_switch(t0 + 12010000, 0, 71, 1, false, 70));
+		assert_true(g->se_updates > gse);
+		assert_true(i == 0 ? root->updates == before : root->updates > before);
+		cfsr_replay_free(r);
+	}
+}
+
+/*
+ * update_blocked_averages() of the older models (cfsr_replay_blocked_averages()),
+ * on one CPU where task 71 of group /g ran 20 ms and sleeps; 3 ms later,
+ * with no event since, the kernel's pass comes at clock @cb:
+ *  - v3.8-v4.2 (3.18): update_cfs_rq_blocked_load(cfs_rq, 1) decays the
+ *    group's blocked load once by the 2^20 ns blocks since its last decay,
+ *    n = (cb >> 20) - last_decay: B * y^n, less at most 2 for decay_load()'s
+ *    two truncations (the shift by whole 32-block halvings, the product
+ *    with runnable_avg_yN_inv[]), n being 2 to 4; the push is forced, so
+ *    tg->load_avg becomes the group's load (runnable + blocked) although it
+ *    fell by less than the 1/8 an unforced push needs (y^4 = 0.917);
+ *    update_entity_load_avg(se, 1) brings the group entity to cb;
+ *  - v4.3-v4.9 (4.9): the group cfs_rq is aged to cb exactly (last_update_time
+ *    = now before v4.12); its load fell by about y^3 = 0.937, past 1/64, so
+ *    update_tg_load_avg() publishes it; the group entity is not touched;
+ *  - v4.10-v5.6 (4.19): the same, the cfs_rq in whole 1024 ns units (v4.12+),
+ *    and the group entity, which still has load, is aged too.
+ * A second pass within 50 us is the same pass; a v5.7+ model makes none.
+ */
+static void test_old_blocked_averages(void **state)
+{
+	const char *const kernels[] = { "3.18", "4.9", "4.19" };
+	const uint64_t c0 = 3000000000000ull, t0 = 5000000000ull;
+	uint64_t tb, cb, blocked, lut0, se_lut0, n, load0;
+	const struct cfsr_cfs_rq *g;
+	struct cfsr_replay *r;
+	long double want;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(kernels) / sizeof(kernels[0]); i++) {
+		r = group_cpu0(kernels[i], t0, c0);
+		feed(r, ev_wakeup(t0 + 1000, 0, 0, 71, 0));
+		feed(r, ev_switch(t0 + 5000, 0, 0, 0, false, 71));
+		feed(r, ev_runtime(t0 + 20005000, 0, 71, 71, 20000000));
+		feed(r, ev_switch(t0 + 20005000, 0, 71, 1, false, 0));
+		g = cfsr_replay_cfs_rq(r, "/g", 0);
+		assert_non_null(g);
+		tb = t0 + 23005000;
+		cb = c0 + (tb - t0);
+		blocked = g->avg.old.cfs.blocked_load_avg;
+		n = (cb >> 20) - g->avg.old.cfs.last_decay;
+		lut0 = g->avg.last_update_time;
+		se_lut0 = g->se_avg.last_update_time;
+		load0 = g->avg.load_avg;
+		assert_int_equal(cfsr_replay_blocked_averages(r, 0, tb, cb), 1);
+		assert_int_equal(cfsr_replay_blocked_averages(r, 0, tb + 10000, cb + 10000), 0);
+		assert_int_equal(cfsr_replay_stats(r)->blocked_averages, 1);
+		assert_int_equal(cfsr_replay_tg_load_avg(r, g), (int64_t)g->avg.load_avg);
+		assert_int_equal(g->tg_load_avg_contrib, g->avg.load_avg);
+		if (i == 0) {
+			want = (long double)blocked * y_pow((long double)n);
+			assert_true(n >= 2 && n <= 4);
+			/* fell, by less than the 1/8 an unforced push needs */
+			assert_true(g->avg.load_avg < load0 &&
+				    8 * (load0 - g->avg.load_avg) < load0);
+			assert_true((long double)g->avg.old.cfs.blocked_load_avg <= want + 0.001L);
+			assert_true((long double)g->avg.old.cfs.blocked_load_avg >= want - 2);
+			assert_int_equal(g->se_avg.last_update_time, cb);
+		} else if (i == 1) {
+			assert_int_equal(g->avg.last_update_time, cb);
+			assert_int_equal(g->se_avg.last_update_time, se_lut0);
+		} else {
+			assert_true(cb - g->avg.last_update_time < 1024);
+			assert_int_equal((g->avg.last_update_time - lut0) % 1024, 0);
+			assert_true(g->se_avg.load_avg > 0);
+			assert_true(g->se_avg.last_update_time > se_lut0);
+			assert_true(cb - g->se_avg.last_update_time < 1024);
+		}
+		cfsr_replay_free(r);
+	}
+	r = cfsr_replay_new(1, cfsr_profile_for("6.18"), 250);
+	assert_int_equal(cfsr_replay_blocked_averages(r, 0, t0, c0), 0);
 	cfsr_replay_free(r);
 }
 
@@ -2177,6 +2313,8 @@ int main(void)
 		cmocka_unit_test(test_old_two_tasks),
 		cmocka_unit_test(test_old_nice_pair),
 		cmocka_unit_test(test_old_groups_equal_shares),
+		cmocka_unit_test(test_old_blocked_averages),
+		cmocka_unit_test(test_legacy_second_loop),
 		cmocka_unit_test(test_legacy_tick_publishes),
 		cmocka_unit_test(test_v4_runnable_load),
 	};

@@ -226,6 +226,42 @@ static void test_apply(void **state)
 }
 
 /*
+ * The CFS rules take a CFS kernel's own features.  In every order of
+ * v5.7-v6.5 the file begins GENTLE_FAIR_SLEEPERS, START_DEBIT, NEXT_BUDDY,
+ * LAST_BUDDY, CACHE_HOT_BUDDY, WAKEUP_PREEMPTION (bits 0-5): 0x24 has
+ * NEXT_BUDDY and WAKEUP_PREEMPTION on, the other three the rules read off,
+ * so four differ from the defaults (gentle, START_DEBIT, LAST_BUDDY on,
+ * NEXT_BUDDY off).  A release with no known order changes nothing.
+ */
+static void test_apply_cfs(void **state)
+{
+	static const char *const releases[] = { "5.7.0", "5.12.1", "5.15.100", "6.1.20", "6.5.13" };
+	struct cfsr_trace_info in;
+	struct cfsr_cfs_tunables tu;
+	struct cfsr_sched_feats f;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(releases) / sizeof(releases[0]); i++) {
+		in = info_for(releases[i], 0x24);
+		cfsr_cfs_tunables_init(&tu, cfsr_profile_for(releases[i]), 2);
+		assert_true(tu.gentle && tu.start_debit && tu.last_buddy && tu.wakeup_preemption);
+		assert_false(tu.next_buddy);
+		cfsr_sched_feats_decode(&f, &in);
+		assert_int_equal(cfsr_sched_feats_apply_cfs(&tu, &f), 4);
+		assert_false(tu.gentle || tu.start_debit || tu.last_buddy);
+		assert_true(tu.next_buddy && tu.wakeup_preemption);
+		/* no change the second time */
+		assert_int_equal(cfsr_sched_feats_apply_cfs(&tu, &f), 0);
+	}
+	in = info_for("4.19.316", 0x24);
+	cfsr_cfs_tunables_init(&tu, cfsr_profile_for("4.19.316"), 2);
+	cfsr_sched_feats_decode(&f, &in);
+	assert_int_equal(cfsr_sched_feats_apply_cfs(&tu, &f), 0);
+	assert_true(tu.gentle && tu.start_debit && tu.last_buddy && !tu.next_buddy);
+}
+
+/*
  * Every release whose features the engine honours (v5.7+, the runnable_avg
  * arithmetic) has an order, with no name twice.
  */
@@ -268,6 +304,7 @@ int main(void)
 		cmocka_unit_test(test_unknown),
 		cmocka_unit_test(test_recorded_names),
 		cmocka_unit_test(test_apply),
+		cmocka_unit_test(test_apply_cfs),
 		cmocka_unit_test(test_orders),
 	};
 

@@ -1,0 +1,335 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The scheduling topology the comparators use (see topology.h).
+ */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+#include "topology.h"
+
+/*
+ * Walk the CPU list @list; for every range call back.  Return 0, or -1 when
+ * the list is malformed.
+ */
+static int list_walk(const char *list, int (*fn)(long lo, long hi, void *ctx), void *ctx)
+{
+	const char *p = list;
+
+	if (!p || !*p)
+		return -1;
+	for (;;) {
+		char *end;
+		long lo, hi;
+
+		if (!isdigit((unsigned char)*p))
+			return -1;
+		lo = hi = strtol(p, &end, 10);
+		p = end;
+		if (*p == '-') {
+			if (!isdigit((unsigned char)p[1]))
+				return -1;
+			hi = strtol(p + 1, &end, 10);
+			p = end;
+		}
+		if (hi < lo || fn(lo, hi, ctx))
+			return 0;
+		if (*p != ',')
+			break;
+		p++;
+	}
+	return *p && !isspace((unsigned char)*p) ? -1 : 0;
+}
+
+struct has_ctx {
+	long cpu;
+	bool found;
+};
+
+static int has_range(long lo, long hi, void *ctx)
+{
+	struct has_ctx *h = ctx;
+
+	if (h->cpu >= lo && h->cpu <= hi)
+		h->found = true;
+	return h->found;
+}
+
+bool cfsr_cpu_list_has(const char *list, int cpu)
+{
+	struct has_ctx h = { cpu, false };
+
+	return list_walk(list, has_range, &h) == 0 && h.found;
+}
+
+struct span_ctx {
+	long nr_cpus;
+	long first;
+	long weight;
+};
+
+static int span_range(long lo, long hi, void *ctx)
+{
+	struct span_ctx *s = ctx;
+
+	if (lo >= s->nr_cpus)
+		return 0;
+	if (hi >= s->nr_cpus)
+		hi = s->nr_cpus - 1;
+	if (s->first < 0 || lo < s->first)
+		s->first = lo;
+	s->weight += hi - lo + 1;
+	return 0;
+}
+
+/* The span of @list among @nr_cpus CPUs, which must hold @cpu: its first CPU and weight. */
+static bool list_span(const char *list, int nr_cpus, int cpu, int *first, int *weight)
+{
+	struct span_ctx s = { nr_cpus, -1, 0 };
+
+	if (!cfsr_cpu_list_has(list, cpu) || list_walk(list, span_range, &s) < 0 || s.first < 0)
+		return false;
+	*first = (int)s.first;
+	*weight = (int)s.weight;
+	return true;
+}
+
+const char *cfsr_topo_llc_span(const struct cfsr_trace_info *in, int cpu)
+{
+	const struct cfsr_cpu_cache *best = NULL;
+	size_t i;
+
+	for (i = 0; in && i < in->nr_caches; i++) {
+		const struct cfsr_cpu_cache *c = &in->caches[i];
+
+		if (!c->shared_cpus || (c->type && !strcmp(c->type, "Instruction")) ||
+		    !cfsr_cpu_list_has(c->shared_cpus, cpu))
+			continue;
+		if (!best || c->level > best->level)
+			best = c;
+	}
+	return best ? best->shared_cpus : NULL;
+}
+
+/*
+ * Add a level with spans @span and weights @weight unless it degenerates
+ * (one CPU everywhere, or the spans of the level below) or does not nest
+ * the level below.  Takes the arrays (freed when not kept).
+ */
+static void add_level(struct cfsr_topo *t, const char *name, unsigned int pct, int *span,
+		      int *weight)
+{
+	const struct cfsr_topo_level *below = t->nr_levels ? &t->levels[t->nr_levels - 1] : NULL;
+	bool single = true, same = below != NULL;
+	int c;
+
+	for (c = 0; c < t->nr_cpus; c++) {
+		if (weight[c] > 1)
+			single = false;
+		if (below && span[c] != below->span[c])
+			same = false;
+		/* the lowest CPU of the span below shares this level's span */
+		if (below && span[below->span[c]] != span[c])
+			goto drop;
+	}
+	if ((single && t->nr_cpus > 1) || same || t->nr_levels == CFSR_TOPO_MAX_LEVELS)
+		goto drop;
+	t->levels[t->nr_levels].name = name;
+	t->levels[t->nr_levels].span = span;
+	t->levels[t->nr_levels].weight = weight;
+	t->levels[t->nr_levels].imbalance_pct = pct;
+	t->nr_levels++;
+	return;
+drop:
+	free(span);
+	free(weight);
+}
+
+/* Spans of a level from each CPU's list (@lists[cpu]); false when one is missing or bad. */
+static bool spans_of(int nr_cpus, const char *const *lists, int *span, int *weight)
+{
+	int c;
+
+	for (c = 0; c < nr_cpus; c++)
+		if (!lists[c] || !list_span(lists[c], nr_cpus, c, &span[c], &weight[c]))
+			return false;
+	return true;
+}
+
+static int level_from_lists(struct cfsr_topo *t, const char *name, unsigned int pct,
+			    const char *const *lists)
+{
+	int *span = calloc((size_t)t->nr_cpus, sizeof(int));
+	int *weight = calloc((size_t)t->nr_cpus, sizeof(int));
+
+	if (!span || !weight) {
+		free(span);
+		free(weight);
+		return -1;
+	}
+	if (!spans_of(t->nr_cpus, lists, span, weight)) {
+		free(span);
+		free(weight);
+		return 0;
+	}
+	add_level(t, name, pct, span, weight);
+	return 0;
+}
+
+/* The top level, every CPU in one span, unless the last level already spans them. */
+static int level_all(struct cfsr_topo *t, const char *name)
+{
+	int *span, *weight, c;
+
+	if (t->nr_levels && t->levels[t->nr_levels - 1].weight[0] == t->nr_cpus)
+		return 0;
+	span = calloc((size_t)t->nr_cpus, sizeof(int));
+	weight = calloc((size_t)t->nr_cpus, sizeof(int));
+	if (!span || !weight) {
+		free(span);
+		free(weight);
+		return -1;
+	}
+	for (c = 0; c < t->nr_cpus; c++)
+		weight[c] = t->nr_cpus;
+	add_level(t, name, 117, span, weight);
+	return 0;
+}
+
+static int topo_start(struct cfsr_topo *t, int nr_cpus)
+{
+	memset(t, 0, sizeof(*t));
+	t->nr_cpus = nr_cpus > 0 ? nr_cpus : 1;
+	t->llc = calloc((size_t)t->nr_cpus, sizeof(int));
+	if (!t->llc) {
+		cfsr_error("out of memory for the topology of %d CPUs", t->nr_cpus);
+		return -1;
+	}
+	return 0;
+}
+
+static int topo_fail(struct cfsr_topo *t)
+{
+	cfsr_topo_release(t);
+	cfsr_error("out of memory for the topology");
+	return -1;
+}
+
+/* MC from t->llc (known), then the levels above it. */
+static int levels_from_llc(struct cfsr_topo *t)
+{
+	int *span = malloc((size_t)t->nr_cpus * sizeof(int));
+	int *weight = calloc((size_t)t->nr_cpus, sizeof(int));
+	int c;
+
+	if (!span || !weight) {
+		free(span);
+		free(weight);
+		return -1;
+	}
+	for (c = 0; c < t->nr_cpus; c++) {
+		span[c] = t->llc[c];
+		weight[t->llc[c]]++;
+	}
+	for (c = 0; c < t->nr_cpus; c++)
+		weight[c] = weight[span[c]];
+	add_level(t, "MC", 117, span, weight);
+	return 0;
+}
+
+int cfsr_topo_init_llc(struct cfsr_topo *t, int nr_cpus, const int *llc)
+{
+	int c;
+
+	if (topo_start(t, nr_cpus) < 0)
+		return -1;
+	t->llc_known = llc != NULL;
+	for (c = 0; llc && c < t->nr_cpus; c++) {
+		if (llc[c] < 0 || llc[c] >= t->nr_cpus || llc[llc[c]] != llc[c]) {
+			t->llc_known = false;
+			break;
+		}
+		t->llc[c] = llc[c];
+	}
+	if (!t->llc_known)
+		memset(t->llc, 0, (size_t)t->nr_cpus * sizeof(int));
+	if ((t->llc_known && levels_from_llc(t) < 0) ||
+	    level_all(t, t->llc_known ? "NUMA" : "ALL") < 0)
+		return topo_fail(t);
+	return 0;
+}
+
+int cfsr_topo_init(struct cfsr_topo *t, const struct cfsr_trace_info *in, int nr_cpus)
+{
+	const char **lists;
+	bool topo = in && in->nr_topo >= nr_cpus;
+	int c, w;
+
+	if (topo_start(t, nr_cpus) < 0)
+		return -1;
+	lists = calloc((size_t)t->nr_cpus, sizeof(*lists));
+	if (!lists)
+		return topo_fail(t);
+	t->llc_known = in && in->nr_caches;
+	for (c = 0; t->llc_known && c < t->nr_cpus; c++) {
+		lists[c] = cfsr_topo_llc_span(in, c);
+		if (!lists[c] || !list_span(lists[c], t->nr_cpus, c, &t->llc[c], &w))
+			t->llc_known = false;
+	}
+	for (c = 0; t->llc_known && c < t->nr_cpus; c++)
+		if (t->llc[t->llc[c]] != t->llc[c])
+			t->llc_known = false; /* spans that overlap without being equal */
+	if (!t->llc_known) {
+		free(lists);
+		memset(t->llc, 0, (size_t)t->nr_cpus * sizeof(int));
+		if (level_all(t, "ALL") < 0)
+			return topo_fail(t);
+		return 0;
+	}
+	/* SMT (sd_init(): SD_SHARE_CPUCAPACITY, imbalance_pct 110), MC, PKG, then all */
+	for (c = 0; topo && c < t->nr_cpus; c++)
+		lists[c] = in->topo[c].thread_siblings;
+	if ((topo && level_from_lists(t, "SMT", 110, lists) < 0) || levels_from_llc(t) < 0)
+		goto fail;
+	for (c = 0; topo && c < t->nr_cpus; c++)
+		lists[c] = in->topo[c].core_siblings;
+	if ((topo && level_from_lists(t, "PKG", 117, lists) < 0) || level_all(t, "NUMA") < 0)
+		goto fail;
+	free(lists);
+	return 0;
+fail:
+	free(lists);
+	return topo_fail(t);
+}
+
+void cfsr_topo_release(struct cfsr_topo *t)
+{
+	int i;
+
+	for (i = 0; i < t->nr_levels; i++) {
+		free(t->levels[i].span);
+		free(t->levels[i].weight);
+	}
+	free(t->llc);
+	memset(t, 0, sizeof(*t));
+}
+
+bool cfsr_topo_share_llc(const struct cfsr_topo *t, int a, int b)
+{
+	if (a < 0 || b < 0 || a >= t->nr_cpus || b >= t->nr_cpus)
+		return false;
+	return t->llc[a] == t->llc[b];
+}
+
+int cfsr_topo_level_of(const struct cfsr_topo *t, int a, int b)
+{
+	int i;
+
+	if (a < 0 || b < 0 || a >= t->nr_cpus || b >= t->nr_cpus)
+		return -1;
+	for (i = 0; i < t->nr_levels; i++)
+		if (t->levels[i].span[a] == t->levels[i].span[b])
+			return i;
+	return -1;
+}

@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The machine's scheduling topology as the comparators use it: each CPU's
+ * last-level cache (LLC) and the levels of scheduling domains above it,
+ * from what a trace says about itself (struct cfsr_trace_info: the caches
+ * of the recorder's metadata or of a perf.data's HEADER_CACHE, and the
+ * CPU topology's thread and package sibling lists).
+ *
+ * The LLC of a CPU is the highest-level data or unified cache whose
+ * shared_cpu_list holds it: the span of sd_llc, the highest domain with
+ * SD_SHARE_LLC (SD_SHARE_PKG_RESOURCES before v6.10; update_top_cache_domain()
+ * in kernel/sched/topology.c), which the default topology levels build from
+ * cpu_coregroup_mask() (the LLC's CPUs on x86 and arm64).  Without caches
+ * the LLC is unknown and every CPU is taken as in one LLC, as the
+ * comparators assumed before caches were recorded.
+ *
+ * The domain levels mirror default_topology[] (SMT, MC, PKG) and
+ * build_sched_domains(): SMT spans a CPU's thread siblings, MC its LLC,
+ * PKG its package; a level whose spans equal those of the level below, or
+ * that spans one CPU everywhere, is dropped as sd_degenerate() and
+ * sd_parent_degenerate() drop it; a level "NUMA" spanning every CPU tops
+ * them when the packages do not.  Cluster (CLS) and real NUMA distances
+ * are not modelled.
+ */
+#ifndef CFSR_TOPOLOGY_H
+#define CFSR_TOPOLOGY_H
+
+#include <stdbool.h>
+
+#include "trace.h"
+
+#define CFSR_TOPO_MAX_LEVELS 4
+
+/**
+ * struct cfsr_topo_level - one level of scheduling domains
+ * @name: "SMT", "MC", "PKG", "NUMA"; "ALL" when the LLC is unknown
+ * @span: per CPU, the lowest CPU of its domain's span at this level (the
+ *        span's id)
+ * @weight: per CPU, the number of CPUs in that span (sd->span_weight)
+ * @imbalance_pct: sd_init(): 110 for SMT (SD_SHARE_CPUCAPACITY), else 117
+ */
+struct cfsr_topo_level {
+	const char *name;
+	int *span;
+	int *weight;
+	unsigned int imbalance_pct;
+};
+
+/**
+ * struct cfsr_topo - the topology
+ * @nr_cpus: CPUs
+ * @llc_known: every CPU's LLC came from the trace's caches
+ * @llc: per CPU, the lowest CPU of its LLC (all 0 when unknown)
+ * @nr_levels: domain levels, lowest first; the last spans every CPU
+ * @levels: the levels
+ */
+struct cfsr_topo {
+	int nr_cpus;
+	bool llc_known;
+	int *llc;
+	int nr_levels;
+	struct cfsr_topo_level levels[CFSR_TOPO_MAX_LEVELS];
+};
+
+/**
+ * cfsr_topo_init() - the topology of a trace's @nr_cpus CPUs
+ * @in: what the trace says about itself, NULL for none (one LLC)
+ * Return: 0, or -1 after cfsr_error() (out of memory).
+ */
+int cfsr_topo_init(struct cfsr_topo *t, const struct cfsr_trace_info *in, int nr_cpus);
+
+/* A topology of @nr_cpus CPUs with the LLC of each CPU in @llc (NULL: one LLC). */
+int cfsr_topo_init_llc(struct cfsr_topo *t, int nr_cpus, const int *llc);
+
+void cfsr_topo_release(struct cfsr_topo *t);
+
+/* cpus_share_cache(): @a and @b are in one LLC (any CPU out of range: false). */
+bool cfsr_topo_share_llc(const struct cfsr_topo *t, int a, int b);
+
+/* The lowest level whose domain of @a spans @b, or -1. */
+int cfsr_topo_level_of(const struct cfsr_topo *t, int a, int b);
+
+/**
+ * cfsr_topo_llc_span() - the LLC of @cpu as the trace's caches give it
+ * Return: the shared_cpu_list of the highest-level data or unified cache
+ * that holds @cpu, NULL when unknown.
+ */
+const char *cfsr_topo_llc_span(const struct cfsr_trace_info *in, int cpu);
+
+/* Does the CPU list @list ("0-3,8", as sysfs writes it) hold @cpu? */
+bool cfsr_cpu_list_has(const char *list, int cpu);
+
+#endif /* CFSR_TOPOLOGY_H */
