@@ -25,8 +25,9 @@
  *    classes the window "allowed" (some such task may run on L),
  *    "aff-unknown" (only tasks whose mask the trace lacks) or
  *    "affinity-bound" (none may: not a balancer fault).
- * Loads are cpu_load() and task_h_load() (lib/cpuload.h).  With a
- * topology (topology.h) each window is classed by the lowest domain level
+ * Loads are cpu_load() and task_h_load() (lib/cpuload.h); the CPUs' loads
+ * may be given instead (the kernel's, lib/kload.h: cfsr_imb_event_loads()).
+ * With a topology (topology.h) each window is classed by the lowest domain level
  * that spans B and L, whose imbalance_pct (sd_init(): 110 for SMT, 117
  * above) and busy interval (get_sd_balance_interval() of the domain's
  * weight) it takes.  Differs: at levels above the lowest the balancer
