@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <json-c/json.h>
 
@@ -24,13 +25,16 @@
 #include "formats.h"
 #include "profile.h"
 #include "progress.h"
+#include "record.h"
 #include "schedfeat.h"
+#include "truthfile.h"
 
-#define REPORT_FORMAT_VERSION 3
+#define REPORT_FORMAT_VERSION 4
 
 static const char *const report_usage[] = {
 	"usage: cfsreplay report [--json] [--top N] [--cpu CPU] [--pid PID]",
-	"                        [--time START,END] [--kernel RELEASE] [--clock FILE] TRACE",
+	"                        [--time START,END] [--kernel RELEASE] [--clock FILE]",
+	"                        [--pelt FILE] TRACE",
 	"   or: cfsreplay TRACE",
 	"",
 	"Summarise where the kernel left CPUs idle while tasks waited, and how its",
@@ -49,6 +53,9 @@ static const char *const report_usage[] = {
 	"    --clock FILE        take the run queues' clock readings and the tasks' groups",
 	"                        from FILE (truth.jsonl or pelt.jsonl(.gz) of the same run)",
 	"                        instead of a recorded trace's snapshots; 'none': neither",
+	"    --pelt FILE         the kernel's PELT records of the same run (pelt.jsonl(.gz)):",
+	"                        lasting imbalance also on the kernel's per-CPU loads;",
+	"                        default: TRACE's .pelt.jsonl.gz beside it, if any; 'none'",
 	"    -h, --help          show this help",
 	"",
 	"Exit status: 0 success, 2 error (unreadable or invalid trace, usage).",
@@ -78,6 +85,14 @@ struct report {
 	bool own_clock;
 	/* --clock FILE, or NULL */
 	const char *clock;
+	/* the kernel's PELT records whose per-CPU loads lasting imbalance also takes, or NULL */
+	const char *pelt;
+	/* @pelt lies beside the trace (not given): a reading error leaves the rest standing */
+	bool pelt_beside;
+	/* it could not be read (the error was printed) */
+	bool pelt_failed;
+	struct cfsr_clock_map pelt_map;
+	struct cfsr_imb_agree agree;
 };
 
 static void print_usage(void)
@@ -230,10 +245,86 @@ int cfsr_comparators_clock_until(struct cfsr_comparators *c, struct cfsr_own_clo
 	return oc->have < 0 ? -1 : 0;
 }
 
+/* The kernel's PELT records, read along the trace. */
+struct kernel_recs {
+	struct cfsr_truth_reader *rd;
+	struct cfsr_truth_item it;
+	int have;
+};
+
+/* A record of a CPU's root cfs_rq with the signal kernel loads age. */
+static bool root_cfs_record(const struct cfsr_pelt_rec *p)
+{
+	const unsigned int need = CFSR_AVG_LAST_UPDATE_TIME | CFSR_AVG_LOAD_SUM |
+				  CFSR_AVG_PERIOD_CONTRIB | CFSR_AVG_LOAD_AVG;
+
+	return p->type == CFSR_PELT_CFS && (p->root == 1 || p->level == 0) && p->rq_cpu >= 0 &&
+	       p->ts >= 0 && (p->clock_pelt >= 0 || p->clock_task >= 0) &&
+	       (p->avg_fields & need) == need;
+}
+
+/* The next root cfs_rq record, its time put on the trace clock. */
+static int next_root_record(const struct report *r, struct kernel_recs *k)
+{
+	while ((k->have = cfsr_truth_next(k->rd, &k->it)) > 0) {
+		if (k->it.kind != CFSR_TRUTH_PELT || !root_cfs_record(&k->it.pelt))
+			continue;
+		k->it.pelt.ts =
+			cfsr_clock_map_pelt_ts(&r->pelt_map, k->it.pelt.ts, k->it.pelt.ktime);
+		if (k->it.pelt.ts >= 0)
+			break;
+	}
+	return k->have;
+}
+
+/* A reading error: fatal for records given, else the kernel loads are dropped. */
+static int kernel_failed(struct report *r, struct kernel_recs *k)
+{
+	cfsr_truth_close(k->rd);
+	k->rd = NULL;
+	r->pelt_failed = true;
+	return r->pelt_beside ? 0 : -1;
+}
+
+/* Give the comparators the records at or before trace time @ts. */
+static int kernel_until(struct report *r, struct kernel_recs *k, uint64_t ts)
+{
+	const struct cfsr_pelt_rec *p = &k->it.pelt;
+
+	if (!k->rd)
+		return 0;
+	for (; k->have > 0 && (uint64_t)p->ts <= ts; next_root_record(r, k))
+		cfsr_kload_record(r->c.kl, (int)p->rq_cpu, (uint64_t)p->ts,
+				  (uint64_t)(p->clock_pelt >= 0 ?
+						     p->clock_pelt - p->lost_idle_time :
+						     p->clock_task),
+				  &p->avg);
+	return k->have < 0 ? kernel_failed(r, k) : 0;
+}
+
+static int open_kernel_recs(struct report *r, struct kernel_recs *k)
+{
+	memset(k, 0, sizeof(*k));
+	if (!r->pelt)
+		return 0;
+	if (cfsr_clock_map_find(r->pelt, r->t->info.clock, &r->pelt_map) < 0)
+		return kernel_failed(r, k);
+	k->rd = cfsr_truth_open(r->pelt);
+	if (!k->rd)
+		return kernel_failed(r, k);
+	if (cfsr_truth_format(k->rd) != CFSR_TRUTH_FMT_PELT) {
+		cfsr_error("cannot use '%s': not a pelt.jsonl file of kernel PELT records",
+			   r->pelt);
+		return kernel_failed(r, k);
+	}
+	return next_root_record(r, k) < 0 ? kernel_failed(r, k) : 0;
+}
+
 static int run(struct report *r)
 {
 	struct cfsr_progress progress;
 	struct cfsr_own_clock oc;
+	struct kernel_recs kr;
 	struct cfsr_event ev;
 	int ret;
 
@@ -241,10 +332,15 @@ static int run(struct report *r)
 	if (ret < 0)
 		return -1;
 	r->own_clock = ret > 0;
+	if (open_kernel_recs(r, &kr) < 0) {
+		cfsr_truth_close(kr.rd);
+		cfsr_clock_feed_close(oc.feed);
+		return -1;
+	}
 	cfsr_progress_init(&progress, r->t->path);
 	while ((ret = cfsr_trace_next(r->t, &ev)) > 0) {
 		if (cfsr_comparators_clock_until(&r->c, &oc, ev.ts) < 0 ||
-		    cfsr_comparators_event(&r->c, &ev) < 0) {
+		    kernel_until(r, &kr, ev.ts) < 0 || cfsr_comparators_event(&r->c, &ev) < 0) {
 			ret = -1;
 			break;
 		}
@@ -253,6 +349,9 @@ static int run(struct report *r)
 	cfsr_progress_done(&progress);
 	cfsr_comparators_finish(&r->c);
 	cfsr_clock_feed_close(oc.feed);
+	cfsr_truth_close(kr.rd);
+	if (ret >= 0 && cfsr_comparators_imb_agree(&r->c, &r->agree) < 0)
+		ret = -1;
 	return ret;
 }
 
@@ -339,6 +438,47 @@ static void text_iww(struct report *r, const struct report_opts *o)
 	}
 }
 
+/* Total lasting time over the classes. */
+static uint64_t imb_lasting_ns(const struct cfsr_imb_totals *it)
+{
+	uint64_t ns = 0;
+	int k;
+
+	for (k = 0; k < CFSR_IMB_NR_CLASSES; k++)
+		ns += it->lasting_ns[k];
+	return ns;
+}
+
+/* The longest windows; @other names the source of their other loads, or NULL. */
+static void text_windows(const struct cfsr_imb_window *w, int n, const char *other)
+{
+	char pair[16], loads[32], oloads[48], nrs[16];
+	int i;
+
+	if (!n)
+		return;
+	printf("  longest windows:\n");
+	printf("    %-12s %10s  %-6s %-11s %-5s %-14s %s", "start", "ms", "B->L", "load B/L",
+	       "tasks", "class", "waiting on B (load)");
+	printf(other ? "  %s B/L\n" : "\n", other);
+	for (i = 0; i < n; i++) {
+		snprintf(pair, sizeof(pair), "%d->%d", w[i].busiest, w[i].local);
+		snprintf(loads, sizeof(loads), "%" PRIu64 "/%" PRIu64, w[i].busiest_load,
+			 w[i].local_load);
+		snprintf(nrs, sizeof(nrs), "%d/%d", w[i].busiest_nr, w[i].local_nr);
+		oloads[0] = 0;
+		if (other)
+			snprintf(oloads, sizeof(oloads), "  %" PRIu64 "/%" PRIu64,
+				 w[i].other_busiest_load, w[i].other_local_load);
+		printf("    ");
+		print_ts(w[i].start);
+		printf(" %10.3f  %-6s %-11s %-5s %-14s %.16s:%d (%" PRIu64 ")%s\n",
+		       (double)(w[i].end - w[i].start) / 1e6, pair, loads, nrs,
+		       cfsr_imb_class_name(w[i].class), w[i].comm[0] ? w[i].comm : "?", w[i].task,
+		       w[i].task_load, oloads);
+	}
+}
+
 /* The CPUs of the LLC whose lowest CPU is @first, as a CPU list ("0-1,4"). */
 static const char *llc_span_text(const struct cfsr_topo *t, int first, char *buf, size_t size)
 {
@@ -380,7 +520,7 @@ static void text_imb(struct report *r)
 {
 	const struct cfsr_imb_totals *it = cfsr_imb_totals(r->c.im);
 	const struct cfsr_imb_window *w;
-	int i, n;
+	int n;
 
 	printf("\nlasting imbalance (busy CPUs whose loads the balancer would even out, and no\n"
 	       "                   migration between them; imbalance_pct %u, busy interval %.3f ms)\n",
@@ -401,25 +541,57 @@ static void text_imb(struct report *r)
 	       it->ended[CFSR_IMB_TRACE_END]);
 	text_imb_levels(r, it);
 	n = cfsr_imb_top(r->c.im, &w);
-	if (!n)
-		return;
-	printf("  longest windows:\n");
-	printf("    %-12s %10s  %-6s %-11s %-5s %-14s %s\n", "start", "ms", "B->L", "load B/L",
-	       "tasks", "class", "waiting on B (load)");
-	for (i = 0; i < n; i++) {
-		char pair[16], loads[32], nrs[16];
+	text_windows(w, n, r->pelt && !r->pelt_failed ? "kernel" : NULL);
+}
 
-		snprintf(pair, sizeof(pair), "%d->%d", w[i].busiest, w[i].local);
-		snprintf(loads, sizeof(loads), "%" PRIu64 "/%" PRIu64, w[i].busiest_load,
-			 w[i].local_load);
-		snprintf(nrs, sizeof(nrs), "%d/%d", w[i].busiest_nr, w[i].local_nr);
-		printf("    ");
-		print_ts(w[i].start);
-		printf(" %10.3f  %-6s %-11s %-5s %-14s %.16s:%d (%" PRIu64 ")\n",
-		       (double)(w[i].end - w[i].start) / 1e6, pair, loads, nrs,
-		       cfsr_imb_class_name(w[i].class), w[i].comm[0] ? w[i].comm : "?", w[i].task,
-		       w[i].task_load);
+/* Lasting imbalance on the kernel's per-CPU loads, beside the model's. */
+static void text_imb_kernel(const struct report *r)
+{
+	const struct cfsr_imb_totals *m = cfsr_imb_totals(r->c.im), *k;
+	const struct cfsr_imb_window *w;
+	int n;
+
+	if (!r->pelt)
+		return;
+	if (r->pelt_failed) {
+		printf("\nlasting imbalance on the kernel's loads: the records %s could not be read\n",
+		       r->pelt);
+		return;
 	}
+	k = cfsr_imb_totals(r->c.imk);
+	printf("\nlasting imbalance on the kernel's loads (each CPU's root cfs_rq load_avg from its\n"
+	       "                   latest PELT record, decayed to the instant; %" PRIu64
+	       " records)\n",
+	       cfsr_kload_records(r->c.kl));
+	printf("  records   %s\n", r->pelt);
+	if (!r->c.kernel_from) {
+		printf("  no instant had a record of every CPU\n");
+		return;
+	}
+	printf("  from      ");
+	print_ts(r->c.kernel_from);
+	printf(" (every CPU has a record)\n");
+	printf("  %-38s %12s %12s\n", "", "model loads", "kernel loads");
+	printf("  %-38s %12" PRIu64 " %12" PRIu64 "\n", "windows", m->windows, k->windows);
+	printf("  %-38s %12" PRIu64 " %12" PRIu64 "\n", "  agreeing (same B, L, class, overlap)",
+	       r->agree.model, r->agree.kernel);
+	printf("  %-38s %12" PRIu64 " %12" PRIu64 "\n", "lasting windows", m->lasting, k->lasting);
+	printf("  %-38s %12" PRIu64 " %12" PRIu64 "\n", "  agreeing", r->agree.model_lasting,
+	       r->agree.kernel_lasting);
+	printf("  %-38s %12.3f %12.3f\n", "lasting ms, allowed",
+	       (double)m->lasting_ns[CFSR_IMB_ALLOWED] / 1e6,
+	       (double)k->lasting_ns[CFSR_IMB_ALLOWED] / 1e6);
+	printf("  %-38s %12.3f %12.3f\n", "lasting ms, all classes",
+	       (double)imb_lasting_ns(m) / 1e6, (double)imb_lasting_ns(k) / 1e6);
+	if (r->c.kdiff_cpu >= 0) {
+		printf("  largest |model - kernel| load of B or L at a window start: %" PRIu64
+		       ", CPU %d at ",
+		       r->c.kdiff, r->c.kdiff_cpu);
+		print_ts(r->c.kdiff_ts);
+		printf("\n");
+	}
+	n = cfsr_imb_top(r->c.imk, &w);
+	text_windows(w, n, "model");
 }
 
 static void text_place(struct report *r)
@@ -798,6 +970,7 @@ static void print_text(struct report *r, const struct report_opts *o)
 	}
 	text_iww(r, o);
 	text_imb(r);
+	text_imb_kernel(r);
 	text_place(r);
 	text_pick(r, o);
 	text_fidelity(r);
@@ -879,9 +1052,43 @@ static json_object *json_iww(struct report *r)
 	return o;
 }
 
-static json_object *json_imb(struct report *r)
+/* One window; @other: key prefix of its other loads, or NULL. */
+static json_object *json_window(const struct report *r, const struct cfsr_imb_window *w,
+				const char *other)
 {
-	const struct cfsr_imb_totals *it = cfsr_imb_totals(r->c.im);
+	json_object *e;
+	char key[48];
+
+	e = json_object_new_object();
+	json_object_object_add(e, "start_ns", u64(w->start));
+	json_object_object_add(e, "end_ns", u64(w->end));
+	json_object_object_add(e, "duration_ns", u64(w->end - w->start));
+	json_object_object_add(e, "busiest_cpu", json_object_new_int(w->busiest));
+	json_object_object_add(e, "local_cpu", json_object_new_int(w->local));
+	json_object_object_add(e, "busiest_load", u64(w->busiest_load));
+	json_object_object_add(e, "local_load", u64(w->local_load));
+	json_object_object_add(e, "busiest_nr", json_object_new_int(w->busiest_nr));
+	json_object_object_add(e, "local_nr", json_object_new_int(w->local_nr));
+	json_object_object_add(e, "task_pid", json_object_new_int(w->task));
+	json_object_object_add(e, "task_comm", json_object_new_string(w->comm));
+	json_object_object_add(e, "task_load", u64(w->task_load));
+	json_object_object_add(e, "class", json_object_new_string(cfsr_imb_class_name(w->class)));
+	json_object_object_add(e, "ended_by", json_object_new_string(cfsr_imb_end_name(w->why)));
+	json_object_object_add(e, "level", json_object_new_string(r->c.topo.levels[w->level].name));
+	if (other) {
+		snprintf(key, sizeof(key), "%s_busiest_load", other);
+		json_object_object_add(e, key, u64(w->other_busiest_load));
+		snprintf(key, sizeof(key), "%s_local_load", other);
+		json_object_object_add(e, key, u64(w->other_local_load));
+	}
+	return e;
+}
+
+/* Lasting imbalance of @im; @other: key prefix of its windows' other loads, or NULL. */
+static json_object *json_imb_of(const struct report *r, const struct cfsr_imbalance *im,
+				const char *other)
+{
+	const struct cfsr_imb_totals *it = cfsr_imb_totals(im);
 	const struct cfsr_imb_window *w;
 	json_object *o = json_object_new_object(), *top = json_object_new_array(), *e, *ended;
 	json_object *levels;
@@ -916,30 +1123,52 @@ static json_object *json_imb(struct report *r)
 		json_object_array_add(levels, e);
 	}
 	json_object_object_add(o, "levels", levels);
-	n = cfsr_imb_top(r->c.im, &w);
-	for (i = 0; i < n; i++) {
-		e = json_object_new_object();
-		json_object_object_add(e, "start_ns", u64(w[i].start));
-		json_object_object_add(e, "end_ns", u64(w[i].end));
-		json_object_object_add(e, "duration_ns", u64(w[i].end - w[i].start));
-		json_object_object_add(e, "busiest_cpu", json_object_new_int(w[i].busiest));
-		json_object_object_add(e, "local_cpu", json_object_new_int(w[i].local));
-		json_object_object_add(e, "busiest_load", u64(w[i].busiest_load));
-		json_object_object_add(e, "local_load", u64(w[i].local_load));
-		json_object_object_add(e, "busiest_nr", json_object_new_int(w[i].busiest_nr));
-		json_object_object_add(e, "local_nr", json_object_new_int(w[i].local_nr));
-		json_object_object_add(e, "task_pid", json_object_new_int(w[i].task));
-		json_object_object_add(e, "task_comm", json_object_new_string(w[i].comm));
-		json_object_object_add(e, "task_load", u64(w[i].task_load));
-		json_object_object_add(e, "class",
-				       json_object_new_string(cfsr_imb_class_name(w[i].class)));
-		json_object_object_add(e, "ended_by",
-				       json_object_new_string(cfsr_imb_end_name(w[i].why)));
-		json_object_object_add(e, "level",
-				       json_object_new_string(r->c.topo.levels[w[i].level].name));
-		json_object_array_add(top, e);
-	}
+	n = cfsr_imb_top(im, &w);
+	for (i = 0; i < n; i++)
+		json_object_array_add(top, json_window(r, &w[i], other));
 	json_object_object_add(o, "top", top);
+	return o;
+}
+
+static json_object *json_imb(const struct report *r)
+{
+	return json_imb_of(r, r->c.im, r->pelt && !r->pelt_failed ? "kernel" : NULL);
+}
+
+/* Lasting imbalance on the kernel's loads (format 4), NULL without records. */
+static json_object *json_imb_kernel(const struct report *r, int top)
+{
+	const struct cfsr_imb_window *w;
+	json_object *o, *a, *d, *first;
+	size_t i, n;
+
+	if (!r->pelt || r->pelt_failed)
+		return NULL;
+	o = json_object_new_object();
+	json_object_object_add(o, "pelt_file", json_object_new_string(r->pelt));
+	json_object_object_add(o, "records", u64(cfsr_kload_records(r->c.kl)));
+	json_object_object_add(o, "from_ns", r->c.kernel_from ? u64(r->c.kernel_from) : NULL);
+	json_object_object_add(o, "lasting_imbalance", json_imb_of(r, r->c.imk, "model"));
+	/* the first windows, lasting or not: their start loads, the kernel's and the model's */
+	first = json_object_new_array();
+	n = cfsr_imb_all(r->c.imk, &w);
+	for (i = 0; i < n && i < (size_t)top; i++)
+		json_object_array_add(first, json_window(r, &w[i], "model"));
+	json_object_object_add(o, "first_windows", first);
+	a = json_object_new_object();
+	json_object_object_add(a, "model_windows", u64(r->agree.model));
+	json_object_object_add(a, "kernel_windows", u64(r->agree.kernel));
+	json_object_object_add(a, "model_lasting", u64(r->agree.model_lasting));
+	json_object_object_add(a, "kernel_lasting", u64(r->agree.kernel_lasting));
+	json_object_object_add(o, "agree", a);
+	d = NULL;
+	if (r->c.kdiff_cpu >= 0) {
+		d = json_object_new_object();
+		json_object_object_add(d, "load", u64(r->c.kdiff));
+		json_object_object_add(d, "cpu", json_object_new_int(r->c.kdiff_cpu));
+		json_object_object_add(d, "ts_ns", u64(r->c.kdiff_ts));
+	}
+	json_object_object_add(o, "max_start_load_diff", d);
 	return o;
 }
 
@@ -1189,6 +1418,7 @@ static int print_json(struct report *r, const struct report_opts *op)
 	json_object_object_add(o, "cpus", cpus);
 	json_object_object_add(o, "idle_while_waiting", json_iww(r));
 	json_object_object_add(o, "lasting_imbalance", json_imb(r));
+	json_object_object_add(o, "kernel_loads", json_imb_kernel(r, op->top));
 	json_object_object_add(o, "placement", json_place(r));
 	json_object_object_add(o, "pick_check", json_pick(r, op));
 	json_object_object_add(o, "fidelity", r->have_fid ? cfsr_fidelity_json(&r->fid) : NULL);
@@ -1205,11 +1435,14 @@ int cmd_report(int argc, const char **argv)
 		{ "time", required_argument, NULL, 't' },
 		{ "kernel", required_argument, NULL, 'k' },
 		{ "clock", required_argument, NULL, 'C' },
+		{ "pelt", required_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct report_opts o = { .top = 10, .cpu = -1, .pid = -1, .end = UINT64_MAX };
 	struct report r = { 0 };
+	const char *pelt = NULL;
+	char *beside = NULL;
 	int c, ret, status = CFSR_EXIT_ERROR;
 
 	optind = 1;
@@ -1241,6 +1474,9 @@ int cmd_report(int argc, const char **argv)
 		case 'C':
 			r.clock = optarg;
 			break;
+		case 'P':
+			pelt = optarg;
+			break;
 		case 'h':
 			print_usage();
 			return CFSR_EXIT_OK;
@@ -1268,6 +1504,26 @@ int cmd_report(int argc, const char **argv)
 	r.prof = cfsr_profile_choose(r.t->info.kernel_release, o.kernel, r.t->path);
 	if (!r.prof)
 		goto out;
+	/* the kernel's PELT records: given, else beside a trace 'cfsreplay record' made */
+	if (!pelt) {
+		beside = cfsr_record_pelt_path(r.t->path);
+		if (!beside) {
+			cfsr_error("report: out of memory");
+			goto out;
+		}
+		if (access(beside, R_OK) == 0 && r.prof->pelt) {
+			r.pelt = beside;
+			r.pelt_beside = true;
+		}
+	} else if (strcmp(pelt, "none")) {
+		r.pelt = pelt;
+	}
+	/*
+	 * the model then takes the clock readings and task groups of the same
+	 * records, as validate does, unless the trace or --clock gives them
+	 */
+	if (r.pelt && !r.clock && !cfsr_clock_source(r.t, NULL))
+		r.clock = r.pelt;
 	if (cfsr_comparators_init(&r.c,
 				  &(struct cfsr_comparators_params){ .info = &r.t->info,
 								     .nr_cpus = r.t->info.nr_cpus,
@@ -1278,6 +1534,7 @@ int cmd_report(int argc, const char **argv)
 								     .win_end = o.end,
 								     .filter_cpu = o.cpu,
 								     .filter_pid = o.pid,
+								     .kernel_loads = r.pelt != NULL,
 								     .peek = cfsr_trace_peek_fn,
 								     .peek_ctx = r.t }) < 0)
 		goto out;
@@ -1303,6 +1560,7 @@ int cmd_report(int argc, const char **argv)
 out:
 	cfsr_comparators_release(&r.c);
 	free(r.fid.pelt);
+	free(beside);
 	cfsr_trace_close(r.t);
 	return status;
 }

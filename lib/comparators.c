@@ -49,9 +49,12 @@ int cfsr_comparators_init(struct cfsr_comparators *c, const struct cfsr_comparat
 		.win_start = p->win_start,
 		.win_end = p->win_end,
 		.top = p->top,
+		.keep_all = p->kernel_loads,
 	};
 
 	memset(c, 0, sizeof(*c));
+	c->kdiff_cpu = -1;
+	c->nr_cpus = p->nr_cpus;
 	c->hz_assumed = p->hz <= 0;
 	c->balance_ns = cfsr_balance_interval_ns(p->nr_cpus, hz, false);
 	c->busy_balance_ns = cfsr_balance_interval_ns(p->nr_cpus, hz, true);
@@ -90,6 +93,63 @@ int cfsr_comparators_init(struct cfsr_comparators *c, const struct cfsr_comparat
 		cfsr_comparators_release(c);
 		return -1;
 	}
+	if (!p->kernel_loads)
+		return 0;
+	if (!p->prof->pelt) {
+		cfsr_comparators_release(c);
+		return cfsr_error("kernel loads: the %s model has no PELT arithmetic of v4.12+",
+				  p->prof->name);
+	}
+	c->kl = cfsr_kload_new(p->nr_cpus, p->prof->pelt);
+	c->imk = c->kl ? cfsr_imb_new(&mp) : NULL;
+	c->kloads = calloc((size_t)p->nr_cpus, sizeof(*c->kloads));
+	if (!c->kl || !c->imk || !c->kloads) {
+		cfsr_comparators_release(c);
+		return c->kl && c->imk ? cfsr_error("kernel loads: out of memory") : -1;
+	}
+	return 0;
+}
+
+static void kdiff(struct cfsr_comparators *c, uint64_t ts, int cpu, uint64_t a, uint64_t b)
+{
+	uint64_t d = a > b ? a - b : b - a;
+
+	if (c->kdiff_cpu < 0 || d > c->kdiff) {
+		c->kdiff = d;
+		c->kdiff_ts = ts;
+		c->kdiff_cpu = cpu;
+	}
+}
+
+/* Lasting imbalance on the kernel's loads, and each new window's loads from the other source. */
+static int kernel_imb(struct cfsr_comparators *c, const struct cfsr_event *ev)
+{
+	const struct cfsr_imb_window *w;
+	int k;
+
+	if (!c->kernel_from) {
+		for (k = 0; k < c->nr_cpus && cfsr_kload_known(c->kl, k); k++)
+			;
+		if (k < c->nr_cpus)
+			return 0;
+		c->kernel_from = ev->ts;
+	}
+	cfsr_kload_all(c->kl, ev->ts, c->kloads);
+	if (cfsr_imb_event_loads(c->imk, ev, c->cl, c->iw, c->kloads) < 0)
+		return -1;
+	w = cfsr_imb_opened(c->im);
+	if (w) {
+		cfsr_imb_set_other(c->im, c->kloads[w->busiest], c->kloads[w->local]);
+		kdiff(c, ev->ts, w->busiest, w->busiest_load, c->kloads[w->busiest]);
+		kdiff(c, ev->ts, w->local, w->local_load, c->kloads[w->local]);
+	}
+	w = cfsr_imb_opened(c->imk);
+	if (w) {
+		cfsr_imb_set_other(c->imk, cfsr_cpuload_now(c->cl, w->busiest),
+				   cfsr_cpuload_now(c->cl, w->local));
+		kdiff(c, ev->ts, w->busiest, cfsr_cpuload_now(c->cl, w->busiest), w->busiest_load);
+		kdiff(c, ev->ts, w->local, cfsr_cpuload_now(c->cl, w->local), w->local_load);
+	}
 	return 0;
 }
 
@@ -105,7 +165,7 @@ int cfsr_comparators_event(struct cfsr_comparators *c, const struct cfsr_event *
 	 */
 	if (cfsr_place_event(c->pl, ev, c->iw, c->cl) < 0 || cfsr_pickcheck_before(c->pk, ev) < 0 ||
 	    cfsr_iww_event(c->iw, ev) < 0 || cfsr_cpuload_event(c->cl, ev) < 0 ||
-	    cfsr_imb_event(c->im, ev, c->cl, c->iw) < 0)
+	    cfsr_imb_event(c->im, ev, c->cl, c->iw) < 0 || (c->imk && kernel_imb(c, ev) < 0))
 		return -1;
 	cfsr_pickcheck_after(c->pk, ev);
 	c->last_ts = ev->ts;
@@ -116,11 +176,58 @@ void cfsr_comparators_finish(struct cfsr_comparators *c)
 {
 	cfsr_iww_finish(c->iw);
 	cfsr_imb_finish(c->im, c->last_ts);
+	if (c->imk)
+		cfsr_imb_finish(c->imk, c->last_ts);
+}
+
+static bool same_window(const struct cfsr_imb_window *a, const struct cfsr_imb_window *b)
+{
+	return a->busiest == b->busiest && a->local == b->local && a->class == b->class &&
+	       (a->start == b->start || (a->start < b->end && b->start < a->end));
+}
+
+int cfsr_comparators_imb_agree(const struct cfsr_comparators *c, struct cfsr_imb_agree *out)
+{
+	const struct cfsr_imb_window *m, *k;
+	size_t nm, nk, i, j, j0 = 0;
+	bool *kmatch, mmatch;
+
+	memset(out, 0, sizeof(*out));
+	if (!c->imk)
+		return 0;
+	nm = cfsr_imb_all(c->im, &m);
+	nk = cfsr_imb_all(c->imk, &k);
+	kmatch = calloc(nk + 1, sizeof(*kmatch));
+	if (!kmatch)
+		return cfsr_error("kernel loads: out of memory");
+	/* each evaluation's windows are disjoint and in time order */
+	for (i = 0; i < nm; i++) {
+		while (j0 < nk && k[j0].end < m[i].start)
+			j0++;
+		mmatch = false;
+		for (j = j0; j < nk && k[j].start <= m[i].end; j++) {
+			if (!same_window(&m[i], &k[j]))
+				continue;
+			mmatch = true;
+			kmatch[j] = true;
+		}
+		out->model += mmatch;
+		out->model_lasting += mmatch && m[i].end - m[i].start > m[i].interval_ns;
+	}
+	for (j = 0; j < nk; j++) {
+		out->kernel += kmatch[j];
+		out->kernel_lasting += kmatch[j] && k[j].end - k[j].start > k[j].interval_ns;
+	}
+	free(kmatch);
+	return 0;
 }
 
 void cfsr_comparators_release(struct cfsr_comparators *c)
 {
 	cfsr_pickcheck_free(c->pk);
+	cfsr_imb_free(c->imk);
+	cfsr_kload_free(c->kl);
+	free(c->kloads);
 	cfsr_imb_free(c->im);
 	cfsr_place_free(c->pl);
 	cfsr_cpuload_free(c->cl);

@@ -17,6 +17,7 @@
 #include "event.h"
 #include "idlewait.h"
 #include "imbalance.h"
+#include "kload.h"
 #include "pickcheck.h"
 #include "placement.h"
 #include "profile.h"
@@ -39,6 +40,9 @@
  * @filter_pid: only this task (-1: all)
  * @info: what the trace says about itself (its recorded tunables reach the
  *        engine: cfsr_replay_take_tunables()); NULL: nothing
+ * @kernel_loads: the kernel's PELT records of the run will be given
+ *                (cfsr_kload_record() on @kl): lasting imbalance is also
+ *                evaluated on the kernel's per-CPU loads (@imk)
  */
 struct cfsr_comparators_params {
 	const struct cfsr_trace_info *info;
@@ -50,6 +54,7 @@ struct cfsr_comparators_params {
 	uint64_t win_end;
 	int filter_cpu;
 	int filter_pid;
+	bool kernel_loads;
 	/* a look ahead in the trace for the engine (cfsr_replay_set_peek()), or NULL */
 	cfsr_replay_peek peek;
 	void *peek_ctx;
@@ -73,6 +78,16 @@ struct cfsr_comparators_params {
  * @events: events fed
  * @sched_events: scheduler events among them
  * @last_ts: time of the last event
+ * @nr_cpus: CPUs of the trace
+ * @kl: the kernel's per-CPU loads (params.kernel_loads), else NULL
+ * @imk: lasting imbalance on @kl's loads, else NULL
+ * @kloads: @kl's loads at the last event
+ * @kernel_from: first event at which every CPU had a kernel record (@imk
+ *               looks from there), 0 before
+ * @kdiff: the largest |model - kernel| load of B or L at a window's start
+ *         (either source's windows)
+ * @kdiff_ts: when
+ * @kdiff_cpu: on which CPU (-1: none)
  */
 struct cfsr_comparators {
 	struct cfsr_iww *iw;
@@ -88,7 +103,33 @@ struct cfsr_comparators {
 	uint64_t events;
 	uint64_t sched_events;
 	uint64_t last_ts;
+	int nr_cpus;
+	struct cfsr_kload *kl;
+	struct cfsr_imbalance *imk;
+	uint64_t *kloads;
+	uint64_t kernel_from;
+	uint64_t kdiff;
+	uint64_t kdiff_ts;
+	int kdiff_cpu;
 };
+
+/**
+ * struct cfsr_imb_agree - lasting imbalance on model and kernel loads, side by side
+ * @model: windows on the model's loads that some window on the kernel's
+ *         overlaps with the same B, L and class
+ * @kernel: windows on the kernel's loads that some model window so matches
+ * @model_lasting: of @model, the lasting ones
+ * @kernel_lasting: of @kernel, the lasting ones
+ */
+struct cfsr_imb_agree {
+	uint64_t model;
+	uint64_t kernel;
+	uint64_t model_lasting;
+	uint64_t kernel_lasting;
+};
+
+/* Compare the two evaluations' windows (after cfsr_comparators_finish()); -1 after cfsr_error(). */
+int cfsr_comparators_imb_agree(const struct cfsr_comparators *c, struct cfsr_imb_agree *out);
 
 /**
  * cfsr_comparators_init() - set the bundle up

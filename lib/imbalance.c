@@ -16,6 +16,13 @@ struct cfsr_imbalance {
 	/* the longest lasting windows, longest first */
 	struct cfsr_imb_window *top;
 	int nr_top;
+	/* the last event opened @cur */
+	bool opened;
+	/* every counted window (params.keep_all) */
+	struct cfsr_imb_window *all;
+	size_t nr_all, max_all;
+	/* a growing @all failed */
+	bool oom;
 };
 
 static const char *const end_names[CFSR_IMB_NR_ENDS] = { "migration", "balanced", "trace-end" };
@@ -56,6 +63,7 @@ void cfsr_imb_free(struct cfsr_imbalance *im)
 	if (!im)
 		return;
 	free(im->top);
+	free(im->all);
 	free(im);
 }
 
@@ -90,6 +98,26 @@ static void keep_top(struct cfsr_imbalance *im, const struct cfsr_imb_window *w)
 	im->top[i] = *w;
 }
 
+static void keep_all(struct cfsr_imbalance *im, const struct cfsr_imb_window *w)
+{
+	struct cfsr_imb_window *n;
+	size_t max;
+
+	if (!im->p.keep_all || im->oom)
+		return;
+	if (im->nr_all == im->max_all) {
+		max = im->max_all ? 2 * im->max_all : 64;
+		n = realloc(im->all, max * sizeof(*n));
+		if (!n) {
+			im->oom = true;
+			return;
+		}
+		im->all = n;
+		im->max_all = max;
+	}
+	im->all[im->nr_all++] = *w;
+}
+
 static void close_window(struct cfsr_imbalance *im, uint64_t ts, enum cfsr_imb_end why)
 {
 	struct cfsr_imb_window *w = &im->cur;
@@ -107,6 +135,7 @@ static void close_window(struct cfsr_imbalance *im, uint64_t ts, enum cfsr_imb_e
 	if (!counted && (w->end <= im->p.win_start || w->start >= im->p.win_end))
 		return;
 	im->tot.windows++;
+	keep_all(im, w);
 	if (w->end - w->start > w->interval_ns) {
 		im->tot.lasting++;
 		im->tot.level_lasting[w->level]++;
@@ -172,8 +201,13 @@ static bool pick_task(const struct cfsr_cpuload *cl, const struct cfsr_iww *iw, 
 }
 
 /* The pair the balancer would act on now, per the rule of imbalance.h. */
+static uint64_t cpu_load(const struct cfsr_cpuload *cl, const uint64_t *loads, int c)
+{
+	return loads ? loads[c] : cfsr_cpuload_now(cl, c);
+}
+
 static bool find_pair(const struct cfsr_imbalance *im, const struct cfsr_cpuload *cl,
-		      const struct cfsr_iww *iw, struct cfsr_imb_window *w)
+		      const struct cfsr_iww *iw, const uint64_t *loads, struct cfsr_imb_window *w)
 {
 	uint64_t b_load = 0, l_load = 0, avg, imb;
 	unsigned int pct;
@@ -189,9 +223,9 @@ static bool find_pair(const struct cfsr_imbalance *im, const struct cfsr_cpuload
 			;
 		if (i == n)
 			continue;
-		if (b < 0 || cfsr_cpuload_now(cl, c) > b_load) {
+		if (b < 0 || cpu_load(cl, loads, c) > b_load) {
 			b = c;
-			b_load = cfsr_cpuload_now(cl, c);
+			b_load = cpu_load(cl, loads, c);
 		}
 	}
 	if (b < 0)
@@ -199,9 +233,9 @@ static bool find_pair(const struct cfsr_imbalance *im, const struct cfsr_cpuload
 	for (c = 0; c < im->p.nr_cpus; c++) {
 		if (c == b || cfsr_cpuload_nr(cl, c) < 1)
 			continue;
-		if (l < 0 || cfsr_cpuload_now(cl, c) < l_load) {
+		if (l < 0 || cpu_load(cl, loads, c) < l_load) {
 			l = c;
-			l_load = cfsr_cpuload_now(cl, c);
+			l_load = cpu_load(cl, loads, c);
 		}
 	}
 	if (l < 0 || l_load >= b_load)
@@ -237,15 +271,26 @@ static bool find_pair(const struct cfsr_imbalance *im, const struct cfsr_cpuload
 int cfsr_imb_event(struct cfsr_imbalance *im, const struct cfsr_event *ev,
 		   const struct cfsr_cpuload *cl, const struct cfsr_iww *iw)
 {
+	return cfsr_imb_event_loads(im, ev, cl, iw, NULL);
+}
+
+int cfsr_imb_event_loads(struct cfsr_imbalance *im, const struct cfsr_event *ev,
+			 const struct cfsr_cpuload *cl, const struct cfsr_iww *iw,
+			 const uint64_t *loads)
+{
 	struct cfsr_imb_window w;
 	const char *comm;
+
+	im->opened = false;
+	if (im->oom)
+		return cfsr_error("imbalance: out of memory");
 
 	if (ev->kind == CFSR_EV_MIGRATE && im->open &&
 	    (ev->migrate.orig_cpu == im->cur.busiest || ev->migrate.orig_cpu == im->cur.local ||
 	     ev->migrate.dest_cpu == im->cur.busiest || ev->migrate.dest_cpu == im->cur.local))
 		close_window(im, ev->ts, CFSR_IMB_MIGRATION);
 	memset(&w, 0, sizeof(w));
-	if (!find_pair(im, cl, iw, &w)) {
+	if (!find_pair(im, cl, iw, loads, &w)) {
 		close_window(im, ev->ts, CFSR_IMB_BALANCED);
 		return 0;
 	}
@@ -258,7 +303,27 @@ int cfsr_imb_event(struct cfsr_imbalance *im, const struct cfsr_event *ev,
 	memcpy(w.comm, comm, strnlen(comm, sizeof(w.comm) - 1));
 	im->cur = w;
 	im->open = true;
+	im->opened = true;
 	return 0;
+}
+
+const struct cfsr_imb_window *cfsr_imb_opened(const struct cfsr_imbalance *im)
+{
+	return im->opened ? &im->cur : NULL;
+}
+
+void cfsr_imb_set_other(struct cfsr_imbalance *im, uint64_t busiest_load, uint64_t local_load)
+{
+	if (!im->opened)
+		return;
+	im->cur.other_busiest_load = busiest_load;
+	im->cur.other_local_load = local_load;
+}
+
+size_t cfsr_imb_all(const struct cfsr_imbalance *im, const struct cfsr_imb_window **w)
+{
+	*w = im->all;
+	return im->nr_all;
 }
 
 void cfsr_imb_finish(struct cfsr_imbalance *im, uint64_t ts)

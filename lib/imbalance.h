@@ -25,8 +25,9 @@
  *    classes the window "allowed" (some such task may run on L),
  *    "aff-unknown" (only tasks whose mask the trace lacks) or
  *    "affinity-bound" (none may: not a balancer fault).
- * Loads are cpu_load() and task_h_load() (lib/cpuload.h).  With a
- * topology (topology.h) each window is classed by the lowest domain level
+ * Loads are cpu_load() and task_h_load() (lib/cpuload.h); the CPUs' loads
+ * may be given instead (the kernel's, lib/kload.h: cfsr_imb_event_loads()).
+ * With a topology (topology.h) each window is classed by the lowest domain level
  * that spans B and L, whose imbalance_pct (sd_init(): 110 for SMT, 117
  * above) and busy interval (get_sd_balance_interval() of the domain's
  * weight) it takes.  Differs: at levels above the lowest the balancer
@@ -39,6 +40,7 @@
 #define CFSR_IMBALANCE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "cpuload.h"
@@ -77,6 +79,7 @@ enum cfsr_imb_class {
  *        its domain's weight
  * @interval_by_weight: with @topo, the busy balance interval of a domain
  *        of N CPUs at [N] (N up to @nr_cpus; borrowed)
+ * @keep_all: keep every counted window (cfsr_imb_all()), not only the @top longest
  */
 struct cfsr_imb_params {
 	int nr_cpus;
@@ -88,6 +91,7 @@ struct cfsr_imb_params {
 	uint64_t win_start;
 	uint64_t win_end;
 	int top;
+	bool keep_all;
 };
 
 /**
@@ -109,6 +113,9 @@ struct cfsr_imb_params {
  * @level: the domain level B and L first share (index into the topology's
  *         levels; 0 without one)
  * @interval_ns: the busy interval of that level's domain
+ * @other_busiest_load: B's load at @start from the other source of loads
+ *                      (model or kernel, cfsr_imb_set_other()), or 0
+ * @other_local_load: L's
  */
 struct cfsr_imb_window {
 	uint64_t start;
@@ -126,6 +133,8 @@ struct cfsr_imb_window {
 	enum cfsr_imb_end why;
 	int level;
 	uint64_t interval_ns;
+	uint64_t other_busiest_load;
+	uint64_t other_local_load;
 };
 
 /**
@@ -166,6 +175,26 @@ void cfsr_imb_free(struct cfsr_imbalance *im);
  */
 int cfsr_imb_event(struct cfsr_imbalance *im, const struct cfsr_event *ev,
 		   const struct cfsr_cpuload *cl, const struct cfsr_iww *iw);
+
+/**
+ * cfsr_imb_event_loads() - cfsr_imb_event() with other per-CPU loads
+ * @loads: each CPU's load (e.g. the kernel's, lib/kload.h), in place of
+ *         cfsr_cpuload_now(); NULL: the model's.  The tasks, their waiting
+ *         and their task_h_load() are still @cl's.
+ * Return: 0, or -1 after cfsr_error().
+ */
+int cfsr_imb_event_loads(struct cfsr_imbalance *im, const struct cfsr_event *ev,
+			 const struct cfsr_cpuload *cl, const struct cfsr_iww *iw,
+			 const uint64_t *loads);
+
+/* The window the last event opened, or NULL. */
+const struct cfsr_imb_window *cfsr_imb_opened(const struct cfsr_imbalance *im);
+
+/* Give the window the last event opened B's and L's loads from the other source. */
+void cfsr_imb_set_other(struct cfsr_imbalance *im, uint64_t busiest_load, uint64_t local_load);
+
+/* Every counted window in time order (@keep_all); return their number. */
+size_t cfsr_imb_all(const struct cfsr_imbalance *im, const struct cfsr_imb_window **w);
 
 /* Close the open window at @ts, the end of the trace. */
 void cfsr_imb_finish(struct cfsr_imbalance *im, uint64_t ts);

@@ -11,9 +11,9 @@ test_expect_success 'JSON has every documented key' "
 	python3 -c '
 import json
 d = json.load(open(\"r.json\"))
-assert list(d)[0] == \"format_version\" and d[\"format_version\"] == 3
+assert list(d)[0] == \"format_version\" and d[\"format_version\"] == 4
 assert set(d) == {\"format_version\", \"command\", \"trace\", \"filters\", \"load_kind\", \"groups\", \"cpus\",
-                  \"idle_while_waiting\", \"lasting_imbalance\", \"placement\", \"pick_check\",
+                  \"idle_while_waiting\", \"lasting_imbalance\", \"kernel_loads\", \"placement\", \"pick_check\",
                   \"fidelity\"}, set(d)
 p = d[\"pick_check\"]
 assert set(p) == {\"rule\", \"pick\", \"task_groups\", \"total\", \"cpus\", \"reasons\", \"top\"}, set(p)
