@@ -5038,8 +5038,8 @@ static bool level_pick(const struct cfsr_replay *r, const struct cfsr_cfs_rq *cf
 		return true;
 	}
 	curr_ok = has_curr && eligible(r, cfs, ov, *c.vruntime);
-	prot = c.t ? c.t == prev && q->prev_protected :
-		     q->gse_protected && q->gse_protected(q->data, c.g);
+	prot = has_curr && (c.t ? c.t == prev && q->prev_protected :
+				  q->gse_protected && q->gse_protected(q->data, c.g));
 	if (curr_ok && prot && r->profile->run_to_parity) {
 		lv->e = c;
 		lv->kept = true;
