@@ -1203,6 +1203,47 @@ static void test_params(void **state)
 	assert_true(cfsr_pelt_params_v6_12.util_est_capacity_check);
 }
 
+/*
+ * A cfs_rq update that crosses no period still splits the next one's
+ * accumulation: the part of the period before it is multiplied by the
+ * load and decayed with the sum, where one update decays it alone first
+ * (accumulate_sum()).  Kernel records of periodic-bpf's CPU0 root cfs_rq:
+ * at 31934.098389502 lut 31903744988160, sums 41094093 / 95954514 /
+ * 45942657, period_contrib 197; the tick's reweight of its one group
+ * entity (weight 897402 -> 881923, se_weight 876 -> 861, its load_sum
+ * 46868 in the record of 31934.098388631) leaves load_sum 41094093 - 876
+ * * 46868 + 861 * 46868 = 40391073; the RT signal's record at
+ * 31934.098396583 (lut 31903745000448) marks update_blocked_averages(),
+ * which updates the root there; the next root record, at 31934.102387019
+ * (rq clock_pelt 31903748985324), has lut 31903748984832, period_contrib
+ * 4 and sums 40225341 / 95570333 / 45919430.  Load 881923 (861 scaled
+ * down), two runnable, one running throughout.
+ */
+static void test_split_update_kernel_record(void **state)
+{
+	struct cfsr_sched_avg one = { .last_update_time = 31903744988160ull,
+				      .load_sum = 40391073,
+				      .runnable_sum = 95954514,
+				      .util_sum = 45942657,
+				      .period_contrib = 197 };
+	struct cfsr_sched_avg two = one;
+
+	(void)state;
+	assert_int_equal(cfsr_pelt_update_cfs_rq(P, 31903745000448ull, &two, 881923, 2, true), 0);
+	assert_int_equal(two.last_update_time, 31903745000448ull);
+	cfsr_pelt_update_cfs_rq(P, 31903748985324ull, &two, 881923, 2, true);
+	assert_int_equal(two.last_update_time, 31903748984832ull);
+	assert_int_equal(two.period_contrib, 4);
+	assert_int_equal(two.load_sum, 40225341);
+	assert_int_equal(two.runnable_sum, 95570333);
+	assert_int_equal(two.util_sum, 45919430);
+	/* in one step the sums come out a few units lower */
+	cfsr_pelt_update_cfs_rq(P, 31903748985324ull, &one, 881923, 2, true);
+	assert_int_equal(one.last_update_time, 31903748984832ull);
+	assert_true(one.load_sum < two.load_sum && two.load_sum - one.load_sum <= 4);
+	assert_true(one.util_sum < two.util_sum && two.util_sum - one.util_sum <= 4);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1241,6 +1282,7 @@ int main(void)
 		cmocka_unit_test(test_removed_resync),
 		cmocka_unit_test(test_util_est_lsb),
 		cmocka_unit_test(test_params),
+		cmocka_unit_test(test_split_update_kernel_record),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
