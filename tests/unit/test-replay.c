@@ -921,6 +921,22 @@ static void age_until_delayed(struct cfsr_sched_avg *want, uint64_t c0)
 	cfsr_pelt_update_se(P, c0 + 2800000, want, W0, true, 1, true);
 }
 
+/* run_until_delayed(): A (pid 50) kept delayed, B (51) running; the root. */
+static struct cfsr_cfs_rq *delayed_pair(struct cfsr_replay *r, uint64_t c0, uint64_t t0,
+					struct cfsr_sched_avg *want, struct cfsr_task **a,
+					struct cfsr_task **b)
+{
+	struct cfsr_cfs_rq *root;
+
+	run_until_delayed(r, c0, t0, want);
+	*a = cfsr_replay_task(r, 50);
+	*b = cfsr_replay_task(r, 51);
+	root = cfsr_replay_cfs_rq(r, "/", 0);
+	assert_non_null(root);
+	assert_int_equal((*a)->state, CFSR_TS_DELAYED);
+	return root;
+}
+
 /*
  * After run_until_delayed(): B runs 1 ms (1.5 ms, mean with A 1.8 ms:
  * eligible) and blocks normally with lag 1.8 - 1.5 = 0.3 ms; the CPU goes
@@ -938,15 +954,10 @@ static void test_delayed_dequeue(void **state)
 	struct cfsr_task *a, *b;
 
 	(void)state;
-	run_until_delayed(r, c0, t0, &want);
-	a = cfsr_replay_task(r, 50);
-	b = cfsr_replay_task(r, 51);
+	root = delayed_pair(r, c0, t0, &want, &a, &b);
 	assert_int_equal(a->vruntime, 2100000);
 	assert_int_equal(a->deadline, 2700000);
 	assert_int_equal(b->vruntime, 500000);
-	root = cfsr_replay_cfs_rq(r, "/", 0);
-	assert_non_null(root);
-	assert_int_equal(a->state, CFSR_TS_DELAYED);
 	assert_int_equal(root->nr_queued, 2);
 	assert_int_equal(root->h_nr_runnable, 1);
 	assert_int_equal(root->load_weight, 2 * W0);
@@ -993,6 +1004,46 @@ static void test_delayed_pick_keeps(void **state)
 	age_until_delayed(&want, c0);
 	cfsr_pelt_update_se(P, c0 + 4510000, &want, W0, true, 0, false);
 	assert_avg_equal(&a->avg, &want);
+	cfsr_replay_free(r);
+}
+
+/*
+ * After run_until_delayed(): A is delayed (2 queued, weight 2 W0).  A
+ * kernel reading of the root with one entity less, lighter by exactly
+ * W0, says the kernel had dequeued A: the model dequeues it with lag 0
+ * (cfsr_replay_cfs_rq_take_queued()).  A reading of the same weight
+ * changes nothing, nor does one lighter by another weight.  A reading
+ * then heavier by W0 with one more entity, B having slept since, makes B
+ * delayed again.
+ */
+static void test_take_queued(void **state)
+{
+	struct cfsr_replay *r = cfsr_replay_new(1, prof(), 250);
+	const uint64_t c0 = 5000000000000ull, t0 = 3000000000ull;
+	struct cfsr_cfs_rq *root;
+	struct cfsr_sched_avg want;
+	struct cfsr_task *a, *b;
+
+	(void)state;
+	root = delayed_pair(r, c0, t0, &want, &a, &b);
+	assert_int_equal(cfsr_replay_cfs_rq_take_queued(r, root, 2 * W0, 2), 0);
+	assert_int_equal(cfsr_replay_cfs_rq_take_queued(r, root, W0 / 2, 1), 0);
+	assert_int_equal(a->state, CFSR_TS_DELAYED);
+	assert_int_equal(cfsr_replay_cfs_rq_take_queued(r, root, W0, 1), 1);
+	assert_int_equal(a->state, CFSR_TS_SLEEPING);
+	assert_int_equal(a->vlag, 0);
+	assert_int_equal(root->nr_queued, 1);
+	assert_int_equal(root->load_weight, W0);
+
+	/* B blocks, eligible (dequeued); the kernel's next reading still has it */
+	feed(r, ev_runtime(t0 + 3900300, 0, 51, 51, 1000000));
+	feed(r, ev_switch(t0 + 3900400, 0, 51, 1, false, 0));
+	assert_int_equal(b->state, CFSR_TS_SLEEPING);
+	assert_int_equal(root->load_weight, 0);
+	assert_int_equal(cfsr_replay_cfs_rq_take_queued(r, root, W0, 1), 1);
+	assert_int_equal(b->state, CFSR_TS_DELAYED);
+	assert_int_equal(root->load_weight, W0);
+	assert_int_equal(root->h_nr_runnable, 0);
 	cfsr_replay_free(r);
 }
 
@@ -2285,6 +2336,7 @@ int main(void)
 		cmocka_unit_test(test_pid_reuse_and_growth),
 		cmocka_unit_test(test_switch_grows_table),
 		cmocka_unit_test(test_delayed_dequeue),
+		cmocka_unit_test(test_take_queued),
 		cmocka_unit_test(test_recorded_base_slice),
 		cmocka_unit_test(test_recorded_cfs_tunables),
 		cmocka_unit_test(test_trace_features),
