@@ -1160,7 +1160,8 @@ int cfsr_replay_task_take_dequeued(struct cfsr_replay *r, struct cfsr_task *t);
 /*
  * cfsr_replay_task_take_weight() - a kernel reading of @t's load weight:
  * where it is another nice level's than the model's, the task's nice was
- * changed with no trace event (set_user_nice() -> reweight_task()) and the
+ * changed with no trace event (set_user_nice() -> set_load_weight(), with
+ * reweight_task() of a fair task, kernel/sched/core.c, v5.7-v6.18) and the
  * model takes it, with its cfs_rq's weight.  Returns 1 if it changed.
  */
 int cfsr_replay_task_take_weight(struct cfsr_replay *r, struct cfsr_task *t, uint64_t weight);
