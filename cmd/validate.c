@@ -1256,15 +1256,16 @@ static int run(struct validate *v, struct cfsr_trace *t, struct cfsr_truth_reade
 		cfsr_replay_settle_ticks(v->replay, (uint64_t)item.pelt.ts);
 		v->records += item.pelt.type == CFSR_PELT_SE || item.pelt.type == CFSR_PELT_GSE ||
 			      item.pelt.type == CFSR_PELT_CFS;
-		if (item.pelt.rq_cpu >= 0 && item.pelt.clock_task >= 0)
+		if (item.pelt.rq_cpu >= 0 && item.pelt.clock_task >= 0) {
+			uint64_t clock = record_clock(v, &item.pelt);
+
 			cfsr_replay_clock_record(v->replay, (int)item.pelt.rq_cpu,
-						 (uint64_t)item.pelt.ts,
-						 record_clock(v, &item.pelt));
-		if (item.pelt.type == CFSR_PELT_RT && item.pelt.rq_cpu >= 0 &&
-		    item.pelt.clock_task >= 0 && !v->free_run)
-			cfsr_replay_blocked_hint(v->replay, (int)item.pelt.rq_cpu,
-						 (uint64_t)item.pelt.ts,
-						 record_clock(v, &item.pelt));
+						 (uint64_t)item.pelt.ts, clock);
+			/* __update_blocked_others() crossed a period: the walk follows */
+			if (item.pelt.type == CFSR_PELT_RT && !v->free_run)
+				cfsr_replay_blocked_hint(v->replay, (int)item.pelt.rq_cpu,
+							 (uint64_t)item.pelt.ts, clock);
+		}
 		if (item.pelt.type == CFSR_PELT_SE)
 			on_se_record(v, &item.pelt);
 		else if (item.pelt.type == CFSR_PELT_GSE && on_gse_record(v, &item.pelt) < 0)

@@ -125,6 +125,8 @@ struct tg_change {
 /* A task group: its parent, tg->load_avg, tg->shares, tg->runnable_avg (v3.8-v4.2). */
 struct replay_tg {
 	int parent;
+	/* levels below the root (the root 0) */
+	int depth;
 	int64_t load_avg;
 	uint64_t shares;
 	int64_t runnable_avg;
@@ -152,6 +154,10 @@ struct cfsr_replay {
 	bool stamp;
 	/* no pending run-time report is older (settle_ticks()) */
 	uint64_t settle_from;
+	/* the deepest group's depth (struct replay_tg) */
+	int max_depth;
+	/* rqs with a blocked-load hint not made yet (settle_blocked()) */
+	unsigned int hints;
 	const struct cfsr_pelt_params *params;
 	const struct cfsr_group_params *gparams;
 	const struct cfsr_profile *profile;
@@ -638,6 +644,9 @@ static int group_get(struct cfsr_replay *r, const char *path)
 	/* sched_create_group(): shares NICE_0_LOAD; init_tg_cfs_entry(): entity weight NICE_0_LOAD */
 	memset(&r->tgs[r->nr_groups], 0, sizeof(r->tgs[r->nr_groups]));
 	r->tgs[r->nr_groups].parent = parent;
+	r->tgs[r->nr_groups].depth = parent >= 0 ? r->tgs[parent].depth + 1 : 0;
+	if (r->tgs[r->nr_groups].depth > r->max_depth)
+		r->max_depth = r->tgs[r->nr_groups].depth;
 	r->tgs[r->nr_groups].load_avg = 0;
 	r->tgs[r->nr_groups].shares = NICE_0_LOAD;
 	for (c = 0; c < r->nr_stated; c++)
@@ -2270,16 +2279,6 @@ static void group_walk(struct cfsr_replay *r, struct cfsr_cfs_rq *gcfs, uint64_t
 	}
 }
 
-/* The depth of group @g in the hierarchy: 0 for the root. */
-static int group_depth(const struct cfsr_replay *r, int g)
-{
-	int d = 0;
-
-	for (; g > 0; g = r->tgs[g].parent)
-		d++;
-	return d;
-}
-
 /* On the rq's leaf list: not fully decayed (cfs_rq_is_decayed()) or queued. */
 static bool cfs_on_list(const struct cfsr_cfs_rq *cfs)
 {
@@ -2371,17 +2370,14 @@ static void blocked_turn(struct cfsr_replay *r, struct cfsr_cfs_rq *cfs, uint64_
  */
 static void blocked_pass(struct cfsr_replay *r, int cpu, uint64_t now, uint64_t ts, bool exact)
 {
-	int depth, max_depth = 0;
+	int depth;
 	size_t g;
 
-	for (g = 0; g < r->nr_groups; g++)
-		if (group_depth(r, (int)g) > max_depth)
-			max_depth = group_depth(r, (int)g);
-	for (depth = max_depth; depth >= 0; depth--)
+	for (depth = r->max_depth; depth >= 0; depth--)
 		for (g = 0; g < r->nr_groups; g++) {
 			struct cfsr_cfs_rq *cfs = cfs_of(r, (int)g, cpu);
 
-			if (cfs && cfs->updates && group_depth(r, (int)g) == depth)
+			if (cfs && cfs->updates && r->tgs[g].depth == depth)
 				blocked_turn(r, cfs, now, ts, exact);
 		}
 }
@@ -4436,8 +4432,9 @@ static void settle_ticks(struct cfsr_replay *r, uint64_t ts)
  * lock-step: the record of the group entity of its task's group
  * (@gse, whose update_cfs_group() reads tg->load_avg right after) or of
  * that group's cfs_rq (whose update_tg_load_avg() publishes right after),
- * when that record is of this update (its last_update_time less than a
- * PELT period before the update's clock); 0 when not known.
+ * when that record is of this update (its last_update_time within the
+ * 1024 ns unit that last_update_time advances by, before the update's
+ * clock); 0 when not known.
  */
 static uint64_t pending_instant(struct cfsr_replay *r, int cpu, bool gse)
 {
@@ -4469,7 +4466,8 @@ static void settle_publishers(struct cfsr_replay *r, int cpu)
 	uint64_t read, pub;
 	int c;
 
-	if (cpu < 0 || cpu >= r->nr_cpus || !r->pending[cpu].set)
+	/* only kernel records give the instants */
+	if (!r->records || cpu < 0 || cpu >= r->nr_cpus || !r->pending[cpu].set)
 		return;
 	read = pending_instant(r, cpu, true);
 	if (!read)
@@ -4524,6 +4522,7 @@ void cfsr_replay_blocked_hint(struct cfsr_replay *r, int cpu, uint64_t ts, uint6
 
 	if (!rq || r->profile->arith != CFSR_ARITH_RUNNABLE || other_class_on(r, cpu))
 		return;
+	r->hints += !rq->hint_ts;
 	rq->hint_ts = ts;
 	rq->hint_clock = clock;
 }
@@ -4555,6 +4554,7 @@ static void make_blocked(struct cfsr_replay *r, int cpu)
 		blocked_pass(r, cpu, rq->hint_clock, rq->hint_ts, true);
 	rq->hint_ts = 0;
 	rq->hint_after = false;
+	r->hints--;
 	r->stats.blocked_updates++;
 	settle_from_next(r);
 }
@@ -4573,7 +4573,7 @@ static void settle_blocked(struct cfsr_replay *r, const struct cfsr_event *ev)
 {
 	int cpu;
 
-	for (cpu = 0; cpu < r->nr_cpus; cpu++) {
+	for (cpu = 0; r->hints && cpu < r->nr_cpus; cpu++) {
 		struct replay_rq *rq = &r->rqs[cpu];
 		bool soon = ev->ts <= rq->hint_ts + CFSR_REPLAY_PATH_NS;
 
@@ -4582,6 +4582,7 @@ static void settle_blocked(struct cfsr_replay *r, const struct cfsr_event *ev)
 		if (soon && ev->kind == CFSR_EV_SWITCH && ev->cpu == cpu &&
 		    (!fair_prio(ev->sw.prev_prio) || !fair_prio(ev->sw.next_prio))) {
 			rq->hint_ts = 0;
+			r->hints--;
 			r->stats.blocked_set_aside++;
 			continue;
 		}
@@ -5408,17 +5409,37 @@ int cfsr_replay_gse_take_eevdf(struct cfsr_replay *r, struct cfsr_cfs_rq *g,
 	return ent_take_eevdf(p, &e, g->se_in_sums, k);
 }
 
-/* Dequeue the delayed tasks at or below @cfs (take_queued()); how many. */
-static int drop_delayed_below(struct cfsr_replay *r, struct cfsr_cfs_rq *cfs)
+/*
+ * The task of @state and @weight queued, delayed or running on @cfs
+ * itself (its CPU's rq->onrq list), or NULL.
+ */
+static struct cfsr_task *onrq_task(struct cfsr_replay *r, const struct cfsr_cfs_rq *cfs,
+				   enum cfsr_task_state state, uint64_t weight)
 {
-	int n = 0;
+	const struct replay_rq *rq = &r->rqs[cfs->cpu];
 	size_t i;
 
-	for (i = 0; i < r->nr_tasks; i++) {
-		struct cfsr_task *t = &r->tasks[i];
-		struct cfsr_cfs_rq *c;
+	for (i = 0; i < rq->nr_onrq; i++) {
+		struct cfsr_task *t = &r->tasks[rq->onrq[i]];
 
-		if (t->state != CFSR_TS_DELAYED || t->cpu != cfs->cpu)
+		if (t->state == state && t->load_weight == weight && task_cfs(r, t) == cfs)
+			return t;
+	}
+	return NULL;
+}
+
+/* Dequeue the delayed tasks at or below @cfs (take_queued()), lag 0. */
+static void drop_delayed_below(struct cfsr_replay *r, const struct cfsr_cfs_rq *cfs)
+{
+	const struct replay_rq *rq = &r->rqs[cfs->cpu];
+	size_t i;
+
+	/* from the end: set_state() takes a task out of the list */
+	for (i = rq->nr_onrq; i-- > 0;) {
+		struct cfsr_task *t = &r->tasks[rq->onrq[i]];
+		const struct cfsr_cfs_rq *c;
+
+		if (t->state != CFSR_TS_DELAYED)
 			continue;
 		for (c = task_cfs(r, t); c && c != cfs && c->group; c = parent_cfs(r, c))
 			;
@@ -5426,28 +5447,24 @@ static int drop_delayed_below(struct cfsr_replay *r, struct cfsr_cfs_rq *cfs)
 			continue;
 		t->vlag = 0;
 		set_state(r, t, CFSR_TS_SLEEPING);
-		n++;
 	}
-	return n;
 }
 
 int cfsr_replay_cfs_rq_take_queued(struct cfsr_replay *r, struct cfsr_cfs_rq *cfs, uint64_t weight,
 				   unsigned int nr_queued)
 {
-	uint64_t diff;
+	uint64_t since = cfs->queued_read_ts, diff;
+	struct cfsr_task *t, *last = NULL;
 	size_t i;
-
-	uint64_t since = cfs->queued_read_ts;
-	struct cfsr_task *last = NULL;
 
 	cfs->queued_read_ts = r->cur_ts;
 	if (!r->profile->eevdf || !r->profile->delay_dequeue)
 		return 0;
 	if (weight > cfs->load_weight && nr_queued == cfs_nr_queued(cfs) + 1 && since) {
+		/* a sleeper is not on the rq's list: every task is looked at */
 		diff = weight - cfs->load_weight;
 		for (i = 0; i < r->nr_tasks; i++) {
-			struct cfsr_task *t = &r->tasks[i];
-
+			t = &r->tasks[i];
 			if (t->state == CFSR_TS_SLEEPING && t->fair && t->load_weight == diff &&
 			    t->sleep_ts > since && task_cfs(r, t) == cfs &&
 			    (!last || t->sleep_ts > last->sleep_ts))
@@ -5461,36 +5478,28 @@ int cfsr_replay_cfs_rq_take_queued(struct cfsr_replay *r, struct cfsr_cfs_rq *cf
 	if (cfs->load_weight <= weight || cfs_nr_queued(cfs) != nr_queued + 1)
 		return 0;
 	diff = cfs->load_weight - weight;
-	for (i = 0; i < r->nr_tasks; i++) {
-		struct cfsr_task *t = &r->tasks[i];
-
-		if (t->state == CFSR_TS_DELAYED && t->load_weight == diff &&
-		    task_cfs(r, t) == cfs) {
-			t->vlag = 0;
-			set_state(r, t, CFSR_TS_SLEEPING);
-			return 1;
-		}
+	t = onrq_task(r, cfs, CFSR_TS_DELAYED, diff);
+	if (t) {
+		t->vlag = 0;
+		set_state(r, t, CFSR_TS_SLEEPING);
+		return 1;
 	}
 	/*
 	 * A task the model has waiting since a wakeup, which the kernel no
 	 * longer has: it ran and blocked, and the trace lost the switches
 	 * (these machines lose CPU1's around idle).
 	 */
-	for (i = 0; i < r->nr_tasks; i++) {
-		struct cfsr_task *t = &r->tasks[i];
-
-		if (t->state == CFSR_TS_QUEUED && t->fair && t->load_weight == diff &&
-		    task_cfs(r, t) == cfs && r->rqs[cfs->cpu].curr != t->pid) {
-			task_lag(r, cfs, t);
-			set_state(r, t, CFSR_TS_SLEEPING);
-			r->stats.lost_sleeps++;
-			return 1;
-		}
+	t = onrq_task(r, cfs, CFSR_TS_QUEUED, diff);
+	if (t && r->rqs[cfs->cpu].curr != t->pid) {
+		task_lag(r, cfs, t);
+		set_state(r, t, CFSR_TS_SLEEPING);
+		r->stats.lost_sleeps++;
+		return 1;
 	}
-	for (i = 0; i < r->nr_cfs; i++) {
-		struct cfsr_cfs_rq *g = &r->cfs[i];
+	for (i = 1; i < r->nr_groups; i++) {
+		struct cfsr_cfs_rq *g = cfs_of(r, (int)i, cfs->cpu);
 
-		if (!g->group || !g->se_on_rq || !g->se_delayed || g->se_weight != diff ||
+		if (!g || !g->se_on_rq || !g->se_delayed || g->se_weight != diff ||
 		    parent_cfs(r, g) != cfs)
 			continue;
 		drop_delayed_below(r, g);
