@@ -695,9 +695,10 @@ static void print_group_moves(const struct cfsr_replay_stats *rs)
 	       " attaches of other hierarchies; forks of a task given a cgroup: %" PRIu64
 	       " into the parent's group, %" PRIu64
 	       " into their rows' autogroup (the parent's group not known, its cgroup taken as the"
-	       " root), %" PRIu64 " left in the given group (the parent's not known)\n",
+	       " root), %" PRIu64 " left in the given group (the parent's not known); %" PRIu64
+	       " moves of a dying task (sched_autogroup_exit_task())\n",
 	       rs->attach_moves, rs->attaches_other, rs->fork_parent_group, rs->fork_autogroup,
-	       rs->fork_group_unknown);
+	       rs->fork_group_unknown, rs->exit_moves);
 }
 
 /*

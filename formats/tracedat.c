@@ -363,7 +363,7 @@ static uint64_t sysctl_ns(struct json_object *sysctl, const char *key)
 /* The metadata of 'cfsreplay record' (CFSR_SEC_META), and the HZ it names. */
 static void load_record_meta(struct td_reader *r, struct cfsr_trace_info *info)
 {
-	struct json_object *meta, *hz, *sysctl = NULL;
+	struct json_object *meta, *hz, *sysctl = NULL, *cfg, *opt;
 	unsigned char *buf;
 	size_t len;
 
@@ -392,6 +392,14 @@ static void load_record_meta(struct td_reader *r, struct cfsr_trace_info *info)
 	if (json_object_object_get_ex(meta, "hz", &hz) && json_object_is_type(hz, json_type_int) &&
 	    json_object_get_int(hz) > 0 && json_object_get_int(hz) <= 100000)
 		info->hz = json_object_get_int(hz);
+	/* a kernel configuration read, it says whether the option is set */
+	if (json_object_object_get_ex(meta, "kernel_config", &cfg) &&
+	    json_object_is_type(cfg, json_type_object) && json_object_object_length(cfg) > 0)
+		info->sched_autogroup =
+			json_object_object_get_ex(cfg, "CONFIG_SCHED_AUTOGROUP", &opt) &&
+					!strcmp(json_object_get_string(opt), "y") ?
+				1 :
+				-1;
 	/* sched/debug's sysctl_sched block: the times after update_sysctl()'s scaling */
 	if (!json_object_object_get_ex(meta, "sysctl_sched", &sysctl))
 		sysctl = NULL;

@@ -111,6 +111,8 @@ struct pending_runtime {
 	uint64_t last_runtime_ts;
 	/* trace time of the last report taken as a tick's (settle_ticks()), 0 none */
 	uint64_t last_tick_ts;
+	/* the report is a dying task's move out of its autogroup: group index + 1, else 0 */
+	int exit_group;
 };
 
 /* A change of tg->load_avg: a publication by @cpu, or a reading (@cpu -1). */
@@ -176,6 +178,10 @@ struct cfsr_replay {
 	uint64_t base_slice;
 	/* reweight_entity() places a queued entity again (v6.13+) */
 	bool reweight_place;
+	/* a dying task is moved even within its group (exit_same()), by release */
+	bool exit_same;
+	/* CONFIG_SCHED_AUTOGROUP as recorded: 1 set, -1 not, 0 unknown */
+	int sched_autogroup;
 	/* CFS profiles: the tunables of their vruntime rules */
 	struct cfsr_cfs_tunables cfs_tu;
 	/* clock readings will come: no update on a CPU until its first */
@@ -343,6 +349,7 @@ static struct cfsr_task *task_reset(struct cfsr_replay *r, int pid)
 	t->vlag = 0;
 	t->rel_deadline = false;
 	t->exiting = false;
+	t->exit_moved = false;
 	t->dead = false;
 	t->exec_known = false;
 	t->avg_known = false;
@@ -351,6 +358,7 @@ static struct cfsr_task *task_reset(struct cfsr_replay *r, int pid)
 		t->attach_pending = false;
 		r->attach_pending--;
 	}
+	t->attach_clocked = false;
 	t->updates = 0;
 	return t;
 }
@@ -526,14 +534,46 @@ static void attach_task(struct cfsr_replay *r, struct cfsr_task *t, uint64_t now
  * load balance detached are enqueued on @cpu after update_rq_clock() of
  * its rq, update_load_avg(DO_ATTACH) at that clock; the enqueue fires
  * records (util_est_enqueue()'s at least), of which @clock is the first.
+ * The records of the enqueue's updates come from inside its walk, each
+ * level's before that level's attach or propagation: the attach is made
+ * at that clock once they are all in, at a record of the CPU with another
+ * clock or at the next trace event (attach_clocked_due()), so that they
+ * meet the state before it, as the records of a wakeup's enqueue do.
  */
 static void attach_moved(struct cfsr_replay *r, int cpu, uint64_t ts, uint64_t clock)
 {
+	struct cfsr_task *t;
 	size_t i;
 
-	for (i = 0; i < r->nr_tasks && r->attach_pending; i++)
-		if (r->tasks[i].attach_pending && r->tasks[i].cpu == cpu)
-			attach_task(r, &r->tasks[i], clock, ts, true);
+	for (i = 0; i < r->nr_tasks && r->attach_pending; i++) {
+		t = &r->tasks[i];
+		if (!t->attach_pending || t->cpu != cpu)
+			continue;
+		if (!t->attach_clocked) {
+			t->attach_clocked = true;
+			t->attach_clock = clock;
+			t->attach_ts = ts;
+		} else if (clock != t->attach_clock) {
+			attach_task(r, t, t->attach_clock, t->attach_ts, true);
+		}
+	}
+}
+
+/* How long after its first record a load-balance attach is made at the latest. */
+#define ATTACH_RECORDS_NS 20000ull
+
+/* The attaches attach_moved() clocked that are due at trace event @ev. */
+static void attach_clocked_due(struct cfsr_replay *r, const struct cfsr_event *ev)
+{
+	struct cfsr_task *t;
+	size_t i;
+
+	for (i = 0; i < r->nr_tasks && r->attach_pending; i++) {
+		t = &r->tasks[i];
+		if (t->attach_pending && t->attach_clocked &&
+		    (t->cpu == ev->cpu || ev->ts > t->attach_ts + ATTACH_RECORDS_NS))
+			attach_task(r, t, t->attach_clock, t->attach_ts, true);
+	}
 }
 
 void cfsr_replay_clock_sample(struct cfsr_replay *r, int cpu, uint64_t ts, uint64_t clock_task)
@@ -2527,6 +2567,7 @@ static void attach_task(struct cfsr_replay *r, struct cfsr_task *t, uint64_t now
 	t->migrated = false;
 	if (t->attach_pending) {
 		t->attach_pending = false;
+		t->attach_clocked = false;
 		r->attach_pending--;
 	}
 	notify(r, t, ts, CFSR_UPD_ENQUEUE, exact);
@@ -3366,6 +3407,132 @@ static void enqueue_update_curr(struct cfsr_replay *r, const struct cfsr_task *t
 		}
 }
 
+static int move_task_group_at(struct cfsr_replay *r, struct cfsr_task *t, int g, uint64_t ts,
+			      uint64_t now, bool exact);
+
+/* The group a dying task leaves its autogroup for: its cgroup's, the root's (index 0). */
+static int exit_group(const struct cfsr_replay *r, const struct cfsr_task *t)
+{
+	return strncmp(r->groups[t->group], "/autogroup-", strlen("/autogroup-")) ? t->group : 0;
+}
+
+/*
+ * Whether a dying task that stays in its group is moved too: with
+ * CONFIG_SCHED_AUTOGROUP (recorded, or shown by an autogroup the engine
+ * met), sched_move_task() dequeues, detaches, attaches and enqueues it
+ * again even then (task_change_group_fair(): its signal re-attached to the
+ * same cfs_rq), except in v6.4-v6.13, which return early when the group
+ * does not change (eff6c8ce8d4d, reverted by 76f970ce51c8 in v6.14).
+ */
+static bool exit_same(const struct cfsr_replay *r)
+{
+	size_t i;
+
+	if (!r->exit_same || r->sched_autogroup < 0)
+		return false;
+	if (r->sched_autogroup > 0)
+		return true;
+	for (i = 0; i < r->nr_groups; i++)
+		if (!strncmp(r->groups[i], "/autogroup-", strlen("/autogroup-")))
+			return true;
+	return false;
+}
+
+/* How far ahead a dying task's last events are looked for (exit_move_report()). */
+#define EXIT_AHEAD_NS 20000000ull
+/* How far from its CPU's tick phase a report may be and still be taken as a tick's. */
+#define TICK_PHASE_NS 60000ull
+
+/*
+ * Event @ev of the dying task @t's CPU is the task's own: perf stamps the
+ * events of a task whose pid exit_notify() released with pid -1.
+ */
+static bool exit_own(const struct cfsr_task *t, const struct cfsr_event *ev)
+{
+	return ev->pid == t->pid || ev->pid == -1;
+}
+
+/* Report @ts on @cpu falls at that CPU's tick phase (its last tick's, a whole number of ticks on). */
+static bool at_tick_phase(const struct cfsr_replay *r, int cpu, uint64_t ts)
+{
+	uint64_t last = r->pending[cpu].last_tick_ts, d;
+
+	if (!last || ts < last)
+		return false;
+	d = (ts - last) % r->tick_nsec;
+	return d < TICK_PHASE_NS || r->tick_nsec - d < TICK_PHASE_NS;
+}
+
+/*
+ * What the next event of dying task @t's CPU after look-ahead index @i
+ * (-1: the current event) makes of the report there: a report followed by
+ * a wakeup the task made is that wakeup's (check_preempt_wakeup_fair()'s
+ * update_curr() comes between the waking and the wakeup events), by a
+ * switch that switch's (its dequeue's or pick's; do_task_dead()'s before
+ * the dead switch).  Return: 1 when neither, 0 otherwise.
+ */
+static int exit_report_free(const struct cfsr_replay *r, const struct cfsr_task *t, size_t i)
+{
+	const struct cfsr_event *next;
+
+	while (r->peek(r->peek_ctx, i + 1, &next) > 0) {
+		i++;
+		if (next->cpu != t->cpu)
+			continue;
+		if (next->kind == CFSR_EV_SWITCH || next->kind == CFSR_EV_LOST)
+			return 0;
+		return !(next->kind == CFSR_EV_WAKEUP && exit_own(t, next));
+	}
+	return 0;
+}
+
+/*
+ * Whether run-time report @ev of the dying task @t is the one of
+ * sched_autogroup_exit_task() (kernel/sched/autogroup.c, present in every
+ * release of the v5.7-v6.18 profiles): do_exit(), after exit_mm() and the
+ * rest of the teardown (sched_process_exit comes before them: the task may
+ * still be ticked, preempted or blocked), moves the task to its cgroup's
+ * own task group (task_wants_autogroup() is false for PF_EXITING: an
+ * autogroup's task goes to the root's; see exit_same() for one in a
+ * cgroup), and sched_move_task()'s dequeue reports its run time
+ * (update_curr()).  Then exit_notify() may wake its parent or others, and
+ * do_task_dead() dequeues it and switches it out for good.  So, found with
+ * the look ahead (within EXIT_AHEAD_NS): the move's report is not a
+ * wakeup's nor a switch's (exit_report_free()), the task's next switch is
+ * its dead one with only its own events on its CPU between, and a report
+ * at the CPU's tick phase is a tick's when a later report of that kind
+ * off the phase follows.  No look ahead, a lost-events notice or another
+ * task's event on the CPU says it is not.
+ */
+static bool exit_move_report(const struct cfsr_replay *r, const struct cfsr_task *t,
+			     const struct cfsr_event *ev)
+{
+	const struct cfsr_event *next;
+	bool later = false;
+	size_t i;
+
+	if (!r->peek || r->profile->arith != CFSR_ARITH_RUNNABLE || !t->exiting || t->exit_moved ||
+	    !t->fair || t->group < 0 || !exit_own(t, ev) || ev->cpu != t->cpu ||
+	    (exit_group(r, t) == t->group && !exit_same(r)) || !exit_report_free(r, t, (size_t)-1))
+		return false;
+	for (i = 0;; i++) {
+		if (r->peek(r->peek_ctx, i, &next) <= 0 || next->ts > ev->ts + EXIT_AHEAD_NS)
+			return false;
+		if (next->cpu != ev->cpu)
+			continue;
+		if (next->kind == CFSR_EV_LOST || !exit_own(t, next))
+			return false;
+		if (next->kind == CFSR_EV_SWITCH)
+			break;
+		if (next->kind == CFSR_EV_STAT_RUNTIME && next->runtime.pid == t->pid &&
+		    !at_tick_phase(r, t->cpu, next->ts) && exit_report_free(r, t, i))
+			later = true;
+	}
+	if (next->sw.prev_pid != t->pid || !(next->sw.prev_state & CFSR_TASK_DEAD_BITS))
+		return false;
+	return !later || !at_tick_phase(r, t->cpu, ev->ts);
+}
+
 static int on_runtime(struct cfsr_replay *r, const struct cfsr_event *ev)
 {
 	struct cfsr_task *t = task_get(r, ev->runtime.pid);
@@ -3449,6 +3616,7 @@ static int on_runtime(struct cfsr_replay *r, const struct cfsr_event *ev)
 		p->stamp = r->stamp || !exact;
 		p->unanchored = !clock_ok(r, ev->cpu);
 		p->exec_from = now - ev->runtime.runtime;
+		p->exit_group = 0;
 	}
 	if (ev->cpu >= 0 && ev->cpu < r->nr_cpus) {
 		r->pending[ev->cpu].last_runtime_pid = t->pid;
@@ -3459,6 +3627,15 @@ static int on_runtime(struct cfsr_replay *r, const struct cfsr_event *ev)
 	t->exec_known = t->exec_known || exact;
 	if (clock_ok(r, (int)(rq - r->rqs)) || exact)
 		anchor(rq, ev->ts, now, exact, r->stamp, t->pid);
+	if (exit_move_report(r, t, ev)) {
+		/*
+		 * The report is the move's dequeue, not a tick's nor a read's;
+		 * the move is made when the report settles, after the kernel's
+		 * records of the dequeue's updates (settle_runtime()).
+		 */
+		r->pending[ev->cpu].exit_group = 1;
+		t->exit_moved = true;
+	}
 	return 0;
 }
 
@@ -3838,27 +4015,15 @@ static void move_set_next(struct cfsr_replay *r, struct cfsr_task *t, uint64_t n
  * Differs: the update_curr() of the dequeue (a running task's vruntime
  * since its last run-time report) is not made.
  */
-int cfsr_replay_task_move_group(struct cfsr_replay *r, int pid, const char *path, uint64_t ts)
+static int move_task_group_at(struct cfsr_replay *r, struct cfsr_task *t, int g, uint64_t ts,
+			      uint64_t now, bool exact)
 {
-	struct cfsr_cfs_rq *cfs;
-	struct replay_rq *rq;
-	bool exact, queued, running;
-	uint64_t now;
-	int g;
-	struct cfsr_task *t = task_and_group(r, pid, path, &g);
+	struct cfsr_cfs_rq *cfs = task_cfs(r, t);
+	bool queued, running;
 
-	if (!t)
-		return -1;
-	if (t->group == g) {
-		t->group_given = true;
-		return 0;
-	}
-	rq = t->cpu >= 0 ? rq_of(r, t->cpu) : NULL;
-	cfs = task_cfs(r, t);
-	if (!t->fair || !rq || !cfs || t->state == CFSR_TS_UNKNOWN || t->migrated ||
-	    !t->avg.last_update_time || !clock_ok(r, t->cpu))
-		return cfsr_replay_task_set_group(r, pid, path);
-	now = clock_at(r, rq, ts, &exact);
+	if (!t->fair || !cfs || t->state == CFSR_TS_UNKNOWN || t->migrated ||
+	    !t->avg.last_update_time)
+		return cfsr_replay_task_set_group(r, t->pid, r->groups[g]);
 	cfsr_replay_task_settle(r, t, now);
 	queued = state_on_rq(t->state);
 	update_task(r, t, now, ts, CFSR_UPD_DETACH, exact, &walk_full);
@@ -3887,6 +4052,30 @@ int cfsr_replay_task_move_group(struct cfsr_replay *r, int pid, const char *path
 	if (running)
 		move_set_next(r, t, now);
 	return 1;
+}
+
+static int move_task_group(struct cfsr_replay *r, struct cfsr_task *t, int g, uint64_t ts)
+{
+	struct replay_rq *rq = t->cpu >= 0 ? rq_of(r, t->cpu) : NULL;
+	uint64_t now;
+	bool exact;
+
+	if (t->group == g) {
+		t->group_given = true;
+		return 0;
+	}
+	if (!rq || !clock_ok(r, t->cpu))
+		return cfsr_replay_task_set_group(r, t->pid, r->groups[g]);
+	now = clock_at(r, rq, ts, &exact);
+	return move_task_group_at(r, t, g, ts, now, exact);
+}
+
+int cfsr_replay_task_move_group(struct cfsr_replay *r, int pid, const char *path, uint64_t ts)
+{
+	int g;
+	struct cfsr_task *t = task_and_group(r, pid, path, &g);
+
+	return t ? move_task_group(r, t, g, ts) : -1;
 }
 
 int cfsr_replay_name_cpu_group(struct cfsr_replay *r, const char *path)
@@ -4102,6 +4291,13 @@ static void settle_runtime(struct cfsr_replay *r, const struct cfsr_event *ev)
 	p = &r->pending[ev->cpu];
 	p->set = false;
 	t = cfsr_replay_task(r, p->pid);
+	if (t && p->exit_group) {
+		p->exit_group = 0;
+		r->stats.exit_moves++;
+		r->stamp = p->stamp;
+		move_task_group_at(r, t, exit_group(r, t), p->ts, p->now, p->exact);
+		return;
+	}
 	if (!t || t->state != CFSR_TS_RUNNING || t->updates != p->updates)
 		return;
 	/*
@@ -4611,6 +4807,8 @@ int cfsr_replay_event(struct cfsr_replay *r, const struct cfsr_event *ev)
 	if (keep_attach_path(r, ev) < 0)
 		return -1;
 	r->stats.events++;
+	if (r->attach_pending)
+		attach_clocked_due(r, ev);
 	settle_ticks(r, ev->ts);
 	settle_blocked(r, ev);
 	settle_publishers(r, ev->cpu);
@@ -4716,6 +4914,8 @@ struct cfsr_replay *cfsr_replay_new(int nr_cpus, const struct cfsr_profile *prof
 	r->factor = factor;
 	r->base_slice = (uint64_t)profile->base_slice_ns * factor;
 	r->reweight_place = profile->eevdf && profile->last >= 61300;
+	/* a release range that straddles v6.14 is taken by its first release */
+	r->exit_same = profile->first < 60400 || profile->first >= 61400;
 	cfsr_cfs_tunables_init(&r->cfs_tu, profile, factor);
 	return r;
 }
@@ -4752,9 +4952,14 @@ void cfsr_replay_free(struct cfsr_replay *r)
 void cfsr_replay_take_tunables(struct cfsr_replay *r, const struct cfsr_trace_info *info)
 {
 	struct cfsr_sched_feats f;
+	int v;
 
+	r->sched_autogroup = info->sched_autogroup;
 	if (cfsr_profile_what_if(info->kernel_release, r->profile))
 		return;
+	v = cfsr_profile_version(info->kernel_release);
+	if (v > 0)
+		r->exit_same = v < 60400 || v >= 61400;
 	if (info->base_slice_ns)
 		r->base_slice = info->base_slice_ns;
 	cfsr_cfs_tunables_take(&r->cfs_tu, info->latency_ns, info->min_granularity_ns,

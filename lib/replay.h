@@ -319,6 +319,10 @@ struct cfsr_task {
 	uint64_t warm_until;
 	bool migrated;
 	bool attach_pending;
+	/* lock-step: the clock (first record on its CPU) and time of that attach, not made yet */
+	bool attach_clocked;
+	uint64_t attach_clock;
+	uint64_t attach_ts;
 	bool ue_sampled;
 	struct cfsr_sched_avg tick_avg;
 	bool tick_forced;
@@ -340,6 +344,7 @@ struct cfsr_task {
 	uint64_t slice;
 	bool rel_deadline;
 	bool exiting;
+	bool exit_moved;
 	bool dead;
 	bool set_next_est;
 	uint64_t set_next_clock;
@@ -440,6 +445,8 @@ typedef void (*cfsr_replay_hook)(void *data, const struct cfsr_replay_update *u)
  *                      known: the child's given group stands from the fork
  * @blocked_averages: update_blocked_averages() passes of an older model
  *                    (cfsr_replay_blocked_averages())
+ * @exit_moves: dying tasks moved out of their autogroup to their cgroup's
+ *              group (sched_autogroup_exit_task()) at a run-time report
  */
 struct cfsr_replay_stats {
 	uint64_t events;
@@ -470,6 +477,7 @@ struct cfsr_replay_stats {
 	uint64_t fork_autogroup;
 	uint64_t fork_group_unknown;
 	uint64_t blocked_averages;
+	uint64_t exit_moves;
 };
 
 struct cfsr_replay;

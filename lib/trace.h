@@ -133,6 +133,11 @@ struct cfsr_trace_info {
 	const char *record_meta;
 	/* the file has a recorder's metadata section that cannot be read */
 	bool record_meta_bad;
+	/*
+	 * CONFIG_SCHED_AUTOGROUP in the kernel configuration the recorder
+	 * read: 1 set, -1 not set, 0 unknown
+	 */
+	int sched_autogroup;
 	/* sysctl_sched_base_slice as recorded (scaled, ns), 0 if the file does not say */
 	uint64_t base_slice_ns;
 	/*

@@ -1316,12 +1316,15 @@ static int ahead_peek(void *ctx, size_t i, const struct cfsr_event **ev)
 	return 1;
 }
 
-/* Replay @n events of @ev, with a look ahead or without. */
-static struct cfsr_replay *replay_all(const struct cfsr_event *ev, size_t n, bool peek)
+/* Replay @n events of @ev, with a look ahead or without, task @pid (if > 0) in group @path. */
+static struct cfsr_replay *replay_in(const struct cfsr_event *ev, size_t n, bool peek, int pid,
+				     const char *path)
 {
 	struct cfsr_replay *r = cfsr_replay_new(1, prof(), 250);
 	struct ahead_feed f = { ev, n, 0 };
 
+	if (pid > 0)
+		assert_int_equal(cfsr_replay_task_set_group(r, pid, path), 1);
 	cfsr_replay_clock_sample(r, 0, 3000000000ull, 5000000000000ull);
 	if (peek)
 		cfsr_replay_set_peek(r, ahead_peek, &f);
@@ -1331,6 +1334,11 @@ static struct cfsr_replay *replay_all(const struct cfsr_event *ev, size_t n, boo
 		feed(r, e);
 	}
 	return r;
+}
+
+static struct cfsr_replay *replay_all(const struct cfsr_event *ev, size_t n, bool peek)
+{
+	return replay_in(ev, n, peek, 0, NULL);
 }
 
 /*
@@ -1381,6 +1389,65 @@ static void test_recover_ahead(void **state)
 	cfsr_replay_free(a);
 	cfsr_replay_free(b);
 	cfsr_replay_free(c);
+}
+
+/*
+ * Task 80, in /autogroup-5, woken at t0 + 100 us, runs alone from its
+ * switch, whose clock is the wakeup's (rq_clock_skip_update(); 5e12 ns at
+ * t0, 1:1); its run-time reports give the clock after.  It exits at t0 + 4.5 ms;
+ * a tick reports at t0 + 8.12 ms, then sched_autogroup_exit_task()'s
+ * dequeue at t0 + 9 ms; exit_notify() wakes task 81 (a report between the
+ * waking and the wakeup), do_task_dead()'s dequeue reports and the dead
+ * switch follows.  The move takes the task's signal out of the autogroup's
+ * cfs_rq at the clock of the 9 ms report, 5e12 + 100 us + 8.88 ms: that cfs_rq,
+ * empty from then on, keeps that last_update_time (whole 1024 ns steps
+ * below it) and no load, and the task is in the root's group.  Without a
+ * look ahead no report can be told to be the move's: the task stays in
+ * the autogroup.
+ */
+static void test_exit_move(void **state)
+{
+	const uint64_t t0 = 3000000000ull, clock_move = 5000000000000ull + 100000ull + 8880000ull;
+	struct cfsr_event exit = ev_head(t0 + 4500000, 0, 80, CFSR_EV_EXIT);
+	struct cfsr_event waking = ev_wakeup(t0 + 9010000, 0, 80, 81, 0);
+	const struct cfsr_cfs_rq *ag;
+	struct cfsr_replay *a, *b;
+
+	(void)state;
+	exit.exit.pid = 80;
+	waking.kind = CFSR_EV_WAKING;
+	{
+		const struct cfsr_event evs[] = {
+			ev_wakeup(t0 + 100000, 0, 0, 80, 0),
+			ev_switch(t0 + 120000, 0, 0, 0, false, 80),
+			ev_runtime(t0 + 4120000, 0, 80, 80, 4000000),
+			exit,
+			ev_runtime(t0 + 8120000, 0, 80, 80, 4000000),
+			ev_runtime(t0 + 9000000, 0, 80, 80, 880000),
+			waking,
+			ev_runtime(t0 + 9011000, 0, 80, 80, 11000),
+			ev_wakeup(t0 + 9012000, 0, 80, 81, 0),
+			ev_runtime(t0 + 9020000, 0, 80, 80, 9000),
+			ev_switch(t0 + 9021000, 0, 80, 0x10, false, 81),
+		};
+
+		a = replay_in(evs, sizeof(evs) / sizeof(evs[0]), true, 80, "/autogroup-5");
+		b = replay_in(evs, sizeof(evs) / sizeof(evs[0]), false, 80, "/autogroup-5");
+	}
+	assert_int_equal(cfsr_replay_stats(a)->exit_moves, 1);
+	ag = cfsr_replay_cfs_rq(a, "/autogroup-5", 0);
+	assert_non_null(ag);
+	assert_true(ag->avg.last_update_time <= clock_move);
+	assert_true(ag->avg.last_update_time + 1024 > clock_move);
+	assert_int_equal(ag->avg.load_avg, 0);
+	assert_int_equal(ag->avg.util_avg, 0);
+	assert_int_equal(cfsr_replay_task(a, 80)->group, 0);
+	assert_int_equal(cfsr_replay_stats(b)->exit_moves, 0);
+	ag = cfsr_replay_cfs_rq(b, "/autogroup-5", 0);
+	assert_non_null(ag);
+	assert_int_equal(cfsr_replay_task(b, 80)->group, ag->group);
+	cfsr_replay_free(a);
+	cfsr_replay_free(b);
 }
 
 /*
@@ -1456,7 +1523,8 @@ static void test_wakeup_reading(void **state)
  * A load balance moves a queued task from CPU1 to CPU0: detached at CPU1's
  * clock before the migration event, attached by attach_tasks() at CPU0's
  * clock after it, which the first record of CPU0 then gives: the task
- * takes the window of CPU0's root cfs_rq there.
+ * takes the window of CPU0's root cfs_rq there, once the records of that
+ * enqueue (the same clock) are in, at a record of a later update.
  */
 static void test_balance_attach(void **state)
 {
@@ -1478,6 +1546,11 @@ static void test_balance_attach(void **state)
 	assert_int_equal(t->cpu, 0);
 	assert_true(t->attach_pending);
 	cfsr_replay_clock_record(r, 0, t0 + 210000, c0 + 190000);
+	/* the enqueue's records come in with that clock: the attach waits for them */
+	cfsr_replay_clock_record(r, 0, t0 + 212000, c0 + 190000);
+	assert_true(t->attach_pending);
+	/* a record of a later update of CPU0 */
+	cfsr_replay_clock_record(r, 0, t0 + 260000, c0 + 240000);
 	root0 = cfsr_replay_cfs_rq(r, "/", 0);
 	assert_false(t->attach_pending);
 	assert_int_equal(t->avg.last_update_time, (c0 + 190000) & ~1023ull);
@@ -2350,6 +2423,7 @@ int main(void)
 		cmocka_unit_test(test_group_entity),
 		cmocka_unit_test(test_group_take_tg),
 		cmocka_unit_test(test_recover_ahead),
+		cmocka_unit_test(test_exit_move),
 		cmocka_unit_test(test_put_unseen),
 		cmocka_unit_test(test_group_entity_eevdf),
 		cmocka_unit_test(test_take_eevdf),
