@@ -154,9 +154,9 @@ for key, within in ((\"/cfsr-g-outer cpu0\", 0.95), (\"/cfsr-g-outer cpu1\", 0.5
 "
 
 test_expect_success 'groups-*.dat: validate fidelity floors (lock-step with the capture beside each)' "
-	fidelity solo 88 89.5 71.5 &&
-	fidelity split 91 94 78 &&
-	fidelity nested 93 94 73
+	fidelity solo 90.5 92 75 &&
+	fidelity split 92.5 95.5 80.5 &&
+	fidelity nested 94.5 96 75
 "
 
 # The shares as the kernel held them (tg->shares of the capture's group
