@@ -151,6 +151,42 @@ const struct cfsr_pelt_params cfsr_pelt_params_v5_17 = {
  *   task's runnable_avg starts at the CPU capacity (e21cf43406a1, v5.8-rc3
  *   and stable 5.7.7).
  */
+/*
+ * The stable 5.15.y and 5.16.y releases took only the first of v5.17's
+ * relaxations (98b0d890220d, in 5.15.19 and 5.16.5: the removed-load
+ * branch's util_sum) and v5.18's attach floor (40f5aa4c5eae, in 5.15.36;
+ * 5.16.y had ended); every other _sum is still resynchronised from its
+ * _avg (read in a 5.15.100 fair.c; docs/PROFILES.md, "Stable backports").
+ */
+const struct cfsr_pelt_params cfsr_pelt_params_v5_15_36 = {
+	.name = "5.15.36-5.15.y",
+	.whole_unit_advance = true,
+	.divider_period_contrib = true,
+	.scale_load_down_floor = true,
+	.attach_load_sum_min1 = true,
+	.util_est_repr = CFSR_UTIL_EST_PAIR,
+	.util_est_capacity_check = true,
+	.prop_load = CFSR_PROP_LOAD_RESYNC_EARLY,
+	.detach_resync = true,
+	.removed_resync = true,
+	.removed_util_bound = true,
+	.dequeue_load_resync = true,
+};
+
+const struct cfsr_pelt_params cfsr_pelt_params_v5_15_19 = {
+	.name = "5.15.19-5.15.35, 5.16.5-5.16.y",
+	.whole_unit_advance = true,
+	.divider_period_contrib = true,
+	.scale_load_down_floor = true,
+	.util_est_repr = CFSR_UTIL_EST_PAIR,
+	.util_est_capacity_check = true,
+	.prop_load = CFSR_PROP_LOAD_RESYNC_EARLY,
+	.detach_resync = true,
+	.removed_resync = true,
+	.removed_util_bound = true,
+	.dequeue_load_resync = true,
+};
+
 const struct cfsr_pelt_params cfsr_pelt_params_v5_14 = {
 	.name = "v5.14-v5.16",
 	.whole_unit_advance = true,
@@ -612,7 +648,9 @@ void cfsr_pelt_remove_se(struct cfsr_pelt_removed *removed, const struct cfsr_sc
  * arithmetic shift that rounds towards minus infinity.
  * Differs: v5.14-v5.16 (params->removed_resync, 1c35b07e6d39) set each
  * _sum to its _avg * divider (util_sum in u32) after subtracting the
- * average; v5.7-v5.13 the plain clamped subtraction only.
+ * average; stable 5.15.19+ and 5.16.5+ (params->removed_util_bound,
+ * 98b0d890220d alone) treat util_sum as v5.17 does and the other two so;
+ * v5.7-v5.13 the plain clamped subtraction only.
  */
 int cfsr_pelt_apply_removed(const struct cfsr_pelt_params *params, struct cfsr_sched_avg *cfs,
 			    struct cfsr_pelt_removed *removed, int64_t *prop)
@@ -634,7 +672,13 @@ int cfsr_pelt_apply_removed(const struct cfsr_pelt_params *params, struct cfsr_s
 		pelt_sub_positive_u64(&cfs->load_avg, removed_load);
 		cfs->load_sum = cfs->load_avg * divider;
 		pelt_sub_positive_u64(&cfs->util_avg, removed_util);
-		cfs->util_sum = (uint32_t)(cfs->util_avg * divider);
+		if (params->removed_util_bound) {
+			pelt_sub_positive_u32(&cfs->util_sum, (uint32_t)(removed_util * divider));
+			cfs->util_sum =
+				pelt_max_u32(cfs->util_sum, cfs->util_avg * PELT_MIN_DIVIDER);
+		} else {
+			cfs->util_sum = (uint32_t)(cfs->util_avg * divider);
+		}
 		pelt_sub_positive_u64(&cfs->runnable_avg, removed_runnable);
 		cfs->runnable_sum = cfs->runnable_avg * divider;
 		goto prop;

@@ -174,7 +174,10 @@ struct cfsr_replay {
 	/* TICK_NSEC and sysctl_sched_base_slice */
 	uint64_t tick_nsec;
 	uint64_t base_slice;
-	/* reweight_entity() places a queued entity again (v6.13+) */
+	/*
+	 * reweight_entity() places a queued entity again (v6.13+; the v6.12
+	 * profiles too, as when they shared one with v6.13-v6.14)
+	 */
 	bool reweight_place;
 	/* CFS profiles: the tunables of their vruntime rules */
 	struct cfsr_cfs_tunables cfs_tu;
@@ -4715,7 +4718,7 @@ struct cfsr_replay *cfsr_replay_new(int nr_cpus, const struct cfsr_profile *prof
 		factor++;
 	r->factor = factor;
 	r->base_slice = (uint64_t)profile->base_slice_ns * factor;
-	r->reweight_place = profile->eevdf && profile->last >= 61300;
+	r->reweight_place = profile->eevdf && profile->first >= 61200;
 	cfsr_cfs_tunables_init(&r->cfs_tu, profile, factor);
 	return r;
 }
