@@ -512,8 +512,7 @@ void cfsr_pelt_enqueue_load(const struct cfsr_pelt_params *params, struct cfsr_s
 }
 
 /*
- * Mirrors dequeue_load_avg() in kernel/sched/fair.c, v5.17-v6.18 (stable
- * 5.15.y, 5.16.y).
+ * Mirrors dequeue_load_avg() in kernel/sched/fair.c, v5.17-v6.18.
  *
  * Clamped subtraction of load_avg and of se_weight * load_sum, then the
  * u32 lower bound load_sum >= load_avg * PELT_MIN_DIVIDER.
@@ -536,7 +535,7 @@ void cfsr_pelt_dequeue_load(const struct cfsr_pelt_params *params, struct cfsr_s
 
 /*
  * Mirrors attach_entity_load_avg() in kernel/sched/fair.c, v5.18-v6.18
- * (stable 5.15.y, 5.17.y).
+ * (stable 5.15.36+, 5.17.5+; 5.10.113+ not keyed).
  *
  * The entity takes the cfs_rq's window (last_update_time and
  * period_contrib), so both cross period boundaries together, and its sums
@@ -584,8 +583,7 @@ int64_t cfsr_pelt_attach_se(const struct cfsr_pelt_params *params, struct cfsr_s
 }
 
 /*
- * Mirrors detach_entity_load_avg() in kernel/sched/fair.c, v5.17-v6.18
- * (stable 5.15.y, 5.16.y).
+ * Mirrors detach_entity_load_avg() in kernel/sched/fair.c, v5.17-v6.18.
  *
  * dequeue_load_avg(), then clamped subtraction of util and runnable, each
  * _sum raised to its u32 lower bound _avg * PELT_MIN_DIVIDER.  The
@@ -638,7 +636,8 @@ void cfsr_pelt_remove_se(struct cfsr_pelt_removed *removed, const struct cfsr_sc
 
 /*
  * Mirrors the removed-load branch of update_cfs_rq_load_avg() in
- * kernel/sched/fair.c, v5.17-v6.18 (stable 5.15.y, 5.16.y).
+ * kernel/sched/fair.c, v5.17-v6.18 (its util part alone in stable 5.15.19+
+ * and 5.16.5+).
  *
  * With divider = get_pelt_divider(cfs_rq), taken before anything changes:
  * load, then util, then runnable: avg -= r and sum -= r * divider, both

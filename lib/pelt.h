@@ -201,12 +201,13 @@ enum cfsr_prop_load {
  *                         a non-zero weight (v5.7+, stable 4.19.116+)
  * @sum_lower_bounds: after subtracting from a cfs_rq, each _sum is raised
  *                    to at least _avg * PELT_MIN_DIVIDER, compared as u32
- *                    ("Relax the sync of *_sum with *_avg": v5.17, stable
- *                    5.15.y and 5.16.y); before v5.13, plain clamped
+ *                    ("Relax the sync of *_sum with *_avg": v5.17; the
+ *                    stable series took only the first, see
+ *                    @removed_util_bound); before v5.13, plain clamped
  *                    subtraction
  * @attach_load_sum_min1: attach sets load_sum = max(1, load_avg * divider /
- *                        weight) (40f5aa4c5eae: v5.18, stable 5.15.y and
- *                        5.17.y); before, divider * load_avg / weight
+ *                        weight) (40f5aa4c5eae: v5.18, stable 5.15.36 and
+ *                        5.17.5); before, divider * load_avg / weight
  *                        which can be 0
  * @post_init_se_weight: a new task's util_avg is scaled by se_weight()
  *                       (v6.10+, 72bffbf57c52); before, by the 20-bit

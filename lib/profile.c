@@ -12,7 +12,7 @@
  * Ordered by version, contiguous from v3.8 to v6.18.  The ranges follow
  * the changes that alter the numbers (MODEL.md section 6, corrected in
  * docs/PROFILES.md); a stable backport whose first sublevel is pinned
- * splits its series (5.7.7, 5.15.19, 5.15.36, 5.16.5, 6.6.93, 6.12.31,
+ * splits its series (5.7.7, 5.15.19, 5.15.36, 5.16.5, 5.17.5, 6.6.93, 6.12.31,
  * 6.14.9: docs/PROFILES.md, "Stable backports"), the others are noted in
  * the traits.
  */
@@ -114,8 +114,12 @@ static const struct cfsr_profile profiles[] = {
 		 false, false, 0, true,
 		 "as v5.14, removed util_sum bounded by PELT_MIN_DIVIDER (98b0d890220d, stable "
 		 "5.16.5)"),
-	RUNNABLE("v5.17 CFS, runnable_avg", 51700, 51799, &cfsr_pelt_params_v5_17, false, false, 0,
-		 true, "_sum >= _avg * PELT_MIN_DIVIDER after subtractions"),
+	RUNNABLE("v5.17.0-v5.17.4 CFS, runnable_avg", 51700, 51704, &cfsr_pelt_params_v5_17, false,
+		 false, 0, true, "_sum >= _avg * PELT_MIN_DIVIDER after subtractions"),
+	RUNNABLE("v5.17.5-v5.17.y CFS, runnable_avg", 51705, 51799, &cfsr_pelt_params_v5_18, false,
+		 false, 0, true,
+		 "as v5.17.0, attach_entity_load_avg() keeps load_sum >= 1 (40f5aa4c5eae, stable "
+		 "5.17.5): the arithmetic of v5.18"),
 	RUNNABLE("v5.18-v5.19 CFS, runnable_avg", 51800, 59999, &cfsr_pelt_params_v5_18, false,
 		 false, 0, true, "attach_entity_load_avg() keeps load_sum >= 1"),
 	RUNNABLE("v6.0 CFS, runnable_avg", 60000, 60099, &cfsr_pelt_params_v5_18, false, false, 0,

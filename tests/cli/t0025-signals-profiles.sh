@@ -83,7 +83,8 @@ test_expect_success 'v5.7-v5.16 releases replay under their profile' "
 	replayed 5.16.20 'v5.16.5-v5.16.y CFS, runnable_avg'
 "
 test_expect_success 'v5.17-v6.7 releases replay under their profile' "
-	replayed 5.17.15 'v5.17 CFS, runnable_avg' &&
+	replayed 5.17.4 'v5.17.0-v5.17.4 CFS, runnable_avg' &&
+	replayed 5.17.15 'v5.17.5-v5.17.y CFS, runnable_avg' &&
 	replayed 5.18.0 'v5.18-v5.19 CFS, runnable_avg' &&
 	replayed 5.19.17 'v5.18-v5.19 CFS, runnable_avg' &&
 	replayed 6.0.19 'v6.0 CFS, runnable_avg' &&

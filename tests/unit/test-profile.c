@@ -159,7 +159,7 @@ static void test_boundaries(void **state)
 	assert_false(cfsr_profile_for("5.17.0")->pelt->dequeue_load_resync);
 	assert_int_equal(cfsr_profile_for("5.17.0")->pelt->prop_load, CFSR_PROP_LOAD_BOUND);
 	assert_true(cfsr_profile_for("5.17.15")->pelt->sum_lower_bounds);
-	assert_false(cfsr_profile_for("5.17.15")->pelt->attach_load_sum_min1);
+	assert_false(cfsr_profile_for("5.17.4")->pelt->attach_load_sum_min1);
 	assert_true(cfsr_profile_for("5.18.0")->pelt->attach_load_sum_min1);
 	assert_false(cfsr_profile_for("6.1.100")->pelt->util_est_runnable_check);
 	assert_true(cfsr_profile_for("6.2.16")->pelt->util_est_runnable_check);
@@ -205,6 +205,10 @@ static void test_stable_sublevels(void **state)
 	assert_true(p->attach_load_sum_min1 && p->removed_util_bound && p->removed_resync);
 	assert_true(p->dequeue_load_resync && p->detach_resync && !p->sum_lower_bounds);
 	assert_ptr_equal(cfsr_profile_for("5.15.199-x")->pelt, p);
+	/* 40f5aa4c5eae: 5.17.5-rc1; 5.17.5+ is v5.18's arithmetic */
+	assert_false(cfsr_profile_for("5.17.4")->pelt->attach_load_sum_min1);
+	assert_ptr_equal(cfsr_profile_for("5.17.5")->pelt, &cfsr_pelt_params_v5_18);
+	assert_true(cfsr_profile_for("5.17.15")->pelt->sum_lower_bounds);
 	/* mainline v5.14 and v5.17 are unchanged */
 	assert_false(cfsr_profile_for("5.14.21")->pelt->removed_util_bound);
 	assert_false(cfsr_profile_for("5.17.0")->pelt->removed_util_bound);
@@ -256,7 +260,7 @@ static void test_choose(void **state)
 	assert_string_equal(p->name, "v6.7 EEVDF");
 	p = cfsr_profile_choose("6.18.1", "5.17", "t.dat");
 	assert_non_null(p);
-	assert_string_equal(p->name, "v5.17 CFS, runnable_avg");
+	assert_string_equal(p->name, "v5.17.0-v5.17.4 CFS, runnable_avg");
 	p = cfsr_profile_choose("6.18.1", "6.9", "t.dat");
 	assert_non_null(p);
 	assert_string_equal(p->name, "v6.8-v6.9 EEVDF");
