@@ -151,6 +151,42 @@ const struct cfsr_pelt_params cfsr_pelt_params_v5_17 = {
  *   task's runnable_avg starts at the CPU capacity (e21cf43406a1, v5.8-rc3
  *   and stable 5.7.7).
  */
+/*
+ * The stable 5.15.y and 5.16.y releases took only the first of v5.17's
+ * relaxations (98b0d890220d, in 5.15.19 and 5.16.5: the removed-load
+ * branch's util_sum) and v5.18's attach floor (40f5aa4c5eae, in 5.15.36;
+ * 5.16.y had ended); every other _sum is still resynchronised from its
+ * _avg (read in a 5.15.100 fair.c; docs/PROFILES.md, "Stable backports").
+ */
+const struct cfsr_pelt_params cfsr_pelt_params_v5_15_36 = {
+	.name = "5.15.36-5.15.y",
+	.whole_unit_advance = true,
+	.divider_period_contrib = true,
+	.scale_load_down_floor = true,
+	.attach_load_sum_min1 = true,
+	.util_est_repr = CFSR_UTIL_EST_PAIR,
+	.util_est_capacity_check = true,
+	.prop_load = CFSR_PROP_LOAD_RESYNC_EARLY,
+	.detach_resync = true,
+	.removed_resync = true,
+	.removed_util_bound = true,
+	.dequeue_load_resync = true,
+};
+
+const struct cfsr_pelt_params cfsr_pelt_params_v5_15_19 = {
+	.name = "5.15.19-5.15.35, 5.16.5-5.16.y",
+	.whole_unit_advance = true,
+	.divider_period_contrib = true,
+	.scale_load_down_floor = true,
+	.util_est_repr = CFSR_UTIL_EST_PAIR,
+	.util_est_capacity_check = true,
+	.prop_load = CFSR_PROP_LOAD_RESYNC_EARLY,
+	.detach_resync = true,
+	.removed_resync = true,
+	.removed_util_bound = true,
+	.dequeue_load_resync = true,
+};
+
 const struct cfsr_pelt_params cfsr_pelt_params_v5_14 = {
 	.name = "v5.14-v5.16",
 	.whole_unit_advance = true,
@@ -476,8 +512,7 @@ void cfsr_pelt_enqueue_load(const struct cfsr_pelt_params *params, struct cfsr_s
 }
 
 /*
- * Mirrors dequeue_load_avg() in kernel/sched/fair.c, v5.17-v6.18 (stable
- * 5.15.y, 5.16.y).
+ * Mirrors dequeue_load_avg() in kernel/sched/fair.c, v5.17-v6.18.
  *
  * Clamped subtraction of load_avg and of se_weight * load_sum, then the
  * u32 lower bound load_sum >= load_avg * PELT_MIN_DIVIDER.
@@ -500,7 +535,7 @@ void cfsr_pelt_dequeue_load(const struct cfsr_pelt_params *params, struct cfsr_s
 
 /*
  * Mirrors attach_entity_load_avg() in kernel/sched/fair.c, v5.18-v6.18
- * (stable 5.15.y, 5.17.y).
+ * (stable 5.15.36+, 5.17.5+; 5.10.113+ not keyed).
  *
  * The entity takes the cfs_rq's window (last_update_time and
  * period_contrib), so both cross period boundaries together, and its sums
@@ -548,8 +583,7 @@ int64_t cfsr_pelt_attach_se(const struct cfsr_pelt_params *params, struct cfsr_s
 }
 
 /*
- * Mirrors detach_entity_load_avg() in kernel/sched/fair.c, v5.17-v6.18
- * (stable 5.15.y, 5.16.y).
+ * Mirrors detach_entity_load_avg() in kernel/sched/fair.c, v5.17-v6.18.
  *
  * dequeue_load_avg(), then clamped subtraction of util and runnable, each
  * _sum raised to its u32 lower bound _avg * PELT_MIN_DIVIDER.  The
@@ -602,7 +636,8 @@ void cfsr_pelt_remove_se(struct cfsr_pelt_removed *removed, const struct cfsr_sc
 
 /*
  * Mirrors the removed-load branch of update_cfs_rq_load_avg() in
- * kernel/sched/fair.c, v5.17-v6.18 (stable 5.15.y, 5.16.y).
+ * kernel/sched/fair.c, v5.17-v6.18 (its util part alone in stable 5.15.19+
+ * and 5.16.5+).
  *
  * With divider = get_pelt_divider(cfs_rq), taken before anything changes:
  * load, then util, then runnable: avg -= r and sum -= r * divider, both
@@ -612,7 +647,9 @@ void cfsr_pelt_remove_se(struct cfsr_pelt_removed *removed, const struct cfsr_sc
  * arithmetic shift that rounds towards minus infinity.
  * Differs: v5.14-v5.16 (params->removed_resync, 1c35b07e6d39) set each
  * _sum to its _avg * divider (util_sum in u32) after subtracting the
- * average; v5.7-v5.13 the plain clamped subtraction only.
+ * average; stable 5.15.19+ and 5.16.5+ (params->removed_util_bound,
+ * 98b0d890220d alone) treat util_sum as v5.17 does and the other two so;
+ * v5.7-v5.13 the plain clamped subtraction only.
  */
 int cfsr_pelt_apply_removed(const struct cfsr_pelt_params *params, struct cfsr_sched_avg *cfs,
 			    struct cfsr_pelt_removed *removed, int64_t *prop)
@@ -634,7 +671,13 @@ int cfsr_pelt_apply_removed(const struct cfsr_pelt_params *params, struct cfsr_s
 		pelt_sub_positive_u64(&cfs->load_avg, removed_load);
 		cfs->load_sum = cfs->load_avg * divider;
 		pelt_sub_positive_u64(&cfs->util_avg, removed_util);
-		cfs->util_sum = (uint32_t)(cfs->util_avg * divider);
+		if (params->removed_util_bound) {
+			pelt_sub_positive_u32(&cfs->util_sum, (uint32_t)(removed_util * divider));
+			cfs->util_sum =
+				pelt_max_u32(cfs->util_sum, cfs->util_avg * PELT_MIN_DIVIDER);
+		} else {
+			cfs->util_sum = (uint32_t)(cfs->util_avg * divider);
+		}
 		pelt_sub_positive_u64(&cfs->runnable_avg, removed_runnable);
 		cfs->runnable_sum = cfs->runnable_avg * divider;
 		goto prop;

@@ -201,12 +201,13 @@ enum cfsr_prop_load {
  *                         a non-zero weight (v5.7+, stable 4.19.116+)
  * @sum_lower_bounds: after subtracting from a cfs_rq, each _sum is raised
  *                    to at least _avg * PELT_MIN_DIVIDER, compared as u32
- *                    ("Relax the sync of *_sum with *_avg": v5.17, stable
- *                    5.15.y and 5.16.y); before v5.13, plain clamped
+ *                    ("Relax the sync of *_sum with *_avg": v5.17; the
+ *                    stable series took only the first, see
+ *                    @removed_util_bound); before v5.13, plain clamped
  *                    subtraction
  * @attach_load_sum_min1: attach sets load_sum = max(1, load_avg * divider /
- *                        weight) (40f5aa4c5eae: v5.18, stable 5.15.y and
- *                        5.17.y); before, divider * load_avg / weight
+ *                        weight) (40f5aa4c5eae: v5.18, stable 5.15.36 and
+ *                        5.17.5); before, divider * load_avg / weight
  *                        which can be 0
  * @post_init_se_weight: a new task's util_avg is scaled by se_weight()
  *                       (v6.10+, 72bffbf57c52); before, by the 20-bit
@@ -231,6 +232,12 @@ enum cfsr_prop_load {
  * @removed_resync: the removed-load branch of update_cfs_rq_load_avg()
  *                  sets each _sum to _avg * divider (1c35b07e6d39,
  *                  v5.14-v5.16)
+ * @removed_util_bound: with @removed_resync, the removed-load branch
+ *                      subtracts util from util_sum and applies the
+ *                      lower bound util_avg * PELT_MIN_DIVIDER instead of
+ *                      resynchronising it (98b0d890220d alone, without the
+ *                      rest of the v5.17 relaxation: stable 5.15.19+ and
+ *                      5.16.5+)
  * @dequeue_load_resync: dequeue_load_avg() sets the cfs_rq's load_sum to
  *                       load_avg * get_pelt_divider(&se->avg)
  *                       (ceb6ba45dc80, v5.14-v5.16)
@@ -264,6 +271,7 @@ struct cfsr_pelt_params {
 	enum cfsr_prop_load prop_load;
 	bool detach_resync;
 	bool removed_resync;
+	bool removed_util_bound;
 	bool dequeue_load_resync;
 	bool util_est_no_fastup;
 };
@@ -283,6 +291,16 @@ extern const struct cfsr_pelt_params cfsr_pelt_params_v6_2;
 extern const struct cfsr_pelt_params cfsr_pelt_params_v5_18;
 /* v5.17: the PELT_MIN_DIVIDER lower bounds. */
 extern const struct cfsr_pelt_params cfsr_pelt_params_v5_17;
+/*
+ * Stable 5.15.36-5.15.y: as 5.15.19, and attach keeps load_sum >= 1
+ * (40f5aa4c5eae).
+ */
+extern const struct cfsr_pelt_params cfsr_pelt_params_v5_15_36;
+/*
+ * Stable 5.15.19-5.15.35 and 5.16.5-5.16.y: as v5.14, the removed-load
+ * branch bounds util_sum instead of resynchronising it (98b0d890220d).
+ */
+extern const struct cfsr_pelt_params cfsr_pelt_params_v5_15_19;
 /* v5.14-v5.16: every subtraction resynchronises _sum from _avg. */
 extern const struct cfsr_pelt_params cfsr_pelt_params_v5_14;
 /* v5.13: util_est flag in the MSB; detach and propagation resynchronise. */

@@ -11,8 +11,10 @@
 /*
  * Ordered by version, contiguous from v3.8 to v6.18.  The ranges follow
  * the changes that alter the numbers (MODEL.md section 6, corrected in
- * docs/PROFILES.md); stable backports are noted in the traits where the
- * sublevel that carries them is not pinned.
+ * docs/PROFILES.md); a stable backport whose first sublevel is pinned
+ * splits its series (5.7.7, 5.15.19, 5.15.36, 5.16.5, 5.17.5, 6.6.93, 6.12.31,
+ * 6.14.9: docs/PROFILES.md, "Stable backports"), the others are noted in
+ * the traits.
  */
 #define LEGACY(nm, from, to, params, what)                                         \
 	{                                                                          \
@@ -88,19 +90,36 @@ static const struct cfsr_profile profiles[] = {
 	RUNNABLE("v5.8-v5.12 CFS, runnable_avg", 50800, 51299, &cfsr_pelt_params_v5_8, false, false,
 		 0, true,
 		 "update_tg_cfs_*() by the parent's divider (95d685935a2e); util_est flag in "
-		 "the LSB; 5.10.y later carries v5.13-v5.14 fixes (sublevel not pinned: "
-		 "mainline arithmetic used)"),
+		 "the LSB; 5.10.y later carries v5.13-v5.17 fixes (98b0d890220d from 5.10.96, "
+		 "40f5aa4c5eae from 5.10.113; not keyed: mainline arithmetic used)"),
 	RUNNABLE("v5.13 CFS, runnable_avg", 51300, 51399, &cfsr_pelt_params_v5_13, false, false, 0,
 		 true,
 		 "util_est flag in the MSB (68d7a190682a), last_enqueued_diff filter; detach and "
 		 "update_tg_cfs_load() resync _sum from _avg"),
-	RUNNABLE("v5.14-v5.16 CFS, runnable_avg", 51400, 51699, &cfsr_pelt_params_v5_14, false,
+	RUNNABLE("v5.14-v5.15.18 CFS, runnable_avg", 51400, 51518, &cfsr_pelt_params_v5_14, false,
 		 false, 0, true,
 		 "removed load and dequeue_load_avg() resync _sum from _avg (1c35b07e6d39, "
-		 "ceb6ba45dc80); 5.15.y/5.16.y later carry the v5.17/v5.18 subtraction bounds "
-		 "(sublevel not pinned: mainline arithmetic used)"),
-	RUNNABLE("v5.17 CFS, runnable_avg", 51700, 51799, &cfsr_pelt_params_v5_17, false, false, 0,
-		 true, "_sum >= _avg * PELT_MIN_DIVIDER after subtractions"),
+		 "ceb6ba45dc80)"),
+	RUNNABLE("v5.15.19-v5.15.35 CFS, runnable_avg", 51519, 51535, &cfsr_pelt_params_v5_15_19,
+		 false, false, 0, true,
+		 "as v5.14, removed util_sum bounded by PELT_MIN_DIVIDER (98b0d890220d, stable "
+		 "5.15.19); the other v5.17 bounds never came to 5.15.y"),
+	RUNNABLE("v5.15.36-v5.15.y CFS, runnable_avg", 51536, 51599, &cfsr_pelt_params_v5_15_36,
+		 false, false, 0, true,
+		 "as v5.15.19, attach_entity_load_avg() keeps load_sum >= 1 (40f5aa4c5eae, stable "
+		 "5.15.36)"),
+	RUNNABLE("v5.16.0-v5.16.4 CFS, runnable_avg", 51600, 51604, &cfsr_pelt_params_v5_14, false,
+		 false, 0, true, "as v5.14"),
+	RUNNABLE("v5.16.5-v5.16.y CFS, runnable_avg", 51605, 51699, &cfsr_pelt_params_v5_15_19,
+		 false, false, 0, true,
+		 "as v5.14, removed util_sum bounded by PELT_MIN_DIVIDER (98b0d890220d, stable "
+		 "5.16.5)"),
+	RUNNABLE("v5.17.0-v5.17.4 CFS, runnable_avg", 51700, 51704, &cfsr_pelt_params_v5_17, false,
+		 false, 0, true, "_sum >= _avg * PELT_MIN_DIVIDER after subtractions"),
+	RUNNABLE("v5.17.5-v5.17.y CFS, runnable_avg", 51705, 51799, &cfsr_pelt_params_v5_18, false,
+		 false, 0, true,
+		 "as v5.17.0, attach_entity_load_avg() keeps load_sum >= 1 (40f5aa4c5eae, stable "
+		 "5.17.5): the arithmetic of v5.18"),
 	RUNNABLE("v5.18-v5.19 CFS, runnable_avg", 51800, 59999, &cfsr_pelt_params_v5_18, false,
 		 false, 0, true, "attach_entity_load_avg() keeps load_sum >= 1"),
 	RUNNABLE("v6.0 CFS, runnable_avg", 60000, 60099, &cfsr_pelt_params_v5_18, false, false, 0,
@@ -111,10 +130,12 @@ static const struct cfsr_profile profiles[] = {
 		 "the attach of a new task moves to its enqueue"),
 	RUNNABLE("v6.2-v6.5 CFS, runnable_avg", 60200, 60599, &cfsr_pelt_params_v6_2, false, false,
 		 0, true, "util_est_update() keeps the EWMA when util < runnable"),
-	RUNNABLE("v6.6 EEVDF", 60600, 60699, &cfsr_pelt_params_v6_2, true, false, 750000, true,
+	RUNNABLE("v6.6 EEVDF", 60600, 60692, &cfsr_pelt_params_v6_2, true, false, 750000, true,
 		 "EEVDF pick and lag placement; PELT as v6.5; group entities reweighted "
 		 "even at an unchanged weight (6.6.y later carries eab03c23c2a1: sublevel "
 		 "not pinned)"),
+	RUNNABLE("v6.6.93-v6.6.y EEVDF", 60693, 60699, &cfsr_pelt_params_v6_2, true, false, 700000,
+		 true, "as v6.6, base slice 0.70 ms (2ae891b82695, stable 6.6.93)"),
 	RUNNABLE("v6.7 EEVDF", 60700, 60799, &cfsr_pelt_params_v6_2, true, false, 750000, true,
 		 "tg->load_avg rate limit (1528c661c24b); no reweight at an unchanged "
 		 "weight (eab03c23c2a1); util_est still a pair"),
@@ -123,13 +144,21 @@ static const struct cfsr_profile profiles[] = {
 		 "util_est sampled after the dequeue's update"),
 	RUNNABLE("v6.10-v6.11 EEVDF", 61000, 61199, &cfsr_pelt_params_v6_10, true, false, 750000,
 		 true, "post_init_entity_util_avg() scales by se_weight(); otherwise as v6.8"),
-	RUNNABLE("v6.12-v6.14 EEVDF, delayed dequeue", 61200, 61499, &cfsr_pelt_params_v6_12, true,
-		 true, 750000, true,
+	RUNNABLE("v6.12.0-v6.12.30 EEVDF, delayed dequeue", 61200, 61230, &cfsr_pelt_params_v6_12,
+		 true, true, 750000, true,
 		 "DELAY_DEQUEUE; delayed tasks not runnable for PELT; util_est capacity check"),
+	RUNNABLE("v6.12.31-v6.12.y EEVDF, delayed dequeue", 61231, 61299, &cfsr_pelt_params_v6_12,
+		 true, true, 700000, true,
+		 "as v6.12.0, base slice 0.70 ms (2ae891b82695, stable 6.12.31)"),
+	RUNNABLE("v6.13-v6.14.8 EEVDF, delayed dequeue", 61300, 61408, &cfsr_pelt_params_v6_12,
+		 true, true, 750000, true, "as v6.12.0"),
+	RUNNABLE("v6.14.9-v6.14.y EEVDF, delayed dequeue", 61409, 61499, &cfsr_pelt_params_v6_12,
+		 true, true, 700000, true,
+		 "as v6.12.0, base slice 0.70 ms (2ae891b82695, stable 6.14.9)"),
 	RUNNABLE("v6.15 EEVDF, delayed dequeue", 61500, 61599, &cfsr_pelt_params_v6_12, true, true,
 		 700000, true,
-		 "base slice 0.70 ms (2ae891b82695; 6.6.y and 6.12.y later carry it: "
-		 "sublevel not pinned); otherwise as v6.12"),
+		 "base slice 0.70 ms (2ae891b82695; stable 6.6.93, 6.12.31, 6.14.9); "
+		 "otherwise as v6.12"),
 	RUNNABLE("v6.16-v6.18 EEVDF, delayed dequeue", 61600, 61899, &cfsr_pelt_params_modern, true,
 		 true, 700000, true, "util_est without the capacity check (f2d650618bc7)"),
 };

@@ -176,7 +176,10 @@ struct cfsr_replay {
 	/* TICK_NSEC and sysctl_sched_base_slice */
 	uint64_t tick_nsec;
 	uint64_t base_slice;
-	/* reweight_entity() places a queued entity again (v6.13+) */
+	/*
+	 * reweight_entity() places a queued entity again (v6.13+; the v6.12
+	 * profiles too, as when they shared one with v6.13-v6.14)
+	 */
 	bool reweight_place;
 	/* a dying task is moved even within its group (exit_same()), by release */
 	bool exit_same;
@@ -4913,7 +4916,7 @@ struct cfsr_replay *cfsr_replay_new(int nr_cpus, const struct cfsr_profile *prof
 		factor++;
 	r->factor = factor;
 	r->base_slice = (uint64_t)profile->base_slice_ns * factor;
-	r->reweight_place = profile->eevdf && profile->last >= 61300;
+	r->reweight_place = profile->eevdf && profile->first >= 61200;
 	/* a release range that straddles v6.14 is taken by its first release */
 	r->exit_same = profile->first < 60400 || profile->first >= 61400;
 	cfsr_cfs_tunables_init(&r->cfs_tu, profile, factor);

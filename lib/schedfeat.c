@@ -6,8 +6,11 @@
  * one SCHED_FEAT() line per name, in file order (the bit order: enum
  * __SCHED_FEAT_* in kernel/sched/sched.h counts them from 0).  Changes of
  * the order, by release:
- *   v5.7     the order of v5.7-v5.11 (FORCE_SD_OVERLAP gone in af85596c74de,
- *            UTIL_EST_FASTUP last)
+ *   v4.17    the order of v4.17-v5.2: LB_BIAS after DOUBLE_TICK, UTIL_EST
+ *            last ("sched/fair: Add util_est on top of PELT")
+ *   v5.3     LB_BIAS removed (1c1b8a7b03ef)
+ *   v5.5     UTIL_EST_FASTUP last (b8c96361402a): the order of v5.5-v5.11
+ *            (FORCE_SD_OVERLAP gone long before, in af85596c74de)
  *   v5.12    SIS_AVG_CPU removed ("sched/fair: Remove SIS_AVG_CPU"), then
  *            HRTICK_DL after HRTICK (e0ee463c93c4)
  *   v5.13    ALT_PERIOD, BASE_SLICE at the end (0c2de3f054a5), then
@@ -25,9 +28,10 @@
  *            (82e9d0456e06, 85e511df3cec, 152e11f6df29, 54a58a787791)
  *   v6.13    DOUBLE_TICK removed ("sched/fair: Remove DOUBLE_TICK")
  *   v6.14    PICK_BUDDY after NEXT_BUDDY (2a77e4be12cb; in 6.12.13 and 6.13.2)
- *   v6.19    NI_RANDOM after LATENCY_WARN (33cf66d88306; in 6.18.5; other
- *            stable series carry it at their end too, at sublevels not
- *            pinned here: such a bit is left unnamed)
+ *   v6.19    NI_RANDOM after LATENCY_WARN (33cf66d88306; in 6.18.5; 6.1.160
+ *            and 6.6.120 carry it after LATENCY_WARN too, not at their end,
+ *            but sublevels above 99 cannot be told apart: their mainline
+ *            orders stay, misnaming the bits after LATENCY_WARN)
  */
 #include <string.h>
 
@@ -47,7 +51,10 @@
 	"ATTACH_AGE_LOAD", "WA_IDLE", "WA_WEIGHT", "WA_BIAS", "UTIL_EST"
 #define REL_TAIL MID, "SIS_UTIL", TAIL, "LATENCY_WARN"
 
-static const char *const v5_7[] = { CFS_HEAD, "DOUBLE_TICK", MID, "SIS_AVG_CPU", "SIS_PROP", TAIL,
+static const char *const v4_17[] = { CFS_HEAD, "DOUBLE_TICK", "LB_BIAS", MID, "SIS_AVG_CPU",
+	"SIS_PROP", TAIL };
+static const char *const v5_3[] = { CFS_HEAD, "DOUBLE_TICK", MID, "SIS_AVG_CPU", "SIS_PROP", TAIL };
+static const char *const v5_5[] = { CFS_HEAD, "DOUBLE_TICK", MID, "SIS_AVG_CPU", "SIS_PROP", TAIL,
 	"UTIL_EST_FASTUP" };
 static const char *const v5_12[] = { CFS_HEAD, "HRTICK_DL", "DOUBLE_TICK", MID, "SIS_PROP", TAIL,
 	"UTIL_EST_FASTUP" };
@@ -79,7 +86,9 @@ static const struct {
 	const char *const *names;
 	size_t nr;
 } orders[] = {
-	ORDER(50700, 51199, "v5.7-v5.11", v5_7),
+	ORDER(41700, 50299, "v4.17-v5.2", v4_17),
+	ORDER(50300, 50499, "v5.3-v5.4", v5_3),
+	ORDER(50500, 51199, "v5.5-v5.11", v5_5),
 	ORDER(51200, 51299, "v5.12", v5_12),
 	ORDER(51300, 59999, "v5.13-v5.19", v5_13),
 	ORDER(60000, 60599, "v6.0-v6.5", v6_0),

@@ -6,7 +6,7 @@
  * i-th SCHED_FEAT() line of that kernel's kernel/sched/features.h; the
  * order changes between releases.  A recording made by `cfsreplay record`
  * carries the names in bit order read from the running kernel; for other
- * recordings this file holds the order of every release v5.7-v6.18 and
+ * recordings this file holds the order of every release v4.17-v6.18 and
  * decodes the bitmask by the traced release.  Where neither applies the
  * features are unknown, and said to be.
  */
@@ -65,7 +65,7 @@ struct cfsr_sched_feats {
  * 6.18.5); an SMP kernel is assumed (RT_PUSH_IPI is there only with
  * HAVE_RT_PUSH_IPI).
  * Return: the names by bit (static), or NULL for a release outside
- * v5.7-v6.18 or one that does not parse.
+ * v4.17-v6.18 or one that does not parse.
  */
 const char *const *cfsr_sched_feat_order(const char *release, size_t *nr, const char **range);
 

@@ -65,7 +65,8 @@ replayed() {
 	test "$(cfsreplay signals --kernel "$1" "$TRACES/periodic.dat" | wc -l)" -gt 100
 }
 # v5.7.7 carries e21cf43406a1 (stable review 5.7.7-rc1); v5.8 brings
-# 95d685935a2e, v5.13 the util_est MSB flag, v5.14 the _sum resyncs
+# 95d685935a2e, v5.13 the util_est MSB flag, v5.14 the _sum resyncs;
+# 5.15.19 and 5.16.5 carry 98b0d890220d, 5.15.36 40f5aa4c5eae
 test_expect_success 'v5.7-v5.16 releases replay under their profile' "
 	replayed 5.7.0 'v5.7.0-v5.7.6 CFS, runnable_avg' &&
 	replayed 5.7.6 'v5.7.0-v5.7.6 CFS, runnable_avg' &&
@@ -74,17 +75,23 @@ test_expect_success 'v5.7-v5.16 releases replay under their profile' "
 	replayed 5.10.236 'v5.8-v5.12 CFS, runnable_avg' &&
 	replayed 5.12.19 'v5.8-v5.12 CFS, runnable_avg' &&
 	replayed 5.13.19 'v5.13 CFS, runnable_avg' &&
-	replayed 5.14.0 'v5.14-v5.16 CFS, runnable_avg' &&
-	replayed 5.16.20 'v5.14-v5.16 CFS, runnable_avg'
+	replayed 5.14.0 'v5.14-v5.15.18 CFS, runnable_avg' &&
+	replayed 5.15.18 'v5.14-v5.15.18 CFS, runnable_avg' &&
+	replayed 5.15.19 'v5.15.19-v5.15.35 CFS, runnable_avg' &&
+	replayed 5.15.36 'v5.15.36-v5.15.y CFS, runnable_avg' &&
+	replayed 5.16.4 'v5.16.0-v5.16.4 CFS, runnable_avg' &&
+	replayed 5.16.20 'v5.16.5-v5.16.y CFS, runnable_avg'
 "
 test_expect_success 'v5.17-v6.7 releases replay under their profile' "
-	replayed 5.17.15 'v5.17 CFS, runnable_avg' &&
+	replayed 5.17.4 'v5.17.0-v5.17.4 CFS, runnable_avg' &&
+	replayed 5.17.15 'v5.17.5-v5.17.y CFS, runnable_avg' &&
 	replayed 5.18.0 'v5.18-v5.19 CFS, runnable_avg' &&
 	replayed 5.19.17 'v5.18-v5.19 CFS, runnable_avg' &&
 	replayed 6.0.19 'v6.0 CFS, runnable_avg' &&
 	replayed 6.1.140 'v6.1 CFS, runnable_avg' &&
 	replayed 6.5.13 'v6.2-v6.5 CFS, runnable_avg' &&
-	replayed 6.6.93 'v6.6 EEVDF' &&
+	replayed 6.6.92 'v6.6 EEVDF' &&
+	replayed 6.6.93 'v6.6.93-v6.6.y EEVDF' &&
 	replayed 6.7.12 'v6.7 EEVDF'
 "
 

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "pelt.h"
+#include "profile.h"
 #include "weight.h"
 
 #define P (&cfsr_pelt_params_modern)
@@ -974,6 +975,81 @@ static void test_removed_resync(void **state)
 }
 
 /*
+ * Stable 5.15.19+ and 5.16.5+ (98b0d890220d alone): the removed-load
+ * branch subtracts util from util_sum and bounds it, the load and runnable
+ * sums are resynchronised as in v5.14 (584 * 47218 = 27575312, 450 * 47218
+ * = 21248100).  util: 23609007 - 100 * 47218 = 18887207 is above the bound
+ * 400 * 46718 = 18687200 and stays, where v5.14 writes 400 * 47218 =
+ * 18887200; from 23399000, 23399000 - 4721800 = 18677200 is below the
+ * bound and becomes 18687200 (v5.14: 18887200 again).
+ */
+static void test_stable_removed_util(void **state)
+{
+	const struct cfsr_pelt_params *v14 = cfsr_profile_for("5.15.18")->pelt;
+	const struct cfsr_pelt_params *v19 = cfsr_profile_for("5.15.19")->pelt;
+	const struct {
+		const struct cfsr_pelt_params *pelt;
+		uint32_t util_sum_before, util_sum;
+	} want[] = {
+		{ v14, 500 * 47218 + 7, 18887200 },
+		{ v19, 500 * 47218 + 7, 18887207 },
+		{ v14, 23399000, 18887200 },
+		{ v19, 23399000, 18687200 },
+	};
+	struct cfsr_sched_avg cfs, se;
+	struct cfsr_pelt_removed removed = CFSR_PELT_REMOVED_INIT;
+	int64_t prop;
+	size_t i;
+
+	(void)state;
+	assert_ptr_equal(cfsr_profile_for("5.16.5")->pelt, v19);
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		resync_setup(&cfs, &se);
+		cfs.util_sum = want[i].util_sum_before;
+		cfsr_pelt_remove_se(&removed, &se);
+		assert_int_equal(cfsr_pelt_apply_removed(want[i].pelt, &cfs, &removed, &prop), 1);
+		assert_int_equal(cfs.load_sum, 27575312);
+		assert_int_equal(cfs.util_avg, 400);
+		assert_int_equal(cfs.util_sum, want[i].util_sum);
+		assert_int_equal(cfs.runnable_sum, 21248100);
+		assert_int_equal(prop, -6917);
+	}
+}
+
+/*
+ * Stable 5.15.36 and 5.17.5 (40f5aa4c5eae): a nice -20 entity with
+ * load_avg 1 attached at divider 46818 gets load_sum 1 (46818 < 88761),
+ * 5.15.35 and 5.17.4 46818 / 88761 = 0, so the cfs_rq's load_sum grows by
+ * 88761 or by 0.
+ */
+static void test_stable_attach_floor(void **state)
+{
+	static const struct {
+		const char *release;
+		uint64_t load_sum;
+	} want[] = { { "5.15.35", 0 },
+		     { "5.15.36", 1 },
+		     { "5.15.178", 1 },
+		     { "5.17.4", 0 },
+		     { "5.17.5", 1 } };
+	struct cfsr_sched_avg cfs, se;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		se = (struct cfsr_sched_avg)CFSR_SCHED_AVG_INIT;
+		se.load_avg = 1;
+		cfs = (struct cfsr_sched_avg)CFSR_SCHED_AVG_INIT;
+		cfs.period_contrib = 100;
+		cfsr_pelt_attach_se(cfsr_profile_for(want[i].release)->pelt, &cfs, &se,
+				    88761u << 10);
+		assert_int_equal(se.load_sum, want[i].load_sum);
+		assert_int_equal(cfs.load_sum, 88761 * want[i].load_sum);
+		assert_int_equal(cfs.load_avg, 1);
+	}
+}
+
+/*
  * util_est before v5.13 (UTIL_AVG_UNCHANGED = bit 0 of enqueued, ORed into
  * _task_util_est(), no last_enqueued_diff filter), step by step:
  * - util 300: enqueued 301, the EWMA 0 jumps to 301 (UTIL_EST_FASTUP);
@@ -1280,6 +1356,8 @@ int main(void)
 		cmocka_unit_test(test_post_init_v5_7),
 		cmocka_unit_test(test_detach_resync),
 		cmocka_unit_test(test_removed_resync),
+		cmocka_unit_test(test_stable_removed_util),
+		cmocka_unit_test(test_stable_attach_floor),
 		cmocka_unit_test(test_util_est_lsb),
 		cmocka_unit_test(test_params),
 		cmocka_unit_test(test_split_update_kernel_record),

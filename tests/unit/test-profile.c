@@ -58,7 +58,7 @@ static void test_profiles(void **state)
 	assert_false(cfsr_profile_for("6.12.0")->util_est_late);
 	/* sysctl_sched_base_slice 0.75 ms until 2ae891b82695 (v6.15) made it 0.70 ms */
 	assert_int_equal(p->base_slice_ns, 750000);
-	assert_int_equal(cfsr_profile_for("6.14.11")->base_slice_ns, 750000);
+	assert_int_equal(cfsr_profile_for("6.14.8")->base_slice_ns, 750000);
 	assert_int_equal(cfsr_profile_for("6.15.0")->base_slice_ns, 700000);
 	assert_true(cfsr_profile_for("6.15.0")->delay_dequeue);
 	assert_int_equal(cfsr_profile_for("6.18")->base_slice_ns, 700000);
@@ -159,7 +159,7 @@ static void test_boundaries(void **state)
 	assert_false(cfsr_profile_for("5.17.0")->pelt->dequeue_load_resync);
 	assert_int_equal(cfsr_profile_for("5.17.0")->pelt->prop_load, CFSR_PROP_LOAD_BOUND);
 	assert_true(cfsr_profile_for("5.17.15")->pelt->sum_lower_bounds);
-	assert_false(cfsr_profile_for("5.17.15")->pelt->attach_load_sum_min1);
+	assert_false(cfsr_profile_for("5.17.4")->pelt->attach_load_sum_min1);
 	assert_true(cfsr_profile_for("5.18.0")->pelt->attach_load_sum_min1);
 	assert_false(cfsr_profile_for("6.1.100")->pelt->util_est_runnable_check);
 	assert_true(cfsr_profile_for("6.2.16")->pelt->util_est_runnable_check);
@@ -178,6 +178,54 @@ static void test_boundaries(void **state)
 	assert_true(cfsr_profile_for("6.10.14")->pelt->post_init_se_weight);
 	assert_true(cfsr_profile_for("6.15.1")->pelt->util_est_capacity_check);
 	assert_false(cfsr_profile_for("6.16.0")->pelt->util_est_capacity_check);
+}
+
+/*
+ * Stable backports keyed by sublevel (docs/PROFILES.md, "Stable
+ * backports"): the release just before the first one carrying a change
+ * gets the mainline arithmetic of its series, that release and the later
+ * ones the backport.
+ */
+static void test_stable_sublevels(void **state)
+{
+	const struct cfsr_pelt_params *p;
+
+	(void)state;
+	/* 98b0d890220d: Linux 5.15.19 and 5.16.5 */
+	assert_ptr_equal(cfsr_profile_for("5.15.18")->pelt, &cfsr_pelt_params_v5_14);
+	p = cfsr_profile_for("5.15.19")->pelt;
+	assert_true(p->removed_resync && p->removed_util_bound && !p->sum_lower_bounds);
+	assert_false(p->attach_load_sum_min1);
+	assert_ptr_equal(cfsr_profile_for("5.16.4")->pelt, &cfsr_pelt_params_v5_14);
+	assert_ptr_equal(cfsr_profile_for("5.16.5")->pelt, p);
+	assert_ptr_equal(cfsr_profile_for("5.16.20")->pelt, p);
+	/* 40f5aa4c5eae: 5.15.36-rc1 */
+	assert_ptr_equal(cfsr_profile_for("5.15.35")->pelt, p);
+	p = cfsr_profile_for("5.15.36")->pelt;
+	assert_true(p->attach_load_sum_min1 && p->removed_util_bound && p->removed_resync);
+	assert_true(p->dequeue_load_resync && p->detach_resync && !p->sum_lower_bounds);
+	assert_ptr_equal(cfsr_profile_for("5.15.199-x")->pelt, p);
+	/* 40f5aa4c5eae: 5.17.5-rc1; 5.17.5+ is v5.18's arithmetic */
+	assert_false(cfsr_profile_for("5.17.4")->pelt->attach_load_sum_min1);
+	assert_ptr_equal(cfsr_profile_for("5.17.5")->pelt, &cfsr_pelt_params_v5_18);
+	assert_true(cfsr_profile_for("5.17.15")->pelt->sum_lower_bounds);
+	/* mainline v5.14 and v5.17 are unchanged */
+	assert_false(cfsr_profile_for("5.14.21")->pelt->removed_util_bound);
+	assert_false(cfsr_profile_for("5.17.0")->pelt->removed_util_bound);
+	/* 2ae891b82695: 6.6.93, 6.12.31, 6.14.9; 6.13.y ended before it */
+	assert_int_equal(cfsr_profile_for("6.6.92")->base_slice_ns, 750000);
+	assert_int_equal(cfsr_profile_for("6.6.93")->base_slice_ns, 700000);
+	assert_int_equal(cfsr_profile_for("6.12.30")->base_slice_ns, 750000);
+	assert_int_equal(cfsr_profile_for("6.12.31")->base_slice_ns, 700000);
+	assert_int_equal(cfsr_profile_for("6.13.12")->base_slice_ns, 750000);
+	assert_int_equal(cfsr_profile_for("6.14.8")->base_slice_ns, 750000);
+	assert_int_equal(cfsr_profile_for("6.14.9")->base_slice_ns, 700000);
+	/* the split changes nothing else of those series */
+	assert_true(cfsr_profile_for("6.6.93")->eevdf &&
+		    !cfsr_profile_for("6.6.93")->delay_dequeue);
+	assert_ptr_equal(cfsr_profile_for("6.12.31")->pelt, cfsr_profile_for("6.12.30")->pelt);
+	assert_true(cfsr_profile_for("6.12.31")->delay_dequeue);
+	assert_false(cfsr_profile_for("6.14.9")->pick_buddy);
 }
 
 /* Every profile is replayed, the older ones too, each under its own name. */
@@ -212,7 +260,7 @@ static void test_choose(void **state)
 	assert_string_equal(p->name, "v6.7 EEVDF");
 	p = cfsr_profile_choose("6.18.1", "5.17", "t.dat");
 	assert_non_null(p);
-	assert_string_equal(p->name, "v5.17 CFS, runnable_avg");
+	assert_string_equal(p->name, "v5.17.0-v5.17.4 CFS, runnable_avg");
 	p = cfsr_profile_choose("6.18.1", "6.9", "t.dat");
 	assert_non_null(p);
 	assert_string_equal(p->name, "v6.8-v6.9 EEVDF");
@@ -229,7 +277,9 @@ static void test_choose(void **state)
 	assert_non_null(p);
 	assert_true(cfsr_profile_what_if("6.18.44-fc", p));
 	assert_false(cfsr_profile_what_if(NULL, p));
-	assert_false(cfsr_profile_what_if("6.13.2", p));
+	assert_false(cfsr_profile_what_if("6.12.30", p));
+	/* 6.12 and 6.13 no longer share a profile: the base slice of 6.12.31+ splits it */
+	assert_true(cfsr_profile_what_if("6.13.2", p));
 }
 
 int main(void)
@@ -237,7 +287,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_version),		 cmocka_unit_test(test_profiles),
 		cmocka_unit_test(test_table_contiguous), cmocka_unit_test(test_boundaries),
-		cmocka_unit_test(test_choose),
+		cmocka_unit_test(test_stable_sublevels), cmocka_unit_test(test_choose),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -787,6 +787,38 @@ static void test_recorded_base_slice(void **state)
 }
 
 /*
+ * The base slice of 2ae891b82695 by stable sublevel, on one CPU (factor
+ * 1): A's deadline, renewed when its 2 ms run passes it, is 2 ms + the
+ * slice: 2.75 ms with 0.75 ms (6.12.30, 6.14.8), 2.7 ms with 0.7 ms from
+ * 6.12.31 and 6.14.9, the first stable releases carrying the change.
+ */
+static void test_stable_base_slice(void **state)
+{
+	const uint64_t c0 = 5000000000000ull, t0 = 3000000000ull;
+	static const struct {
+		const char *release;
+		uint64_t deadline;
+	} want[] = {
+		{ "6.12.30", 2750000 },
+		{ "6.12.31", 2700000 },
+		{ "6.14.8", 2750000 },
+		{ "6.14.9", 2700000 },
+	};
+	struct cfsr_sched_avg avg;
+	struct cfsr_replay *r;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		r = cfsr_replay_new(1, cfsr_profile_for(want[i].release), 250);
+		run_until_delayed(r, c0, t0, &avg);
+		assert_int_equal(cfsr_replay_task(r, 50)->vruntime, 2100000);
+		assert_int_equal(cfsr_replay_task(r, 50)->deadline, want[i].deadline);
+		cfsr_replay_free(r);
+	}
+}
+
+/*
  * A CFS kernel's recorded sysctl_sched_latency, min_granularity and
  * wakeup_granularity (24, 2 and 3 ms) replace the defaults of 2 CPUs (6,
  * 0.75 and 1 ms times 1 + ilog2(2) = 12, 1.5 and 2 ms), and
@@ -2411,6 +2443,7 @@ int main(void)
 		cmocka_unit_test(test_delayed_dequeue),
 		cmocka_unit_test(test_take_queued),
 		cmocka_unit_test(test_recorded_base_slice),
+		cmocka_unit_test(test_stable_base_slice),
 		cmocka_unit_test(test_recorded_cfs_tunables),
 		cmocka_unit_test(test_trace_features),
 		cmocka_unit_test(test_trace_place_initial),

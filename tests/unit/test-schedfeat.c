@@ -118,7 +118,9 @@ static void test_decode_6_12_6_13(void **state)
 }
 
 /*
- * UTIL_EST by release: v5.7-v5.11 bit 20 (GENTLE_FAIR_SLEEPERS,
+ * UTIL_EST by release: v4.17-v5.2 bit 21 of 22 (LB_BIAS after
+ * DOUBLE_TICK, UTIL_EST last); v5.3-v5.4 bit 20 of 21 (LB_BIAS gone);
+ * v5.5-v5.11 bit 20 (GENTLE_FAIR_SLEEPERS,
  * START_DEBIT, NEXT_BUDDY, LAST_BUDDY, CACHE_HOT_BUDDY, WAKEUP_PREEMPTION,
  * HRTICK, DOUBLE_TICK, NONTASK_CAPACITY, TTWU_QUEUE, SIS_AVG_CPU, SIS_PROP,
  * WARN_DOUBLE_CLOCK, RT_PUSH_IPI, RT_RUNTIME_SHARE, LB_MIN, ATTACH_AGE_LOAD,
@@ -136,10 +138,13 @@ static void test_util_est_bit(void **state)
 		int bit;
 		size_t nr;
 	} cases[] = {
-		{ "5.7.0", 20, 22 }, { "5.10.200", 20, 22 }, { "5.11", 20, 22 },
-		{ "5.12", 20, 22 },  { "5.13", 20, 25 },     { "5.15.90", 20, 25 },
-		{ "6.0", 21, 26 },   { "6.5.13", 21, 26 },   { "6.6.30", 21, 25 },
-		{ "6.7", 20, 24 },   { "6.8", 20, 23 },	     { "6.11", 20, 22 },
+		{ "4.17.0", 21, 22 },  { "4.19.316", 21, 22 }, { "5.2.21", 21, 22 },
+		{ "5.3", 20, 21 },     { "5.4.290", 20, 21 },  { "5.5", 20, 22 },
+		{ "5.6.19", 20, 22 },  { "5.7.0", 20, 22 },    { "5.10.200", 20, 22 },
+		{ "5.11", 20, 22 },    { "5.12", 20, 22 },     { "5.13", 20, 25 },
+		{ "5.15.90", 20, 25 }, { "6.0", 21, 26 },      { "6.5.13", 21, 26 },
+		{ "6.6.30", 21, 25 },  { "6.7", 20, 24 },      { "6.8", 20, 23 },
+		{ "6.11", 20, 22 },
 	};
 	struct cfsr_sched_feats f;
 	size_t i;
@@ -155,10 +160,13 @@ static void test_util_est_bit(void **state)
 	}
 }
 
-/* Outside v5.7-v6.18, or without a bitmask, the features are unknown. */
+/*
+ * Outside v4.17-v6.18, or without a bitmask, the features are unknown
+ * (4.16.18: no whole features.h of v4.16 or before was read).
+ */
 static void test_unknown(void **state)
 {
-	struct cfsr_trace_info in = info_for("4.19.316", 1);
+	struct cfsr_trace_info in = info_for("4.16.18", 1);
 	struct cfsr_sched_feats f;
 
 	(void)state;
@@ -178,7 +186,7 @@ static void test_unknown(void **state)
 static void test_recorded_names(void **state)
 {
 	static const char *const names[] = { "UTIL_EST", "DELAY_DEQUEUE", "SYNC_WAKEE_STAYS" };
-	struct cfsr_trace_info in = info_for("4.19.316", 0x1);
+	struct cfsr_trace_info in = info_for("4.14.336", 0x1);
 	struct cfsr_sched_feats f;
 
 	(void)state;
@@ -235,7 +243,8 @@ static void test_apply(void **state)
  */
 static void test_apply_cfs(void **state)
 {
-	static const char *const releases[] = { "5.7.0", "5.12.1", "5.15.100", "6.1.20", "6.5.13" };
+	static const char *const releases[] = { "4.17.0", "4.19.316", "5.4.290", "5.6.19", "5.7.0",
+						"5.12.1", "5.15.100", "6.1.20",	 "6.5.13" };
 	struct cfsr_trace_info in;
 	struct cfsr_cfs_tunables tu;
 	struct cfsr_sched_feats f;
@@ -254,8 +263,8 @@ static void test_apply_cfs(void **state)
 		/* no change the second time */
 		assert_int_equal(cfsr_sched_feats_apply_cfs(&tu, &f), 0);
 	}
-	in = info_for("4.19.316", 0x24);
-	cfsr_cfs_tunables_init(&tu, cfsr_profile_for("4.19.316"), 2);
+	in = info_for("4.14.336", 0x24);
+	cfsr_cfs_tunables_init(&tu, cfsr_profile_for("4.14.336"), 2);
 	cfsr_sched_feats_decode(&f, &in);
 	assert_int_equal(cfsr_sched_feats_apply_cfs(&tu, &f), 0);
 	assert_true(tu.gentle && tu.start_debit && tu.last_buddy && !tu.next_buddy);
