@@ -1127,12 +1127,17 @@ int cfsr_record_run(const struct cfsr_record_opts *o, struct cfsr_record_result 
 	fill_meta(&r, debug_how, debug_ok);
 
 	start_ms = now_ms();
+	/*
+	 * The captures first: the kernel's PELT records give every CPU's
+	 * clock from the trace's first event on (loading the BPF programs
+	 * and the first snapshot take tens of milliseconds, with events).
+	 */
+	start_captures(&r);
 	if (write_inst(&r, "tracing_on", "1") < 0)
 		goto out_instance;
 	cfsr_record_marker(&r, "cfsr-record-start");
 	if (snapshot(&r, true) < 0)
 		goto out_stop;
-	start_captures(&r);
 	if (o->argv && !stop_signal && start_command(&r) < 0)
 		goto out_stop;
 	if (loop(&r) < 0)

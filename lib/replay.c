@@ -3823,6 +3823,16 @@ static int on_migrate(struct cfsr_replay *r, const struct cfsr_event *ev)
 		group_levels(r, t->group, t->cpu, LEVELS_RUNNABLE);
 		if (t->state == CFSR_TS_QUEUED)
 			root_util_est(r, t, 1);
+		/*
+		 * move_queued_task() (kernel/sched/core.c) and attach_task()
+		 * (kernel/sched/fair.c) call wakeup_preempt() after the
+		 * enqueue: an idle destination, or one whose task the mover
+		 * preempts, switches at the enqueue's clock.
+		 */
+		if (clock_ok(r, ev->migrate.dest_cpu)) {
+			now = clock_at(r, dst, ev->ts, &exact);
+			request_skip(r, dst, t, now, exact, ev->ts);
+		}
 		return 0;
 	}
 	/*

@@ -1593,6 +1593,48 @@ static void test_balance_attach(void **state)
 }
 
 /*
+ * A queued task moved to an idle CPU (move_queued_task(): sched_exec(), an
+ * affinity change, the stopper's active balance): wakeup_preempt() after
+ * the enqueue asks the idle CPU's __schedule() to keep the enqueue's clock
+ * (rq_clock_skip_update()), so the task runs, in PELT's view, from the
+ * enqueue.  Task 80, woken on CPU1 behind 81, is moved to idle CPU0 and
+ * switched in there 40 us later (@delay) or at once; its report 1.04 ms
+ * after the move gives the run time from the enqueue's clock either way,
+ * and its signal comes out the same.
+ */
+static struct cfsr_replay *moved_to_idle(uint64_t delay)
+{
+	struct cfsr_replay *r = cfsr_replay_new(2, prof(), 250);
+	const uint64_t t0 = 4000000000ull, tm = t0 + 200000;
+
+	cfsr_replay_clock_sample(r, 0, t0, 6000000000000ull);
+	cfsr_replay_clock_sample(r, 1, t0, 7000000000000ull);
+	feed(r, ev_switch(t0 + 1000, 0, 0, 0, false, 0));
+	feed(r, ev_switch(t0 + 1000, 1, 0, 0, false, 81));
+	feed(r, ev_wakeup(t0 + 100000, 1, 81, 80, 1));
+	set_known_avg(cfsr_replay_task(r, 80), 7000000000000ull - 1000000, 500);
+	feed(r, ev_migrate(tm, 0, 0, 80, 1, 0));
+	feed(r, ev_switch(tm + delay, 0, 0, 0, false, 80));
+	feed(r, ev_runtime(tm + 1040000, 0, 80, 80, 1040000));
+	feed(r, ev_runtime(tm + 1041000, 0, 80, 80, 1000));
+	feed(r, ev_switch(tm + 1041000, 0, 80, 1, false, 0));
+	return r;
+}
+
+static void test_moved_to_idle(void **state)
+{
+	struct cfsr_replay *a = moved_to_idle(40000), *b = moved_to_idle(0);
+	const struct cfsr_task *ta = cfsr_replay_task(a, 80), *tb = cfsr_replay_task(b, 80);
+
+	(void)state;
+	assert_int_equal(ta->cpu, 0);
+	assert_avg_equal(&ta->avg, &tb->avg);
+	assert_true(ta->avg.util_sum > 0);
+	cfsr_replay_free(a);
+	cfsr_replay_free(b);
+}
+
+/*
  * EEVDF with a group entity on the root of one CPU (base slice 0.7 ms, a
  * 4 ms tick): root tasks A (70) and B (71), and C (72) in group "/g",
  * whose entity weighs 2 * NICE_0_LOAD (tg->shares, and the group alone on
@@ -2457,6 +2499,7 @@ int main(void)
 		cmocka_unit_test(test_group_take_tg),
 		cmocka_unit_test(test_recover_ahead),
 		cmocka_unit_test(test_exit_move),
+		cmocka_unit_test(test_moved_to_idle),
 		cmocka_unit_test(test_put_unseen),
 		cmocka_unit_test(test_group_entity_eevdf),
 		cmocka_unit_test(test_take_eevdf),
