@@ -724,10 +724,10 @@ static void text_notes(const struct report *r)
 		       " tasks by their first sample,\n"
 		       "    %" PRIu64
 		       " moves at a sample; assumed: the cpu controller on perf_event's\n"
-		       "    hierarchy and enabled in every cgroup it names, every group's shares 1024\n"
+		       "    hierarchy and enabled in every cgroup it names, %s shares 1024\n"
 		       "    (NICE_0_LOAD: the file holds none), no autogroups\n",
 		       r->t->info.nr_cgroups, r->t->info.cgroup_samples, r->pg.tasks,
-		       r->pg.sample_moves);
+		       r->pg.sample_moves, g.shares_given ? "the other groups'" : "every group's");
 	else if (r->t->info.cgroup_membership)
 		printf("  - the perf.data's cgroups (%zu named, ids on %" PRIu64
 		       " samples) are the perf_event\n"
