@@ -6,9 +6,12 @@
 #ifndef CFSR_CMDS_H
 #define CFSR_CMDS_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "clockfeed.h"
+#include "pidmap.h"
 
 #define CFSR_EXIT_OK 0
 #define CFSR_EXIT_DIVERGED 1
@@ -124,5 +127,65 @@ struct cfsr_replay;
 int cfsr_follow_attaches(struct cfsr_replay *r, const struct cfsr_trace *t, const char *truth);
 
 int cfsr_command_usage(const char *name);
+
+/* What --perf-cgroups=cpu assumes, for the summaries and the reports. */
+#define CFSR_PERF_GROUPS_ASSUMED                                                              \
+	"the cpu controller on perf_event's hierarchy and enabled in every cgroup it names; " \
+	"every group's shares 1024 (NICE_0_LOAD: the file holds none); no autogroups"
+
+/*
+ * struct cfsr_perf_groups - a perf.data's cgroups taken as task groups
+ * (--perf-cgroups=cpu; cmd/perfgroups.c)
+ * @on: the option was given
+ * @root: perf_event's hierarchy id in the file's cgroup_attach_task
+ *        events, -1 when none of them is of it
+ * @tasks: tasks put in a group other than the root by their first sample
+ * @unnamed: tasks whose first sample's cgroup no CGROUP record names
+ * @sample_moves: moves made at a sample in another cgroup than the
+ *                engine held (no attach of perf's hierarchy made them)
+ * @last, @last_map: per task, the cgroup id of its latest sample
+ */
+struct cfsr_event;
+struct cfsr_perf_groups {
+	bool on;
+	int root;
+	uint64_t tasks;
+	uint64_t unnamed;
+	uint64_t sample_moves;
+	uint64_t *last;
+	size_t nr_last;
+	size_t alloc_last;
+	struct cfsr_pidmap last_map;
+};
+
+/* Check --perf-cgroups' argument ("cpu"); return 0, or -1 (reported). */
+int cfsr_perf_groups_arg(const char *cmd, const char *arg);
+
+/**
+ * cfsr_perf_groups_begin() - put each task in the cgroup of its first sample
+ * @pg: state, set up here
+ * @r: an engine before its first event
+ * @cmd: the command's name, for messages
+ * @t: the open trace (read again from its path, once, here)
+ *
+ * With the file's cgroup_attach_task events of perf_event's hierarchy,
+ * @r follows them (cfsr_replay_follow_attaches()).
+ * Return: 0, or -1 (reported; a file whose samples carry no cgroup id too).
+ */
+int cfsr_perf_groups_begin(struct cfsr_perf_groups *pg, struct cfsr_replay *r, const char *cmd,
+			   const struct cfsr_trace *t);
+
+/*
+ * Before @r replays @ev: a sample that shows its task in another cgroup
+ * than @r holds moves it there.  Return 0, or -1 (reported).
+ */
+int cfsr_perf_groups_event(struct cfsr_perf_groups *pg, struct cfsr_replay *r,
+			   const struct cfsr_trace *t, const struct cfsr_event *ev);
+
+/* One line on stderr: what came from the file, what is assumed. */
+void cfsr_perf_groups_summary(const struct cfsr_perf_groups *pg, const struct cfsr_replay *r,
+			      const char *cmd);
+
+void cfsr_perf_groups_release(struct cfsr_perf_groups *pg);
 
 #endif /* CFSR_CMDS_H */

@@ -34,7 +34,7 @@
 static const char *const report_usage[] = {
 	"usage: cfsreplay report [--json] [--top N] [--cpu CPU] [--pid PID]",
 	"                        [--time START,END] [--kernel RELEASE] [--clock FILE]",
-	"                        [--pelt FILE] TRACE",
+	"                        [--pelt FILE] [--perf-cgroups cpu] TRACE",
 	"   or: cfsreplay TRACE",
 	"",
 	"Summarise where the kernel left CPUs idle while tasks waited, and how its",
@@ -56,6 +56,8 @@ static const char *const report_usage[] = {
 	"    --pelt FILE         the kernel's PELT records of the same run (pelt.jsonl(.gz)):",
 	"                        lasting imbalance also on the kernel's per-CPU loads;",
 	"                        default: TRACE's .pelt.jsonl.gz beside it, if any; 'none'",
+	"    --perf-cgroups cpu  take a perf.data's cgroups (--all-cgroups) as the cpu",
+	"                        controller's task groups (shares assumed 1024)",
 	"    -h, --help          show this help",
 	"",
 	"Exit status: 0 success, 2 error (unreadable or invalid trace, usage).",
@@ -93,6 +95,9 @@ struct report {
 	bool pelt_failed;
 	struct cfsr_clock_map pelt_map;
 	struct cfsr_imb_agree agree;
+	/* --perf-cgroups=cpu: a perf.data's cgroups taken as the task groups */
+	bool perf_groups;
+	struct cfsr_perf_groups pg;
 };
 
 static void print_usage(void)
@@ -332,6 +337,11 @@ static int run(struct report *r)
 	if (ret < 0)
 		return -1;
 	r->own_clock = ret > 0;
+	if (r->perf_groups &&
+	    cfsr_perf_groups_begin(&r->pg, cfsr_cpuload_engine(r->c.cl), "report", r->t) < 0) {
+		cfsr_clock_feed_close(oc.feed);
+		return -1;
+	}
 	if (open_kernel_recs(r, &kr) < 0) {
 		cfsr_truth_close(kr.rd);
 		cfsr_clock_feed_close(oc.feed);
@@ -340,7 +350,9 @@ static int run(struct report *r)
 	cfsr_progress_init(&progress, r->t->path);
 	while ((ret = cfsr_trace_next(r->t, &ev)) > 0) {
 		if (cfsr_comparators_clock_until(&r->c, &oc, ev.ts) < 0 ||
-		    kernel_until(r, &kr, ev.ts) < 0 || cfsr_comparators_event(&r->c, &ev) < 0) {
+		    kernel_until(r, &kr, ev.ts) < 0 ||
+		    cfsr_perf_groups_event(&r->pg, cfsr_cpuload_engine(r->c.cl), r->t, &ev) < 0 ||
+		    cfsr_comparators_event(&r->c, &ev) < 0) {
 			ret = -1;
 			break;
 		}
@@ -705,11 +717,23 @@ static void text_notes(const struct report *r)
 	else if (!g.groups)
 		printf("  - group weights unknown: the trace names no task group, every task is taken\n"
 		       "    in the root group\n");
-	if (r->t->info.cgroup_membership)
+	if (r->pg.on)
+		printf("  - the perf.data's cgroups (%zu named, ids on %" PRIu64
+		       " samples) taken as the cpu\n"
+		       "    controller's task groups (--perf-cgroups=cpu): %" PRIu64
+		       " tasks by their first sample,\n"
+		       "    %" PRIu64
+		       " moves at a sample; assumed: the cpu controller on perf_event's\n"
+		       "    hierarchy and enabled in every cgroup it names, %s shares 1024\n"
+		       "    (NICE_0_LOAD: the file holds none), no autogroups\n",
+		       r->t->info.nr_cgroups, r->t->info.cgroup_samples, r->pg.tasks,
+		       r->pg.sample_moves, g.shares_given ? "the other groups'" : "every group's");
+	else if (r->t->info.cgroup_membership)
 		printf("  - the perf.data's cgroups (%zu named, ids on %" PRIu64
 		       " samples) are the perf_event\n"
 		       "    controller's: not taken as task groups, as the file does not say which\n"
-		       "    hierarchy holds the cpu controller, nor where it is enabled (info lists them)\n",
+		       "    hierarchy holds the cpu controller, nor where it is enabled (info lists them;\n"
+		       "    --perf-cgroups=cpu takes them, on the user's word)\n",
 		       r->t->info.nr_cgroups, r->t->info.cgroup_samples);
 	else if (g.shares_given < g.groups)
 		printf("  - %" PRIu64 " of %" PRIu64
@@ -1260,10 +1284,13 @@ static json_object *json_groups(const struct report *r)
 	json_object_object_add(o, "shares_given", u64(g.shares_given));
 	json_object_object_add(o, "bad_markers", u64(g.bad_markers));
 	json_object_object_add(o, "cgroup_attaches", u64(g.cgroup_attaches));
-	json_object_object_add(o, "perf_cgroup_membership",
-			       r->t->info.cgroup_membership ?
-				       json_object_new_string(r->t->info.cgroup_membership) :
-				       NULL);
+	json_object_object_add(
+		o, "perf_cgroup_membership",
+		r->pg.on ? json_object_new_string(
+				   "assumed (--perf-cgroups=cpu): " CFSR_PERF_GROUPS_ASSUMED) :
+		r->t->info.cgroup_membership ?
+			   json_object_new_string(r->t->info.cgroup_membership) :
+			   NULL);
 	for (i = 0; (path = cfsr_cpuload_stated_shares(r->c.cl, i, &shares)); i++)
 		json_object_object_add(stated, path, u64(cfsr_scale_load_down(shares)));
 	json_object_object_add(o, "shares", stated);
@@ -1436,6 +1463,7 @@ int cmd_report(int argc, const char **argv)
 		{ "kernel", required_argument, NULL, 'k' },
 		{ "clock", required_argument, NULL, 'C' },
 		{ "pelt", required_argument, NULL, 'P' },
+		{ "perf-cgroups", required_argument, NULL, 'G' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -1476,6 +1504,11 @@ int cmd_report(int argc, const char **argv)
 			break;
 		case 'P':
 			pelt = optarg;
+			break;
+		case 'G':
+			if (cfsr_perf_groups_arg("report", optarg) < 0)
+				return CFSR_EXIT_ERROR;
+			r.perf_groups = true;
 			break;
 		case 'h':
 			print_usage();
@@ -1522,7 +1555,12 @@ int cmd_report(int argc, const char **argv)
 	 * the model then takes the clock readings and task groups of the same
 	 * records, as validate does, unless the trace or --clock gives them
 	 */
-	if (r.pelt && !r.clock && !cfsr_clock_source(r.t, NULL))
+	if (r.perf_groups && cfsr_clock_source(r.t, r.clock)) {
+		cfsr_error("report: --perf-cgroups and --clock FILE both give the task groups; "
+			   "give one (--clock none for none)");
+		goto out;
+	}
+	if (r.pelt && !r.clock && !r.perf_groups && !cfsr_clock_source(r.t, NULL))
 		r.clock = r.pelt;
 	if (cfsr_comparators_init(&r.c,
 				  &(struct cfsr_comparators_params){ .info = &r.t->info,
@@ -1559,6 +1597,7 @@ int cmd_report(int argc, const char **argv)
 	status = CFSR_EXIT_OK;
 out:
 	cfsr_comparators_release(&r.c);
+	cfsr_perf_groups_release(&r.pg);
 	free(r.fid.pelt);
 	free(beside);
 	cfsr_trace_close(r.t);

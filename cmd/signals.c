@@ -26,7 +26,7 @@
 static const char *const signals_usage[] = {
 	"usage: cfsreplay signals [--pid PID]... [--cpu N] [--entity task|cfs_rq|gse|all]",
 	"                         [--format csv|jsonl] [--clock FILE] [--kernel VERSION]",
-	"                         [--mark-clock] TRACE",
+	"                         [--mark-clock] [--perf-cgroups cpu] TRACE",
 	"",
 	"Replay TRACE and print one row per model update of a PELT signal.",
 	"",
@@ -42,6 +42,10 @@ static const char *const signals_usage[] = {
 	"    --mark-clock       add a column clock_exact: 1 where the update's clock",
 	"                       came from kernel values alone (a reading, a run-time",
 	"                       chain from one), 0 where it descends from a time stamp",
+	"    --perf-cgroups cpu take a perf.data's cgroups (--all-cgroups) as the cpu",
+	"                       controller's task groups: each task in its samples'",
+	"                       cgroup, moved at perf's hierarchy's attaches; shares",
+	"                       assumed 1024",
 	"    -h, --help         show this help",
 	"",
 	"cfs_rq rows are those of the root and of each task group on each CPU",
@@ -311,7 +315,8 @@ static int set_group(void *data, int tid, const char *group)
 	return cfsr_replay_task_set_group(data, tid, group) < 0 ? -1 : 0;
 }
 
-static int replay(struct cfsr_trace *t, struct cfsr_clock_feed *feed, struct cfsr_replay *r)
+static int replay(struct cfsr_trace *t, struct cfsr_clock_feed *feed, struct cfsr_replay *r,
+		  struct cfsr_perf_groups *pg)
 {
 	struct cfsr_clock_reading rd;
 	struct cfsr_progress progress;
@@ -341,7 +346,7 @@ static int replay(struct cfsr_trace *t, struct cfsr_clock_feed *feed, struct cfs
 			have_rd = cfsr_clock_feed_next(feed, &rd);
 			continue;
 		}
-		if (cfsr_replay_event(r, &ev) < 0)
+		if (cfsr_perf_groups_event(pg, r, t, &ev) < 0 || cfsr_replay_event(r, &ev) < 0)
 			return -1;
 		cfsr_progress_update(&progress, t->stats.records, ev.ts - t->stats.first_ts);
 		have_ev = cfsr_trace_next(t, &ev);
@@ -402,6 +407,7 @@ int cmd_signals(int argc, const char **argv)
 		{ "clock", required_argument, NULL, 'k' },
 		{ "kernel", required_argument, NULL, 'K' },
 		{ "mark-clock", no_argument, NULL, 'm' },
+		{ "perf-cgroups", required_argument, NULL, 'G' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -410,6 +416,8 @@ int cmd_signals(int argc, const char **argv)
 	};
 	struct cfsr_clock_feed *feed = NULL;
 	struct cfsr_clock_map map = { .how = CFSR_CLOCK_SAME };
+	struct cfsr_perf_groups pg = { .root = -1 };
+	bool perf_groups = false;
 	struct cfsr_replay *r = NULL;
 	struct cfsr_trace *t = NULL;
 	const struct cfsr_profile *prof;
@@ -464,6 +472,11 @@ int cmd_signals(int argc, const char **argv)
 		case 'm':
 			s.mark_clock = true;
 			break;
+		case 'G':
+			if (cfsr_perf_groups_arg("signals", optarg) < 0)
+				goto out;
+			perf_groups = true;
+			break;
 		case 'h':
 			for (c = 0; signals_usage[c]; c++)
 				puts(signals_usage[c]);
@@ -483,6 +496,12 @@ int cmd_signals(int argc, const char **argv)
 	if (!t)
 		goto out;
 	clock = cfsr_clock_source(t, clock);
+	/* a clock file gives each task's group too: the kernel's, not perf's */
+	if (perf_groups && clock) {
+		cfsr_error("signals: --perf-cgroups and --clock FILE both give the task groups; "
+			   "give one (--clock none for none)");
+		goto out;
+	}
 	if (clock) {
 		feed = cfsr_clock_feed_open(clock);
 		if (!feed)
@@ -528,14 +547,18 @@ int cmd_signals(int argc, const char **argv)
 			       ((s.sig & CFSR_SIG_UTIL_EST) ? CSV_V4_UE : CSV_V4));
 	if (!s.jsonl)
 		puts(s.mark_clock ? ",clock_exact" : "");
-	if (replay(t, feed, r) < 0)
+	if (perf_groups && cfsr_perf_groups_begin(&pg, r, "signals", t) < 0)
+		goto out;
+	if (replay(t, feed, r, &pg) < 0)
 		goto out;
 	clock_summary(r, clock, t->path, &map);
+	cfsr_perf_groups_summary(&pg, r, "signals");
 	status = CFSR_EXIT_OK;
 out:
 	cfsr_replay_free(r);
 	cfsr_clock_feed_close(feed);
 	cfsr_trace_close(t);
 	cfsr_pidset_release(&s.pids);
+	cfsr_perf_groups_release(&pg);
 	return status;
 }

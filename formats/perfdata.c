@@ -40,8 +40,10 @@
  * cgroup_id() of current's perf_event css).  Both are of the hierarchy
  * the perf_event controller is bound to: the v2 default hierarchy unless
  * perf_event is mounted on v1.  They are listed in info.cgroups and
- * info.task_cgroups, and not taken as the cpu controller's task groups:
- * see PD_CGROUP_MEMBERSHIP below.
+ * info.task_cgroups, and not taken as the cpu controller's task groups
+ * (see PD_CGROUP_MEMBERSHIP below) unless the user says they are
+ * (--perf-cgroups=cpu, cmd/perfgroups.c): for that each sample's id also
+ * goes with its event (cfsr_event.cgroup_id).
  *
  * Time order.  perf writes each CPU's ring buffer out in turn, so records
  * are ordered only per CPU; after each pass over the buffers it writes a
@@ -188,9 +190,10 @@ enum {
  */
 #define PD_CGROUP_HIERARCHY \
 	"the perf_event controller's (cgroup v2 unless perf_event is mounted on v1)"
-#define PD_CGROUP_MEMBERSHIP                                                                     \
-	"unknown: the file does not say which hierarchy holds the cpu controller, nor in which " \
-	"of these cgroups it is enabled"
+#define PD_CGROUP_MEMBERSHIP                                                                      \
+	"unknown: the file does not say which hierarchy holds the cpu controller, nor in which "  \
+	"of these cgroups it is enabled (--perf-cgroups=cpu of signals and report takes them as " \
+	"the task groups, on the user's word)"
 
 /* HEADER_COMPRESSED.type */
 #define PD_COMP_ZSTD 1
@@ -949,6 +952,8 @@ static int handle_sample(struct pd_reader *r, struct cfsr_trace *t, const unsign
 	/* the sample's tid, as perf shows it: -1 for a task past its exit */
 	if (s.has_cgroup && s.has_tid && note_task_cgroup(r, t, (int)s.tid, s.cgroup) < 0)
 		return -1;
+	if (s.has_cgroup && s.has_tid)
+		it.ev.cgroup_id = s.cgroup;
 	if (a->type_idx < 0 || !s.raw) {
 		t->stats.unknown++;
 		return queue_item(r, &it);

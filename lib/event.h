@@ -67,6 +67,13 @@ struct cfsr_event {
 	int pid;
 	enum cfsr_event_kind kind;
 	int type;
+	/*
+	 * The cgroup id a perf.data sample carried (PERF_SAMPLE_CGROUP,
+	 * perf record --all-cgroups): that of the task current when it
+	 * fired, @pid, in the perf_event controller's hierarchy; 0 when none
+	 * (no cgroup id is 0: the root's is 1)
+	 */
+	uint64_t cgroup_id;
 	union {
 		/* CFSR_EV_SWITCH */
 		struct {

@@ -27,8 +27,16 @@ stamps in either file (each tracer stamps an event on its own), after an
 earlier difference of the same entity (PELT sums carry a difference on;
 a new task's first row also after one of a cfs_rq of its CPU, or after
 the cfs_rqs were left out: post_init_entity_util_avg() starts its
-util_avg from its cfs_rq's), or first differences on a clock both files
-marked exact.
+util_avg from its cfs_rq's; a cfs_rq's also after one of a group entity
+queued on it, whose weight its load.weight sums), first differences on a clock both files
+marked exact where two CPUs' events under 1 us apart came in the other
+order in the two files (REORDER_NS: the row's event and another one, each
+paired with its partner in the other file, lie on opposite sides of each
+other in A and in B; each tracer stamps an event on its own, so which of
+two CPUs' close updates came first is known only from the stamps, and a
+group entity's weight, calc_group_shares(), reads tg->load_avg with or
+without the other CPU's new contribution), or other first differences on
+a clock both files marked exact.
 """
 import collections
 import csv
@@ -36,6 +44,8 @@ import re
 import sys
 
 WINDOW_NS = 200000
+# two events of different CPUs closer than this may come in either order
+REORDER_NS = 1000
 EV = re.compile(r'\[(\d+)\]\s+(?:\S+\s+)?(\d+)\.(\d{9}):\s+(?:sched:)?(\w+):(.*)')
 # pid=N and its kin, or trace-cmd's comm:pid [prio] of switches and wakeups
 PIDS = re.compile(r'\b\w*pid=(\d+)|:(\d+) \[')
@@ -62,8 +72,11 @@ def events(path):
     return out
 
 
-def unmatched(a, b):
-    """Events of a key in one list with no partner in the other: (time, kind, cpu, pids, side)."""
+def unmatched(a, b, pairs=None):
+    """Events of a key in one list with no partner in the other: (time, kind, cpu, pids, side).
+
+    With @pairs (a list), each pair found is appended as (A time, B time).
+    """
     only = []
     for key in set(a) | set(b):
         ta, tb = sorted(a.get(key, [])), sorted(b.get(key, []))
@@ -82,8 +95,42 @@ def unmatched(a, b):
                 only.append((t, key, cpus, 'A'))
             else:
                 used[best] = True
+                if pairs is not None and key[0] in USED:
+                    pairs.append((t, tb[best][0]))
         only += [(t, key, c, 'B') for (t, c), u in zip(tb, used) if not u]
     return sorted(only)
+
+
+class Order:
+    """The paired events the engine reads, to tell two files' orders apart."""
+
+    def __init__(self, pairs):
+        self.a = sorted(pairs)
+        self.b = sorted((tb, ta) for ta, tb in pairs)
+
+    @staticmethod
+    def near(seq, t):
+        lo, hi = 0, len(seq)
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if seq[mid][0] < t - REORDER_NS:
+                lo = mid + 1
+            else:
+                hi = mid
+        while lo < len(seq) and seq[lo][0] <= t + REORDER_NS:
+            yield seq[lo]
+            lo += 1
+
+    def flipped(self, ta, tb):
+        """Whether an event within REORDER_NS of the row's (at @ta in A, @tb in B), in
+        either file, lies on its other side in the other file."""
+        for t, other in self.near(self.a, ta):
+            if (t, other) != (ta, tb) and t != ta and other != tb and (t < ta) != (other < tb):
+                return True
+        for t, other in self.near(self.b, tb):
+            if (other, t) != (ta, tb) and t != tb and other != ta and (t < tb) != (other < ta):
+                return True
+        return False
 
 
 def running(ev):
@@ -110,6 +157,11 @@ def running_at(sw, cpu, t):
     return seq[lo - 1][1] if lo else 0
 
 
+def marked(path):
+    """Whether the CSV has --mark-clock's clock_exact column."""
+    return 'clock_exact' in (csv.DictReader(open(path)).fieldnames or ())
+
+
 def rows(path):
     out = collections.defaultdict(list)
     for r in csv.DictReader(open(path)):
@@ -122,7 +174,9 @@ def rows(path):
 
 def main():
     ea, eb = events(sys.argv[1]), events(sys.argv[2])
-    only = unmatched(ea, eb)
+    pairs = []
+    only = unmatched(ea, eb, pairs)
+    order = Order(pairs)
     never = float('inf')
     touch = [o for o in only if o[1][0] in USED]
     group_from = touch[0][0] if touch else never
@@ -142,9 +196,21 @@ def main():
     same = collections.Counter()
     first = {}
     why = collections.Counter()
-    marked = False
     # per CPU, when its cfs_rqs may first differ (keys sort cfs_rq before task)
     cfs_from = collections.defaultdict(lambda: group_from)
+    # per (CPU, cfs_rq path), when a group entity on it first differed
+    gse_from = {}
+    for key in ra:
+        if key[0] != 'gse' or key[2] == '/':
+            continue
+        la, lb = ra[key], rb.get(key, [])
+        for i, row in enumerate(la):
+            if row[0] >= group_from:
+                break
+            if i >= len(lb) or row[2] != lb[i][2]:
+                k = (key[1], key[2].rsplit('/', 1)[0] or '/')
+                gse_from[k] = min(gse_from.get(k, never), row[0])
+                break
     for key in sorted(set(ra) | set(rb)):
         kind = key[0]
         la, lb = ra.get(key, []), rb.get(key, [])
@@ -165,8 +231,11 @@ def main():
                 continue
             if i < len(lb) and not (la[i][3] and lb[i][3]):
                 why[kind, 'estimated'] += 1
-            elif differed or (kind == 'task' and i == 0 and cfs_from[la[0][1]] < la[0][0]):
+            elif (differed or (kind == 'task' and i == 0 and cfs_from[la[0][1]] < la[0][0]) or
+                  (kind == 'cfs_rq' and gse_from.get(key[1:], never) < la[i][0])):
                 why[kind, 'after'] += 1
+            elif i < len(lb) and order.flipped(la[i][0], lb[i][0]):
+                why[kind, 'reordered'] += 1
             else:
                 why[kind, 'exact'] += 1
             differed = True
@@ -174,7 +243,6 @@ def main():
                 cfs_from[la[i][1]] = min(cfs_from[la[i][1]], la[i][0])
             if kind not in first:
                 first[kind] = (key, la[i][:3], lb[i][:3] if i < len(lb) else None)
-        marked = marked or any(not x[3] for x in la + lb)
     by = collections.Counter((k[0], side) for t, k, c, side in only)
     print('events only in A: %s' % (dict(sorted((k, n) for (k, s), n in by.items() if s == 'A'))))
     print('events only in B: %s' % (dict(sorted((k, n) for (k, s), n in by.items() if s == 'B'))))
@@ -183,11 +251,12 @@ def main():
     for kind in ('task', 'cfs_rq', 'gse'):
         print('%-6s rows %d compared %d identical %d excluded %d' %
               (kind, tot[kind], cmp[kind], same[kind], tot[kind] - cmp[kind]))
-    if marked:
+    if marked(sys.argv[3]) and marked(sys.argv[4]):
         for kind in ('task', 'cfs_rq', 'gse'):
             print('%-6s differing: on an estimated clock %d, after an earlier difference %d, '
+                  'two CPUs\' events under 1 us in the other order %d, '
                   'first on an exact clock %d' % (kind, why[kind, 'estimated'], why[kind, 'after'],
-                                                  why[kind, 'exact']))
+                                                  why[kind, 'reordered'], why[kind, 'exact']))
     for kind, (key, a, b) in first.items():
         print('first difference (%s %s): A %s, B %s' % (kind, key, a, b))
 

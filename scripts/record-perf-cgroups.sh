@@ -59,21 +59,13 @@ OUT=$(realpath -m "$1")
 command -v perf >/dev/null || die "perf is not installed"
 command -v taskset >/dev/null || die "taskset (util-linux) is not installed"
 RUN=${CFSR_SECONDS:-0.4}
-V1=$(awk '$3 == "cgroup" && $4 ~ /(^|,)cpu(,|$)/ { print $2; exit }' /proc/mounts)
-V2=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)
-[ -n "$V1" ] && [ -e "$V1/cpu.shares" ] || die "no cgroup v1 cpu hierarchy in /proc/mounts"
-[ -n "$V2" ] || die "no cgroup2 mount in /proc/mounts"
+# shellcheck source=scripts/cgroup-lib.sh
+. "$(dirname "$0")/cgroup-lib.sh"
+cgroup_mounts
 mkdir -p "$OUT"
 
 cleanup() {
-	local d
-	for d in "$V1/cfsr-pc-a" "$V2/cfsr-pc-b" "$V2/cfsr-pc-late"; do
-		[ -d "$d" ] || continue
-		# move what is left to the parent, then remove the group
-		while read -r p; do echo "$p" >"$(dirname "$d")/cgroup.procs" 2>/dev/null || true; done \
-			<"$d/cgroup.procs"
-		rmdir "$d" 2>/dev/null || true
-	done
+	cgroup_remove "$V1/cfsr-pc-a" "$V2/cfsr-pc-b" "$V2/cfsr-pc-late"
 }
 trap cleanup EXIT
 cleanup
