@@ -49,10 +49,13 @@ struct replay_rq {
 	uint64_t skip_clock;
 	bool skip_exact;
 	bool skip_stamp;
+	/* the clock of the wakeup that asked for the skip itself, which readings do not move */
+	uint64_t skip_wake_clock;
 	/* a switch the trace does not show kept this clock */
 	bool missed_skip;
 	uint64_t missed_clock;
 	bool missed_stamp;
+	uint64_t missed_wake_clock;
 	/*
 	 * a task seen running without a switch into it: its report ahead
 	 * (at trace time ahead_ts, ahead_runtime) places the switch
@@ -61,6 +64,8 @@ struct replay_rq {
 	int ahead_pid;
 	uint64_t ahead_ts;
 	uint64_t ahead_runtime;
+	/* the switch kept the clock of the wakeup before it (missed_skip): it ran from there */
+	bool ahead_skip;
 	/* wakeups onto this rq since it was last seen idle */
 	unsigned int woken;
 	/*
@@ -2682,6 +2687,7 @@ static void request_skip(struct cfsr_replay *r, struct replay_rq *rq, const stru
 
 	clock_updated(rq, now, exact, r->stamp, clock_instant(rq, ts, now));
 	rq->skip_clock = now;
+	rq->skip_wake_clock = now;
 	rq->skip_exact = exact;
 	rq->skip_stamp = r->stamp || !exact;
 	/* a fair wakee does not preempt a real-time task (sched_class_above()) */
@@ -2722,6 +2728,7 @@ static void skip_missed(struct cfsr_replay *r, struct replay_rq *rq)
 	rq->skip = false;
 	rq->missed_skip = rq->skip_exact && r->records;
 	rq->missed_clock = rq->skip_clock;
+	rq->missed_wake_clock = rq->skip_wake_clock;
 	rq->missed_stamp = rq->skip_stamp;
 }
 
@@ -4432,7 +4439,15 @@ static void recover_ahead(struct cfsr_replay *r, struct replay_rq *rq, const str
 {
 	struct cfsr_task *t = cfsr_replay_task(r, ev->pid);
 
-	if (!t || !t->fair || !clock_ok(r, ev->cpu) || rep->runtime.runtime > rep->ts - rq->last_ts)
+	if (!t || !t->fair || !clock_ok(r, ev->cpu))
+		return;
+	/*
+	 * A run time longer than the time since the rq's last clock update:
+	 * the switch kept that update's clock (a wakeup's, whose enqueue
+	 * precedes its event), which the kernel's records gave (missed_skip).
+	 */
+	rq->ahead_skip = rep->runtime.runtime > rep->ts - rq->last_ts;
+	if (rq->ahead_skip && !rq->missed_skip)
 		return;
 	rq->ahead_pid = t->pid;
 	rq->ahead_ts = rep->ts;
@@ -4485,6 +4500,21 @@ static void put_unseen(struct cfsr_replay *r, struct replay_rq *rq, struct cfsr_
  * task's own update (recovered_report()).  Without such an update, the
  * report places the switch when it comes (recover_switch()).
  */
+/*
+ * How far a recovered switch's estimated clock may be from the clock of the
+ * wakeup before it to be taken as that clock (recover_due()).
+ */
+#define SKIP_SNAP_NS 2000ull
+
+/*
+ * The switch recover_ahead() found: placed at the clock its report's run
+ * time says, estimated from the report's time; when the report's run time
+ * reaches back before the rq's last clock update and the switch used up a
+ * wakeup's skip request (missed_skip, the kernel's records giving the
+ * clock), an estimate within SKIP_SNAP_NS of that wakeup's clock is taken
+ * as it: the switch kept it (rq_clock_skip_update()), and the run time
+ * counts from it.
+ */
 static void recover_due(struct cfsr_replay *r, struct replay_rq *rq)
 {
 	struct cfsr_task *t;
@@ -4498,6 +4528,23 @@ static void recover_due(struct cfsr_replay *r, struct replay_rq *rq)
 	if (!t || !clock_ok(r, (int)(rq - r->rqs)))
 		return;
 	now = clock_at(r, rq, rq->ahead_ts, &exact);
+	if (rq->ahead_skip && rq->missed_skip) {
+		uint64_t wake = rq->missed_wake_clock, start = now - rq->ahead_runtime;
+
+		rq->missed_skip = false;
+		/* the run time counts from the wakeup's clock, which the switch kept */
+		if (start + SKIP_SNAP_NS >= wake && start <= wake + SKIP_SNAP_NS) {
+			now = wake + rq->ahead_runtime;
+			r->stamp |= rq->missed_stamp;
+			recover_switch(r, rq, t, (int)(rq - r->rqs), now, rq->ahead_runtime,
+				       rq->ahead_ts - rq->ahead_runtime, true);
+			t->exec_start = wake;
+			t->exec_stamp = rq->missed_stamp;
+			t->exec_known = true;
+			r->stats.recovered_ahead++;
+			return;
+		}
+	}
 	recover_switch(r, rq, t, (int)(rq - r->rqs), now, rq->ahead_runtime,
 		       rq->ahead_ts - rq->ahead_runtime, false);
 	t->exec_known = false;
