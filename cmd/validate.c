@@ -178,6 +178,8 @@ struct validate {
 	uint64_t blocked_updates;
 	/* tasks whose weight a record changed (a nice change no event shows) */
 	uint64_t weight_taken;
+	/* switch clocks taken from a record's exec_start */
+	uint64_t exec_start_taken;
 	/* delayed entities a cfs_rq record showed dequeued */
 	uint64_t queued_taken;
 };
@@ -345,6 +347,19 @@ static void count_eevdf(struct validate *v, int taken)
 		v->eevdf_taken++;
 	else
 		v->eevdf_not_taken++;
+}
+
+/*
+ * A task record's exec_start: the clock of a switch into a running task
+ * whose clock the model estimated (cfsr_replay_task_take_exec_start()).
+ */
+static void take_exec_start(struct validate *v, const struct cfsr_pelt_rec *rec)
+{
+	struct cfsr_task *t = cfsr_replay_task(v->replay, (int)rec->tid);
+
+	if (!v->free_run && t && rec->exec_start > 0)
+		v->exec_start_taken += (uint64_t)cfsr_replay_task_take_exec_start(
+			v->replay, t, (uint64_t)rec->exec_start);
 }
 
 static void on_se_record(struct validate *v, const struct cfsr_pelt_rec *rec)
@@ -750,8 +765,10 @@ static void print_report(const struct validate *v, const char *trace, const char
 	       v->no_task, v->not_fair);
 	printf("tasks:            on_rq differs: %" PRIu64 "; kernel task delayed: %" PRIu64
 	       "; delayed state differs: %" PRIu64 "; moved to the record's group: %" PRIu64
-	       "; weight taken from the record: %" PRIu64 "\n",
-	       v->state_differs, v->delayed, v->delayed_model, v->regrouped, v->weight_taken);
+	       "; weight taken from the record: %" PRIu64
+	       "; switch clocks from exec_start: %" PRIu64 "\n",
+	       v->state_differs, v->delayed, v->delayed_model, v->regrouped, v->weight_taken,
+	       v->exec_start_taken);
 	print_group_moves(rs);
 	printf("replay:           %" PRIu64 " events, %" PRIu64 " task and %" PRIu64
 	       " cfs_rq updates, %" PRIu64 " recovered switches in (%" PRIu64
@@ -1267,6 +1284,8 @@ static int run(struct validate *v, struct cfsr_trace *t, struct cfsr_truth_reade
 				cfsr_replay_blocked_hint(v->replay, (int)item.pelt.rq_cpu,
 							 (uint64_t)item.pelt.ts, clock);
 		}
+		if (item.pelt.type == CFSR_PELT_SE || item.pelt.type == CFSR_PELT_UE_SE)
+			take_exec_start(v, &item.pelt);
 		if (item.pelt.type == CFSR_PELT_SE)
 			on_se_record(v, &item.pelt);
 		else if (item.pelt.type == CFSR_PELT_GSE && on_gse_record(v, &item.pelt) < 0)

@@ -5792,6 +5792,19 @@ int cfsr_replay_task_take_weight(struct cfsr_replay *r, struct cfsr_task *t, uin
 	return 0;
 }
 
+int cfsr_replay_task_take_exec_start(struct cfsr_replay *r, struct cfsr_task *t,
+				     uint64_t exec_start)
+{
+	if (!t->fair || t->state != CFSR_TS_RUNNING || t->updates != t->set_next_updates ||
+	    t->exec_start != t->set_next_clock || exec_start == t->set_next_clock ||
+	    exec_start < t->pre_set_next.last_update_time)
+		return 0;
+	redo_set_next(r, t, exec_start);
+	t->exec_start = exec_start;
+	t->exec_known = true;
+	return 1;
+}
+
 int cfsr_replay_task_take_dequeued(struct cfsr_replay *r, struct cfsr_task *t)
 {
 	if (!r->profile->eevdf || t->state != CFSR_TS_DELAYED)

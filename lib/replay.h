@@ -1175,6 +1175,19 @@ int cfsr_replay_task_take_dequeued(struct cfsr_replay *r, struct cfsr_task *t);
 int cfsr_replay_task_take_weight(struct cfsr_replay *r, struct cfsr_task *t, uint64_t weight);
 
 /*
+ * cfsr_replay_task_take_exec_start() - a kernel reading of a running task's
+ * se.exec_start (lock-step): the rq clock_task of its last update_curr(),
+ * or of its set_next_entity() when none came since.  Where the task has had
+ * no update since the model's switch into it and the model's switch clock
+ * is another (an estimate across a lost report, or a chain off by an
+ * update the trace does not show), the switch's update of the task is made
+ * again at the kernel's clock and the run-time chain starts there (the
+ * cfs_rq updates made at the model's clock stay).  Returns 1 if it did.
+ */
+int cfsr_replay_task_take_exec_start(struct cfsr_replay *r, struct cfsr_task *t,
+				     uint64_t exec_start);
+
+/*
  * cfsr_replay_cfs_rq_take_queued() - a kernel reading of @cfs's load.weight
  * and nr_queued (lock-step, v6.12-v6.18 with DELAY_DEQUEUE).  Where the
  * model has one entity more than the kernel, kept delayed, of exactly the

@@ -1552,6 +1552,53 @@ static void test_wakeup_reading(void **state)
 }
 
 /*
+ * A record's exec_start for a running task with no update since the
+ * model's switch into it is the switch's clock: the task's update at the
+ * switch is made again there (from its signal before the switch: here
+ * its wakeup's update at c0 + 100 us, then runnable 300 us, not running,
+ * to the kernel's switch clock c0 + 400 us instead of the model's, the
+ * wakeup's clock that the switch keeps), and the run-time chain starts
+ * there.  A second reading of the same clock, or one after an update,
+ * changes nothing.
+ */
+static void test_take_exec_start(void **state)
+{
+	const uint64_t c0 = 8000000000000ull, t0 = 6000000000ull;
+	const struct cfsr_event evs[] = {
+		ev_switch(t0, 0, 0, 0, false, 70),
+		ev_runtime(t0 + 50000, 0, 70, 70, 50000),
+		ev_switch(t0 + 50000, 0, 70, 1, false, 0),
+		ev_wakeup(t0 + 100000, 0, 0, 71, 0),
+	};
+	struct cfsr_replay *r = cfsr_replay_new(1, prof(), 250);
+	struct cfsr_sched_avg want;
+	struct cfsr_task *t;
+	size_t i;
+
+	(void)state;
+	cfsr_replay_clock_sample(r, 0, t0, c0);
+	for (i = 0; i < sizeof(evs) / sizeof(evs[0]); i++)
+		feed(r, evs[i]);
+	t = cfsr_replay_task(r, 71);
+	set_known_avg(t, c0 - 3000000, 250);
+	want = t->avg;
+	feed(r, ev_switch(t0 + 130000, 0, 0, 0, false, 71));
+	t = cfsr_replay_task(r, 71);
+	/* the switch kept the wakeup's clock (rq_clock_skip_update()) */
+	assert_int_equal(t->exec_start, c0 + 100000);
+	assert_int_equal(cfsr_replay_task_take_exec_start(r, t, c0 + 400000), 1);
+	assert_int_equal(t->exec_start, c0 + 400000);
+	cfsr_pelt_update_se(P, c0 + 100000, &want, W0, false, 0, false);
+	cfsr_pelt_update_se(P, c0 + 400000, &want, W0, true, 1, false);
+	assert_avg_equal(&t->avg, &want);
+	assert_int_equal(cfsr_replay_task_take_exec_start(r, t, c0 + 400000), 0);
+	feed(r, ev_runtime(t0 + 1130000, 0, 71, 71, 600000));
+	assert_int_equal(t->exec_start, c0 + 1000000);
+	assert_int_equal(cfsr_replay_task_take_exec_start(r, t, c0 + 1200000), 0);
+	cfsr_replay_free(r);
+}
+
+/*
  * A load balance moves a queued task from CPU1 to CPU0: detached at CPU1's
  * clock before the migration event, attached by attach_tasks() at CPU0's
  * clock after it, which the first record of CPU0 then gives: the task
@@ -2500,6 +2547,7 @@ int main(void)
 		cmocka_unit_test(test_recover_ahead),
 		cmocka_unit_test(test_exit_move),
 		cmocka_unit_test(test_moved_to_idle),
+		cmocka_unit_test(test_take_exec_start),
 		cmocka_unit_test(test_put_unseen),
 		cmocka_unit_test(test_group_entity_eevdf),
 		cmocka_unit_test(test_take_eevdf),
