@@ -64,6 +64,9 @@ struct replay_rq {
 	int ahead_pid;
 	uint64_t ahead_ts;
 	uint64_t ahead_runtime;
+	/* a queued task this CPU pulled (its migration event ran here), and when */
+	int pulled_pid;
+	uint64_t pulled_ts;
 	/* the switch kept the clock of the wakeup before it (missed_skip): it ran from there */
 	bool ahead_skip;
 	/* wakeups onto this rq since it was last seen idle */
@@ -3202,6 +3205,41 @@ static void switch_walks(const struct cfsr_replay *r, const struct cfsr_task *pr
 	*set = (struct walk){ true, false, false, common, WALK_ANY };
 }
 
+/*
+ * The clock of the pick after a newidle balance: when prev blocked and the
+ * cfs_rq had nothing else, pick_next_task_fair() ran sched_balance_newidle()
+ * (newidle_balance() before v6.10), whose attach_tasks() updated the rq
+ * clock (update_rq_clock()) before the pulled task's set_next_entity()
+ * (kernel/sched/fair.c, v5.7-v6.18): the put of prev is at the schedule's
+ * clock, the set of the task pulled here at the attach's, which the
+ * kernel's records of that enqueue give, else estimated at its migration
+ * event.
+ */
+static void pulled_clock(struct cfsr_replay *r, struct replay_rq *rq, const struct cfsr_task *next,
+			 bool sleep, uint64_t *now, bool *exact, uint64_t *at)
+{
+	uint64_t c;
+	bool e;
+
+	if (next && sleep && next->pid == rq->pulled_pid) {
+		if (r->records) {
+			if (rq->last_exact && rq->last_clock > *now) {
+				*now = rq->last_clock;
+				*exact = true;
+				*at = rq->last_ts;
+			}
+		} else if (clock_ok(r, (int)(rq - r->rqs))) {
+			c = clock_at(r, rq, rq->pulled_ts, &e);
+			if (c > *now) {
+				*now = c;
+				*exact = false;
+				*at = rq->pulled_ts;
+			}
+		}
+	}
+	rq->pulled_pid = 0;
+}
+
 static int on_switch(struct cfsr_replay *r, const struct cfsr_event *ev)
 {
 	struct replay_rq *rq = rq_of(r, ev->cpu);
@@ -3275,6 +3313,7 @@ static int on_switch(struct cfsr_replay *r, const struct cfsr_event *ev)
 	}
 	if (!next || next->fair)
 		pick_delayed(r, ev->cpu, next, now, ev->ts, exact);
+	pulled_clock(r, rq, next, sleep, &now, &exact, &at);
 	if (next) {
 		task_set_prio(r, next, ev->sw.next_prio);
 		memcpy(next->comm, ev->sw.next_comm, sizeof(next->comm));
@@ -3839,6 +3878,10 @@ static int on_migrate(struct cfsr_replay *r, const struct cfsr_event *ev)
 		if (clock_ok(r, ev->migrate.dest_cpu)) {
 			now = clock_at(r, dst, ev->ts, &exact);
 			request_skip(r, dst, t, now, exact, ev->ts);
+		}
+		if (ev->cpu == ev->migrate.dest_cpu) {
+			dst->pulled_pid = t->pid;
+			dst->pulled_ts = ev->ts;
 		}
 		return 0;
 	}

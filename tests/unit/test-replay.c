@@ -1552,6 +1552,34 @@ static void test_wakeup_reading(void **state)
 }
 
 /*
+ * A newidle balance: task 70 blocks on CPU0 (its dequeue reports at clock
+ * c0 + 1 ms), and the balance pulls task 80, queued on CPU1, 20 us later
+ * (the migration event comes from CPU0); attach_tasks() updated CPU0's
+ * clock, so 80 is set running at the attach's clock (estimated at its
+ * event: c0 + 1.02 ms), not at the dequeue's, where 70 was put.
+ */
+static void test_newidle_pull(void **state)
+{
+	struct cfsr_replay *r = cfsr_replay_new(2, prof(), 250);
+	const uint64_t c0 = 6000000000000ull, c1 = 7000000000000ull, t0 = 4000000000ull;
+
+	(void)state;
+	cfsr_replay_clock_sample(r, 0, t0, c0);
+	cfsr_replay_clock_sample(r, 1, t0, c1);
+	feed(r, ev_switch(t0, 0, 0, 0, false, 70));
+	feed(r, ev_switch(t0, 1, 0, 0, false, 81));
+	feed(r, ev_wakeup(t0 + 100000, 1, 81, 80, 1));
+	set_known_avg(cfsr_replay_task(r, 80), c1 - 1000000, 500);
+	feed(r, ev_runtime(t0 + 1000000, 0, 70, 70, 1000000));
+	feed(r, ev_migrate(t0 + 1020000, 0, 70, 80, 1, 0));
+	feed(r, ev_switch(t0 + 1025000, 0, 70, 1, false, 80));
+	assert_int_equal(cfsr_replay_task(r, 70)->exec_start, c0 + 1000000);
+	assert_int_equal(cfsr_replay_task(r, 80)->cpu, 0);
+	assert_int_equal(cfsr_replay_task(r, 80)->exec_start, c0 + 1020000);
+	cfsr_replay_free(r);
+}
+
+/*
  * A record's exec_start for a running task with no update since the
  * model's switch into it is the switch's clock: the task's update at the
  * switch is made again there (from its signal before the switch: here
@@ -2548,6 +2576,7 @@ int main(void)
 		cmocka_unit_test(test_exit_move),
 		cmocka_unit_test(test_moved_to_idle),
 		cmocka_unit_test(test_take_exec_start),
+		cmocka_unit_test(test_newidle_pull),
 		cmocka_unit_test(test_put_unseen),
 		cmocka_unit_test(test_group_entity_eevdf),
 		cmocka_unit_test(test_take_eevdf),
