@@ -144,8 +144,9 @@ enum cfsr_task_state {
  *            it is delayed
  * @se_delayed: DELAY_DEQUEUE: its cfs_rq is empty but it stays queued,
  *              not eligible (se->sched_delayed)
- * @se_vruntime: EEVDF profiles: its se->vruntime, advanced by the run time
- *               of the tasks below at its own weight
+ * @se_vruntime: its se->vruntime, advanced by the run time of the tasks
+ *               below at its own weight (EEVDF's, or for a CFS profile the
+ *               CFS vruntime, placed by place_entity() at each enqueue)
  * @se_deadline: its se->deadline
  * @se_vlag: its se->vlag, the lag saved at its last dequeue
  * @se_slice: its se->slice
@@ -177,7 +178,14 @@ enum cfsr_task_state {
  *               signal before it: a record fires inside a kernel path,
  *               whose earlier steps saw the signal before that update
  * @min_vruntime: CFS profiles (v3.8-v6.5): cfs_rq->min_vruntime, kept
- *                over its tasks (update_min_vruntime(), lib/cfspick.h)
+ *                over its tasks and group entities (update_min_vruntime(),
+ *                lib/cfspick.h)
+ * @se_vr_placed: CFS profiles, group cfs_rqs: @se_vruntime (the group
+ *                entity's CFS vruntime) was set by a placement
+ * @se_vr_guessed: CFS profiles: @se_vruntime derives from the start policy
+ *                 (the parent's min_vruntime at the first enqueue the
+ *                 engine saw), not from the trace; cleared when a later
+ *                 enqueue places it at the sleeper floor
  * @eevdf_framed: its vruntimes are in the kernel's frame: a reading of the
  *                kernel's sums (cfsr_replay_cfs_rq_take_eevdf()) moved them
  *                there, so its entities can take the kernel's vruntimes
@@ -235,6 +243,8 @@ struct cfsr_cfs_rq {
 	uint64_t avg_read_lut;
 	uint64_t queued_read_ts;
 	uint64_t min_vruntime;
+	bool se_vr_placed;
+	bool se_vr_guessed;
 	bool eevdf_framed;
 };
 
@@ -775,6 +785,18 @@ int cfsr_replay_group_shares(struct cfsr_replay *r, const char *path, uint64_t s
 int cfsr_replay_group_shares_fn(void *engine, const char *path, uint64_t shares);
 
 /**
+ * cfsr_replay_group_created() - group @path was made within the trace
+ *
+ * As a recorder's marker says it (the group made just before): for the
+ * CFS profiles its cfs_rqs start at init_cfs_rq()'s min_vruntime and its
+ * group entities at vruntime 0 (alloc_fair_sched_group()), so their first
+ * placement is known (kernel/sched/fair.c, v3.8-v6.5).  Applied at once,
+ * or when the engine first meets the group.
+ * Return: 0, or -1 after cfsr_error().
+ */
+int cfsr_replay_group_created(struct cfsr_replay *r, const char *path);
+
+/**
  * cfsr_replay_settle_ticks() - make the tick updates due by a time
  * @r: the engine
  * @ts: trace time of what comes next (a kernel reading, say)
@@ -1081,6 +1103,24 @@ enum cfsr_pick_status {
  */
 int cfsr_replay_pick(const struct cfsr_replay *r, int cpu, const struct cfsr_pick_query *q,
 		     struct cfsr_pick *out);
+
+/**
+ * cfsr_replay_cfs_match() - find_matching_se() of two tasks, CFS profiles
+ * @r: the engine
+ * @a: one task (check_preempt_wakeup()'s curr)
+ * @b: the other (the woken task)
+ * @se: set to @a's entity on the lowest cfs_rq both lie below, with its CFS
+ *      vruntime and weight; its pid the task's, or for a group entity its
+ *      group negated
+ * @pse: the same for @b
+ * @guessed: set when either vruntime derives from the start policy
+ *
+ * Return: 0, or -1 when the two are not fair tasks on one CPU.
+ */
+struct cfsr_cfs_ent;
+int cfsr_replay_cfs_match(const struct cfsr_replay *r, const struct cfsr_task *a,
+			  const struct cfsr_task *b, struct cfsr_cfs_ent *se,
+			  struct cfsr_cfs_ent *pse, bool *guessed);
 
 /*
  * CFS profiles: the tunables the engine's CFS rules use (lib/cfspick.h);
