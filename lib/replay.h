@@ -1002,9 +1002,9 @@ struct cfsr_pick_entity {
  * @other_pid: a task to describe as well (the one the kernel ran), 0 none
  * @buddies: CFS profiles: the buddies the cfs_rq may hold (the caller
  *           keeps them from the events), NULL for none
- * @next_buddy: EEVDF profiles with task groups: the group whose entity is
- *              cfs_rq->next of @cfs (set_next_buddy() of a dequeue the
- *              caller kept, cfsr_pick.buddies), 0 none; NULL: none anywhere
+ * @next_buddy: with task groups: the group whose entity is cfs_rq->next of
+ *              @cfs (set_next_buddy() of a dequeue the caller kept,
+ *              cfsr_pick.buddies), 0 none; NULL: none anywhere
  * @gse_protected: EEVDF profiles: RUN_TO_PARITY still protects group @cfs's
  *                 entity, the running entity of its parent (its deadline is
  *                 the one it had at its set_next_entity()); NULL: never
@@ -1042,15 +1042,15 @@ struct cfsr_pick_query {
  * @buddy: CFS profiles: the pick is a buddy's, not the leftmost; EEVDF
  *         with task groups: the level's choice was its next buddy
  *         (PICK_BUDDY)
- * @level: EEVDF with task groups: the depth (0: the root cfs_rq) of the
+ * @level: with task groups: the depth (0: the root cfs_rq) of the
  *         level at which the model's choice and the entity on the path to
  *         @other first differ, -1 where they do not (or without groups);
  *         @picked, @other, @avg_vruntime, @kept_curr, @tie, @buddy and
  *         @group are then that level's, the entities named by the tasks
  *         below them
- * @groups: EEVDF: the pick was made through group entities (the queued
- *          tasks on more than one cfs_rq)
- * @nr_buddies: EEVDF with task groups: group entities made next buddies
+ * @groups: the pick was made through group entities (the queued tasks on
+ *          more than one cfs_rq)
+ * @nr_buddies: with task groups: group entities made next buddies
  *              by the dequeues of the pick (prev's sleep, delayed
  *              entities completed), in order; @buddies: their groups
  */
@@ -1075,7 +1075,7 @@ struct cfsr_pick {
 enum cfsr_pick_status {
 	/* the CPU's current task is unknown to the model, or not the query's prev */
 	CFSR_PICK_NO_STATE = -1,
-	/* CFS profiles: the CPU's queued fair tasks are not all on one cfs_rq (task groups) */
+	/* the CPU's queued fair tasks are not all on one cfs_rq and cannot be judged (not returned now) */
 	CFSR_PICK_GROUPS = -2,
 	/* CFS profiles: the pick depends on buddies the caller could not rule out */
 	CFSR_PICK_BUDDIES = -3,
@@ -1096,8 +1096,9 @@ enum cfsr_pick_status {
  * (pick_task_fair(), with the next buddies and protections @q gives; the
  * level where the choice leaves the path to @q->other_pid is
  * cfsr_pick.level); or CFS's pick_next_entity() over the tasks' vruntimes
- * with the buddies of @q (CFS profiles, lib/cfspick.h), which answers only
- * for tasks on one cfs_rq: see the comments at the functions.
+ * with the buddies of @q (CFS profiles, lib/cfspick.h), on one cfs_rq or
+ * level by level through the group entities' CFS vruntimes
+ * (pick_next_task_fair()): see the comments at the functions.
  * Return: the pid picked, 0 when no fair task is runnable, or a negative
  * enum cfsr_pick_status.
  */
