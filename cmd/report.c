@@ -29,7 +29,7 @@
 #include "schedfeat.h"
 #include "truthfile.h"
 
-#define REPORT_FORMAT_VERSION 4
+#define REPORT_FORMAT_VERSION 5
 
 static const char *const report_usage[] = {
 	"usage: cfsreplay report [--json] [--top N] [--cpu CPU] [--pid PID]",
@@ -618,12 +618,13 @@ static void text_place(struct report *r)
 		printf("  %-10s %8" PRIu64 " %9" PRIu64 " %13" PRIu64 "\n",
 		       cfsr_place_kind_name((enum cfsr_place_kind)k), pt->n[k][CFSR_AGREES],
 		       pt->n[k][CFSR_DIVERGES], pt->n[k][CFSR_CANNOT_JUDGE]);
-	printf("  %-12s%6s %6s %6s\n", "reasons", "wakeup", "fork", "migr.");
+	printf("  %6s %6s %6s %6s  %s\n", "wakeup", "fork", "migr.", "exec", "reasons");
 	for (k = 0; k < CFSR_NR_REASONS; k++) {
-		if (!pt->reasons[0][k] && !pt->reasons[1][k] && !pt->reasons[2][k])
+		if (!pt->reasons[0][k] && !pt->reasons[1][k] && !pt->reasons[2][k] &&
+		    !pt->reasons[3][k])
 			continue;
-		printf("  %18" PRIu64 " %6" PRIu64 " %6" PRIu64 "  %s\n", pt->reasons[0][k],
-		       pt->reasons[1][k], pt->reasons[2][k],
+		printf("  %6" PRIu64 " %6" PRIu64 " %6" PRIu64 " %6" PRIu64 "  %s\n",
+		       pt->reasons[0][k], pt->reasons[1][k], pt->reasons[2][k], pt->reasons[3][k],
 		       cfsr_place_reason_text((enum cfsr_place_reason)k));
 	}
 	n = cfsr_place_top(r->c.pl, &d);

@@ -174,6 +174,7 @@ int cfsr_comparators_event(struct cfsr_comparators *c, const struct cfsr_event *
 
 void cfsr_comparators_finish(struct cfsr_comparators *c)
 {
+	cfsr_place_finish(c->pl);
 	cfsr_iww_finish(c->iw);
 	cfsr_imb_finish(c->im, c->last_ts);
 	if (c->imk)
