@@ -293,20 +293,39 @@ static void judge_wakeup(const struct cfsr_place *pl, const struct cfsr_iww *iw,
  * lowest level is judge_scope()'s.
  */
 static void judge_fork(const struct cfsr_place *pl, const struct cfsr_iww *iw,
-		       struct cfsr_place_decision *d, int parent)
+		       struct cfsr_place_decision *d, int parent, unsigned int sd_flag)
 {
 	const struct cfsr_topo *t = pl->topo;
 	bool *scope = pl->scope;
 	int *idle = pl->g_idle, *nr = pl->g_nr, *allowed = pl->g_allowed;
 	int c, st, lv, local = parent, kcpu = cfsr_kthread_cpu(d->comm);
+	int top = cfsr_topo_top_with(t, sd_flag);
 
+	/*
+	 * select_task_rq_fair() (v5.7-v6.18): sd is the highest of the levels
+	 * from the lowest up that have the flag; none, and the task stays on
+	 * its CPU (prev_cpu: the parent's for a fork, its own for an exec)
+	 */
+	if (top < 0) {
+		d->reason = CFSR_R_NO_BALANCE;
+		d->verdict = parent < 0		 ? CFSR_CANNOT_JUDGE :
+			     d->to_cpu == parent ? CFSR_AGREES :
+						   CFSR_DIVERGES;
+		d->preferred_cpu = d->verdict == CFSR_DIVERGES ? parent : -1;
+		return;
+	}
 	for (c = 0; c < pl->nr_cpus; c++)
-		scope[c] = true;
+		scope[c] = parent < 0 || t->levels[top].span[c] == t->levels[top].span[parent];
+	if (!scope[d->to_cpu]) {
+		d->verdict = CFSR_DIVERGES;
+		d->reason = CFSR_R_OUTSIDE_DOMAIN;
+		return;
+	}
 	if (scope_unknown(pl, iw, scope)) {
 		d->reason = CFSR_R_STATE_UNKNOWN;
 		return;
 	}
-	for (lv = t->nr_levels - 1; lv >= 1; lv--) {
+	for (lv = top; lv >= 1; lv--) {
 		const struct cfsr_topo_level *below = &t->levels[lv - 1];
 		int best = -1, best_idle = -1, g, to_g = below->span[d->to_cpu];
 
@@ -377,19 +396,50 @@ static void judge_fork(const struct cfsr_place *pl, const struct cfsr_iww *iw,
 	judge_scope(pl, iw, d, scope, -1, -1, true);
 }
 
-static void judge_wake(const struct cfsr_place *pl, const struct cfsr_iww *iw,
-		       struct cfsr_place_decision *d, int prio, int prev, int waker, bool fork)
+/*
+ * The wakeup path of select_task_rq_fair() (v5.7-v6.18) as the domains'
+ * flags shape it: want_affine picks the waker's CPU as a target only
+ * through a domain of the waker's CPU with SD_WAKE_AFFINE that spans the
+ * previous CPU (else the target is the previous CPU); a domain with
+ * SD_BALANCE_WAKE (off by default) can send the wakeup to the slow path,
+ * find_idlest_cpu(), which the fast-path rule does not judge.
+ */
+static bool wake_affine_ok(const struct cfsr_topo *t, int prev, int waker)
 {
+	int lv;
+
+	if (prev < 0 || waker < 0 || prev == waker)
+		return true;
+	for (lv = 0; lv < t->nr_levels; lv++)
+		if ((t->levels[lv].flags & CFSR_SD_WAKE_AFFINE) &&
+		    t->levels[lv].span[prev] == t->levels[lv].span[waker])
+			return true;
+	return false;
+}
+
+static void judge_wake(const struct cfsr_place *pl, const struct cfsr_iww *iw,
+		       struct cfsr_place_decision *d, int prio, int prev, int waker,
+		       unsigned int sd_flag)
+{
+	int lv;
+
 	d->verdict = CFSR_CANNOT_JUDGE;
 	if (prio >= 0 && prio < 100) {
 		d->reason = CFSR_R_NOT_FAIR;
 		return;
 	}
-	if (fork)
-		judge_fork(pl, iw, d, d->from_cpu);
-	else
-		judge_wakeup(pl, iw, d, prev >= 0 && prev < pl->nr_cpus ? prev : -1,
-			     waker >= 0 && waker < pl->nr_cpus ? waker : -1);
+	if (sd_flag) {
+		judge_fork(pl, iw, d, d->from_cpu, sd_flag);
+		return;
+	}
+	for (lv = 0; lv < pl->topo->nr_levels; lv++)
+		if (pl->topo->levels[lv].flags & CFSR_SD_BALANCE_WAKE) {
+			d->reason = CFSR_R_BALANCE_WAKE;
+			return;
+		}
+	prev = prev >= 0 && prev < pl->nr_cpus ? prev : -1;
+	waker = waker >= 0 && waker < pl->nr_cpus ? waker : -1;
+	judge_wakeup(pl, iw, d, prev, wake_affine_ok(pl->topo, prev, waker) ? waker : -1);
 }
 
 /*
@@ -541,7 +591,7 @@ static int exec_pending(struct cfsr_place *pl, const struct cfsr_iww *iw,
 	pl->self_cpu = mig->from_cpu;
 	pl->self_nr = waiting > 0 ? waiting - 1 : 0;
 	pl->self_st = st == CFSR_CPU_UNKNOWN ? st : pl->self_nr ? CFSR_CPU_BUSY : CFSR_CPU_IDLE;
-	judge_wake(pl, iw, &p->exec, prio, -1, -1, true);
+	judge_wake(pl, iw, &p->exec, prio, -1, -1, CFSR_SD_BALANCE_EXEC);
 	pl->self_cpu = -1;
 	fill_cpus(pl, iw, cl, &p->exec);
 	t->pending = true;
@@ -624,12 +674,12 @@ int cfsr_place_event(struct cfsr_place *pl, const struct cfsr_event *ev, const s
 			/* the parent forks on the CPU that records the event */
 			d.kind = CFSR_PLACE_FORK;
 			d.from_cpu = ev->cpu;
-			judge_wake(pl, iw, &d, prio, -1, -1, true);
+			judge_wake(pl, iw, &d, prio, -1, -1, CFSR_SD_BALANCE_FORK);
 		} else {
 			d.kind = CFSR_PLACE_WAKEUP;
 			d.from_cpu = waking ? t->prev_cpu : -1;
 			judge_wake(pl, iw, &d, prio, d.from_cpu, waking ? t->waker_cpu : ev->cpu,
-				   false);
+				   0);
 		}
 		record(pl, iw, cl, &d);
 		return 0;

@@ -77,7 +77,13 @@ enum cfsr_verdict {
 	X(CFSR_R_WAKE_AFFINE, "wake-affine",                                 \
 	  "no idle CPU in the chosen LLC; the other LLC had one")            \
 	X(CFSR_R_IDLER_GROUP, "idler-group",                                 \
-	  "placed in a group with fewer idle CPUs than the idlest")
+	  "placed in a group with fewer idle CPUs than the idlest")          \
+	X(CFSR_R_NO_BALANCE, "no-balance-domain",                            \
+	  "no domain balances it (recorded flags): it stays on its CPU")     \
+	X(CFSR_R_OUTSIDE_DOMAIN, "outside-domain",                           \
+	  "placed outside the domain its rule balances over")                \
+	X(CFSR_R_BALANCE_WAKE, "balance-wake",                               \
+	  "a domain has SD_BALANCE_WAKE: the slow path may decide")
 
 enum cfsr_place_reason {
 #define X(r, id, text) r,

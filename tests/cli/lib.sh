@@ -118,6 +118,21 @@ assert got["cpu_ns"] == got["allowed_cpu_ns"] + got["unknown_affinity_cpu_ns"] +
 ' "$(basename "$(dirname "$1")")/$(basename "$1")"
 }
 
+# meta_rewrite TRACE OUT CODE ARGS...: OUT is TRACE with the recorder's
+# metadata changed by the Python CODE (which edits m, the metadata, with
+# ARGS in sys.argv[1:]), written by tests/helpers/meta-set
+meta_rewrite() {
+	local src=$1 out=$2 code=$3
+	shift 3
+	cp "$src" "$out" &&
+	cfsreplay info --json "$src" | python3 -c "
+import json, sys
+m = json.load(sys.stdin)['record_meta']
+$code
+json.dump(m, open('meta.json', 'w'))" "$@" &&
+	"${HELPER_DIR:-$SRC_DIR/tests/helpers}/meta-set" "$out" meta.json
+}
+
 # tracefs_ready: tracefs is mounted at /sys/kernel/tracing, mounting it
 # there when root (as 'cfsreplay record' does through libtracefs, and perf
 # needs for sched tracepoints); false when it cannot be.

@@ -57,7 +57,8 @@ assert set(p[\"counts\"]) == {\"wakeup\", \"fork\", \"migration\", \"exec\"}
 assert set(p[\"reasons\"]) == {\"wakeup\", \"fork\", \"migration\", \"exec\"}
 assert set(p[\"reasons\"][\"fork\"]) == {\"idle-chosen\", \"no-idle-target\", \"fewest-tasks\", \"pull-from-busier\",
     \"idle-skipped\", \"not-fair\", \"state-unknown\", \"affinity-unknown\", \"other-target\", \"load-rule\",
-    \"not-waiting\", \"load-balance\", \"outside-llc\", \"wake-affine\", \"idler-group\"}
+    \"not-waiting\", \"load-balance\", \"outside-llc\", \"wake-affine\", \"idler-group\",
+    \"no-balance-domain\", \"outside-domain\", \"balance-wake\"}
 # periodic.dat has no caches: one LLC, one domain level
 assert p[\"llc\"] == \"all-cpus-assumed\" and \"llc_spans\" not in p
 assert [l[\"name\"] for l in d[\"lasting_imbalance\"][\"levels\"]] == [\"ALL\"]

@@ -470,13 +470,57 @@ static void test_forks_two_llc(void **state)
 	fork_case(&two_llc, 'c', CFSR_DIVERGES, CFSR_R_IDLER_GROUP, 1, 0);
 }
 
+/*
+ * The scheduling domains a recording carries, on the two-LLC machine: MC
+ * (CPUs {0,1} and {2,3}) with sd_init()'s flags and intervals, PKG (all
+ * four) without SD_BALANCE_FORK, imbalance_pct 125, min_interval 4 ms,
+ * busy_factor 32.  By hand: a fork walks from MC, the highest level from
+ * the lowest up with SD_BALANCE_FORK, an exec from PKG; PKG's busy
+ * interval is 4 x 32 = 128 ms (32 jiffies at HZ 250), MC's 2 x 16 = 32 ms.
+ * A fork from CPU0 to CPU2, outside CPU0's MC domain, diverges
+ * (outside-domain); one to CPU1, idle, agrees (idle-chosen).
+ */
+static void test_recorded_domains(void **state)
+{
+	static const struct cfsr_sched_domain doms[] = {
+		{ 0, 0, "MC", "SD_BALANCE_NEWIDLE SD_BALANCE_EXEC SD_BALANCE_FORK SD_WAKE_AFFINE",
+		  117, 2, 4, 16 },
+		{ 0, 1, "PKG", "SD_BALANCE_NEWIDLE SD_BALANCE_EXEC SD_WAKE_AFFINE", 125, 4, 8, 32 },
+	};
+	struct cfsr_trace_info in = two_llc;
+	struct rig r;
+
+	(void)state;
+	in.sched_domains = doms;
+	in.nr_sched_domains = 2;
+	rig_init_cpus(&r, 4, &in);
+	assert_true(r.topo.domains_recorded);
+	assert_int_equal(r.topo.nr_levels, 2);
+	assert_true(r.topo.levels[0].recorded && r.topo.levels[1].recorded);
+	assert_int_equal(r.topo.levels[1].imbalance_pct, 125);
+	assert_int_equal(cfsr_topo_top_with(&r.topo, CFSR_SD_BALANCE_FORK), 0);
+	assert_int_equal(cfsr_topo_top_with(&r.topo, CFSR_SD_BALANCE_EXEC), 1);
+	assert_int_equal(cfsr_topo_busy_interval_ns(&r.topo, 1, 0, 250), 128000000);
+	assert_int_equal(cfsr_topo_busy_interval_ns(&r.topo, 0, 0, 250), 32000000);
+	sw(&r, 0, 0, false, 10);
+	sw(&r, 1, 0, false, 0);
+	sw(&r, 2, 0, false, 0);
+	sw(&r, 3, 0, false, 0);
+	fork_to(&r, 0, 30, 2);
+	assert_int_equal(n(&r, CFSR_PLACE_FORK, CFSR_R_OUTSIDE_DOMAIN), 1);
+	assert_int_equal(cfsr_place_totals(r.pl)->n[CFSR_PLACE_FORK][CFSR_DIVERGES], 1);
+	fork_to(&r, 0, 31, 1);
+	assert_int_equal(n(&r, CFSR_PLACE_FORK, CFSR_R_IDLE_CHOSEN), 1);
+	rig_release(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_wakeups),		 cmocka_unit_test(test_affinity),
 		cmocka_unit_test(test_fork_and_migrate), cmocka_unit_test(test_exec),
-		cmocka_unit_test(test_topology),	 cmocka_unit_test(test_wakeups_two_llc),
-		cmocka_unit_test(test_forks_two_llc),
+		cmocka_unit_test(test_recorded_domains), cmocka_unit_test(test_topology),
+		cmocka_unit_test(test_wakeups_two_llc),	 cmocka_unit_test(test_forks_two_llc),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
