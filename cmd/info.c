@@ -362,9 +362,13 @@ static void print_caches(const struct cfsr_trace_info *in)
 	for (i = 0; i < in->nr_sched_domains; i++) {
 		const struct cfsr_sched_domain *d = &in->sched_domains[i];
 
-		printf("%s cpu%d domain%d: %s, %s\n",
+		printf("%s cpu%d domain%d: %s, %s",
 		       i ? "               " : "sched domains: ", d->cpu, d->level,
 		       d->name ? d->name : "?", d->flags ? d->flags : "?");
+		if (d->imbalance_pct)
+			printf("; imbalance_pct %u, interval %u-%u ms, busy_factor %u",
+			       d->imbalance_pct, d->min_interval, d->max_interval, d->busy_factor);
+		printf("\n");
 	}
 }
 
@@ -559,6 +563,17 @@ static json_object *json_domains(const struct cfsr_trace_info *in)
 		json_object_object_add(o, "domain", json_object_new_int(d->level));
 		json_object_object_add(o, "name", json_str_or_null(d->name));
 		json_object_object_add(o, "flags", json_str_or_null(d->flags));
+		/* added keys (format_version 1 readers ignore them), where recorded */
+		if (d->imbalance_pct) {
+			json_object_object_add(o, "imbalance_pct",
+					       json_object_new_int((int)d->imbalance_pct));
+			json_object_object_add(o, "min_interval",
+					       json_object_new_int((int)d->min_interval));
+			json_object_object_add(o, "max_interval",
+					       json_object_new_int((int)d->max_interval));
+			json_object_object_add(o, "busy_factor",
+					       json_object_new_int((int)d->busy_factor));
+		}
 		json_object_array_add(a, o);
 	}
 	return a;

@@ -29,7 +29,7 @@
 #include "schedfeat.h"
 #include "truthfile.h"
 
-#define REPORT_FORMAT_VERSION 4
+#define REPORT_FORMAT_VERSION 5
 
 static const char *const report_usage[] = {
 	"usage: cfsreplay report [--json] [--top N] [--cpu CPU] [--pid PID]",
@@ -514,10 +514,36 @@ static const char *llc_span_text(const struct cfsr_topo *t, int first, char *buf
 }
 
 /* The lasting windows per domain level, when the topology has several. */
+/*
+ * The values of the domains the recorder read, where the rules take them
+ * instead of sd_init()'s defaults.
+ */
+static void text_domains(const struct report *r)
+{
+	const struct cfsr_topo_level *lv;
+	int i;
+
+	if (!r->c.topo.domains_recorded) {
+		printf("  domains: sd_init()'s defaults (no recorded scheduling domains)\n");
+		return;
+	}
+	for (i = 0; i < r->c.topo.nr_levels; i++) {
+		lv = &r->c.topo.levels[i];
+		printf("  domains: %s %s: imbalance_pct %u, busy interval %.3f ms, flags%s%s%s%s\n",
+		       lv->name, lv->recorded ? "recorded" : "defaults", lv->imbalance_pct,
+		       (double)cfsr_topo_busy_interval_ns(&r->c.topo, i, 0, r->c.hz) / 1e6,
+		       lv->flags & CFSR_SD_BALANCE_EXEC ? " EXEC" : "",
+		       lv->flags & CFSR_SD_BALANCE_FORK ? " FORK" : "",
+		       lv->flags & CFSR_SD_BALANCE_WAKE ? " WAKE" : "",
+		       lv->flags & CFSR_SD_WAKE_AFFINE ? " WAKE_AFFINE" : "");
+	}
+}
+
 static void text_imb_levels(const struct report *r, const struct cfsr_imb_totals *it)
 {
 	int i;
 
+	text_domains(r);
 	if (r->c.topo.nr_levels < 2)
 		return;
 	printf("  by domain level:");
@@ -534,9 +560,15 @@ static void text_imb(struct report *r)
 	const struct cfsr_imb_window *w;
 	int n;
 
-	printf("\nlasting imbalance (busy CPUs whose loads the balancer would even out, and no\n"
-	       "                   migration between them; imbalance_pct %u, busy interval %.3f ms)\n",
-	       CFSR_IMBALANCE_PCT, (double)r->c.busy_balance_ns / 1e6);
+	if (r->c.topo.domains_recorded)
+		printf("\nlasting imbalance (busy CPUs whose loads the balancer would even out, and no\n"
+		       "                   migration between them; the recorded domains' imbalance_pct\n"
+		       "                   and busy interval per level, below)\n");
+	else
+		printf("\nlasting imbalance (busy CPUs whose loads the balancer would even out, and no\n"
+		       "                   migration between them; imbalance_pct %u, busy interval %.3f "
+		       "ms)\n",
+		       CFSR_IMBALANCE_PCT, (double)r->c.busy_balance_ns / 1e6);
 	printf("  lasting   %6" PRIu64 " windows   longest %.3f ms\n", it->lasting,
 	       (double)it->longest_ns / 1e6);
 	printf("    allowed        %12.3f ms   a waiting task may move to the lighter CPU\n",
@@ -625,17 +657,21 @@ static void text_place(struct report *r)
 	} else {
 		printf("LLC unknown, all CPUs taken as one LLC)\n");
 	}
+	if (r->c.topo.domains_recorded)
+		printf("  domain flags: the recorded domains' (SD_BALANCE_FORK, _EXEC, _WAKE, "
+		       "SD_WAKE_AFFINE)\n");
 	printf("  %-10s %8s %9s %13s\n", "", "agrees", "diverges", "cannot judge");
 	for (k = 0; k < CFSR_PLACE_NR_KINDS; k++)
 		printf("  %-10s %8" PRIu64 " %9" PRIu64 " %13" PRIu64 "\n",
 		       cfsr_place_kind_name((enum cfsr_place_kind)k), pt->n[k][CFSR_AGREES],
 		       pt->n[k][CFSR_DIVERGES], pt->n[k][CFSR_CANNOT_JUDGE]);
-	printf("  %-12s%6s %6s %6s\n", "reasons", "wakeup", "fork", "migr.");
+	printf("  %6s %6s %6s %6s  %s\n", "wakeup", "fork", "migr.", "exec", "reasons");
 	for (k = 0; k < CFSR_NR_REASONS; k++) {
-		if (!pt->reasons[0][k] && !pt->reasons[1][k] && !pt->reasons[2][k])
+		if (!pt->reasons[0][k] && !pt->reasons[1][k] && !pt->reasons[2][k] &&
+		    !pt->reasons[3][k])
 			continue;
-		printf("  %18" PRIu64 " %6" PRIu64 " %6" PRIu64 "  %s\n", pt->reasons[0][k],
-		       pt->reasons[1][k], pt->reasons[2][k],
+		printf("  %6" PRIu64 " %6" PRIu64 " %6" PRIu64 " %6" PRIu64 "  %s\n",
+		       pt->reasons[0][k], pt->reasons[1][k], pt->reasons[2][k], pt->reasons[3][k],
 		       cfsr_place_reason_text((enum cfsr_place_reason)k));
 	}
 	n = cfsr_place_top(r->c.pl, &d);
@@ -1109,6 +1145,12 @@ static json_object *json_window(const struct report *r, const struct cfsr_imb_wi
 }
 
 /* Lasting imbalance of @im; @other: key prefix of its windows' other loads, or NULL. */
+/* Where the domain levels' values come from: the recorded domains, or sd_init()'s defaults. */
+static const char *domains_source(const struct report *r)
+{
+	return r->c.topo.domains_recorded ? "recorded" : "defaults";
+}
+
 static json_object *json_imb_of(const struct report *r, const struct cfsr_imbalance *im,
 				const char *other)
 {
@@ -1140,13 +1182,19 @@ static json_object *json_imb_of(const struct report *r, const struct cfsr_imbala
 		json_object_object_add(e, "name", json_object_new_string(lv->name));
 		json_object_object_add(e, "imbalance_pct",
 				       json_object_new_int((int)lv->imbalance_pct));
-		json_object_object_add(e, "busy_balance_interval_ns",
-				       u64(r->c.busy_interval_by_weight[lv->weight[0]]));
+		json_object_object_add(
+			e, "busy_balance_interval_ns",
+			u64(lv->recorded ? cfsr_topo_busy_interval_ns(&r->c.topo, k, 0, r->c.hz) :
+					   r->c.busy_interval_by_weight[lv->weight[0]]));
+		json_object_object_add(
+			e, "domain",
+			json_object_new_string(lv->recorded ? "recorded" : "defaults"));
 		json_object_object_add(e, "lasting_windows", u64(it->level_lasting[k]));
 		json_object_object_add(e, "lasting_ns", u64(it->level_lasting_ns[k]));
 		json_object_array_add(levels, e);
 	}
 	json_object_object_add(o, "levels", levels);
+	json_object_object_add(o, "domains", json_object_new_string(domains_source(r)));
 	n = cfsr_imb_top(im, &w);
 	for (i = 0; i < n; i++)
 		json_object_array_add(top, json_window(r, &w[i], other));
@@ -1206,6 +1254,7 @@ static json_object *json_place(struct report *r)
 	int k, v, i, n;
 
 	json_object_object_add(o, "rule", json_object_new_string(r->prof->name));
+	json_object_object_add(o, "domains", json_object_new_string(domains_source(r)));
 	json_object_object_add(
 		o, "llc",
 		json_object_new_string(r->c.topo.llc_known ? "trace-caches" : "all-cpus-assumed"));

@@ -686,12 +686,16 @@ static struct json_object *cpu_caches(const char *base)
 
 /*
  * The scheduling domains of @cpu as debugfs shows them (sched/domains/cpuN/
- * domainM/{name,flags}, v5.13+, present while sched_verbose is set or after
- * it was), NULL when unreadable.
+ * domainM/{name,flags,imbalance_pct,min_interval,max_interval,busy_factor},
+ * v5.13+, present while sched_verbose is set or after it was), NULL when
+ * unreadable.
  */
 static struct json_object *cpu_domains(long cpu, bool debug_ok)
 {
+	static const char *const numbers[] = { "imbalance_pct", "min_interval", "max_interval",
+					       "busy_factor" };
 	struct json_object *a = NULL;
+	size_t k;
 	int m;
 
 	for (m = 0; debug_ok && m < 16; m++) {
@@ -708,6 +712,12 @@ static struct json_object *cpu_domains(long cpu, bool debug_ok)
 		snprintf(path, sizeof(path),
 			 "/sys/kernel/debug/sched/domains/cpu%ld/domain%d/flags", cpu, m);
 		add_file(d, "flags", path, false);
+		for (k = 0; k < sizeof(numbers) / sizeof(numbers[0]); k++) {
+			snprintf(path, sizeof(path),
+				 "/sys/kernel/debug/sched/domains/cpu%ld/domain%d/%s", cpu, m,
+				 numbers[k]);
+			add_file(d, numbers[k], path, true);
+		}
 		if (!a)
 			a = json_object_new_array();
 		json_object_array_add(a, d);

@@ -268,7 +268,19 @@ static void load_caches(struct td_reader *r, struct json_object *cpu)
 	}
 }
 
-/* The scheduling domains of one CPU's entry ("sched_domains": debugfs name and flags). */
+/* A domain's number, as the recorder read it (newer recordings), 0 when absent or bad. */
+static unsigned int domain_uint(struct json_object *d, const char *key)
+{
+	int v = topo_int(d, key);
+
+	return v > 0 ? (unsigned int)v : 0;
+}
+
+/*
+ * The scheduling domains of one CPU's entry ("sched_domains": debugfs name
+ * and flags, and from this version on imbalance_pct, min_interval,
+ * max_interval and busy_factor).
+ */
 static void load_domains(struct td_reader *r, struct json_object *cpu, int n)
 {
 	struct json_object *doms;
@@ -288,6 +300,10 @@ static void load_domains(struct td_reader *r, struct json_object *cpu, int n)
 		sd->level = topo_int(d, "domain");
 		sd->name = topo_str(r, d, "name");
 		sd->flags = topo_str(r, d, "flags");
+		sd->imbalance_pct = domain_uint(d, "imbalance_pct");
+		sd->min_interval = domain_uint(d, "min_interval");
+		sd->max_interval = domain_uint(d, "max_interval");
+		sd->busy_factor = domain_uint(d, "busy_factor");
 	}
 }
 

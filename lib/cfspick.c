@@ -329,21 +329,27 @@ void cfsr_cfs_buddies_drop(struct cfsr_cfs_buddies *b, int pid)
 	drop_from(b->skip, &b->nr_skip, pid);
 }
 
-/* Indices of the runnable entities a buddy may be: -1 (none) first, then each one allowed. */
+/*
+ * Indices of the runnable entities a buddy may be: first the entity @set
+ * names if it is runnable, else -1 (none), then each one allowed.
+ */
 static size_t buddy_choices(const struct cfsr_cfs_buddies *b, const struct cfsr_cfs_ent *ents,
-			    size_t n, const int *list, unsigned int nr, bool any, int *out)
+			    size_t n, const int *list, unsigned int nr, bool any, int set, int *out)
 {
 	size_t k = 0, i;
 	unsigned int j;
 
 	out[k++] = -1;
+	for (i = 0; set && i < n; i++)
+		if (ents[i].pid == set)
+			out[0] = (int)i;
 	for (i = 0; i < n; i++) {
 		bool maybe =
 			any && (!b->unknown_may || b->unknown_may(b->unknown_data, ents[i].pid));
 
 		for (j = 0; j < nr && !maybe; j++)
 			maybe = list[j] == ents[i].pid;
-		if (maybe)
+		if (maybe && (int)i != out[0])
 			out[k++] = (int)i;
 	}
 	return k;
@@ -364,11 +370,11 @@ int cfsr_cfs_pick_buddies(const struct cfsr_cfs_tunables *tu, const struct cfsr_
 	if (!b || *plain < 0)
 		return *plain;
 	/* too many to enumerate: a listed buddy may or may not change the pick */
-	if (n > ANY_BUDDY_MAX && (any || b->nr_next || b->nr_last || b->nr_skip))
+	if (n > ANY_BUDDY_MAX && (any || b->nr_next || b->nr_last || b->nr_skip || b->next_set))
 		return -2;
-	nnx = buddy_choices(b, ents, n, b->next, b->nr_next, any, nx);
-	nls = buddy_choices(b, ents, n, b->last, b->nr_last, any, ls);
-	nsk = buddy_choices(b, ents, n, b->skip, b->nr_skip, any, sk);
+	nnx = buddy_choices(b, ents, n, b->next, b->nr_next, any, b->next_set, nx);
+	nls = buddy_choices(b, ents, n, b->last, b->nr_last, any, 0, ls);
+	nsk = buddy_choices(b, ents, n, b->skip, b->nr_skip, any, 0, sk);
 	for (i = 0; i < nnx; i++)
 		for (j = 0; j < nls; j++)
 			for (k = 0; k < nsk; k++) {

@@ -217,8 +217,13 @@ int cfsr_cfs_pick_next(const struct cfsr_cfs_tunables *tu, const struct cfsr_cfs
  *           began: any queued task may be a buddy
  * @unknown_may: with @unknown, whether a task may still be such a buddy
  *               (NULL: any task may), called with @unknown_data
+ * @next_set: an entity certainly made cfs_rq->next (set_next_buddy() of a
+ *            sleep), which only those in @next may have replaced since;
+ *            0 none.  Entities are named by pid, or by any other nonzero
+ *            key the caller gives its cfsr_cfs_ent (group entities)
  */
 struct cfsr_cfs_buddies {
+	int next_set;
 	int next[CFSR_CFS_MAYBE];
 	int last[CFSR_CFS_MAYBE];
 	int skip[CFSR_CFS_MAYBE];

@@ -56,6 +56,7 @@ int cfsr_comparators_init(struct cfsr_comparators *c, const struct cfsr_comparat
 	c->kdiff_cpu = -1;
 	c->nr_cpus = p->nr_cpus;
 	c->hz_assumed = p->hz <= 0;
+	c->hz = hz;
 	c->balance_ns = cfsr_balance_interval_ns(p->nr_cpus, hz, false);
 	c->busy_balance_ns = cfsr_balance_interval_ns(p->nr_cpus, hz, true);
 	ip.balance_interval_ns = c->balance_ns;
@@ -85,6 +86,7 @@ int cfsr_comparators_init(struct cfsr_comparators *c, const struct cfsr_comparat
 		c->busy_interval_by_weight[w] = cfsr_balance_interval_ns(w, hz, true);
 	mp.topo = &c->topo;
 	mp.interval_by_weight = c->busy_interval_by_weight;
+	mp.hz = hz;
 	c->im = cfsr_imb_new(&mp);
 	/* the pick check asks the per-CPU load's engine: one model of the run queues */
 	kp.cl = c->cl;
@@ -174,6 +176,7 @@ int cfsr_comparators_event(struct cfsr_comparators *c, const struct cfsr_event *
 
 void cfsr_comparators_finish(struct cfsr_comparators *c)
 {
+	cfsr_place_finish(c->pl);
 	cfsr_iww_finish(c->iw);
 	cfsr_imb_finish(c->im, c->last_ts);
 	if (c->imk)

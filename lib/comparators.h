@@ -75,6 +75,7 @@ struct cfsr_comparators_params {
  * @balance_ns: an idle CPU's balance interval (idle-while-waiting's long episodes)
  * @busy_balance_ns: a busy CPU's (lasting imbalance)
  * @hz_assumed: HZ was not in the trace
+ * @hz: the HZ the intervals are in jiffies of (the trace's, else assumed)
  * @events: events fed
  * @sched_events: scheduler events among them
  * @last_ts: time of the last event
@@ -100,6 +101,7 @@ struct cfsr_comparators {
 	uint64_t balance_ns;
 	uint64_t busy_balance_ns;
 	bool hz_assumed;
+	int hz;
 	uint64_t events;
 	uint64_t sched_events;
 	uint64_t last_ts;

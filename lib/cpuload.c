@@ -292,7 +292,10 @@ static int mkdir_marker(struct cfsr_cpuload *cl, const char *text)
 		return 0;
 	}
 	/* cpu_shares_write_u64(): scale_load() of the value, clamped */
-	return cfsr_cpuload_set_shares(cl, path, cfsr_group_shares_from_v1(v));
+	if (cfsr_cpuload_set_shares(cl, path, cfsr_group_shares_from_v1(v)) < 0)
+		return -1;
+	/* the recorders write it just after the mkdir */
+	return cfsr_replay_group_created(cl->r, path);
 }
 
 int cfsr_cpuload_set_shares(struct cfsr_cpuload *cl, const char *path, uint64_t shares)

@@ -249,7 +249,10 @@ static bool find_pair(const struct cfsr_imbalance *im, const struct cfsr_cpuload
 		w->level = cfsr_topo_level_of(im->p.topo, b, l);
 		lv = &im->p.topo->levels[w->level];
 		pct = lv->imbalance_pct;
-		if (im->p.interval_by_weight && lv->weight[b] <= im->p.nr_cpus)
+		if (lv->recorded)
+			w->interval_ns =
+				cfsr_topo_busy_interval_ns(im->p.topo, w->level, b, im->p.hz);
+		else if (im->p.interval_by_weight && lv->weight[b] <= im->p.nr_cpus)
 			w->interval_ns = im->p.interval_by_weight[lv->weight[b]];
 	}
 	/* two overloaded groups: the imbalance_pct test */

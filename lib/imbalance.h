@@ -79,6 +79,9 @@ enum cfsr_imb_class {
  *        its domain's weight
  * @interval_by_weight: with @topo, the busy balance interval of a domain
  *        of N CPUs at [N] (N up to @nr_cpus; borrowed)
+ * @hz: with @topo, the HZ a level of recorded domains' interval is in
+ *      jiffies of (cfsr_topo_busy_interval_ns(): its min_interval and
+ *      busy_factor instead of the weight and 16)
  * @keep_all: keep every counted window (cfsr_imb_all()), not only the @top longest
  */
 struct cfsr_imb_params {
@@ -88,6 +91,7 @@ struct cfsr_imb_params {
 	uint64_t interval_ns;
 	const struct cfsr_topo *topo;
 	const uint64_t *interval_by_weight;
+	int hz;
 	uint64_t win_start;
 	uint64_t win_end;
 	int top;

@@ -360,10 +360,13 @@ static void buddies_dequeued(struct pc_cpu *c)
  * set_next_entity() of each level that changes (pick_next_task_fair():
  * below the cfs_rq prev and next share; every level after a task of
  * another class or the idle task, set_next_task_fair()): its next buddy
- * mark is cleared and its deadline kept for RUN_TO_PARITY.
+ * mark is cleared and its deadline kept for RUN_TO_PARITY.  With @cfs (the
+ * CFS profiles, kernel/sched/fair.c v3.8-v6.5), pick_next_entity() runs
+ * clear_buddies() on the entity it takes at every level of the pick, from
+ * the root: every level of @next's path is cleared.
  */
 static void groups_after_switch(struct pc_cpu *c, const struct cfsr_task *prev,
-				const struct cfsr_task *next, const struct cfsr_pick *pk)
+				const struct cfsr_task *next, const struct cfsr_pick *pk, bool cfs)
 {
 	const struct cfsr_cfs_rq *x, *y, *common = NULL;
 	unsigned int i;
@@ -372,7 +375,8 @@ static void groups_after_switch(struct pc_cpu *c, const struct cfsr_task *prev,
 		buddy_set(c, pk->buddies[i]);
 	if (!next || !next->fair)
 		return;
-	if (prev && prev->fair)
+	/* CFS: pick_next_entity() clears the marks of every level it picks at */
+	if (prev && prev->fair && !cfs)
 		for (x = cfsr_replay_task_cfs_rq(c->r, prev); x && !common;
 		     x = cfsr_replay_cfs_rq_parent(c->r, x))
 			for (y = cfsr_replay_task_cfs_rq(c->r, next); y && !common;
@@ -410,17 +414,19 @@ static enum cfsr_pick_reason classify(struct cfsr_pickcheck *pc, const struct cf
 	q.prev_special = (prev && prev->exiting) || (ev->sw.prev_state & CFSR_TASK_DEAD_BITS);
 	q.prev_protected = prev && c->pick_pid == q.prev_pid && prev->deadline == c->pick_deadline;
 	q.other_pid = next > 0 ? next : 0;
+	q.next_buddy = next_buddy_of;
+	q.data = c;
 	if (!pc->p.prof->eevdf) {
 		c->buddies.unknown_may = not_settled;
 		c->buddies.unknown_data = &c->settled;
 		q.buddies = &c->buddies;
 	} else {
-		q.next_buddy = next_buddy_of;
 		q.gse_protected = gse_protected;
-		q.data = c;
 	}
 	*picked = cfsr_replay_pick(pc->r, ev->cpu, &q, pk);
-	c->last_ok = *picked >= 0;
+	/* the dequeues before a CFS pick are made whatever its buddies and vruntimes leave open */
+	c->last_ok =
+		*picked >= 0 || *picked == CFSR_PICK_BUDDIES || *picked == CFSR_PICK_VR_UNKNOWN;
 	/* the groups first: a CFS pick left open by its buddies or vruntimes is one too */
 	if (*picked != CFSR_PICK_NO_STATE && *picked != CFSR_PICK_GROUPS &&
 	    mixes_attached(pc, ev->cpu))
@@ -565,13 +571,16 @@ static void cfs_yield(struct cfsr_pickcheck *pc, const struct cfsr_event *ev)
 /*
  * check_preempt_wakeup() (kernel/sched/fair.c, v3.8-v6.5, as read in
  * copies of v4.x and v5.x) after a wakeup onto a CPU whose curr is a fair
- * task on the woken task's cfs_rq.  scale is curr's cfs_rq holding at
- * least sched_nr_latency entities.  With NEXT_BUDDY and scale, a wakeup
- * that is not a fork (WF_FORK: wake_up_new_task()) marks the woken task
- * the next buddy at once; then, unless curr already had to reschedule (the
- * function returns), with WAKEUP_PREEMPTION, when wakeup_preempt_entity(curr,
- * woken) is 1 the woken task becomes the next buddy and, with LAST_BUDDY
- * and scale, curr the last buddy.  The trace does not show a pending
+ * task.  scale is curr's cfs_rq holding at least sched_nr_latency
+ * entities.  With NEXT_BUDDY and scale, a wakeup that is not a fork
+ * (WF_FORK: wake_up_new_task()) marks the woken task (and the group
+ * entities above it) the next buddy at once; then, unless curr already had
+ * to reschedule (the function returns), find_matching_se() brings curr and
+ * the woken task to the entities of the lowest cfs_rq they share, and with
+ * WAKEUP_PREEMPTION, when wakeup_preempt_entity() of those is 1, the
+ * woken side's entity becomes the next buddy (of its level and those
+ * above) and, with LAST_BUDDY and scale, curr the last buddy if its
+ * entity there is curr itself.  The trace does not show a pending
  * reschedule: both are possible buddies.  With a vruntime the trace does
  * not give, a wakeup that may preempt counts as one that does.  The
  * features are the traced kernel's when it recorded them (lib/cfspick.h).
@@ -584,7 +593,7 @@ static void cfs_wakeup(struct cfsr_pickcheck *pc, const struct cfsr_event *ev)
 	const struct cfsr_cfs_rq *cfs;
 	struct cfsr_cfs_buddies *b;
 	struct cfsr_cfs_ent ec, ew;
-	bool scale;
+	bool scale, guessed;
 
 	if (pc->p.prof->eevdf || cpu < 0 || cpu >= pc->p.nr_cpus || pc->cpus[cpu].pick_pid <= 0)
 		return;
@@ -593,7 +602,7 @@ static void cfs_wakeup(struct cfsr_pickcheck *pc, const struct cfsr_event *ev)
 	w = cfsr_replay_task(pc->r, ev->wake.pid);
 	if (!curr || !w || curr == w || !curr->fair || !w->fair || curr->cpu != cpu ||
 	    w->cpu != cpu || curr->state != CFSR_TS_RUNNING || w->state != CFSR_TS_QUEUED ||
-	    curr->group != w->group)
+	    cfsr_replay_cfs_match(pc->r, curr, w, &ec, &ew, &guessed) < 0)
 		return;
 	cfs = cfsr_replay_task_cfs_rq(pc->r, curr);
 	scale = cfs && cfs->nr_queued + cfs->nr_gse >= tu->nr_latency;
@@ -601,14 +610,12 @@ static void cfs_wakeup(struct cfsr_pickcheck *pc, const struct cfsr_event *ev)
 		cfsr_cfs_buddies_add(b, b->next, &b->nr_next, w->pid);
 	if (!tu->wakeup_preemption)
 		return;
-	ec = (struct cfsr_cfs_ent){ curr->pid, curr->vruntime, curr->load_weight,
-				    cfsr_prio_to_wmult(curr->prio), true };
-	ew = (struct cfsr_cfs_ent){ w->pid, w->vruntime, w->load_weight,
-				    cfsr_prio_to_wmult(w->prio), false };
-	if (cfsr_cfs_wakeup_preempt(tu, &ec, &ew) < 1 && !curr->vr_guessed && !w->vr_guessed)
+	if (cfsr_cfs_wakeup_preempt(tu, &ec, &ew) < 1 && !guessed)
 		return;
-	cfsr_cfs_buddies_add(b, b->next, &b->nr_next, w->pid);
-	if (tu->last_buddy && scale)
+	/* set_next_buddy() of the matched entity: the woken task, or a group entity above it */
+	cfsr_cfs_buddies_add(b, b->next, &b->nr_next, ew.pid);
+	/* set_last_buddy() only where the matched entity is curr itself (entity_is_task()) */
+	if (tu->last_buddy && scale && ec.pid == curr->pid)
 		cfsr_cfs_buddies_add(b, b->last, &b->nr_last, curr->pid);
 }
 
@@ -632,6 +639,33 @@ static void cfs_settle(struct cfsr_pickcheck *pc, int c, int pid)
 		(void)cfsr_pidset_add(&cs->settled, pid);
 }
 
+/*
+ * The marks on group entities (negated groups): those on the path of the
+ * task switched in (@next: pick_next_entity() cleared them, level by
+ * level) and those on entities no longer queued (dequeue_entity() cleared
+ * them) are gone.
+ */
+static void cfs_settle_groups(struct cfsr_pickcheck *pc, int c, int next)
+{
+	struct cfsr_cfs_buddies *b = &pc->cpus[c].buddies;
+	const struct cfsr_task *t = next > 0 ? cfsr_replay_task(pc->r, next) : NULL;
+	const struct cfsr_cfs_rq *x;
+	int *lists[] = { b->next, b->last, b->skip };
+	unsigned int *nrs[] = { &b->nr_next, &b->nr_last, &b->nr_skip }, i, j;
+
+	for (x = t ? cfsr_replay_task_cfs_rq(pc->r, t) : NULL; x && x->group;
+	     x = cfsr_replay_cfs_rq_parent(pc->r, x))
+		cfsr_cfs_buddies_drop(b, -x->group);
+	for (i = 0; i < 3; i++)
+		for (j = *nrs[i]; j-- > 0;) {
+			if (lists[i][j] >= 0)
+				continue;
+			x = cfsr_replay_group_cfs_rq(pc->r, -lists[i][j], c);
+			if (!x || !x->se_on_rq)
+				cfsr_cfs_buddies_drop(b, lists[i][j]);
+		}
+}
+
 static void cfs_buddies_after(struct cfsr_pickcheck *pc, const struct cfsr_event *ev)
 {
 	struct cfsr_cfs_buddies *b;
@@ -650,6 +684,7 @@ static void cfs_buddies_after(struct cfsr_pickcheck *pc, const struct cfsr_event
 		cfs_settle(pc, ev->cpu, ev->sw.next_pid);
 		if (ev->sw.prev_pid > 0 && !ev->sw.preempt && ev->sw.prev_state)
 			cfs_settle(pc, ev->cpu, ev->sw.prev_pid);
+		cfs_settle_groups(pc, ev->cpu, ev->sw.next_pid);
 		break;
 	case CFSR_EV_WAKEUP:
 	case CFSR_EV_WAKEUP_NEW:
@@ -730,14 +765,11 @@ void cfsr_pickcheck_after(struct cfsr_pickcheck *pc, const struct cfsr_event *ev
 		cs->known = true;
 		cs->pick_pid = t ? t->pid : 0;
 		cs->pick_deadline = t ? t->deadline : 0;
-		if (pc->p.prof->eevdf)
-			groups_after_switch(cs,
-					    ev->sw.prev_pid > 0 ?
-						    cfsr_replay_task(pc->r, ev->sw.prev_pid) :
-						    NULL,
-					    t, cs->last_ok ? &cs->last : NULL);
+		groups_after_switch(
+			cs, ev->sw.prev_pid > 0 ? cfsr_replay_task(pc->r, ev->sw.prev_pid) : NULL,
+			t, cs->last_ok ? &cs->last : NULL, !pc->p.prof->eevdf);
 	}
-	for (c = 0; pc->p.prof->eevdf && c < pc->p.nr_cpus; c++)
+	for (c = 0; c < pc->p.nr_cpus; c++)
 		if (pc->cpus[c].nr_groups)
 			buddies_dequeued(&pc->cpus[c]);
 	if (ev->kind != CFSR_EV_SWITCH || cpu_ok)

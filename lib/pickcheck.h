@@ -60,8 +60,7 @@
 	  "the CPU's state unknown: before its first switch, after lost events or a switch missing") \
 	X(CFSR_PR_HIGHER_CLASS, "higher-class", 'C', "a real-time or deadline task runs next")       \
 	X(CFSR_PR_GROUPS, "task-groups", 'C',                                                        \
-	  "queued tasks in more than one cfs_rq, with groups from attach events only or a CFS "      \
-	  "profile (no vruntimes for group entities)")                                               \
+	  "queued tasks in more than one cfs_rq, with groups from attach events only")               \
 	X(CFSR_PR_BUDDY_UNKNOWN, "buddy-unknown", 'C',                                               \
 	  "CFS: the pick depends on a buddy the trace does not show (next, last, skip)")             \
 	X(CFSR_PR_VRUNTIME_UNKNOWN, "vruntime-unknown", 'C',                                         \

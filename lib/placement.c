@@ -3,8 +3,12 @@
  * Placement audit (see placement.h).  Per task, the audit remembers an
  * open wakeup: the waker's CPU and the task's previous CPU from
  * sched_waking, so that sched_wakeup can be judged and a migration between
- * the two is known to belong to the wakeup.  The diverging decisions are
- * kept in a fixed array of the largest N.
+ * the two is known to belong to the wakeup.  Per CPU it remembers the task
+ * switched in last, so that a move made by the migration stopper is known;
+ * such a move of the task that was switched out for the stopper waits,
+ * judged both ways, until the task's sched_process_exec makes it an exec
+ * placement or something else makes it a migration.  The diverging
+ * decisions are kept in a fixed array of the largest N.
  */
 #include <stdbool.h>
 #include <stdlib.h>
@@ -20,6 +24,25 @@ struct pl_task {
 	bool waking;
 	int waker_cpu;
 	int prev_cpu;
+	/* a stopper move of it waits for its exec (struct pl_pending) */
+	bool pending;
+	/* it entered sched_setaffinity() for itself: its next stopper move is that */
+	bool setaffinity;
+};
+
+/* A stopper move, judged as an exec placement and as a migration. */
+struct pl_pending {
+	struct cfsr_place_decision exec;
+	struct cfsr_place_decision migrate;
+};
+
+/* The task a CPU runs, as its last sched_switch says. */
+struct pl_cpu {
+	int pid;
+	int prio;
+	char comm[CFSR_COMM_LEN];
+	/* the task switched out for it, still runnable, or 0 */
+	int prev;
 };
 
 struct cfsr_place {
@@ -45,6 +68,18 @@ struct cfsr_place {
 	int *g_idle;
 	int *g_nr;
 	int *g_allowed;
+	struct pl_cpu *cpu;
+	struct pl_pending *pending;
+	size_t nr_pending;
+	size_t alloc_pending;
+	/*
+	 * an exec placement is judged with its task taken off its CPU
+	 * (update_sg_wakeup_stats()' *_without()): that CPU's count and
+	 * state then, @self_cpu -1 none
+	 */
+	int self_cpu;
+	int self_nr;
+	int self_st;
 };
 
 static struct pl_task *pl_task_get(struct cfsr_place *pl, int pid)
@@ -65,13 +100,19 @@ static struct pl_task *pl_task_get(struct cfsr_place *pl, int pid)
 	t->waking = false;
 	t->waker_cpu = -1;
 	t->prev_cpu = -1;
+	t->pending = false;
+	t->setaffinity = false;
 	return t;
 }
 
-static int nr_running(const struct cfsr_iww *iw, int cpu, int *state)
+static int nr_running(const struct cfsr_place *pl, const struct cfsr_iww *iw, int cpu, int *state)
 {
 	int curr, waiting;
 
+	if (cpu == pl->self_cpu) {
+		*state = pl->self_st;
+		return pl->self_nr;
+	}
 	*state = (int)cfsr_iww_cpu_now(iw, cpu, &curr, &waiting);
 	return (curr > 0) + waiting;
 }
@@ -128,7 +169,7 @@ static void judge_scope(const struct cfsr_place *pl, const struct cfsr_iww *iw,
 	for (c = 0; c < pl->nr_cpus; c++) {
 		if (!scope[c])
 			continue;
-		nr = nr_running(iw, c, &st);
+		nr = nr_running(pl, iw, c, &st);
 		if (c == d->to_cpu)
 			nr_to = nr;
 		a = allowed_on(iw, d, kcpu, c);
@@ -143,7 +184,7 @@ static void judge_scope(const struct cfsr_place *pl, const struct cfsr_iww *iw,
 		if (a == CFSR_ALLOWED_YES && (min_nr < 0 || nr < min_nr))
 			min_nr = nr;
 	}
-	if (cfsr_iww_cpu_now(iw, d->to_cpu, &c, &nr) == CFSR_CPU_IDLE) {
+	if ((nr_running(pl, iw, d->to_cpu, &st), st) == CFSR_CPU_IDLE) {
 		d->verdict = CFSR_AGREES;
 		d->reason = CFSR_R_IDLE_CHOSEN;
 	} else if (idle >= 0) {
@@ -174,7 +215,7 @@ static bool scope_unknown(const struct cfsr_place *pl, const struct cfsr_iww *iw
 	int c, st;
 
 	for (c = 0; c < pl->nr_cpus; c++)
-		if (scope[c] && (nr_running(iw, c, &st), st == CFSR_CPU_UNKNOWN))
+		if (scope[c] && (nr_running(pl, iw, c, &st), st == CFSR_CPU_UNKNOWN))
 			return true;
 	return false;
 }
@@ -186,7 +227,7 @@ static int scope_idle(const struct cfsr_place *pl, const struct cfsr_iww *iw,
 	int c, st, kcpu = cfsr_kthread_cpu(d->comm);
 
 	for (c = 0; c < pl->nr_cpus; c++)
-		if (scope[c] && (nr_running(iw, c, &st), st == CFSR_CPU_IDLE) &&
+		if (scope[c] && (nr_running(pl, iw, c, &st), st == CFSR_CPU_IDLE) &&
 		    allowed_on(iw, d, kcpu, c) == CFSR_ALLOWED_YES)
 			return c;
 	return -1;
@@ -252,20 +293,39 @@ static void judge_wakeup(const struct cfsr_place *pl, const struct cfsr_iww *iw,
  * lowest level is judge_scope()'s.
  */
 static void judge_fork(const struct cfsr_place *pl, const struct cfsr_iww *iw,
-		       struct cfsr_place_decision *d, int parent)
+		       struct cfsr_place_decision *d, int parent, unsigned int sd_flag)
 {
 	const struct cfsr_topo *t = pl->topo;
 	bool *scope = pl->scope;
 	int *idle = pl->g_idle, *nr = pl->g_nr, *allowed = pl->g_allowed;
 	int c, st, lv, local = parent, kcpu = cfsr_kthread_cpu(d->comm);
+	int top = cfsr_topo_top_with(t, sd_flag);
 
+	/*
+	 * select_task_rq_fair() (v5.7-v6.18): sd is the highest of the levels
+	 * from the lowest up that have the flag; none, and the task stays on
+	 * its CPU (prev_cpu: the parent's for a fork, its own for an exec)
+	 */
+	if (top < 0) {
+		d->reason = CFSR_R_NO_BALANCE;
+		d->verdict = parent < 0		 ? CFSR_CANNOT_JUDGE :
+			     d->to_cpu == parent ? CFSR_AGREES :
+						   CFSR_DIVERGES;
+		d->preferred_cpu = d->verdict == CFSR_DIVERGES ? parent : -1;
+		return;
+	}
 	for (c = 0; c < pl->nr_cpus; c++)
-		scope[c] = true;
+		scope[c] = parent < 0 || t->levels[top].span[c] == t->levels[top].span[parent];
+	if (!scope[d->to_cpu]) {
+		d->verdict = CFSR_DIVERGES;
+		d->reason = CFSR_R_OUTSIDE_DOMAIN;
+		return;
+	}
 	if (scope_unknown(pl, iw, scope)) {
 		d->reason = CFSR_R_STATE_UNKNOWN;
 		return;
 	}
-	for (lv = t->nr_levels - 1; lv >= 1; lv--) {
+	for (lv = top; lv >= 1; lv--) {
 		const struct cfsr_topo_level *below = &t->levels[lv - 1];
 		int best = -1, best_idle = -1, g, to_g = below->span[d->to_cpu];
 
@@ -275,7 +335,7 @@ static void judge_fork(const struct cfsr_place *pl, const struct cfsr_iww *iw,
 			if (!scope[c])
 				continue;
 			g = below->span[c];
-			nr[g] += nr_running(iw, c, &st);
+			nr[g] += nr_running(pl, iw, c, &st);
 			idle[g] += st == CFSR_CPU_IDLE;
 			switch (allowed_on(iw, d, kcpu, c)) {
 			case CFSR_ALLOWED_YES:
@@ -323,7 +383,7 @@ static void judge_fork(const struct cfsr_place *pl, const struct cfsr_iww *iw,
 			d->reason = CFSR_R_IDLER_GROUP;
 			for (c = 0; c < pl->nr_cpus && d->preferred_cpu < 0; c++)
 				if (below->span[c] == best &&
-				    (nr_running(iw, c, &st), st == CFSR_CPU_IDLE))
+				    (nr_running(pl, iw, c, &st), st == CFSR_CPU_IDLE))
 					d->preferred_cpu = c;
 			d->size = idle[best] - idle[to_g];
 			return;
@@ -336,19 +396,50 @@ static void judge_fork(const struct cfsr_place *pl, const struct cfsr_iww *iw,
 	judge_scope(pl, iw, d, scope, -1, -1, true);
 }
 
-static void judge_wake(const struct cfsr_place *pl, const struct cfsr_iww *iw,
-		       struct cfsr_place_decision *d, int prio, int prev, int waker, bool fork)
+/*
+ * The wakeup path of select_task_rq_fair() (v5.7-v6.18) as the domains'
+ * flags shape it: want_affine picks the waker's CPU as a target only
+ * through a domain of the waker's CPU with SD_WAKE_AFFINE that spans the
+ * previous CPU (else the target is the previous CPU); a domain with
+ * SD_BALANCE_WAKE (off by default) can send the wakeup to the slow path,
+ * find_idlest_cpu(), which the fast-path rule does not judge.
+ */
+static bool wake_affine_ok(const struct cfsr_topo *t, int prev, int waker)
 {
+	int lv;
+
+	if (prev < 0 || waker < 0 || prev == waker)
+		return true;
+	for (lv = 0; lv < t->nr_levels; lv++)
+		if ((t->levels[lv].flags & CFSR_SD_WAKE_AFFINE) &&
+		    t->levels[lv].span[prev] == t->levels[lv].span[waker])
+			return true;
+	return false;
+}
+
+static void judge_wake(const struct cfsr_place *pl, const struct cfsr_iww *iw,
+		       struct cfsr_place_decision *d, int prio, int prev, int waker,
+		       unsigned int sd_flag)
+{
+	int lv;
+
 	d->verdict = CFSR_CANNOT_JUDGE;
 	if (prio >= 0 && prio < 100) {
 		d->reason = CFSR_R_NOT_FAIR;
 		return;
 	}
-	if (fork)
-		judge_fork(pl, iw, d, d->from_cpu);
-	else
-		judge_wakeup(pl, iw, d, prev >= 0 && prev < pl->nr_cpus ? prev : -1,
-			     waker >= 0 && waker < pl->nr_cpus ? waker : -1);
+	if (sd_flag) {
+		judge_fork(pl, iw, d, d->from_cpu, sd_flag);
+		return;
+	}
+	for (lv = 0; lv < pl->topo->nr_levels; lv++)
+		if (pl->topo->levels[lv].flags & CFSR_SD_BALANCE_WAKE) {
+			d->reason = CFSR_R_BALANCE_WAKE;
+			return;
+		}
+	prev = prev >= 0 && prev < pl->nr_cpus ? prev : -1;
+	waker = waker >= 0 && waker < pl->nr_cpus ? waker : -1;
+	judge_wakeup(pl, iw, d, prev, wake_affine_ok(pl->topo, prev, waker) ? waker : -1);
 }
 
 /*
@@ -361,7 +452,8 @@ static void judge_wake(const struct cfsr_place *pl, const struct cfsr_iww *iw,
  * A task that was not waiting moved by an affinity change or active
  * balance: not judged.
  */
-static void judge_migrate(const struct cfsr_iww *iw, struct cfsr_place_decision *d, int prio)
+static void judge_migrate(const struct cfsr_place *pl, const struct cfsr_iww *iw,
+			  struct cfsr_place_decision *d, int prio)
 {
 	int st_src, st_dst, nr_src, nr_dst, curr, waiting;
 
@@ -370,8 +462,8 @@ static void judge_migrate(const struct cfsr_iww *iw, struct cfsr_place_decision 
 		d->reason = CFSR_R_NOT_FAIR;
 		return;
 	}
-	nr_src = nr_running(iw, d->from_cpu, &st_src);
-	nr_dst = nr_running(iw, d->to_cpu, &st_dst);
+	nr_src = nr_running(pl, iw, d->from_cpu, &st_src);
+	nr_dst = nr_running(pl, iw, d->to_cpu, &st_dst);
 	if (st_src == CFSR_CPU_UNKNOWN || st_dst == CFSR_CPU_UNKNOWN) {
 		d->reason = CFSR_R_STATE_UNKNOWN;
 		return;
@@ -397,7 +489,7 @@ static void fill_cpus(const struct cfsr_place *pl, const struct cfsr_iww *iw,
 	d->nr_cpus = pl->nr_cpus < CFSR_PLACE_CPUS ? pl->nr_cpus : CFSR_PLACE_CPUS;
 	for (c = 0; c < d->nr_cpus; c++) {
 		d->cpus[c].cpu = c;
-		d->cpus[c].nr_running = nr_running(iw, c, &st);
+		d->cpus[c].nr_running = nr_running(pl, iw, c, &st);
 		d->cpus[c].state = st;
 		d->cpus[c].load = cfsr_cpuload_now(cl, c);
 	}
@@ -412,6 +504,7 @@ static bool wanted(const struct cfsr_place *pl, const struct cfsr_place_decision
 	return pl->filter_cpu < 0 || d->from_cpu == pl->filter_cpu || d->to_cpu == pl->filter_cpu;
 }
 
+/* Count @d; a divergence is kept with the CPUs as @iw and @cl give them (NULL: as filled). */
 static void record(struct cfsr_place *pl, const struct cfsr_iww *iw, const struct cfsr_cpuload *cl,
 		   struct cfsr_place_decision *d)
 {
@@ -421,8 +514,88 @@ static void record(struct cfsr_place *pl, const struct cfsr_iww *iw, const struc
 	pl->tot.reasons[d->kind][d->reason]++;
 	if (d->verdict != CFSR_DIVERGES)
 		return;
-	fill_cpus(pl, iw, cl, d);
+	if (iw)
+		fill_cpus(pl, iw, cl, d);
 	keep(pl, d);
+}
+
+/*
+ * A move made by the migration stopper (migration_cpu_stop(),
+ * kernel/sched/core.c): the CPU runs its stopper (the stop class, prio 0
+ * as sched_switch shows it, named migration/N), and the task moved is the
+ * one switched out for it, still runnable: the task asked for the move
+ * itself, stop_one_cpu() from sched_exec() or from a change of its own
+ * affinity (set_cpus_allowed_ptr(), which a sched_setaffinity() entry of
+ * the task's own shows).  Active balancing moves a running task another
+ * CPU's balancer chose: not the one that woke the stopper.
+ */
+static bool stopper_move(struct cfsr_place *pl, const struct cfsr_event *ev, struct pl_task *t)
+{
+	const struct pl_cpu *c = &pl->cpu[ev->migrate.orig_cpu];
+	bool aff = t->setaffinity;
+
+	t->setaffinity = false;
+	return ev->cpu == ev->migrate.orig_cpu && c->prio < 100 &&
+	       !strncmp(c->comm, "migration/", 10) && c->prev == ev->migrate.pid && !aff;
+}
+
+/* The pending stopper move of @t, counted as what it turned out to be. */
+static void settle_pending(struct cfsr_place *pl, struct pl_task *t, bool exec)
+{
+	size_t i;
+
+	if (!t->pending)
+		return;
+	t->pending = false;
+	for (i = 0; i < pl->nr_pending && pl->pending[i].exec.pid != t->pid; i++)
+		;
+	if (i == pl->nr_pending)
+		return;
+	record(pl, NULL, NULL, exec ? &pl->pending[i].exec : &pl->pending[i].migrate);
+	pl->pending[i] = pl->pending[--pl->nr_pending];
+}
+
+/*
+ * A stopper move of the task that woke it: judged now as a migration (@mig)
+ * and as sched_exec()'s placement, and counted as one of them later.
+ * sched_exec() (kernel/sched/core.c, before v3.8 through v6.18, whose
+ * kernel exports it) calls select_task_rq() with SD_BALANCE_EXEC (WF_EXEC
+ * from v5.10) for the running task: select_task_rq_fair() takes the
+ * highest domain with SD_BALANCE_EXEC and find_idlest_cpu() there, the
+ * walk a fork takes (judge_fork(), the local group the task's CPU's);
+ * update_sg_wakeup_stats() counts that CPU without the task
+ * (cpu_load_without(), idle_cpu_without()), so its count here is its
+ * waiting tasks less the task (the stopper aside).  bprm_execve() (fs/exec.c)
+ * calls sched_exec() before exec_binprm() fires sched_process_exec, so the
+ * move comes first and the exec event confirms it.
+ */
+static int exec_pending(struct cfsr_place *pl, const struct cfsr_iww *iw,
+			const struct cfsr_cpuload *cl, struct pl_task *t,
+			const struct cfsr_place_decision *mig, int prio)
+{
+	struct pl_pending *p;
+	int curr, waiting, st;
+
+	settle_pending(pl, t, false);
+	if (CFSR_ALLOC_GROW(pl->pending, pl->nr_pending + 1, pl->alloc_pending) < 0)
+		return cfsr_error("out of memory for the placement audit");
+	p = &pl->pending[pl->nr_pending++];
+	p->migrate = *mig;
+	fill_cpus(pl, iw, cl, &p->migrate);
+	p->exec = *mig;
+	p->exec.kind = CFSR_PLACE_EXEC;
+	p->exec.verdict = CFSR_CANNOT_JUDGE;
+	p->exec.preferred_cpu = -1;
+	p->exec.size = 0;
+	st = (int)cfsr_iww_cpu_now(iw, mig->from_cpu, &curr, &waiting);
+	pl->self_cpu = mig->from_cpu;
+	pl->self_nr = waiting > 0 ? waiting - 1 : 0;
+	pl->self_st = st == CFSR_CPU_UNKNOWN ? st : pl->self_nr ? CFSR_CPU_BUSY : CFSR_CPU_IDLE;
+	judge_wake(pl, iw, &p->exec, prio, -1, -1, CFSR_SD_BALANCE_EXEC);
+	pl->self_cpu = -1;
+	fill_cpus(pl, iw, cl, &p->exec);
+	t->pending = true;
+	return 0;
 }
 
 static bool valid_cpu(const struct cfsr_place *pl, int cpu)
@@ -439,6 +612,32 @@ int cfsr_place_event(struct cfsr_place *pl, const struct cfsr_event *ev, const s
 	bool waking;
 
 	switch (ev->kind) {
+	case CFSR_EV_SWITCH:
+		if (!valid_cpu(pl, ev->cpu))
+			return 0;
+		pl->cpu[ev->cpu].pid = ev->sw.next_pid;
+		pl->cpu[ev->cpu].prio = ev->sw.next_prio;
+		memcpy(pl->cpu[ev->cpu].comm, ev->sw.next_comm, sizeof(pl->cpu[ev->cpu].comm));
+		pl->cpu[ev->cpu].prev =
+			ev->sw.prev_pid > 0 && !ev->sw.prev_state ? ev->sw.prev_pid : 0;
+		return 0;
+	case CFSR_EV_EXEC:
+	case CFSR_EV_EXIT:
+		/* a thread that execs in a thread group takes its leader's pid: old_pid is its own */
+		t = ev->kind != CFSR_EV_EXEC ? pl_task_get(pl, ev->exit.pid) :
+		    ev->exec.old_pid > 0     ? pl_task_get(pl, ev->exec.old_pid) :
+					       pl_task_get(pl, ev->exec.pid);
+		if (!t)
+			return -1;
+		settle_pending(pl, t, ev->kind == CFSR_EV_EXEC);
+		t->setaffinity = false;
+		return 0;
+	case CFSR_EV_SETAFFINITY:
+		t = pl_task_get(pl, ev->affinity.pid > 0 ? ev->affinity.pid : ev->pid);
+		if (!t)
+			return -1;
+		t->setaffinity = true;
+		return 0;
 	case CFSR_EV_WAKING:
 		if (ev->wake.pid <= 0)
 			return 0;
@@ -475,12 +674,12 @@ int cfsr_place_event(struct cfsr_place *pl, const struct cfsr_event *ev, const s
 			/* the parent forks on the CPU that records the event */
 			d.kind = CFSR_PLACE_FORK;
 			d.from_cpu = ev->cpu;
-			judge_wake(pl, iw, &d, prio, -1, -1, true);
+			judge_wake(pl, iw, &d, prio, -1, -1, CFSR_SD_BALANCE_FORK);
 		} else {
 			d.kind = CFSR_PLACE_WAKEUP;
 			d.from_cpu = waking ? t->prev_cpu : -1;
 			judge_wake(pl, iw, &d, prio, d.from_cpu, waking ? t->waker_cpu : ev->cpu,
-				   false);
+				   0);
 		}
 		record(pl, iw, cl, &d);
 		return 0;
@@ -493,6 +692,7 @@ int cfsr_place_event(struct cfsr_place *pl, const struct cfsr_event *ev, const s
 			return -1;
 		if (t->waking)
 			return 0; /* part of the wakeup: judged at sched_wakeup */
+		settle_pending(pl, t, false);
 		memset(&d, 0, sizeof(d));
 		d.ts = ev->ts;
 		d.kind = CFSR_PLACE_MIGRATE;
@@ -501,7 +701,9 @@ int cfsr_place_event(struct cfsr_place *pl, const struct cfsr_event *ev, const s
 		d.from_cpu = ev->migrate.orig_cpu;
 		d.to_cpu = ev->migrate.dest_cpu;
 		d.preferred_cpu = -1;
-		judge_migrate(iw, &d, ev->migrate.prio);
+		judge_migrate(pl, iw, &d, ev->migrate.prio);
+		if (stopper_move(pl, ev, t))
+			return exec_pending(pl, iw, cl, t, &d, ev->migrate.prio);
 		record(pl, iw, cl, &d);
 		return 0;
 	default:
@@ -527,8 +729,10 @@ struct cfsr_place *cfsr_place_new(int nr_cpus, int top_n, uint64_t win_start, ui
 	pl->g_idle = calloc((size_t)pl->own.nr_cpus, sizeof(int));
 	pl->g_nr = calloc((size_t)pl->own.nr_cpus, sizeof(int));
 	pl->g_allowed = calloc((size_t)pl->own.nr_cpus, sizeof(int));
-	if (!pl->scope || !pl->other || !pl->g_idle || !pl->g_nr || !pl->g_allowed)
+	pl->cpu = calloc((size_t)pl->own.nr_cpus, sizeof(*pl->cpu));
+	if (!pl->scope || !pl->other || !pl->g_idle || !pl->g_nr || !pl->g_allowed || !pl->cpu)
 		goto fail;
+	pl->self_cpu = -1;
 	pl->nr_cpus = nr_cpus;
 	pl->top_n = top_n;
 	pl->win_start = win_start;
@@ -555,7 +759,21 @@ void cfsr_place_free(struct cfsr_place *pl)
 	free(pl->g_idle);
 	free(pl->g_nr);
 	free(pl->g_allowed);
+	free(pl->cpu);
+	free(pl->pending);
 	free(pl);
+}
+
+void cfsr_place_finish(struct cfsr_place *pl)
+{
+	while (pl->nr_pending) {
+		struct pl_task *t = pl_task_get(pl, pl->pending[0].exec.pid);
+
+		if (!t)
+			return;
+		t->pending = true;
+		settle_pending(pl, t, false);
+	}
 }
 
 void cfsr_place_set_topo(struct cfsr_place *pl, const struct cfsr_topo *t)
@@ -587,7 +805,7 @@ int cfsr_place_top(struct cfsr_place *pl, const struct cfsr_place_decision **d)
 
 const char *cfsr_place_kind_name(enum cfsr_place_kind k)
 {
-	static const char *const names[] = { "wakeup", "fork", "migration" };
+	static const char *const names[] = { "wakeup", "fork", "migration", "exec" };
 
 	return (unsigned int)k < CFSR_PLACE_NR_KINDS ? names[k] : "?";
 }

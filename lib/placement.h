@@ -12,6 +12,9 @@
  *   fork       sched_wakeup_new's target CPU
  *   migration  a sched_migrate_task outside a wakeup: load balancing,
  *              affinity change, active balance
+ *   exec       the migration stopper's move of a task that woke it and
+ *              was switched out for it, confirmed by the task's
+ *              sched_process_exec (sched_exec(), which runs before it)
  *
  * Each is classified agrees / diverges / cannot judge with a reason (see
  * docs/COMPARATORS.md for the rules and their limits).  The rules follow
@@ -35,6 +38,7 @@ enum cfsr_place_kind {
 	CFSR_PLACE_WAKEUP,
 	CFSR_PLACE_FORK,
 	CFSR_PLACE_MIGRATE,
+	CFSR_PLACE_EXEC,
 	CFSR_PLACE_NR_KINDS,
 };
 
@@ -73,7 +77,13 @@ enum cfsr_verdict {
 	X(CFSR_R_WAKE_AFFINE, "wake-affine",                                 \
 	  "no idle CPU in the chosen LLC; the other LLC had one")            \
 	X(CFSR_R_IDLER_GROUP, "idler-group",                                 \
-	  "placed in a group with fewer idle CPUs than the idlest")
+	  "placed in a group with fewer idle CPUs than the idlest")          \
+	X(CFSR_R_NO_BALANCE, "no-balance-domain",                            \
+	  "no domain balances it (recorded flags): it stays on its CPU")     \
+	X(CFSR_R_OUTSIDE_DOMAIN, "outside-domain",                           \
+	  "placed outside the domain its rule balances over")                \
+	X(CFSR_R_BALANCE_WAKE, "balance-wake",                               \
+	  "a domain has SD_BALANCE_WAKE: the slow path may decide")
 
 enum cfsr_place_reason {
 #define X(r, id, text) r,
@@ -103,7 +113,7 @@ struct cfsr_place_cpu {
  * @ts: trace time of the event that completed it
  * @kind, @verdict, @reason: what and how judged
  * @pid, @comm: the task
- * @from_cpu: its previous CPU (wakeup), parent's CPU (fork), source (migration); -1 unknown
+ * @from_cpu: its previous CPU (wakeup), parent's CPU (fork), source (migration, exec); -1 unknown
  * @to_cpu: the CPU the kernel chose
  * @preferred_cpu: the CPU the rule prefers when it diverges, else -1
  * @size: how far apart: nr_running of @to_cpu minus that of @preferred_cpu
@@ -164,6 +174,12 @@ void cfsr_place_set_topo(struct cfsr_place *pl, const struct cfsr_topo *t);
  */
 int cfsr_place_event(struct cfsr_place *pl, const struct cfsr_event *ev, const struct cfsr_iww *iw,
 		     const struct cfsr_cpuload *cl);
+
+/*
+ * cfsr_place_finish() - the end of the events: a stopper move still
+ * waiting for its task's sched_process_exec is a migration
+ */
+void cfsr_place_finish(struct cfsr_place *pl);
 
 const struct cfsr_place_totals *cfsr_place_totals(const struct cfsr_place *pl);
 

@@ -135,6 +135,8 @@ struct tg_change {
 /* A task group: its parent, tg->load_avg, tg->shares, tg->runnable_avg (v3.8-v4.2). */
 struct replay_tg {
 	int parent;
+	/* made within the trace (cfsr_replay_group_created()) */
+	bool created;
 	/* levels below the root (the root 0) */
 	int depth;
 	int64_t load_avg;
@@ -145,10 +147,15 @@ struct replay_tg {
 	unsigned int next_change;
 };
 
-/* tg->shares stated for a group before the engine meets it (cfsr_replay_group_shares()). */
+/*
+ * tg->shares stated for a group before the engine meets it
+ * (cfsr_replay_group_shares(); 0 none), and whether the trace saw the
+ * group made (cfsr_replay_group_created()).
+ */
 struct replay_shares {
 	char *path;
 	uint64_t shares;
+	bool created;
 };
 
 struct cfsr_replay {
@@ -656,6 +663,12 @@ void cfsr_replay_clock_record(struct cfsr_replay *r, int cpu, uint64_t ts, uint6
 /* ---- task groups and cfs_rqs ---------------------------------------------------------- */
 
 /* The index of group @path, created with a cfs_rq on every CPU; -1 on failure. */
+/*
+ * init_cfs_rq() (kernel/sched/fair.c, v3.8-v6.5): a new cfs_rq's
+ * min_vruntime starts 2^20 ns below zero, so that its wrap is met early.
+ */
+#define CFS_INIT_MIN_VRUNTIME ((uint64_t) - (1LL << 20))
+
 static int group_get(struct cfsr_replay *r, const char *path)
 {
 	size_t i, c, nr, len;
@@ -700,9 +713,13 @@ static int group_get(struct cfsr_replay *r, const char *path)
 		r->max_depth = r->tgs[r->nr_groups].depth;
 	r->tgs[r->nr_groups].load_avg = 0;
 	r->tgs[r->nr_groups].shares = NICE_0_LOAD;
-	for (c = 0; c < r->nr_stated; c++)
-		if (!strcmp(r->stated[c].path, path))
+	for (c = 0; c < r->nr_stated; c++) {
+		if (strcmp(r->stated[c].path, path))
+			continue;
+		if (r->stated[c].shares)
 			r->tgs[r->nr_groups].shares = r->stated[c].shares;
+		r->tgs[r->nr_groups].created = r->stated[c].created;
+	}
 	for (c = 0; c < (size_t)r->nr_cpus; c++) {
 		struct cfsr_cfs_rq *cfs = &r->cfs[r->nr_cfs + c];
 
@@ -711,6 +728,8 @@ static int group_get(struct cfsr_replay *r, const char *path)
 		cfs->cpu = (int)c;
 		cfs->group = (int)r->nr_groups;
 		cfs->se_weight = NICE_0_LOAD;
+		if (r->tgs[r->nr_groups].created)
+			cfs->min_vruntime = CFS_INIT_MIN_VRUNTIME;
 	}
 	r->nr_cfs = nr;
 	return (int)r->nr_groups++;
@@ -1192,32 +1211,32 @@ static void task_place(const struct cfsr_replay *r, const struct cfsr_cfs_rq *cf
 
 /*
  * Mirrors update_min_vruntime() (kernel/sched/fair.c, v4.13-v6.5) on a
- * cfs_rq of a CFS profile: curr if it is queued there, and the leftmost of
- * its other queued tasks, in the CPU's list.
- * Differs: group entities are left out of the leftmost (the engine does
- * not advance their vruntime for CFS profiles).
+ * cfs_rq of a CFS profile: curr (the running task queued there, or the
+ * group entity above it) and the leftmost of its other queued entities,
+ * tasks and group entities alike, never backwards.
  */
+static bool cfs_ent_next(const struct cfsr_replay *r, const struct cfsr_cfs_rq *cfs, size_t *i,
+			 struct ent *e);
+
 static void cfs_update_min(const struct cfsr_replay *r, struct cfsr_cfs_rq *cfs)
 {
-	const struct replay_rq *rq;
-	const struct cfsr_task *t, *curr = NULL, *left = NULL;
-	size_t i;
+	struct ent c, e;
+	bool has_curr, has_left = false;
+	uint64_t left = 0;
+	size_t i = 0;
 
 	if (r->profile->eevdf || !cfs)
 		return;
-	rq = &r->rqs[cfs->cpu];
-	for (i = 0; i < rq->nr_onrq; i++) {
-		t = &r->tasks[rq->onrq[i]];
-		if (!t->fair || t->group != cfs->group || !state_on_rq(t->state))
+	has_curr = cfs_curr_ent(r, cfs, &c);
+	while (cfs_ent_next(r, cfs, &i, &e)) {
+		if (has_curr && ent_same(&e, &c))
 			continue;
-		if (t->state == CFSR_TS_RUNNING)
-			curr = t;
-		else if (!left || (int64_t)(t->vruntime - left->vruntime) < 0)
-			left = t;
+		if (!has_left || (int64_t)(*e.vruntime - left) < 0)
+			left = *e.vruntime;
+		has_left = true;
 	}
-	cfs->min_vruntime =
-		cfsr_cfs_min_vruntime(cfs->min_vruntime, curr != NULL, curr ? curr->vruntime : 0,
-				      left != NULL, left ? left->vruntime : 0);
+	cfs->min_vruntime = cfsr_cfs_min_vruntime(cfs->min_vruntime, has_curr,
+						  has_curr ? *c.vruntime : 0, has_left, left);
 }
 
 /*
@@ -1234,6 +1253,21 @@ static void cfs_update_min(const struct cfsr_replay *r, struct cfsr_cfs_rq *cfs)
  * START_DEBIT vslice for a new task) and is marked @vr_guessed, until a
  * wakeup places it at the sleeper floor rather than at its own vruntime.
  */
+/*
+ * place_entity(initial 0) of an entity whose vruntime *@v is known or
+ * guessed (*@guessed): at the sleeper floor below @min_vruntime if it is
+ * behind it, which makes it known.
+ */
+static void cfs_place_waking(const struct cfsr_replay *r, uint64_t min_vruntime, uint64_t *v,
+			     bool *guessed)
+{
+	uint64_t nv = cfsr_cfs_place(&r->cfs_tu, min_vruntime, *v, false, 0);
+
+	if (nv != *v)
+		*guessed = false;
+	*v = nv;
+}
+
 static void cfs_place_task(const struct cfsr_replay *r, const struct cfsr_cfs_rq *cfs,
 			   struct cfsr_task *t, bool initial)
 {
@@ -1257,10 +1291,7 @@ static void cfs_place_task(const struct cfsr_replay *r, const struct cfsr_cfs_rq
 		t->vr_guessed = true;
 		return;
 	}
-	v = cfsr_cfs_place(&r->cfs_tu, cfs->min_vruntime, t->vruntime, false, 0);
-	if (v != t->vruntime)
-		t->vr_guessed = false;
-	t->vruntime = v;
+	cfs_place_waking(r, cfs->min_vruntime, &t->vruntime, &t->vr_guessed);
 }
 
 /*
@@ -1333,6 +1364,64 @@ static void cfs_attach(struct cfsr_replay *r, struct cfsr_task *t)
 		return;
 	t->vruntime += cfs->min_vruntime;
 	t->vr_rel = false;
+}
+
+/*
+ * Mirrors sched_move_task() (kernel/core.c) with task_change_group_fair()
+ * (kernel/sched/fair.c), v3.8-v6.5, for the vruntime of a CFS profile's
+ * task moving from cfs_rq @from to @to: a queued task is dequeued without
+ * DEQUEUE_SLEEP (its vruntime made relative to @from's min_vruntime) and
+ * enqueued without ENQUEUE_WAKEUP (@to's added, no placement); a sleeping
+ * one is placed on @from first (detach_task_cfs_rq(): place_entity(0),
+ * then made relative), and attach_task_cfs_rq() adds @to's.
+ */
+static void cfs_move_group(const struct cfsr_replay *r, struct cfsr_task *t,
+			   const struct cfsr_cfs_rq *from, const struct cfsr_cfs_rq *to,
+			   bool queued)
+{
+	if (!t->vr_placed || t->vr_rel || !from || !to)
+		return;
+	if (!queued)
+		t->vruntime = cfsr_cfs_place(&r->cfs_tu, from->min_vruntime, t->vruntime, false, 0);
+	t->vruntime = t->vruntime - from->min_vruntime + to->min_vruntime;
+}
+
+/*
+ * Mirrors enqueue_entity() of a group entity for a CFS profile
+ * (kernel/sched/fair.c, v3.8-v6.5): enqueue_task_fair() enqueues every
+ * level above a task with ENQUEUE_WAKEUP, so the group entity's vruntime,
+ * absolute on its parent cfs_rq (dequeue_task_fair() dequeues those levels
+ * with DEQUEUE_SLEEP: no renormalisation either way), is placed by
+ * place_entity(initial 0): no earlier than the parent's min_vruntime less
+ * the sleeper credit (GENTLE_FAIR_SLEEPERS: half a latency), never moved
+ * back.  A group entity the engine enqueues for the first time has no
+ * known vruntime, unless the trace saw its group made: it starts at the
+ * parent's min_vruntime and is marked @se_vr_guessed until a placement
+ * sets it at the sleeper floor.
+ * Differs: entity_is_long_sleeper() (v6.3-v6.5) is not modelled.
+ */
+static void cfs_place_gse(const struct cfsr_replay *r, const struct cfsr_cfs_rq *p,
+			  struct cfsr_cfs_rq *g)
+{
+	if (!g->se_vr_placed && r->tgs[g->group].created &&
+	    (!p->group || r->tgs[p->group].created)) {
+		/*
+		 * A group made in the trace: its entity starts at vruntime 0
+		 * (alloc_fair_sched_group() zeroes it).  On a group's cfs_rq
+		 * made in the trace too, that is the engine's frame
+		 * (CFS_INIT_MIN_VRUNTIME); on the root, whose min_vruntime
+		 * has grown with the machine's run time, 0 lies far below the
+		 * sleeper floor, which place_entity() then gives.
+		 */
+		g->se_vruntime = p->group ? 0 : p->min_vruntime - (1ULL << 62);
+		g->se_vr_placed = true;
+		g->se_vr_guessed = false;
+	} else if (!g->se_vr_placed) {
+		g->se_vruntime = p->min_vruntime;
+		g->se_vr_placed = true;
+		g->se_vr_guessed = true;
+	}
+	cfs_place_waking(r, p->min_vruntime, &g->se_vruntime, &g->se_vr_guessed);
 }
 
 const struct cfsr_cfs_tunables *cfsr_replay_cfs_tunables(const struct cfsr_replay *r)
@@ -1442,6 +1531,8 @@ static void gse_enqueue(struct cfsr_replay *r, struct cfsr_cfs_rq *g)
 
 	if (r->profile->eevdf)
 		place_entity(r, p, &e, false);
+	else
+		cfs_place_gse(r, p, g);
 	g->se_on_rq = true;
 	p->load_weight += g->se_weight;
 	p->nr_gse++;
@@ -1489,6 +1580,8 @@ static void gse_dequeue(struct cfsr_replay *r, struct cfsr_cfs_rq *g)
 	if (r->profile->eevdf)
 		update_entity_lag(r, p, &e);
 	gse_leave(r, g);
+	/* CFS: dequeue_entity() ends with update_min_vruntime() */
+	cfs_update_min(r, p);
 }
 
 /*
@@ -2121,24 +2214,59 @@ static void update_cfs_group(struct cfsr_replay *r, struct cfsr_cfs_rq *gcfs, bo
 		p->load_weight += shares;
 }
 
-int cfsr_replay_group_shares(struct cfsr_replay *r, const char *path, uint64_t shares)
+/* The entry of group @path among those stated, made if new; NULL out of memory. */
+static struct replay_shares *stated_of(struct cfsr_replay *r, const char *path)
 {
 	size_t i;
 
-	for (i = 0; i < r->nr_groups; i++)
-		if (!strcmp(r->groups[i], path))
-			r->tgs[i].shares = shares;
 	for (i = 0; i < r->nr_stated && strcmp(r->stated[i].path, path); i++)
 		;
 	if (i == r->nr_stated) {
 		if (CFSR_ALLOC_GROW(r->stated, r->nr_stated + 1, r->alloc_stated) < 0)
-			return cfsr_error("replay: out of memory");
+			return NULL;
+		memset(&r->stated[i], 0, sizeof(r->stated[i]));
 		r->stated[i].path = strdup(path);
 		if (!r->stated[i].path)
-			return cfsr_error("replay: out of memory");
+			return NULL;
 		r->nr_stated++;
 	}
-	r->stated[i].shares = shares;
+	return &r->stated[i];
+}
+
+int cfsr_replay_group_shares(struct cfsr_replay *r, const char *path, uint64_t shares)
+{
+	struct replay_shares *st = stated_of(r, path);
+	size_t i;
+
+	if (!st)
+		return cfsr_error("replay: out of memory");
+	for (i = 0; i < r->nr_groups; i++)
+		if (!strcmp(r->groups[i], path))
+			r->tgs[i].shares = shares;
+	st->shares = shares;
+	return 0;
+}
+
+int cfsr_replay_group_created(struct cfsr_replay *r, const char *path)
+{
+	struct replay_shares *st = stated_of(r, path);
+	struct cfsr_cfs_rq *cfs;
+	size_t i;
+	int c;
+
+	if (!st)
+		return cfsr_error("replay: out of memory");
+	st->created = true;
+	for (i = 0; i < r->nr_groups; i++) {
+		if (strcmp(r->groups[i], path))
+			continue;
+		r->tgs[i].created = true;
+		for (c = 0; c < r->nr_cpus; c++) {
+			cfs = cfs_of(r, (int)i, c);
+			if (!cfs_nr_queued(cfs) && !cfs->se_vr_placed && !cfs->min_vruntime)
+				cfs->min_vruntime = CFS_INIT_MIN_VRUNTIME;
+		}
+	}
 	return 0;
 }
 
@@ -3365,7 +3493,10 @@ static void recover_switch(struct cfsr_replay *r, struct replay_rq *rq, struct c
  * and a deadline reached is renewed one virtual slice later
  * (update_deadline(); a group entity's slice is its cfs_rq's smallest,
  * the base slice here).  With its exec_start unknown, @delta_exec stands
- * for the time.
+ * for the time.  For a CFS profile, update_curr() of kernel/sched/fair.c,
+ * v3.8-v6.5, at that level: the CFS vruntime advances by calc_delta_fair()
+ * at the group entity's weight (its inv_weight computed from it,
+ * __update_inv_weight()), then update_min_vruntime() of the parent.
  */
 static void gse_update_curr(struct cfsr_replay *r, struct cfsr_cfs_rq *g, uint64_t now,
 			    uint64_t delta_exec)
@@ -3378,6 +3509,11 @@ static void gse_update_curr(struct cfsr_replay *r, struct cfsr_cfs_rq *g, uint64
 		g->se_exec_start = now;
 	if (!delta_exec)
 		return;
+	if (!r->profile->eevdf) {
+		g->se_vruntime += cfsr_cfs_calc_delta_fair(&r->cfs_tu, delta_exec, e.weight, 0);
+		cfs_update_min(r, parent_cfs(r, g));
+		return;
+	}
 	gse_sums_set(r, g, false);
 	g->se_vruntime += calc_delta_fair(delta_exec, &e);
 	if ((int64_t)(g->se_vruntime - g->se_deadline) >= 0) {
@@ -3393,7 +3529,9 @@ static void gse_update_curr(struct cfsr_replay *r, struct cfsr_cfs_rq *g, uint64
  * calc_delta_fair(delta_exec), a deadline reached is renewed one virtual
  * slice later (update_deadline()); with @levels (the report comes from the
  * task's CPU: the tick, a dequeue, a put, a pick), the group entities above
- * it too, each from its own exec_start (gse_update_curr()).  A read of the
+ * it too, each from its own exec_start (gse_update_curr()); for a CFS
+ * profile the same levels, as entity_tick(), dequeue_entity() and
+ * put_prev_entity() call update_curr() on each (v3.8-v6.5).  A read of the
  * task's CPU time from another CPU (task_sched_runtime()) updates the
  * task's cfs_rq only.
  */
@@ -3414,7 +3552,7 @@ static void advance_vruntime(struct cfsr_replay *r, struct cfsr_task *t, uint64_
 	task_account(r, t, 1);
 	/* CFS: update_curr() ends with update_min_vruntime() */
 	cfs_update_min(r, task_cfs(r, t));
-	if (!r->profile->eevdf || !levels)
+	if (!levels)
 		return;
 	for (g = task_cfs(r, t); g && g->group; g = parent_cfs(r, g))
 		if (g->se_on_rq)
@@ -3430,7 +3568,9 @@ static void advance_vruntime(struct cfsr_replay *r, struct cfsr_task *t, uint64_
  * (update_curr() reports run time only for a task).
  * Then check_preempt_wakeup_fair() (kernel/sched/fair.c, v6.12-v6.18;
  * check_preempt_wakeup() before) updates the level where the woken task's
- * path meets the running task's (find_matching_se()).
+ * path meets the running task's (find_matching_se()).  The CFS profiles
+ * make the same calls (enqueue_entity() and check_preempt_wakeup(),
+ * v3.8-v6.5).
  * Differs: the model does so also where the kernel returns first (the
  * running task already asked to reschedule, SCHED_BATCH or SCHED_IDLE
  * tasks); the time is then counted at the next update instead.
@@ -3440,8 +3580,6 @@ static void enqueue_update_curr(struct cfsr_replay *r, const struct cfsr_task *t
 	struct cfsr_cfs_rq *c;
 	struct ent e;
 
-	if (!r->profile->eevdf)
-		return;
 	for (c = task_cfs(r, t); c; c = parent_cfs(r, c)) {
 		if (cfs_curr_ent(r, c, &e) && e.g)
 			gse_update_curr(r, e.g, now, 0);
@@ -3865,8 +4003,19 @@ static int on_migrate(struct cfsr_replay *r, const struct cfsr_event *ev)
 		else
 			cfs_attach(r, t);
 		task_account(r, t, 1);
-		/* enqueue_task_fair() on the destination: se_update_runnable() at each level */
-		group_levels(r, t->group, t->cpu, LEVELS_RUNNABLE);
+		/*
+		 * enqueue_task_fair() on the destination: se_update_runnable()
+		 * at each level.  Before v6.12 an empty group's entity had
+		 * dropped to MIN_SHARES (calc_group_shares() on no load), and
+		 * its enqueue_entity()'s update_cfs_group() gives it its
+		 * weight back: that walk is made there (v5.7-v6.11).  From
+		 * v6.12 the empty group kept its weight, and the engine leaves
+		 * the reweight to the levels' next update, which the kernel's
+		 * records of the 6.18 runs follow more closely
+		 * (docs/VALIDATION.md).
+		 */
+		group_levels(r, t->group, t->cpu,
+			     r->gparams->keep_empty_weight ? LEVELS_RUNNABLE : LEVELS_WALK);
 		if (t->state == CFSR_TS_QUEUED)
 			root_util_est(r, t, 1);
 		/*
@@ -4099,12 +4248,15 @@ static int move_task_group_at(struct cfsr_replay *r, struct cfsr_task *t, int g,
 		t->rel_deadline = true;
 	}
 	task_account(r, t, -1);
+	cfs_update_min(r, cfs);
 	reweight_groups(r, t->group, t->cpu);
 	group_walk(r, cfs, now, ts, exact, &walk_full);
 	t->group = g;
 	t->group_given = true;
 	attach_task(r, t, now, ts, exact);
-	if (queued)
+	if (!r->profile->eevdf)
+		cfs_move_group(r, t, cfs, task_cfs(r, t), queued);
+	else if (queued)
 		task_place(r, task_cfs(r, t), t, false);
 	/* put_prev_task(): enqueued as a waiting entity, set running after */
 	running = t->state == CFSR_TS_RUNNING;
@@ -5179,6 +5331,9 @@ static void pick_describe(struct cfsr_pick_entity *e, const struct cfsr_task *t,
  * buddy state @q allows.  The CPU's list keeps the order the tasks were
  * queued in, which breaks vruntime ties as the tree does.
  */
+static int cfs_pick_groups(const struct cfsr_replay *r, int cpu, const struct cfsr_pick_query *q,
+			   struct cfsr_pick *out);
+
 static int cfs_pick(const struct cfsr_replay *r, int cpu, const struct cfsr_pick_query *q,
 		    struct cfsr_pick *out)
 {
@@ -5196,7 +5351,7 @@ static int cfs_pick(const struct cfsr_replay *r, int cpu, const struct cfsr_pick
 		if (!cfs)
 			cfs = cfs_of(r, t->group, cpu);
 		else if (cfs->group != t->group)
-			return CFSR_PICK_GROUPS;
+			return cfs_pick_groups(r, cpu, q, out);
 		if (t->state == CFSR_TS_RUNNING) {
 			if (t->pid != q->prev_pid)
 				return CFSR_PICK_NO_STATE;
@@ -5379,6 +5534,31 @@ static bool level_pick(const struct cfsr_replay *r, const struct cfsr_cfs_rq *cf
 	return true;
 }
 
+/*
+ * The first of the @nr_lv levels of a pick whose choice is not on the
+ * path to @other, the task the kernel ran (*@first; @nr_lv if none), as
+ * @out->level (-1: none).  Return: the level to describe: that one, else
+ * the last, with @out->buddy set where a next buddy led the path.
+ */
+static size_t pick_parting(const struct cfsr_replay *r, const struct pick_level *lv, size_t nr_lv,
+			   const struct cfsr_task *other, struct cfsr_pick *out, size_t *first)
+{
+	struct ent oe;
+	size_t at, i;
+
+	for (at = 0; at < nr_lv; at++)
+		if (!other || path_ent(r, lv[at].cfs, other, &oe) < 0 || !ent_same(&oe, &lv[at].e))
+			break;
+	if (first)
+		*first = at;
+	out->level = at < nr_lv ? (int)at : -1;
+	if (at < nr_lv)
+		return at;
+	for (i = 0; i < nr_lv; i++)
+		out->buddy = out->buddy || lv[i].buddy;
+	return nr_lv - 1;
+}
+
 /* @e at level @cfs as a pick sees it, named by task @pid below it. */
 static void level_describe(const struct cfsr_replay *r, const struct cfsr_cfs_rq *cfs,
 			   const struct pick_overlay *ov, const struct ent *e, int pid,
@@ -5464,17 +5644,7 @@ static int pick_groups(const struct cfsr_replay *r, int cpu, const struct cfsr_p
 		add_buddy(out, buddy);
 		out->nr_delayed_done++;
 	}
-	/* the first level whose choice is not on the path to the task the kernel ran */
-	for (at = 0; at < nr_lv; at++)
-		if (!other || path_ent(r, lv[at].cfs, other, &oe) < 0 || !ent_same(&oe, &lv[at].e))
-			break;
-	out->level = at < nr_lv ? (int)at : -1;
-	if (at == nr_lv) {
-		/* the same path: whether a next buddy led it at some level */
-		for (i = 0; i < nr_lv; i++)
-			out->buddy = out->buddy || lv[i].buddy;
-		at = nr_lv - 1;
-	}
+	at = pick_parting(r, lv, nr_lv, other, out, NULL);
 	cfs = lv[at].cfs;
 	level_describe(r, cfs, &ov, &lv[at].e, e.t->pid, true, &out->picked);
 	if (other && other->fair && other->cpu == cpu && path_ent(r, cfs, other, &oe) == 0)
@@ -5489,6 +5659,262 @@ static int pick_groups(const struct cfsr_replay *r, int cpu, const struct cfsr_p
 	out->buddy = out->buddy || lv[at].buddy;
 	out->group = cfs->group;
 	return out->picked.pid;
+}
+
+/* CFS profiles: the entity's vruntime derives from the start policy, not the trace. */
+static bool cfs_guessed(const struct ent *e)
+{
+	return e->t ? e->t->vr_guessed || !e->t->vr_placed :
+		      e->g->se_vr_guessed || !e->g->se_vr_placed;
+}
+
+/* The key of a CFS pick's entity: a task's pid, a group entity's group negated. */
+static int cfs_key(const struct ent *e)
+{
+	return e->t ? e->t->pid : -e->g->group;
+}
+
+/*
+ * The entity on @cfs that a buddy mark on @key leaves there, 0 none: for a
+ * task (set_next_buddy(), set_last_buddy() and set_skip_buddy() mark the
+ * task and every group entity above it, kernel/sched/fair.c, v3.8-v6.5)
+ * the entity of @cfs on its path; for a group entity (negated group: the
+ * entity at the level where check_preempt_wakeup()'s find_matching_se()
+ * stopped) the entity of @cfs on its path, if @cfs lies above it.
+ */
+static int cfs_key_at(const struct cfsr_replay *r, const struct cfsr_cfs_rq *cfs, int key)
+{
+	const struct cfsr_task *t;
+	struct ent e;
+	int g;
+
+	if (key < 0) {
+		g = buddy_at(r, cfs, -key);
+		return g > 0 ? -g : 0;
+	}
+	t = task_find(r, key);
+	if (!t || !t->fair || t->cpu != cfs->cpu || !state_on_rq(t->state) ||
+	    path_ent(r, cfs, t, &e) < 0)
+		return 0;
+	return cfs_key(&e);
+}
+
+/* The caller's buddy marks, each as the entity it leaves on @cfs. */
+static void cfs_level_marks(const struct cfsr_replay *r, const struct cfsr_cfs_rq *cfs,
+			    const int *in, unsigned int nr_in, struct cfsr_cfs_buddies *b,
+			    int *list, unsigned int *nr)
+{
+	unsigned int i;
+	int k;
+
+	for (i = 0; i < nr_in; i++) {
+		k = cfs_key_at(r, cfs, in[i]);
+		if (k)
+			cfsr_cfs_buddies_add(b, list, nr, k);
+	}
+}
+
+/* With the caller's marks unknown: a task as the caller says, any group entity. */
+static bool cfs_level_may(const void *data, int key)
+{
+	const struct cfsr_cfs_buddies *b = data;
+
+	return key < 0 || !b->unknown_may || b->unknown_may(b->unknown_data, key);
+}
+
+/*
+ * Mirrors pick_next_entity(cfs_rq, curr) (kernel/sched/fair.c, v3.8-v6.5)
+ * on one level @cfs of a pick through the groups, the entities @ov
+ * dequeued left out: the entities are its queued tasks and group entities
+ * by their CFS vruntimes, curr (the running entity of the level, if still
+ * queued) apart; the buddies are the caller's marks as they fall on this
+ * level, and the next buddy a sleep certainly left (set_next_buddy() in
+ * dequeue_task_fair(): this pick's, or one the caller kept), which only a
+ * later wakeup's mark may have replaced.
+ * Return: 0 (@lv set; @lv->buddy when the choice is a buddy's), or a
+ * negative enum cfsr_pick_status.
+ */
+static int cfs_level_pick(const struct cfsr_replay *r, const struct cfsr_cfs_rq *cfs,
+			  const struct pick_overlay *ov, const struct cfsr_pick_query *q,
+			  const struct cfsr_pick *out, struct pick_level *lv)
+{
+	struct cfsr_cfs_ent ents[PICK_MAX_CAND];
+	struct ent es[PICK_MAX_CAND], c, e;
+	struct cfsr_cfs_buddies b;
+	const struct cfsr_cfs_buddies *qb = q->buddies;
+	const struct cfsr_cfs_rq *nb;
+	bool has_curr, guessed = false;
+	size_t i = 0, n = 0;
+	int k, plain;
+
+	memset(lv, 0, sizeof(*lv));
+	lv->cfs = cfs;
+	has_curr = cfs_curr_ent(r, cfs, &c) && !ov_gone(ov, &c);
+	while (cfs_ent_next(r, cfs, &i, &e)) {
+		if (ov_gone(ov, &e))
+			continue;
+		if (n == PICK_MAX_CAND)
+			return CFSR_PICK_NO_STATE;
+		guessed = guessed || cfs_guessed(&e);
+		es[n] = e;
+		ents[n++] = (struct cfsr_cfs_ent){ cfs_key(&e), *e.vruntime, e.weight, e.inv,
+						   has_curr && ent_same(&e, &c) };
+	}
+	if (!n)
+		return CFSR_PICK_NO_STATE;
+	if (guessed && n > 1)
+		return CFSR_PICK_VR_UNKNOWN;
+	memset(&b, 0, sizeof(b));
+	if (qb) {
+		cfs_level_marks(r, cfs, qb->next, qb->nr_next, &b, b.next, &b.nr_next);
+		cfs_level_marks(r, cfs, qb->last, qb->nr_last, &b, b.last, &b.nr_last);
+		cfs_level_marks(r, cfs, qb->skip, qb->nr_skip, &b, b.skip, &b.nr_skip);
+		b.unknown = b.unknown || qb->unknown;
+		b.unknown_may = cfs_level_may;
+		b.unknown_data = qb;
+	}
+	nb = level_buddy(r, cfs, q, out);
+	if (nb)
+		b.next_set = -nb->group;
+	k = cfsr_cfs_pick_buddies(&r->cfs_tu, ents, n, &b, &plain);
+	if (k == -2) {
+		lv->e = es[plain];
+		return CFSR_PICK_BUDDIES;
+	}
+	if (k < 0)
+		return CFSR_PICK_NO_STATE;
+	lv->e = es[k];
+	lv->buddy = k != plain;
+	return 0;
+}
+
+/* @e at level @cfs as a CFS pick sees it, named by task @pid below it. */
+static void cfs_level_describe(const struct ent *e, int pid, bool runnable,
+			       struct cfsr_pick_entity *out)
+{
+	out->pid = pid;
+	out->runnable = runnable;
+	out->eligible = true;
+	out->vruntime = *e->vruntime;
+	out->deadline = *e->vruntime;
+	out->group = e->g ? e->g->group : 0;
+}
+
+/*
+ * The fair pick of a __schedule() on @cpu whose queued tasks sit on more
+ * than one cfs_rq, CFS profiles, without changing the engine: a prev that
+ * blocks is dequeued with the group entities it empties, and the first
+ * cfs_rq that keeps weight, if a group's, makes its group entity the next
+ * buddy of the levels above (dequeue_task_fair(), set_next_buddy(),
+ * v3.8-v6.5); then the loop of pick_next_task_fair() (v3.8-v6.5):
+ * pick_next_entity() at the root with its curr if still queued
+ * (cfs_level_pick()), then in the cfs_rq of the group entity chosen, down
+ * to a task.  The level at which the choice leaves the path to
+ * @q->other_pid is reported (cfsr_pick.level), with the two entities'
+ * vruntimes there and the level's min_vruntime.
+ * Differs: the update_curr() of each level in the pick (its running entity
+ * advanced to the switch's clock) is the engine's last run-time report's;
+ * throttling (CFS bandwidth) is not modelled.
+ */
+static int cfs_pick_groups(const struct cfsr_replay *r, int cpu, const struct cfsr_pick_query *q,
+			   struct cfsr_pick *out)
+{
+	const struct cfsr_task *other = q->other_pid > 0 ? task_find(r, q->other_pid) : NULL;
+	const struct cfsr_task *prev = NULL, *t;
+	const struct cfsr_cfs_rq *cfs;
+	struct pick_level lv[PICK_MAX_DEPTH];
+	struct pick_overlay ov;
+	struct ent e, oe;
+	size_t nr_lv, i, at, first;
+	int buddy = 0, ret = 0, open = -1;
+
+	memset(&ov, 0, sizeof(ov));
+	out->level = -1;
+	out->groups = true;
+	for (i = 0; i < r->rqs[cpu].nr_onrq; i++) {
+		t = &r->tasks[r->rqs[cpu].onrq[i]];
+		if (t->state == CFSR_TS_RUNNING) {
+			if (t->pid != q->prev_pid)
+				return CFSR_PICK_NO_STATE;
+			prev = t;
+		}
+		out->nr_runnable += t->state == CFSR_TS_QUEUED;
+	}
+	if (q->prev_pid > 0 && !prev) {
+		t = task_find(r, q->prev_pid);
+		if (t && t->fair)
+			return CFSR_PICK_NO_STATE;
+	}
+	out->nr_runnable += prev && !q->prev_sleeps;
+	if (prev && q->prev_sleeps) {
+		e = task_ent((struct cfsr_task *)prev);
+		if (ov_dequeue(r, &ov, &e, &buddy) < 0)
+			return CFSR_PICK_NO_STATE;
+		add_buddy(out, buddy);
+	}
+	cfs = cfs_of(r, 0, cpu);
+	if (!ov_nr_queued(r, cfs, &ov))
+		return 0;
+	/* a level whose choice the buddies leave open goes on with the leftmost */
+	for (nr_lv = 0; nr_lv < PICK_MAX_DEPTH; nr_lv++) {
+		ret = cfs_level_pick(r, cfs, &ov, q, out, &lv[nr_lv]);
+		if (ret == CFSR_PICK_BUDDIES && open < 0)
+			open = (int)nr_lv;
+		else if (ret < 0 && ret != CFSR_PICK_BUDDIES)
+			return ret;
+		e = lv[nr_lv].e;
+		if (e.t)
+			break;
+		cfs = e.g;
+	}
+	if (nr_lv == PICK_MAX_DEPTH)
+		return CFSR_PICK_NO_STATE;
+	nr_lv++;
+	at = pick_parting(r, lv, nr_lv, other, out, &first);
+	/* a choice that left that path above the open level is certain */
+	ret = open >= 0 && (size_t)open <= first ? CFSR_PICK_BUDDIES : 0;
+	cfs = lv[at].cfs;
+	cfs_level_describe(&lv[at].e, e.t->pid, true, &out->picked);
+	if (other && other->fair && other->cpu == cpu && path_ent(r, cfs, other, &oe) == 0)
+		cfs_level_describe(&oe, other->pid,
+				   other->state == CFSR_TS_QUEUED ||
+					   (other == prev && !q->prev_sleeps),
+				   &out->other);
+	else if (other)
+		out->other.pid = other->pid;
+	out->min_vruntime = cfs->min_vruntime;
+	out->avg_vruntime = cfs->min_vruntime;
+	out->buddy = out->buddy || lv[at].buddy;
+	out->group = cfs->group;
+	if (ret == CFSR_PICK_BUDDIES)
+		return ret;
+	return out->picked.pid;
+}
+
+/*
+ * Mirrors find_matching_se() (kernel/sched/fair.c, v3.8-v6.5): from two
+ * tasks on one CPU, up to the lowest cfs_rq both lie below, and the entity
+ * of each there (the task, or the group entity above it).
+ */
+int cfsr_replay_cfs_match(const struct cfsr_replay *r, const struct cfsr_task *a,
+			  const struct cfsr_task *b, struct cfsr_cfs_ent *se,
+			  struct cfsr_cfs_ent *pse, bool *guessed)
+{
+	const struct cfsr_cfs_rq *x;
+	struct ent ea, eb;
+
+	if (!a || !b || !a->fair || !b->fair || a->cpu != b->cpu || a->cpu < 0)
+		return -1;
+	for (x = cfs_of(r, a->group, a->cpu); x; x = parent_cfs(r, x)) {
+		if (path_ent(r, x, b, &eb) < 0 || path_ent(r, x, a, &ea) < 0)
+			continue;
+		*se = (struct cfsr_cfs_ent){ cfs_key(&ea), *ea.vruntime, ea.weight, ea.inv, false };
+		*pse = (struct cfsr_cfs_ent){ cfs_key(&eb), *eb.vruntime, eb.weight, eb.inv,
+					      false };
+		*guessed = cfs_guessed(&ea) || cfs_guessed(&eb);
+		return 0;
+	}
+	return -1;
 }
 
 /*

@@ -144,8 +144,9 @@ enum cfsr_task_state {
  *            it is delayed
  * @se_delayed: DELAY_DEQUEUE: its cfs_rq is empty but it stays queued,
  *              not eligible (se->sched_delayed)
- * @se_vruntime: EEVDF profiles: its se->vruntime, advanced by the run time
- *               of the tasks below at its own weight
+ * @se_vruntime: its se->vruntime, advanced by the run time of the tasks
+ *               below at its own weight (EEVDF's, or for a CFS profile the
+ *               CFS vruntime, placed by place_entity() at each enqueue)
  * @se_deadline: its se->deadline
  * @se_vlag: its se->vlag, the lag saved at its last dequeue
  * @se_slice: its se->slice
@@ -177,7 +178,14 @@ enum cfsr_task_state {
  *               signal before it: a record fires inside a kernel path,
  *               whose earlier steps saw the signal before that update
  * @min_vruntime: CFS profiles (v3.8-v6.5): cfs_rq->min_vruntime, kept
- *                over its tasks (update_min_vruntime(), lib/cfspick.h)
+ *                over its tasks and group entities (update_min_vruntime(),
+ *                lib/cfspick.h)
+ * @se_vr_placed: CFS profiles, group cfs_rqs: @se_vruntime (the group
+ *                entity's CFS vruntime) was set by a placement
+ * @se_vr_guessed: CFS profiles: @se_vruntime derives from the start policy
+ *                 (the parent's min_vruntime at the first enqueue the
+ *                 engine saw), not from the trace; cleared when a later
+ *                 enqueue places it at the sleeper floor
  * @eevdf_framed: its vruntimes are in the kernel's frame: a reading of the
  *                kernel's sums (cfsr_replay_cfs_rq_take_eevdf()) moved them
  *                there, so its entities can take the kernel's vruntimes
@@ -235,6 +243,8 @@ struct cfsr_cfs_rq {
 	uint64_t avg_read_lut;
 	uint64_t queued_read_ts;
 	uint64_t min_vruntime;
+	bool se_vr_placed;
+	bool se_vr_guessed;
 	bool eevdf_framed;
 };
 
@@ -783,6 +793,18 @@ int cfsr_replay_group_shares(struct cfsr_replay *r, const char *path, uint64_t s
 int cfsr_replay_group_shares_fn(void *engine, const char *path, uint64_t shares);
 
 /**
+ * cfsr_replay_group_created() - group @path was made within the trace
+ *
+ * As a recorder's marker says it (the group made just before): for the
+ * CFS profiles its cfs_rqs start at init_cfs_rq()'s min_vruntime and its
+ * group entities at vruntime 0 (alloc_fair_sched_group()), so their first
+ * placement is known (kernel/sched/fair.c, v3.8-v6.5).  Applied at once,
+ * or when the engine first meets the group.
+ * Return: 0, or -1 after cfsr_error().
+ */
+int cfsr_replay_group_created(struct cfsr_replay *r, const char *path);
+
+/**
  * cfsr_replay_settle_ticks() - make the tick updates due by a time
  * @r: the engine
  * @ts: trace time of what comes next (a kernel reading, say)
@@ -988,9 +1010,9 @@ struct cfsr_pick_entity {
  * @other_pid: a task to describe as well (the one the kernel ran), 0 none
  * @buddies: CFS profiles: the buddies the cfs_rq may hold (the caller
  *           keeps them from the events), NULL for none
- * @next_buddy: EEVDF profiles with task groups: the group whose entity is
- *              cfs_rq->next of @cfs (set_next_buddy() of a dequeue the
- *              caller kept, cfsr_pick.buddies), 0 none; NULL: none anywhere
+ * @next_buddy: with task groups: the group whose entity is cfs_rq->next of
+ *              @cfs (set_next_buddy() of a dequeue the caller kept,
+ *              cfsr_pick.buddies), 0 none; NULL: none anywhere
  * @gse_protected: EEVDF profiles: RUN_TO_PARITY still protects group @cfs's
  *                 entity, the running entity of its parent (its deadline is
  *                 the one it had at its set_next_entity()); NULL: never
@@ -1028,15 +1050,15 @@ struct cfsr_pick_query {
  * @buddy: CFS profiles: the pick is a buddy's, not the leftmost; EEVDF
  *         with task groups: the level's choice was its next buddy
  *         (PICK_BUDDY)
- * @level: EEVDF with task groups: the depth (0: the root cfs_rq) of the
+ * @level: with task groups: the depth (0: the root cfs_rq) of the
  *         level at which the model's choice and the entity on the path to
  *         @other first differ, -1 where they do not (or without groups);
  *         @picked, @other, @avg_vruntime, @kept_curr, @tie, @buddy and
  *         @group are then that level's, the entities named by the tasks
  *         below them
- * @groups: EEVDF: the pick was made through group entities (the queued
- *          tasks on more than one cfs_rq)
- * @nr_buddies: EEVDF with task groups: group entities made next buddies
+ * @groups: the pick was made through group entities (the queued tasks on
+ *          more than one cfs_rq)
+ * @nr_buddies: with task groups: group entities made next buddies
  *              by the dequeues of the pick (prev's sleep, delayed
  *              entities completed), in order; @buddies: their groups
  */
@@ -1061,7 +1083,7 @@ struct cfsr_pick {
 enum cfsr_pick_status {
 	/* the CPU's current task is unknown to the model, or not the query's prev */
 	CFSR_PICK_NO_STATE = -1,
-	/* CFS profiles: the CPU's queued fair tasks are not all on one cfs_rq (task groups) */
+	/* the CPU's queued fair tasks are not all on one cfs_rq and cannot be judged (not returned now) */
 	CFSR_PICK_GROUPS = -2,
 	/* CFS profiles: the pick depends on buddies the caller could not rule out */
 	CFSR_PICK_BUDDIES = -3,
@@ -1082,13 +1104,32 @@ enum cfsr_pick_status {
  * (pick_task_fair(), with the next buddies and protections @q gives; the
  * level where the choice leaves the path to @q->other_pid is
  * cfsr_pick.level); or CFS's pick_next_entity() over the tasks' vruntimes
- * with the buddies of @q (CFS profiles, lib/cfspick.h), which answers only
- * for tasks on one cfs_rq: see the comments at the functions.
+ * with the buddies of @q (CFS profiles, lib/cfspick.h), on one cfs_rq or
+ * level by level through the group entities' CFS vruntimes
+ * (pick_next_task_fair()): see the comments at the functions.
  * Return: the pid picked, 0 when no fair task is runnable, or a negative
  * enum cfsr_pick_status.
  */
 int cfsr_replay_pick(const struct cfsr_replay *r, int cpu, const struct cfsr_pick_query *q,
 		     struct cfsr_pick *out);
+
+/**
+ * cfsr_replay_cfs_match() - find_matching_se() of two tasks, CFS profiles
+ * @r: the engine
+ * @a: one task (check_preempt_wakeup()'s curr)
+ * @b: the other (the woken task)
+ * @se: set to @a's entity on the lowest cfs_rq both lie below, with its CFS
+ *      vruntime and weight; its pid the task's, or for a group entity its
+ *      group negated
+ * @pse: the same for @b
+ * @guessed: set when either vruntime derives from the start policy
+ *
+ * Return: 0, or -1 when the two are not fair tasks on one CPU.
+ */
+struct cfsr_cfs_ent;
+int cfsr_replay_cfs_match(const struct cfsr_replay *r, const struct cfsr_task *a,
+			  const struct cfsr_task *b, struct cfsr_cfs_ent *se,
+			  struct cfsr_cfs_ent *pse, bool *guessed);
 
 /*
  * CFS profiles: the tunables the engine's CFS rules use (lib/cfspick.h);

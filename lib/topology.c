@@ -139,6 +139,7 @@ static void add_level(struct cfsr_topo *t, const char *name, unsigned int pct, i
 	t->levels[t->nr_levels].span = span;
 	t->levels[t->nr_levels].weight = weight;
 	t->levels[t->nr_levels].imbalance_pct = pct;
+	t->levels[t->nr_levels].flags = CFSR_SD_DEFAULT_FLAGS;
 	t->nr_levels++;
 	return;
 drop:
@@ -260,6 +261,109 @@ int cfsr_topo_init_llc(struct cfsr_topo *t, int nr_cpus, const int *llc)
 	return 0;
 }
 
+/* The domain names debugfs gives a level of the model ("DIE" was "PKG" before v6.7). */
+static bool domain_is(const char *recorded, const char *level)
+{
+	if (!recorded)
+		return false;
+	if (!strcmp(recorded, "DIE"))
+		recorded = "PKG";
+	return !strcmp(recorded, level);
+}
+
+static unsigned int domain_flags(const char *flags)
+{
+	static const struct {
+		const char *name;
+		unsigned int bit;
+	} known[] = { { "SD_BALANCE_EXEC", CFSR_SD_BALANCE_EXEC },
+		      { "SD_BALANCE_FORK", CFSR_SD_BALANCE_FORK },
+		      { "SD_BALANCE_WAKE", CFSR_SD_BALANCE_WAKE },
+		      { "SD_WAKE_AFFINE", CFSR_SD_WAKE_AFFINE } };
+	unsigned int bits = 0;
+	size_t i, n;
+	const char *p;
+
+	for (i = 0; i < sizeof(known) / sizeof(known[0]); i++) {
+		n = strlen(known[i].name);
+		for (p = strstr(flags, known[i].name); p; p = strstr(p + n, known[i].name))
+			if ((p == flags || p[-1] == ' ' || p[-1] == '|') &&
+			    (!p[n] || p[n] == ' ' || p[n] == '|' || p[n] == '\n'))
+				bits |= known[i].bit;
+	}
+	return bits;
+}
+
+/*
+ * The values of the scheduling domains the recorder read (debugfs
+ * sched/domains/cpuN/domainM, v5.13+) in place of sd_init()'s defaults: a
+ * model level takes those of the recorded domains of its name (the lowest
+ * CPU's), or, when no name matches and every CPU has as many recorded
+ * domains as the model has levels, those at its position.  A level takes
+ * the recorded flags, and each number the recording has.
+ */
+static void take_domains(struct cfsr_topo *t, const struct cfsr_trace_info *in)
+{
+	const struct cfsr_sched_domain *d, *pick;
+	size_t i;
+	int lv, per_cpu = -1;
+	bool by_name = false;
+
+	for (lv = 0; in && lv < t->nr_levels; lv++)
+		for (i = 0; i < in->nr_sched_domains; i++)
+			by_name =
+				by_name || domain_is(in->sched_domains[i].name, t->levels[lv].name);
+	for (i = 0; in && i < in->nr_sched_domains; i++)
+		if (in->sched_domains[i].cpu == 0 && in->sched_domains[i].level + 1 > per_cpu)
+			per_cpu = in->sched_domains[i].level + 1;
+	for (lv = 0; in && lv < t->nr_levels; lv++) {
+		struct cfsr_topo_level *l = &t->levels[lv];
+
+		pick = NULL;
+		for (i = 0; i < in->nr_sched_domains && !pick; i++) {
+			d = &in->sched_domains[i];
+			if (by_name ? domain_is(d->name, l->name) :
+				      per_cpu == t->nr_levels && d->level == lv)
+				pick = d;
+		}
+		if (!pick)
+			continue;
+		if (pick->flags)
+			l->flags = domain_flags(pick->flags);
+		if (pick->imbalance_pct)
+			l->imbalance_pct = pick->imbalance_pct;
+		l->min_interval = pick->min_interval;
+		l->max_interval = pick->max_interval;
+		l->busy_factor = pick->busy_factor;
+		l->recorded = true;
+		t->domains_recorded = true;
+	}
+}
+
+int cfsr_topo_top_with(const struct cfsr_topo *t, unsigned int flags)
+{
+	int lv;
+
+	for (lv = 0; lv < t->nr_levels && (t->levels[lv].flags & flags) == flags; lv++)
+		;
+	return lv - 1;
+}
+
+uint64_t cfsr_topo_busy_interval_ns(const struct cfsr_topo *t, int lv, int cpu, int hz)
+{
+	const struct cfsr_topo_level *l = &t->levels[lv];
+	uint64_t ms = l->min_interval ? l->min_interval : (uint64_t)l->weight[cpu];
+	uint64_t jiffies;
+
+	ms *= l->busy_factor ? l->busy_factor : 16;
+	if (hz <= 0)
+		hz = 250;
+	jiffies = (ms * (uint64_t)hz + 999) / 1000;
+	if (!jiffies)
+		jiffies = 1;
+	return jiffies * 1000000000 / (uint64_t)hz;
+}
+
 int cfsr_topo_init(struct cfsr_topo *t, const struct cfsr_trace_info *in, int nr_cpus)
 {
 	const char **lists;
@@ -285,6 +389,7 @@ int cfsr_topo_init(struct cfsr_topo *t, const struct cfsr_trace_info *in, int nr
 		memset(t->llc, 0, (size_t)t->nr_cpus * sizeof(int));
 		if (level_all(t, "ALL") < 0)
 			return topo_fail(t);
+		take_domains(t, in);
 		return 0;
 	}
 	/* SMT (sd_init(): SD_SHARE_CPUCAPACITY, imbalance_pct 110), MC, PKG, then all */
@@ -297,6 +402,7 @@ int cfsr_topo_init(struct cfsr_topo *t, const struct cfsr_trace_info *in, int nr
 	if ((topo && level_from_lists(t, "PKG", 117, lists) < 0) || level_all(t, "NUMA") < 0)
 		goto fail;
 	free(lists);
+	take_domains(t, in);
 	return 0;
 fail:
 	free(lists);

@@ -37,14 +37,35 @@
  * @span: per CPU, the lowest CPU of its domain's span at this level (the
  *        span's id)
  * @weight: per CPU, the number of CPUs in that span (sd->span_weight)
- * @imbalance_pct: sd_init(): 110 for SMT (SD_SHARE_CPUCAPACITY), else 117
+ * @imbalance_pct: sd_init(): 110 for SMT (SD_SHARE_CPUCAPACITY), else 117;
+ *                 the recorded domain's where @recorded
+ * @flags: the CFSR_SD_* flags the rules read: sd_init()'s SD_BALANCE_FORK,
+ *         SD_BALANCE_EXEC and SD_WAKE_AFFINE, or the recorded domain's
+ * @min_interval: the recorded sd->min_interval (ms), 0: sd_init()'s, the
+ *                domain's weight
+ * @max_interval: the recorded sd->max_interval (ms), 0: twice the weight
+ * @busy_factor: the recorded sd->busy_factor, 0: sd_init()'s 16
+ * @recorded: the values come from the scheduling domains the recorder read
+ *            (debugfs), not from sd_init()'s defaults
  */
 struct cfsr_topo_level {
 	const char *name;
 	int *span;
 	int *weight;
 	unsigned int imbalance_pct;
+	unsigned int flags;
+	unsigned int min_interval;
+	unsigned int max_interval;
+	unsigned int busy_factor;
+	bool recorded;
 };
+
+/* The domain flags the rules read (include/linux/sched/sd_flags.h names). */
+#define CFSR_SD_BALANCE_EXEC 0x1
+#define CFSR_SD_BALANCE_FORK 0x2
+#define CFSR_SD_BALANCE_WAKE 0x4
+#define CFSR_SD_WAKE_AFFINE 0x8
+#define CFSR_SD_DEFAULT_FLAGS (CFSR_SD_BALANCE_EXEC | CFSR_SD_BALANCE_FORK | CFSR_SD_WAKE_AFFINE)
 
 /**
  * struct cfsr_topo - the topology
@@ -53,10 +74,12 @@ struct cfsr_topo_level {
  * @llc: per CPU, the lowest CPU of its LLC (all 0 when unknown)
  * @nr_levels: domain levels, lowest first; the last spans every CPU
  * @levels: the levels
+ * @domains_recorded: some level took the recorded domains' values
  */
 struct cfsr_topo {
 	int nr_cpus;
 	bool llc_known;
+	bool domains_recorded;
 	int *llc;
 	int nr_levels;
 	struct cfsr_topo_level levels[CFSR_TOPO_MAX_LEVELS];
@@ -79,6 +102,20 @@ bool cfsr_topo_share_llc(const struct cfsr_topo *t, int a, int b);
 
 /* The lowest level whose domain of @a spans @b, or -1. */
 int cfsr_topo_level_of(const struct cfsr_topo *t, int a, int b);
+
+/*
+ * The highest level of the run of levels from the lowest up that all
+ * have every flag of @flags (select_task_rq_fair()'s sd for a fork or an
+ * exec), -1 when the lowest lacks one.
+ */
+int cfsr_topo_top_with(const struct cfsr_topo *t, unsigned int flags);
+
+/*
+ * get_sd_balance_interval() of a busy CPU in @cpu's domain at level @lv:
+ * min_interval (the domain's weight by default) times busy_factor (16)
+ * ms, in jiffies at @hz, at least one; returned in ns.
+ */
+uint64_t cfsr_topo_busy_interval_ns(const struct cfsr_topo *t, int lv, int cpu, int hz);
 
 /**
  * cfsr_topo_llc_span() - the LLC of @cpu as the trace's caches give it

@@ -76,12 +76,20 @@ struct cfsr_cpu_cache {
  * @name: the domain's name ("SMT", "MC", "PKG", ...), NULL unknown
  * @flags: its flags as debugfs prints them ("SD_BALANCE_NEWIDLE ..."),
  *         NULL unknown
+ * @imbalance_pct: sd->imbalance_pct, 0 unknown
+ * @min_interval: sd->min_interval (ms), 0 unknown
+ * @max_interval: sd->max_interval (ms), 0 unknown
+ * @busy_factor: sd->busy_factor, 0 unknown
  */
 struct cfsr_sched_domain {
 	int cpu;
 	int level;
 	const char *name;
 	const char *flags;
+	unsigned int imbalance_pct;
+	unsigned int min_interval;
+	unsigned int max_interval;
+	unsigned int busy_factor;
 };
 
 /**

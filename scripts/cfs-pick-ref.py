@@ -81,6 +81,15 @@ class Task:
         return delta if self.weight() == 1024 else calc_delta(delta, 1024, self.inv())
 
 
+def events(stream):
+    """The event lines of @stream: (match, CPU, time stamp text, event name, payload)."""
+    line_re = re.compile(r"^\s*(.*?)-(\d+)\s+\[(\d+)\]\s+(\d+\.\d+):\s+(\w+):\s+(.*)$")
+    for line in stream:
+        m = line_re.match(line)
+        if m:
+            yield m, int(m.group(3)), m.group(4), m.group(5), m.group(6)
+
+
 def main():
     cpus, debit, gentle = 2, True, True
     args = sys.argv[1:]
@@ -186,12 +195,7 @@ def main():
             "sched_migrate_task", "sched_process_fork", "sched_process_exit",
             "sched_process_free", "sched_process_exec", "sched_stat_runtime",
             "sched_pi_setprio", "print", "tracing_mark_write")
-    line_re = re.compile(r"^\s*(.*?)-(\d+)\s+\[(\d+)\]\s+(\d+\.\d+):\s+(\w+):\s+(.*)$")
-    for line in sys.stdin:
-        m = line_re.match(line)
-        if not m:
-            continue
-        c, ts, ev, rest = int(m.group(3)), m.group(4), m.group(5), m.group(6)
+    for m, c, ts, ev, rest in events(sys.stdin):
         ns = int(ts.replace(".", ""))
         if ev != "sched_switch" and (ev in seen or ev.startswith("cgroup_")):
             observe(c, int(m.group(2)), ns)

@@ -7,7 +7,15 @@ docs/COMPARATORS.md: it shares no code with cfsreplay and reads the events
 through the reference tool.  It prints one JSON object with wall_ns, cpu_ns
 and allowed_cpu_ns (and the episode count and longest episode), and for
 wake-ups and forks how many went to an idle CPU ("idle-chosen") or to a
-busy one while another allowed CPU was idle ("idle-skipped").
+busy one while another allowed CPU was idle ("idle-skipped").  The same
+for exec placements: a sched_migrate_task made by a CPU's migration
+stopper (the context "migration/N" running there) of the task switched out
+runnable for it, which then fires sched_process_exec before it exits or
+moves again, its own sched_setaffinity() entry aside; at such a move the
+task's CPU counts as idle when nothing but the task waits there (the
+kernel judges it without the task); with no idle CPU allowed, whether the
+destination had the fewest runnable tasks ("fewest-tasks") or not
+("load-rule").  "moves" counts them.
 
 CPU states: unknown before the CPU's first sched_switch; idle when it runs
 pid 0 and nothing waits on it; overloaded when it runs a task and at least
@@ -125,6 +133,11 @@ def main():
     episodes, longest, ep_start, ep_end = 0, 0, None, None
     pending_lost = []
     place = {k: {"idle-chosen": 0, "idle-skipped": 0} for k in ("wakeup", "fork")}
+    place["exec"] = {"moves": 0, "idle-chosen": 0, "idle-skipped": 0, "fewest-tasks": 0,
+                     "load-rule": 0}
+    rprev = [0] * ncpu        # the task switched out runnable at the CPU's last switch
+    exec_wait = {}            # pid -> the verdict of its stopper move, until its exec
+    setaff = set()
 
     def account(ts):
         nonlocal now, episodes, longest, ep_start, ep_end
@@ -171,6 +184,7 @@ def main():
             f = SWITCH.match(body)
             prev, state, nxt = int(f.group(2)), f.group(4), int(f.group(6))
             if cpu < ncpu:
+                rprev[cpu] = prev if prev > 0 and state.startswith("R") else 0
                 if st.curr[cpu] > 0:
                     if st.running.get(st.curr[cpu]) == cpu:
                         del st.running[st.curr[cpu]]
@@ -203,9 +217,41 @@ def main():
                     st.wait(pid, target)
         elif name == "sched_migrate_task":
             f = MIGRATE.match(body)
-            pid, dest = int(f.group(2)), int(f.group(5))
+            pid, src, dest = int(f.group(2)), int(f.group(4)), int(f.group(5))
+            exec_wait.pop(pid, None)
+            if (pid > 0 and src == cpu and src < ncpu and dest < ncpu and
+                    re.search(r"(?:^|\s)migration/\d+$", m.group(1)) and
+                    st.curr[cpu] == int(m.group(2)) and rprev[cpu] == pid and
+                    pid not in setaff):
+                verdict = None
+                if start <= ts < end and int(f.group(3)) >= 100 and -1 not in st.curr:
+                    idle, _ = st.states()
+                    if not (st.waiting[src] - {pid}):
+                        idle = set(idle) | {src}
+                    # runnable tasks per CPU, the task's own CPU without it and its stopper
+                    nr = [(st.curr[c] > 0) + len(st.waiting[c]) for c in range(ncpu)]
+                    nr[src] = len(st.waiting[src] - {pid})
+                    if dest in idle:
+                        verdict = "idle-chosen"
+                    elif any(st.allowed(pid, c) for c in idle):
+                        verdict = "idle-skipped"
+                    elif nr[dest] <= min(nr[c] for c in range(ncpu) if st.allowed(pid, c)):
+                        verdict = "fewest-tasks"
+                    else:
+                        verdict = "load-rule"
+                exec_wait[pid] = (verdict, start <= ts < end)
+            setaff.discard(pid)
             if pid > 0 and dest < ncpu and pid in st.wait_cpu:
                 st.wait(pid, dest)
+        elif name == "sched_process_exec":
+            e = re.search(r"pid=(\d+) old_pid=(\d+)", body)
+            pid = int(e.group(2)) if e else -1
+            setaff.discard(pid)
+            if pid in exec_wait:
+                verdict, inside = exec_wait.pop(pid)
+                place["exec"]["moves"] += inside
+                if verdict:
+                    place["exec"][verdict] += 1
         elif name == "sched_process_fork":
             f = FORK.match(body)
             parent, child = int(f.group(2)), int(f.group(4))
@@ -217,9 +263,12 @@ def main():
         elif name == "sched_process_exit":
             f = EXIT.match(body)
             st.unwait(int(f.group(2)))
+            exec_wait.pop(int(f.group(2)), None)
+            setaff.discard(int(f.group(2)))
         elif name == "sys_enter_sched_setaffinity":
             pid = int(re.search(r"pid: 0x([0-9a-f]+)", body).group(1), 16) or int(m.group(2))
             st.mask[pid] = None
+            setaff.add(pid)
         elif name == "print":
             # "tracing_mark_write: TEXT", or "0xIP: TEXT" when kallsyms cannot name the ip
             text = re.sub(r"^(tracing_mark_write|0x[0-9a-f]+): ", "", body)

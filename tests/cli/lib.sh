@@ -83,7 +83,8 @@ print(n)
 # agrees_with_script TRACE [START_NS END_NS]: report --json's idle-while-waiting
 # totals equal those of scripts/idlewait-check.py (an independent computation
 # over trace-cmd report output) within 1 ms, and its idle-chosen and
-# idle-skipped counts of wake-ups and forks exactly
+# idle-skipped counts of wake-ups, forks and exec placements exactly, and
+# the number of exec placements
 agrees_with_script() {
 	if [ -n "$2" ]; then
 		python3 "$SRC_DIR/scripts/idlewait-check.py" "$1" --start "$2" --end "$3" >want.json &&
@@ -105,9 +106,31 @@ for kind in ("wakeup", "fork"):
         print("# %s %s %s: tool %d, script %d" % (sys.argv[1], kind, r, place[kind][r],
                                                  want["placement"][kind][r]))
         assert place[kind][r] == want["placement"][kind][r], (kind, r)
+# exec placements: the stopper moves confirmed by an exec, and their idle verdicts
+counts = json.load(open("got.json"))["placement"]["counts"]["exec"]
+print("# %s exec moves: tool %d, script %d" % (sys.argv[1], sum(counts.values()),
+                                              want["placement"]["exec"]["moves"]))
+assert sum(counts.values()) == want["placement"]["exec"]["moves"], counts
+for r in ("idle-chosen", "idle-skipped", "fewest-tasks", "load-rule"):
+    assert place["exec"][r] == want["placement"]["exec"][r], ("exec", r, place["exec"][r])
 assert got["cpu_ns"] >= got["allowed_cpu_ns"]
 assert got["cpu_ns"] == got["allowed_cpu_ns"] + got["unknown_affinity_cpu_ns"] + got["affinity_bound_cpu_ns"]
 ' "$(basename "$(dirname "$1")")/$(basename "$1")"
+}
+
+# meta_rewrite TRACE OUT CODE ARGS...: OUT is TRACE with the recorder's
+# metadata changed by the Python CODE (which edits m, the metadata, with
+# ARGS in sys.argv[1:]), written by tests/helpers/meta-set
+meta_rewrite() {
+	local src=$1 out=$2 code=$3
+	shift 3
+	cp "$src" "$out" &&
+	cfsreplay info --json "$src" | python3 -c "
+import json, sys
+m = json.load(sys.stdin)['record_meta']
+$code
+json.dump(m, open('meta.json', 'w'))" "$@" &&
+	"${HELPER_DIR:-$SRC_DIR/tests/helpers}/meta-set" "$out" meta.json
 }
 
 # tracefs_ready: tracefs is mounted at /sys/kernel/tracing, mounting it

@@ -11,7 +11,7 @@ test_expect_success 'JSON has every documented key' "
 	python3 -c '
 import json
 d = json.load(open(\"r.json\"))
-assert list(d)[0] == \"format_version\" and d[\"format_version\"] == 4
+assert list(d)[0] == \"format_version\" and d[\"format_version\"] == 5
 assert set(d) == {\"format_version\", \"command\", \"trace\", \"filters\", \"load_kind\", \"groups\", \"cpus\",
                   \"idle_while_waiting\", \"lasting_imbalance\", \"kernel_loads\", \"placement\", \"pick_check\",
                   \"fidelity\"}, set(d)
@@ -53,11 +53,12 @@ assert w[\"episodes\"] == w[\"long_episodes\"] + w[\"transient_episodes\"]
 assert w[\"wall_ns\"] == w[\"long_ns\"] + w[\"transient_ns\"]
 assert len(w[\"top\"]) == 10 and w[\"top\"][0][\"duration_ns\"] == w[\"longest_ns\"]
 p = d[\"placement\"]
-assert set(p[\"counts\"]) == {\"wakeup\", \"fork\", \"migration\"}
-assert set(p[\"reasons\"]) == {\"wakeup\", \"fork\", \"migration\"}
+assert set(p[\"counts\"]) == {\"wakeup\", \"fork\", \"migration\", \"exec\"}
+assert set(p[\"reasons\"]) == {\"wakeup\", \"fork\", \"migration\", \"exec\"}
 assert set(p[\"reasons\"][\"fork\"]) == {\"idle-chosen\", \"no-idle-target\", \"fewest-tasks\", \"pull-from-busier\",
     \"idle-skipped\", \"not-fair\", \"state-unknown\", \"affinity-unknown\", \"other-target\", \"load-rule\",
-    \"not-waiting\", \"load-balance\", \"outside-llc\", \"wake-affine\", \"idler-group\"}
+    \"not-waiting\", \"load-balance\", \"outside-llc\", \"wake-affine\", \"idler-group\",
+    \"no-balance-domain\", \"outside-domain\", \"balance-wake\"}
 # periodic.dat has no caches: one LLC, one domain level
 assert p[\"llc\"] == \"all-cpus-assumed\" and \"llc_spans\" not in p
 assert [l[\"name\"] for l in d[\"lasting_imbalance\"][\"levels\"]] == [\"ALL\"]

@@ -22,7 +22,7 @@ check() {
 	python3 - "$s.json" "$s.expect" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
-assert d["format_version"] == 4, d["format_version"]
+assert d["format_version"] == 5, d["format_version"]
 p = d["pick_check"]
 lines = [l.split() for l in open(sys.argv[2])]
 exp = [l for l in lines if l[0] == "expect"][0]
@@ -119,9 +119,10 @@ assert lv, p[\"top\"]
 for d in lv:
     assert d[\"level\"] >= 0 and d[\"cfs_rq\"].startswith(\"/\"), d
     assert \"group\" in d[\"ran\"] or \"group\" in d[\"preferred\"] or d[\"level\"] > 0, d
-# CFS profiles: group entities have no vruntime in the engine
+# CFS profiles: picks through the CFS vruntimes of group entities are judged too
 p = json.load(open(\"cg61.json\"))[\"pick_check\"]
-assert p[\"reasons\"][\"task-groups\"] > 0, p[\"reasons\"]
+assert p[\"reasons\"][\"task-groups\"] == 0, p[\"reasons\"]
+assert p[\"total\"][\"groups_contested\"] > 0, p[\"total\"]
 p = json.load(open(\"rec.json\"))[\"pick_check\"]
 assert p[\"task_groups\"] == \"snapshots\", p[\"task_groups\"]
 '

@@ -18,17 +18,16 @@
 #   equals the "CPU cache info" lines of perf report --header-only -I.
 . "$(dirname "$0")/lib.sh"
 
-METASET=${HELPER_DIR:-$SRC_DIR/tests/helpers}/meta-set
 REC=$TRACES/recorded.dat
 
 # with_caches TRACE OUT L3_0 L3_1: TRACE with an L2 per CPU and an L3 of
 # the given shared_cpu_list on each CPU in its metadata
 with_caches() {
-	cp "$1" "$2" &&
-	cfsreplay info --json "$1" | python3 -c "
-import json, sys
-m = json.load(sys.stdin)['record_meta']
+	meta_rewrite "$1" "$2" "
 l3 = sys.argv[1:3]
+# sd_init()'s flags of an MC domain, as debugfs prints them
+FLAGS = ('SD_BALANCE_NEWIDLE SD_BALANCE_EXEC SD_BALANCE_FORK SD_WAKE_AFFINE SD_SHARE_LLC '
+         'SD_PREFER_SIBLING')
 for c in m['cpus']:
     n = c['cpu']
     c['caches'] = [
@@ -37,9 +36,7 @@ for c in m['cpus']:
          'sets': 1024, 'ways': 16, 'shared_cpu_list': str(n)},
         {'index': 2, 'level': 3, 'type': 'Unified', 'size': '16384K', 'line_size': 64,
          'sets': 16384, 'ways': 16, 'shared_cpu_list': l3[n]}]
-    c['sched_domains'] = [{'domain': 0, 'name': 'MC', 'flags': 'SD_BALANCE_NEWIDLE SD_SHARE_LLC'}]
-json.dump(m, open('meta.json', 'w'))" "$3" "$4" &&
-	"$METASET" "$2" meta.json
+    c['sched_domains'] = [{'domain': 0, 'name': 'MC', 'flags': FLAGS}]" "$3" "$4"
 }
 
 # placement TRACE: report --json's placement counts and reasons, one per line
@@ -71,8 +68,8 @@ test_expect_success 'one L3 over both CPUs: the one-LLC verdicts' "
 	grep -q '^llc:            \[0-1\]$' info.txt &&
 	grep -q '^ *L3 Unified *16384K \[0-1\]$' info.txt &&
 	test \$(grep -c '^                L2 Unified' info.txt) -eq 2 &&
-	grep -q '^sched domains:  cpu0 domain0: MC, SD_BALANCE_NEWIDLE SD_SHARE_LLC$' info.txt &&
-	grep -q '^                cpu1 domain0: MC, SD_BALANCE_NEWIDLE SD_SHARE_LLC$' info.txt &&
+	grep -q '^sched domains:  cpu0 domain0: MC, SD_BALANCE_NEWIDLE SD_BALANCE_EXEC SD_BALANCE_FORK SD_WAKE_AFFINE SD_SHARE_LLC SD_PREFER_SIBLING$' info.txt &&
+	grep -q '^                cpu1 domain0: MC, SD_BALANCE_NEWIDLE SD_BALANCE_EXEC SD_BALANCE_FORK SD_WAKE_AFFINE SD_SHARE_LLC SD_PREFER_SIBLING$' info.txt &&
 	placement shared.dat >shared.txt &&
 	grep -q '^llc trace-caches 0-1$' shared.txt &&
 	diff -u <(grep -v '^llc' one.txt) <(grep -v '^llc' shared.txt)

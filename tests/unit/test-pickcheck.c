@@ -238,19 +238,114 @@ static void test_no_answer(void **state)
 	cfsr_replay_free(r);
 }
 
-/* A CFS profile: tasks on two cfs_rqs, whose group entities have no vruntime in the engine. */
-static void test_cfs_groups(void **state)
+/*
+ * A CFS profile (v6.1, 2 CPUs: latency 12 ms, wakeup granularity 2 ms,
+ * the sleeper credit 6 ms): groups /A (cpu.shares 2048) and /B (512),
+ * both made in the trace, a1 (10) in /A, b1 (11) in /B, on CPU 0.  Each
+ * group has load on CPU 0 alone, so calc_group_shares() gives its entity
+ * the whole tg->shares: A weighs 2048, B 512.  By hand, __calc_delta()
+ * of 1 ms: at 2048, inv_weight 2^32 / 2048 - 1 = 2097151, fact 1024 *
+ * 2097151 < 2^32, 10^6 * 2147482624 >> 32 = 499999; at 512, inv 8388607,
+ * fact 8589933568 >= 2^32: shifted once, 10^6 * 4294966784 >> 31 =
+ * 1999999.  Root min_vruntime 0 (the engine's frame).
+ *  - T0: a1 switched in: A is placed from vruntime 0 (a new group's
+ *    entity), far below the floor: min_vruntime - 6 ms = -6000000.
+ *  - T0+1: a1 ran 1 ms: A -5500001.  b1 wakes: B placed at -6000000.
+ *  - T0+2: a1 ran 1 ms: A -5000002.  The root's min_vruntime stays 0
+ *    (both below it, never backwards).  The pick at a1's preemption: the
+ *    leftmost is B (curr A is after it): B, then b1.  The kernel running
+ *    a1 instead parts at level 0, A 1 ms (virtual) after B.
+ *  - b1 runs 1 ms (T0+3): B -6000000 + 1999999 = -4000001; A (-5000002)
+ *    is leftmost now: the pick at b1's preemption takes A, then a1.
+ */
+static struct cfsr_replay *cfs_two_groups(void)
 {
 	struct cfsr_replay *r = cfsr_replay_new(2, cfsr_profile_for("6.1"), 250);
-	struct cfsr_pick_query q = { .prev_pid = 10, .other_pid = 11 };
-	struct cfsr_pick pk;
 
-	(void)state;
+	assert_non_null(r);
+	assert_int_equal(cfsr_replay_group_shares(r, "/A", 2048ull << 10), 0);
+	assert_int_equal(cfsr_replay_group_shares(r, "/B", 512ull << 10), 0);
+	assert_int_equal(cfsr_replay_group_created(r, "/A"), 0);
+	assert_int_equal(cfsr_replay_group_created(r, "/B"), 0);
+	assert_int_equal(cfsr_replay_task_set_group(r, 10, "/A"), 1);
 	assert_int_equal(cfsr_replay_task_set_group(r, 11, "/B"), 1);
 	feed(r, ev_switch(T0, 0, 0, false, 10));
 	feed(r, ev_runtime(T0 + MS, 10, MS));
 	feed(r, ev_wakeup(T0 + MS, 10, 11));
-	assert_int_equal(cfsr_replay_pick(r, 0, &q, &pk), CFSR_PICK_GROUPS);
+	return r;
+}
+
+static void test_cfs_groups(void **state)
+{
+	struct cfsr_replay *r = cfs_two_groups();
+	struct cfsr_pick_query q = { .prev_pid = 10, .other_pid = 10 };
+	const struct cfsr_cfs_rq *a = cfsr_replay_cfs_rq(r, "/A", 0);
+	const struct cfsr_cfs_rq *b = cfsr_replay_cfs_rq(r, "/B", 0);
+	struct cfsr_pick pk;
+
+	(void)state;
+	assert_int_equal(a->se_weight, 2048ull << 10);
+	assert_int_equal(b->se_weight, 512ull << 10);
+	assert_int_equal(a->se_vruntime, (uint64_t)-5500001);
+	assert_int_equal(b->se_vruntime, (uint64_t)-6000000);
+	assert_false(a->se_vr_guessed);
+	assert_false(b->se_vr_guessed);
+	feed(r, ev_runtime(T0 + 2 * MS, 10, MS));
+	assert_int_equal(a->se_vruntime, (uint64_t)-5000002);
+	assert_int_equal(cfsr_replay_cfs_rq(r, "/", 0)->min_vruntime, 0);
+	assert_int_equal(cfsr_replay_pick(r, 0, &q, &pk), 11);
+	assert_true(pk.groups);
+	assert_int_equal(pk.level, 0);
+	assert_int_equal(pk.group, 0);
+	assert_int_equal(pk.picked.group, b->group);
+	assert_int_equal(pk.picked.vruntime, (uint64_t)-6000000);
+	assert_int_equal(pk.other.group, a->group);
+	assert_int_equal(pk.other.vruntime, (uint64_t)-5000002);
+	assert_int_equal(pk.min_vruntime, 0);
+	assert_false(pk.buddy);
+	/* the kernel runs b1: the pick's path */
+	q.other_pid = 11;
+	assert_int_equal(cfsr_replay_pick(r, 0, &q, &pk), 11);
+	assert_int_equal(pk.level, -1);
+	feed(r, ev_switch(T0 + 2 * MS, 10, 0, true, 11));
+	feed(r, ev_runtime(T0 + 3 * MS, 11, MS));
+	assert_int_equal(b->se_vruntime, (uint64_t)-4000001);
+	assert_int_equal(a->se_vruntime, (uint64_t)-5000002);
+	q = (struct cfsr_pick_query){ .prev_pid = 11, .other_pid = 10 };
+	assert_int_equal(cfsr_replay_pick(r, 0, &q, &pk), 10);
+	assert_int_equal(pk.level, -1);
+	cfsr_replay_free(r);
+}
+
+/*
+ * The same groups, a2 (12) in /A too, woken at T0+1 after b1 (its
+ * vruntime unknown: alone in /A after a1's sleep, it is not compared).
+ * At T0+2 a1 blocks: /A keeps a2, so dequeue_task_fair() makes A the
+ * root's next buddy (set_next_buddy()).  pick_next_entity() at the root,
+ * with A still its curr: the leftmost is B (-6000000); the next buddy A
+ * (-5000002) is 999998 after it, within wakeup_gran(B) = 2 ms at 512 =
+ * 3999999: A is taken, then a2 in /A (a buddy's pick).  Preempted instead,
+ * a1 sets no buddy: B, and b1.
+ */
+static void test_cfs_groups_buddy(void **state)
+{
+	struct cfsr_replay *r = cfs_two_groups();
+	struct cfsr_pick_query q = { .prev_pid = 10, .prev_sleeps = true, .other_pid = 12 };
+	struct cfsr_pick pk;
+
+	(void)state;
+	assert_int_equal(cfsr_replay_task_set_group(r, 12, "/A"), 1);
+	feed(r, ev_wakeup(T0 + MS, 10, 12));
+	feed(r, ev_runtime(T0 + 2 * MS, 10, MS));
+	assert_int_equal(cfsr_replay_pick(r, 0, &q, &pk), 12);
+	assert_true(pk.buddy);
+	assert_int_equal(pk.level, -1);
+	assert_int_equal(pk.nr_buddies, 1);
+	assert_int_equal(pk.buddies[0], cfsr_replay_cfs_rq(r, "/A", 0)->group);
+	q.prev_sleeps = false;
+	assert_int_equal(cfsr_replay_pick(r, 0, &q, &pk), 11);
+	assert_false(pk.buddy);
+	assert_int_equal(pk.level, 0);
 	cfsr_replay_free(r);
 }
 
@@ -737,6 +832,7 @@ int main(void)
 		cmocka_unit_test(test_cfs_engine),
 		cmocka_unit_test(test_cfs_engine_features),
 		cmocka_unit_test(test_cfs_groups),
+		cmocka_unit_test(test_cfs_groups_buddy),
 		cmocka_unit_test(test_groups),
 		cmocka_unit_test(test_pickcheck_buddy),
 	};

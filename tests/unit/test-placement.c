@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <setjmp.h>
 #include <cmocka.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "cpuload.h"
@@ -233,6 +234,98 @@ static void test_fork_and_migrate(void **state)
 	rig_release(&r);
 }
 
+/* CPU @cpu switches from @prev (runnable) to its migration stopper (pid 90 + @cpu, prio 0). */
+static void to_stopper(struct rig *r, int cpu, int prev)
+{
+	struct cfsr_event ev = { .cpu = cpu, .pid = prev, .kind = CFSR_EV_SWITCH };
+
+	ev.sw.prev_pid = prev;
+	ev.sw.prev_prio = 120;
+	ev.sw.preempt = true;
+	ev.sw.next_pid = 90 + cpu;
+	ev.sw.next_prio = 0;
+	snprintf(ev.sw.next_comm, sizeof(ev.sw.next_comm), "migration/%d", cpu);
+	feed(r, &ev);
+}
+
+static void move(struct rig *r, int ctx_cpu, int pid, int from, int to)
+{
+	struct cfsr_event ev = { .cpu = ctx_cpu, .pid = 90 + ctx_cpu, .kind = CFSR_EV_MIGRATE };
+
+	ev.migrate.pid = pid;
+	ev.migrate.prio = 120;
+	ev.migrate.orig_cpu = from;
+	ev.migrate.dest_cpu = to;
+	feed(r, &ev);
+}
+
+static void exec_of(struct rig *r, int cpu, int pid)
+{
+	struct cfsr_event ev = { .cpu = cpu, .pid = pid, .kind = CFSR_EV_EXEC };
+
+	ev.exec.pid = ev.exec.old_pid = pid;
+	feed(r, &ev);
+}
+
+/*
+ * Exec placements on two CPUs, one LLC (find_idlest_cpu() is then the
+ * last step over both CPUs, the task's own counted without it):
+ *  - 10 runs alone on CPU0, CPU1 idle; 10 wakes CPU0's stopper, which
+ *    moves it to CPU1; its exec follows on CPU1: an exec placement, the
+ *    target idle: agrees (idle-chosen).
+ *  - 11 and 12 on CPU0 (11 running), 13 on CPU1: 11 moved by the stopper
+ *    to CPU1, exec: no CPU idle (CPU0 without 11 still has 12), CPU1 one
+ *    task as CPU0 without 11: agrees (fewest-tasks).
+ *  - 14 on CPU1 beside 13 (running), CPU0 idle at last: 13 moved by CPU1's
+ *    stopper to CPU0 (idle): no exec follows, 13 is moved again by a load
+ *    balance: the first move is a migration (the task waited, CPU1 had two
+ *    runnable, CPU0 none: pull-from-busier); the second is judged on its
+ *    own.
+ *  - a stopper move still waiting for its exec at the end is a migration.
+ */
+static void test_exec(void **state)
+{
+	struct rig r;
+
+	(void)state;
+	rig_init(&r);
+	sw(&r, 0, 0, false, 10);
+	sw(&r, 1, 0, false, 0);
+	to_stopper(&r, 0, 10);
+	move(&r, 0, 10, 0, 1);
+	sw(&r, 0, 90, false, 0);
+	sw(&r, 1, 0, false, 10);
+	exec_of(&r, 1, 10);
+	assert_int_equal(n(&r, CFSR_PLACE_EXEC, CFSR_R_IDLE_CHOSEN), 1);
+	assert_int_equal(n(&r, CFSR_PLACE_MIGRATE, CFSR_R_PULL_FROM_BUSIER), 0);
+
+	wake(&r, 11, 120, 1, 0, 0);
+	wake(&r, 12, 120, 1, 0, 0);
+	sw(&r, 0, 0, false, 11);
+	wake(&r, 13, 120, 1, 1, 1);
+	sw(&r, 1, 10, false, 13);
+	to_stopper(&r, 0, 11);
+	move(&r, 0, 11, 0, 1);
+	exec_of(&r, 1, 11);
+	assert_int_equal(n(&r, CFSR_PLACE_EXEC, CFSR_R_FEWEST_TASKS), 1);
+
+	sw(&r, 0, 90, false, 12);
+	sw(&r, 0, 12, false, 0);
+	wake(&r, 14, 120, 1, 1, 1);
+	to_stopper(&r, 1, 13);
+	move(&r, 1, 13, 1, 0);
+	assert_int_equal(cfsr_place_totals(r.pl)->n[CFSR_PLACE_EXEC][CFSR_AGREES], 2);
+	move(&r, 1, 13, 0, 1);
+	assert_int_equal(n(&r, CFSR_PLACE_MIGRATE, CFSR_R_PULL_FROM_BUSIER), 1);
+	to_stopper(&r, 1, 14);
+	move(&r, 1, 14, 1, 0);
+	cfsr_place_finish(r.pl);
+	assert_int_equal(cfsr_place_totals(r.pl)->n[CFSR_PLACE_EXEC][CFSR_AGREES], 2);
+	assert_int_equal(cfsr_place_totals(r.pl)->n[CFSR_PLACE_EXEC][CFSR_DIVERGES], 0);
+	assert_int_equal(cfsr_place_totals(r.pl)->n[CFSR_PLACE_EXEC][CFSR_CANNOT_JUDGE], 0);
+	rig_release(&r);
+}
+
 /*
  * The topology itself: CPU 1's LLC is [0-1]; SMT degenerates (one thread
  * per core), MC spans the LLCs (weight 2, imbalance_pct 117), PKG all four.
@@ -377,11 +470,56 @@ static void test_forks_two_llc(void **state)
 	fork_case(&two_llc, 'c', CFSR_DIVERGES, CFSR_R_IDLER_GROUP, 1, 0);
 }
 
+/*
+ * The scheduling domains a recording carries, on the two-LLC machine: MC
+ * (CPUs {0,1} and {2,3}) with sd_init()'s flags and intervals, PKG (all
+ * four) without SD_BALANCE_FORK, imbalance_pct 125, min_interval 4 ms,
+ * busy_factor 32.  By hand: a fork walks from MC, the highest level from
+ * the lowest up with SD_BALANCE_FORK, an exec from PKG; PKG's busy
+ * interval is 4 x 32 = 128 ms (32 jiffies at HZ 250), MC's 2 x 16 = 32 ms.
+ * A fork from CPU0 to CPU2, outside CPU0's MC domain, diverges
+ * (outside-domain); one to CPU1, idle, agrees (idle-chosen).
+ */
+static void test_recorded_domains(void **state)
+{
+	static const struct cfsr_sched_domain doms[] = {
+		{ 0, 0, "MC", "SD_BALANCE_NEWIDLE SD_BALANCE_EXEC SD_BALANCE_FORK SD_WAKE_AFFINE",
+		  117, 2, 4, 16 },
+		{ 0, 1, "PKG", "SD_BALANCE_NEWIDLE SD_BALANCE_EXEC SD_WAKE_AFFINE", 125, 4, 8, 32 },
+	};
+	struct cfsr_trace_info in = two_llc;
+	struct rig r;
+
+	(void)state;
+	in.sched_domains = doms;
+	in.nr_sched_domains = 2;
+	rig_init_cpus(&r, 4, &in);
+	assert_true(r.topo.domains_recorded);
+	assert_int_equal(r.topo.nr_levels, 2);
+	assert_true(r.topo.levels[0].recorded && r.topo.levels[1].recorded);
+	assert_int_equal(r.topo.levels[1].imbalance_pct, 125);
+	assert_int_equal(cfsr_topo_top_with(&r.topo, CFSR_SD_BALANCE_FORK), 0);
+	assert_int_equal(cfsr_topo_top_with(&r.topo, CFSR_SD_BALANCE_EXEC), 1);
+	assert_int_equal(cfsr_topo_busy_interval_ns(&r.topo, 1, 0, 250), 128000000);
+	assert_int_equal(cfsr_topo_busy_interval_ns(&r.topo, 0, 0, 250), 32000000);
+	sw(&r, 0, 0, false, 10);
+	sw(&r, 1, 0, false, 0);
+	sw(&r, 2, 0, false, 0);
+	sw(&r, 3, 0, false, 0);
+	fork_to(&r, 0, 30, 2);
+	assert_int_equal(n(&r, CFSR_PLACE_FORK, CFSR_R_OUTSIDE_DOMAIN), 1);
+	assert_int_equal(cfsr_place_totals(r.pl)->n[CFSR_PLACE_FORK][CFSR_DIVERGES], 1);
+	fork_to(&r, 0, 31, 1);
+	assert_int_equal(n(&r, CFSR_PLACE_FORK, CFSR_R_IDLE_CHOSEN), 1);
+	rig_release(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_wakeups),		 cmocka_unit_test(test_affinity),
-		cmocka_unit_test(test_fork_and_migrate), cmocka_unit_test(test_topology),
+		cmocka_unit_test(test_fork_and_migrate), cmocka_unit_test(test_exec),
+		cmocka_unit_test(test_recorded_domains), cmocka_unit_test(test_topology),
 		cmocka_unit_test(test_wakeups_two_llc),	 cmocka_unit_test(test_forks_two_llc),
 	};
 

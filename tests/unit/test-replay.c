@@ -1917,10 +1917,11 @@ static void test_group_entity_enqueue_update_curr(void **state)
 }
 
 /*
- * A CFS profile (v6.2-v6.5) keeps no EEVDF state for group entities: C's
- * 2 ms leave its group entity's vruntime at 0, its sleep takes the entity
- * off the root at once (no delayed dequeue), and the model's pick is
- * unknown.
+ * A CFS profile (v6.2-v6.5) keeps the group entity's CFS vruntime: placed
+ * at the root's min_vruntime (0) with no known past (a group not seen
+ * made: marked guessed), C's 2 ms advance it by calc_delta_fair() at 2048,
+ * 999999 as above; its sleep takes the entity off the root at once (no
+ * delayed dequeue); the EEVDF tree pick does not answer.
  */
 static void test_group_entity_cfs_profile(void **state)
 {
@@ -1929,7 +1930,8 @@ static void test_group_entity_cfs_profile(void **state)
 
 	(void)state;
 	assert_true(g->se_on_rq);
-	assert_int_equal(g->se_vruntime, 0);
+	assert_int_equal(g->se_vruntime, 999999);
+	assert_true(g->se_vr_guessed);
 	assert_int_equal(cfsr_replay_pick_tree(r, 0), CFSR_PICK_TREE_UNKNOWN);
 	feed(r, ev_switch(5000000000ull + 2400100, 0, 72, 1, false, 70));
 	assert_false(g->se_on_rq);
