@@ -318,6 +318,29 @@ static void print_topology(const struct cfsr_trace_info *in)
 }
 
 /*
+ * The CPU capacities the replay engine takes (arch_scale_cpu_capacity()),
+ * and where they came from; the frequency scale is 1024 throughout.
+ */
+static void print_capacity(const struct cfsr_trace_info *in)
+{
+	int i, given = 0;
+
+	for (i = 0; i < in->nr_topo; i++)
+		given += in->topo[i].capacity != 0;
+	printf("cpu capacity:   ");
+	if (!given) {
+		printf("1024 on every CPU (the file does not give it)\n");
+	} else {
+		for (i = 0; i < in->nr_topo; i++)
+			printf("%scpu%d %u", i ? ", " : "", i,
+			       in->topo[i].capacity ? in->topo[i].capacity : 1024);
+		printf(" (recorder metadata, sysfs cpu_capacity%s)\n",
+		       given < in->nr_topo ? "; 1024 where not given" : "");
+	}
+	printf("freq scale:     1024 (frequency invariance not traced)\n");
+}
+
+/*
  * The caches (in the layout of perf report's "CPU cache info"), each CPU's
  * last-level cache as the comparators take it (the distinct spans), and
  * the scheduling domains the recorder read.
@@ -450,6 +473,7 @@ static void print_text(const struct cfsr_trace *t, const struct info_summary *s)
 	if (!in->preempt_bit_known)
 		printf("warning:        sched_switch preempted bit not found in the format\n");
 	print_topology(in);
+	print_capacity(in);
 	print_caches(in);
 	print_cgroups(in);
 	if (in->record_meta)

@@ -397,8 +397,9 @@ static void on_se_record(struct validate *v, const struct cfsr_pelt_rec *rec)
 		m = t->avg;
 		if (m.last_update_time < (uint64_t)rec->avg.last_update_time)
 			cfsr_pelt_ops_for(v->profile)
-				->update_se(v->profile, (uint64_t)rec->avg.last_update_time, &m,
-					    NULL, t->load_weight, on_rq, runnable, running);
+				->update_se(v->profile, (uint64_t)rec->avg.last_update_time,
+					    CFSR_PELT_SCALE_FULL, &m, NULL, t->load_weight, on_rq,
+					    runnable, running);
 		else if (m.last_update_time > (uint64_t)rec->avg.last_update_time)
 			k->model_ahead++;
 		compare_avg(k, &m, rec, t->pid);

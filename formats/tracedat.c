@@ -348,6 +348,10 @@ static void load_topology(struct td_reader *r, struct json_object *meta,
 		tp->thread_siblings = topo_str(r, c, "thread_siblings");
 		tp->core_siblings = topo_str(r, c, "core_siblings");
 		tp->die_siblings = topo_str(r, c, "die_siblings");
+		if (topo_int(c, "capacity") > 0 && topo_int(c, "capacity") <= 1024)
+			tp->capacity = (uint32_t)topo_int(c, "capacity");
+		if (topo_int(c, "max_freq_khz") > 0)
+			tp->max_freq_khz = (uint64_t)topo_int(c, "max_freq_khz");
 		load_caches(r, c);
 		load_domains(r, c, cpu);
 	}

@@ -497,15 +497,15 @@ static void legacy_apply_delta(const struct cfsr_legacy_params *params,
  */
 int64_t cfsr_legacy_update_task_load_avg(const struct cfsr_legacy_params *params, uint64_t now,
 					 struct cfsr_legacy_avg *sa, uint64_t weight, bool on_rq,
-					 bool running, struct cfsr_legacy_cfs_rq *cfs_rq,
-					 bool update_cfs_rq)
+					 bool running, uint32_t scale_freq, uint32_t scale_cpu,
+					 struct cfsr_legacy_cfs_rq *cfs_rq, bool update_cfs_rq)
 {
 	uint64_t old_contrib = sa->load_avg_contrib;
 	uint64_t old_util = sa->utilization_avg_contrib;
 	int64_t contrib_delta, utilization_delta = 0;
 
-	if (!cfsr_legacy_update_runnable_avg(params, now, sa, on_rq, running, SCHED_CAPACITY_SCALE,
-					     SCHED_CAPACITY_SCALE))
+	if (!cfsr_legacy_update_runnable_avg(params, now, sa, on_rq, running, scale_freq,
+					     scale_cpu))
 		return 0;
 
 	cfsr_legacy_task_contrib(sa, weight);
@@ -531,6 +531,7 @@ int64_t cfsr_legacy_update_task_load_avg(const struct cfsr_legacy_params *params
  */
 int64_t cfsr_legacy_update_group_load_avg(const struct cfsr_legacy_params *params, uint64_t now,
 					  struct cfsr_legacy_avg *sa, bool on_rq, bool running,
+					  uint32_t scale_freq, uint32_t scale_cpu,
 					  struct cfsr_legacy_cfs_rq *grq, struct cfsr_legacy_tg *tg,
 					  struct cfsr_legacy_cfs_rq *cfs_rq, bool update_cfs_rq)
 {
@@ -538,8 +539,8 @@ int64_t cfsr_legacy_update_group_load_avg(const struct cfsr_legacy_params *param
 	uint64_t old_util = sa->utilization_avg_contrib;
 	int64_t contrib_delta, utilization_delta = 0;
 
-	if (!cfsr_legacy_update_runnable_avg(params, now, sa, on_rq, running, SCHED_CAPACITY_SCALE,
-					     SCHED_CAPACITY_SCALE))
+	if (!cfsr_legacy_update_runnable_avg(params, now, sa, on_rq, running, scale_freq,
+					     scale_cpu))
 		return 0;
 
 	cfsr_legacy_tg_runnable_avg(sa, grq, tg);
@@ -580,6 +581,7 @@ void cfsr_legacy_enqueue_task_load_avg(const struct cfsr_legacy_params *params,
 			sa->last_runnable_update -= (uint64_t)(-sa->decay_count)
 						    << CFSR_LEGACY_DECAY_SHIFT;
 			cfsr_legacy_update_task_load_avg(params, now, sa, weight, false, false,
+							 SCHED_CAPACITY_SCALE, SCHED_CAPACITY_SCALE,
 							 cfs_rq, false);
 			sa->decay_count = 0;
 		}
@@ -593,7 +595,8 @@ void cfsr_legacy_enqueue_task_load_avg(const struct cfsr_legacy_params *params,
 		if (params->track_running)
 			subtract_blocked(&cfs_rq->utilization_blocked_avg,
 					 sa->utilization_avg_contrib);
-		cfsr_legacy_update_task_load_avg(params, now, sa, weight, false, false, cfs_rq,
+		cfsr_legacy_update_task_load_avg(params, now, sa, weight, false, false,
+						 SCHED_CAPACITY_SCALE, SCHED_CAPACITY_SCALE, cfs_rq,
 						 false);
 	}
 
@@ -618,7 +621,8 @@ void cfsr_legacy_dequeue_task_load_avg(const struct cfsr_legacy_params *params,
 				       struct cfsr_legacy_avg *sa, uint64_t weight, bool running,
 				       uint64_t now, bool sleep)
 {
-	cfsr_legacy_update_task_load_avg(params, now, sa, weight, true, running, cfs_rq, true);
+	cfsr_legacy_update_task_load_avg(params, now, sa, weight, true, running,
+					 SCHED_CAPACITY_SCALE, SCHED_CAPACITY_SCALE, cfs_rq, true);
 	cfsr_legacy_update_blocked_load(params, cfs_rq, tg, now, !sleep);
 
 	cfs_rq->runnable_load_avg -= sa->load_avg_contrib;

@@ -288,6 +288,9 @@ void cfsr_legacy_init_task(const struct cfsr_legacy_params *params, struct cfsr_
  * @weight: se->load.weight (10-bit resolution)
  * @on_rq: se->on_rq
  * @running: cfs_rq->curr == se
+ * @scale_freq: arch_scale_freq_capacity() of the CPU (ignored where
+ *              @params scale nothing)
+ * @scale_cpu: arch_scale_cpu_capacity() of the CPU (likewise)
  * @cfs_rq: its cfs_rq
  * @update_cfs_rq: also move the cfs_rq's sums by the change
  *
@@ -295,8 +298,8 @@ void cfsr_legacy_init_task(const struct cfsr_legacy_params *params, struct cfsr_
  */
 int64_t cfsr_legacy_update_task_load_avg(const struct cfsr_legacy_params *params, uint64_t now,
 					 struct cfsr_legacy_avg *sa, uint64_t weight, bool on_rq,
-					 bool running, struct cfsr_legacy_cfs_rq *cfs_rq,
-					 bool update_cfs_rq);
+					 bool running, uint32_t scale_freq, uint32_t scale_cpu,
+					 struct cfsr_legacy_cfs_rq *cfs_rq, bool update_cfs_rq);
 
 /**
  * cfsr_legacy_update_group_load_avg() - update a group entity
@@ -305,6 +308,8 @@ int64_t cfsr_legacy_update_task_load_avg(const struct cfsr_legacy_params *params
  * @sa: the group entity's averages
  * @on_rq: se->on_rq
  * @running: cfs_rq->curr == se
+ * @scale_freq: as for cfsr_legacy_update_task_load_avg()
+ * @scale_cpu: as for cfsr_legacy_update_task_load_avg()
  * @grq: the cfs_rq it represents
  * @tg: its group
  * @cfs_rq: the cfs_rq it is queued on
@@ -314,6 +319,7 @@ int64_t cfsr_legacy_update_task_load_avg(const struct cfsr_legacy_params *params
  */
 int64_t cfsr_legacy_update_group_load_avg(const struct cfsr_legacy_params *params, uint64_t now,
 					  struct cfsr_legacy_avg *sa, bool on_rq, bool running,
+					  uint32_t scale_freq, uint32_t scale_cpu,
 					  struct cfsr_legacy_cfs_rq *grq, struct cfsr_legacy_tg *tg,
 					  struct cfsr_legacy_cfs_rq *cfs_rq, bool update_cfs_rq);
 

@@ -8,24 +8,28 @@
 
 /* ---- v5.7-v6.18: lib/pelt.c as the engine always called it ----------------------- */
 
-static int run_update_se(const struct cfsr_profile *p, uint64_t now, struct cfsr_sched_avg *sa,
-			 struct cfsr_sched_avg *cfs, uint64_t load_weight, bool on_rq,
-			 uint64_t runnable, bool running)
+static int run_update_se(const struct cfsr_profile *p, uint64_t now, struct cfsr_pelt_scale sc,
+			 struct cfsr_sched_avg *sa, struct cfsr_sched_avg *cfs,
+			 uint64_t load_weight, bool on_rq, uint64_t runnable, bool running)
 {
 	(void)cfs;
+	(void)sc;
 	return cfsr_pelt_update_se(p->pelt, now, sa, load_weight, on_rq, runnable, running);
 }
 
 static int run_update_blocked_se(const struct cfsr_profile *p, uint64_t now,
-				 struct cfsr_sched_avg *sa, uint64_t load_weight)
+				 struct cfsr_pelt_scale sc, struct cfsr_sched_avg *sa,
+				 uint64_t load_weight)
 {
+	(void)sc;
 	return cfsr_pelt_update_blocked_se(p->pelt, now, sa, load_weight);
 }
 
-static int run_update_cfs_rq(const struct cfsr_profile *p, uint64_t now, struct cfsr_sched_avg *cfs,
-			     struct cfsr_pelt_removed *removed, uint64_t load_weight,
-			     uint64_t runnable, bool running, int64_t *prop)
+static int run_update_cfs_rq(const struct cfsr_profile *p, uint64_t now, struct cfsr_pelt_scale sc,
+			     struct cfsr_sched_avg *cfs, struct cfsr_pelt_removed *removed,
+			     uint64_t load_weight, uint64_t runnable, bool running, int64_t *prop)
 {
+	(void)sc;
 	return cfsr_pelt_update_cfs_rq_load_avg(p->pelt, now, cfs, removed, load_weight, runnable,
 						running, prop);
 }
@@ -176,9 +180,9 @@ static uint64_t v4_runnable_avg_of(const struct cfsr_profile *p, const struct cf
  * enqueue_entity() before enqueue_entity_load_avg()); that change is
  * carried to the cfs_rq, which therefore holds what the kernel's does.
  */
-static int v4_update_se(const struct cfsr_profile *p, uint64_t now, struct cfsr_sched_avg *sa,
-			struct cfsr_sched_avg *cfs, uint64_t load_weight, bool on_rq,
-			uint64_t runnable, bool running)
+static int v4_update_se(const struct cfsr_profile *p, uint64_t now, struct cfsr_pelt_scale sc,
+			struct cfsr_sched_avg *sa, struct cfsr_sched_avg *cfs, uint64_t load_weight,
+			bool on_rq, uint64_t runnable, bool running)
 {
 	const struct cfsr_v4_params *v4 = p->v4;
 	struct cfsr_v4_avg *v = &sa->old.v4;
@@ -192,11 +196,11 @@ static int v4_update_se(const struct cfsr_profile *p, uint64_t now, struct cfsr_
 		rsum = v4_runnable_sum_of(p, sa, load_weight);
 	}
 	if (v4->unweighted_se)
-		decayed = cfsr_v4_update_load_sum(v4, now, v, on_rq, on_rq, running,
-						  SCHED_CAPACITY_SCALE, SCHED_CAPACITY_SCALE);
+		decayed =
+			cfsr_v4_update_load_sum(v4, now, v, on_rq, on_rq, running, sc.freq, sc.cpu);
 	else
-		decayed = cfsr_v4_update_load_sum(v4, now, v, on_rq ? w : 0, 0, running,
-						  SCHED_CAPACITY_SCALE, SCHED_CAPACITY_SCALE);
+		decayed = cfsr_v4_update_load_sum(v4, now, v, on_rq ? w : 0, 0, running, sc.freq,
+						  sc.cpu);
 	if (decayed && v4->unweighted_se) {
 		cfsr_v4_update_load_avg(v4, v, w, v4_se_runnable(sa, load_weight));
 		/* cfs_se_util_change() (v4.17+): util_avg moved, the LSB flag goes */
@@ -216,9 +220,10 @@ static int v4_update_se(const struct cfsr_profile *p, uint64_t now, struct cfsr_
 
 /* sync_entity_load_avg() / the head of remove_entity_load_avg(): aged as not queued. */
 static int v4_update_blocked_se(const struct cfsr_profile *p, uint64_t now,
-				struct cfsr_sched_avg *sa, uint64_t load_weight)
+				struct cfsr_pelt_scale sc, struct cfsr_sched_avg *sa,
+				uint64_t load_weight)
 {
-	return v4_update_se(p, now, sa, NULL, load_weight, false, 0, false);
+	return v4_update_se(p, now, sc, sa, NULL, load_weight, false, 0, false);
 }
 
 /*
@@ -238,9 +243,9 @@ static int v4_update_blocked_se(const struct cfsr_profile *p, uint64_t now,
  * runnable_weight of v4.15-v5.6 is load.weight less what the queued group
  * entities' runnable weights fall short of their weights (v4_enqueue()).
  */
-static int v4_update_cfs_rq(const struct cfsr_profile *p, uint64_t now, struct cfsr_sched_avg *cfs,
-			    struct cfsr_pelt_removed *removed, uint64_t load_weight,
-			    uint64_t runnable, bool running, int64_t *prop)
+static int v4_update_cfs_rq(const struct cfsr_profile *p, uint64_t now, struct cfsr_pelt_scale sc,
+			    struct cfsr_sched_avg *cfs, struct cfsr_pelt_removed *removed,
+			    uint64_t load_weight, uint64_t runnable, bool running, int64_t *prop)
 {
 	const struct cfsr_v4_params *v4 = p->v4;
 	struct cfsr_v4_avg *v = &cfs->old.v4;
@@ -265,7 +270,7 @@ static int v4_update_cfs_rq(const struct cfsr_profile *p, uint64_t now, struct c
 		decayed = 1;
 	}
 	if (cfsr_v4_update_load_sum(v4, now, v, w, v4_cfs_runnable(cfs, load_weight), running,
-				    SCHED_CAPACITY_SCALE, SCHED_CAPACITY_SCALE)) {
+				    sc.freq, sc.cpu)) {
 		cfsr_v4_update_load_avg(v4, v, 1, 1);
 		decayed = 1;
 	}
@@ -383,7 +388,8 @@ static void v4_remove(const struct cfsr_profile *p, struct cfsr_sched_avg *cfs,
 	v4_dequeue(p, cfs, se, load_weight, false);
 	v4_take_clock(se);
 	if (cfs->old.v4.last_update_time > se->old.v4.last_update_time)
-		v4_update_blocked_se(p, cfs->old.v4.last_update_time, se, load_weight);
+		v4_update_blocked_se(p, cfs->old.v4.last_update_time, CFSR_PELT_SCALE_FULL, se,
+				     load_weight);
 	cfsr_pelt_remove_se(removed, se);
 	/* removed.runnable_sum += se->avg.load_sum (v4.15-v5.6): see v4_update_cfs_rq() */
 	if (p->v4->propagate)
@@ -452,13 +458,14 @@ static void v4_init_task(const struct cfsr_profile *p, struct cfsr_sched_avg *sa
  * se_weight() and se_runnable(), its calc_group_runnable() weight, in the
  * averages from v4.15, __update_load_avg_se()).
  */
-static int v4_update_gse(const struct cfsr_profile *p, uint64_t now, struct cfsr_sched_avg *se,
-			 struct cfsr_sched_avg *cfs, struct cfsr_sched_avg *gcfs,
-			 uint64_t se_weight, bool on_rq, bool running, struct cfsr_pelt_tg *tg)
+static int v4_update_gse(const struct cfsr_profile *p, uint64_t now, struct cfsr_pelt_scale sc,
+			 struct cfsr_sched_avg *se, struct cfsr_sched_avg *cfs,
+			 struct cfsr_sched_avg *gcfs, uint64_t se_weight, bool on_rq, bool running,
+			 struct cfsr_pelt_tg *tg)
 {
 	(void)gcfs;
 	(void)tg;
-	return v4_update_se(p, now, se, cfs, se_weight, on_rq, 0, running);
+	return v4_update_se(p, now, sc, se, cfs, se_weight, on_rq, 0, running);
 }
 
 /* update_tg_load_avg(cfs_rq, 0) (kernel/sched/fair.c, v4.3-v5.6): past 1/64. */
@@ -653,9 +660,9 @@ static void legacy_take_clock(struct cfsr_sched_avg *sa)
  * dequeue_entity_load_avg()); a task not counted there is updated alone,
  * as enqueue_entity_load_avg() does before it adds the contribution.
  */
-static int legacy_update_se(const struct cfsr_profile *p, uint64_t now, struct cfsr_sched_avg *sa,
-			    struct cfsr_sched_avg *cfs, uint64_t load_weight, bool on_rq,
-			    uint64_t runnable, bool running)
+static int legacy_update_se(const struct cfsr_profile *p, uint64_t now, struct cfsr_pelt_scale sc,
+			    struct cfsr_sched_avg *sa, struct cfsr_sched_avg *cfs,
+			    uint64_t load_weight, bool on_rq, uint64_t runnable, bool running)
 {
 	struct cfsr_legacy_avg *l = &sa->old.se;
 	uint64_t contrib = l->load_avg_contrib, util = l->utilization_avg_contrib;
@@ -663,8 +670,9 @@ static int legacy_update_se(const struct cfsr_profile *p, uint64_t now, struct c
 
 	(void)runnable;
 	legacy_take_clock(sa);
-	delta = cfsr_legacy_update_task_load_avg(
-		p->legacy, now, l, cfsr_scale_load_down(load_weight), on_rq, running, NULL, false);
+	delta = cfsr_legacy_update_task_load_avg(p->legacy, now, l,
+						 cfsr_scale_load_down(load_weight), on_rq, running,
+						 sc.freq, sc.cpu, NULL, false);
 	if (cfs && sa->old.queued) {
 		legacy_cfs_start(cfs);
 		legacy_move(&cfs->old.cfs.runnable_load_avg, contrib, l->load_avg_contrib);
@@ -678,9 +686,10 @@ static int legacy_update_se(const struct cfsr_profile *p, uint64_t now, struct c
 }
 
 static int legacy_update_blocked_se(const struct cfsr_profile *p, uint64_t now,
-				    struct cfsr_sched_avg *sa, uint64_t load_weight)
+				    struct cfsr_pelt_scale sc, struct cfsr_sched_avg *sa,
+				    uint64_t load_weight)
 {
-	return legacy_update_se(p, now, sa, NULL, load_weight, false, 0, false);
+	return legacy_update_se(p, now, sc, sa, NULL, load_weight, false, 0, false);
 }
 
 /*
@@ -693,12 +702,13 @@ static int legacy_update_blocked_se(const struct cfsr_profile *p, uint64_t now,
  * the next block.
  */
 static int legacy_update_cfs_rq(const struct cfsr_profile *p, uint64_t now,
-				struct cfsr_sched_avg *cfs, struct cfsr_pelt_removed *removed,
-				uint64_t load_weight, uint64_t runnable, bool running,
-				int64_t *prop)
+				struct cfsr_pelt_scale sc, struct cfsr_sched_avg *cfs,
+				struct cfsr_pelt_removed *removed, uint64_t load_weight,
+				uint64_t runnable, bool running, int64_t *prop)
 {
 	uint64_t counter = cfs->old.cfs.decay_counter;
 
+	(void)sc;
 	(void)removed;
 	(void)load_weight;
 	(void)runnable;
@@ -731,9 +741,9 @@ static int64_t legacy_attach(const struct cfsr_profile *p, struct cfsr_sched_avg
 	l->last_runnable_update = now;
 	if (l->decay_count < 0) {
 		l->last_runnable_update -= (uint64_t)(-l->decay_count) << CFSR_LEGACY_DECAY_SHIFT;
-		cfsr_legacy_update_task_load_avg(p->legacy, now, l,
-						 cfsr_scale_load_down(load_weight), false, false,
-						 NULL, false);
+		cfsr_legacy_update_task_load_avg(
+			p->legacy, now, l, cfsr_scale_load_down(load_weight), false, false,
+			SCHED_CAPACITY_SCALE, SCHED_CAPACITY_SCALE, NULL, false);
 	}
 	l->decay_count = 0;
 	se->old.blocked = false;
@@ -862,9 +872,10 @@ static void legacy_init_task(const struct cfsr_profile *p, struct cfsr_sched_avg
  * moves the parent's runnable_load_avg (queued) or blocked_load_avg
  * (asleep there).  Loads in 10-bit units: tg->shares scaled down.
  */
-static int legacy_update_gse(const struct cfsr_profile *p, uint64_t now, struct cfsr_sched_avg *se,
-			     struct cfsr_sched_avg *cfs, struct cfsr_sched_avg *gcfs,
-			     uint64_t se_weight, bool on_rq, bool running, struct cfsr_pelt_tg *tg)
+static int legacy_update_gse(const struct cfsr_profile *p, uint64_t now, struct cfsr_pelt_scale sc,
+			     struct cfsr_sched_avg *se, struct cfsr_sched_avg *cfs,
+			     struct cfsr_sched_avg *gcfs, uint64_t se_weight, bool on_rq,
+			     bool running, struct cfsr_pelt_tg *tg)
 {
 	struct cfsr_legacy_tg ltg = { tg->shares >> SCHED_FIXEDPOINT_SHIFT, tg->load_avg,
 				      (int32_t)tg->runnable_avg };
@@ -875,8 +886,8 @@ static int legacy_update_gse(const struct cfsr_profile *p, uint64_t now, struct 
 	legacy_cfs_start(cfs);
 	gcfs->old.cfs.tg_load_contrib = tg->contrib;
 	delta = cfsr_legacy_update_group_load_avg(p->legacy, now, &se->old.se, on_rq, running,
-						  &gcfs->old.cfs, &ltg, &cfs->old.cfs,
-						  se->old.queued || se->old.blocked);
+						  sc.freq, sc.cpu, &gcfs->old.cfs, &ltg,
+						  &cfs->old.cfs, se->old.queued || se->old.blocked);
 	tg->runnable_avg = ltg.runnable_avg;
 	legacy_publish_se(se);
 	legacy_publish_cfs(cfs);

@@ -86,9 +86,31 @@ struct cfsr_pelt_tg {
 };
 
 /**
+ * struct cfsr_pelt_scale - a CPU's scales at an update, for the contributions
+ * @freq: arch_scale_freq_capacity() of the CPU at the update
+ * @cpu: arch_scale_cpu_capacity() of the CPU
+ *
+ * Before v5.1 the kernel scaled the contributions inside the accumulation
+ * (v4.1-v4.2: __update_entity_runnable_avg(); v4.3-v5.0:
+ * __update_load_avg() and accumulate_sum()), by the CPU's scales as they
+ * stood at the update.  From v5.1 the contributions are not scaled (the
+ * PELT clock is: the replay engine's rq_clock_pelt()), and the engine gives
+ * CFSR_PELT_SCALE_FULL; so do models that scale nothing (v3.8-v4.0, the
+ * legacy parameters say so).
+ */
+struct cfsr_pelt_scale {
+	uint32_t freq;
+	uint32_t cpu;
+};
+
+#define CFSR_PELT_SCALE_FULL \
+	((struct cfsr_pelt_scale){ SCHED_CAPACITY_SCALE, SCHED_CAPACITY_SCALE })
+
+/**
  * struct cfsr_pelt_ops - a model's PELT operations
  * @update_se: update_load_avg() of an entity: age @sa to @now with its
- *             inputs; @cfs, its cfs_rq's signal or NULL (a copy aged for a
+ *             inputs, the contributions scaled by @sc (struct
+ *             cfsr_pelt_scale; the older models only); @cfs, its cfs_rq's signal or NULL (a copy aged for a
  *             comparison), follows where the model moves the cfs_rq with
  *             the entity (legacy: runnable_load_avg by the change of
  *             load_avg_contrib; v4: the aging of a waking entity already
@@ -140,14 +162,15 @@ struct cfsr_pelt_tg {
  *                 model does not propagate (before v4.10)
  */
 struct cfsr_pelt_ops {
-	int (*update_se)(const struct cfsr_profile *p, uint64_t now, struct cfsr_sched_avg *sa,
-			 struct cfsr_sched_avg *cfs, uint64_t load_weight, bool on_rq,
-			 uint64_t runnable, bool running);
+	int (*update_se)(const struct cfsr_profile *p, uint64_t now, struct cfsr_pelt_scale sc,
+			 struct cfsr_sched_avg *sa, struct cfsr_sched_avg *cfs,
+			 uint64_t load_weight, bool on_rq, uint64_t runnable, bool running);
 	int (*update_blocked_se)(const struct cfsr_profile *p, uint64_t now,
-				 struct cfsr_sched_avg *sa, uint64_t load_weight);
-	int (*update_cfs_rq)(const struct cfsr_profile *p, uint64_t now, struct cfsr_sched_avg *cfs,
-			     struct cfsr_pelt_removed *removed, uint64_t load_weight,
-			     uint64_t runnable, bool running, int64_t *prop);
+				 struct cfsr_pelt_scale sc, struct cfsr_sched_avg *sa,
+				 uint64_t load_weight);
+	int (*update_cfs_rq)(const struct cfsr_profile *p, uint64_t now, struct cfsr_pelt_scale sc,
+			     struct cfsr_sched_avg *cfs, struct cfsr_pelt_removed *removed,
+			     uint64_t load_weight, uint64_t runnable, bool running, int64_t *prop);
 	int64_t (*attach)(const struct cfsr_profile *p, struct cfsr_sched_avg *cfs,
 			  struct cfsr_sched_avg *se, uint64_t load_weight, uint64_t now);
 	int64_t (*detach)(const struct cfsr_profile *p, struct cfsr_sched_avg *cfs,
@@ -162,9 +185,10 @@ struct cfsr_pelt_ops {
 	void (*init_task)(const struct cfsr_profile *p, struct cfsr_sched_avg *sa,
 			  uint64_t load_weight, const struct cfsr_sched_avg *cfs,
 			  uint64_t slice_ns);
-	int (*update_gse)(const struct cfsr_profile *p, uint64_t now, struct cfsr_sched_avg *se,
-			  struct cfsr_sched_avg *cfs, struct cfsr_sched_avg *gcfs,
-			  uint64_t se_weight, bool on_rq, bool running, struct cfsr_pelt_tg *tg);
+	int (*update_gse)(const struct cfsr_profile *p, uint64_t now, struct cfsr_pelt_scale sc,
+			  struct cfsr_sched_avg *se, struct cfsr_sched_avg *cfs,
+			  struct cfsr_sched_avg *gcfs, uint64_t se_weight, bool on_rq, bool running,
+			  struct cfsr_pelt_tg *tg);
 	bool (*publish_tg)(const struct cfsr_profile *p, struct cfsr_sched_avg *gcfs,
 			   uint64_t *contrib, int64_t *tg_load_avg, bool force);
 	uint64_t (*group_shares)(const struct cfsr_profile *p, const struct cfsr_pelt_tg *tg,

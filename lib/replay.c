@@ -88,6 +88,24 @@ struct replay_rq {
 	uint64_t hint_clock;
 	/* ... made after the switch being replayed (a newly-idle balance's) */
 	bool hint_after;
+	/*
+	 * arch_scale_cpu_capacity() and arch_scale_freq_capacity() of the CPU
+	 * (cfsr_replay_set_capacity(), cfsr_replay_set_freq_scale()): 1024
+	 * unless given
+	 */
+	uint32_t cap;
+	uint32_t freq;
+	/*
+	 * The PELT clock of v5.1+ where a scale is not 1024 (pelt_on): at
+	 * clock_task pelt_task, rq->clock_pelt was pelt_base; pelt_busy: the
+	 * rq's curr has not been the idle task since; lost_idle_time as the
+	 * kernel's.  Off, the PELT clock is clock_task (rq_clock_pelt()).
+	 */
+	bool pelt_on;
+	bool pelt_busy;
+	uint64_t pelt_task;
+	uint64_t pelt_base;
+	uint64_t lost_idle_time;
 };
 
 /*
@@ -541,6 +559,154 @@ static void anchor(struct replay_rq *rq, uint64_t ts, uint64_t clock, bool exact
 	rq->anchor_ts = ts;
 	rq->anchor_clock = clock;
 	rq->anchor_pid = pid;
+}
+
+/* ---- the PELT clock and the CPU's scales ---------------------------------------------- */
+
+/* cap_scale(): (v * s) >> SCHED_CAPACITY_SHIFT. */
+static uint64_t cap_scale(uint64_t v, uint32_t s)
+{
+	return (v * s) >> SCHED_CAPACITY_SHIFT;
+}
+
+/*
+ * rq->clock_pelt at clock_task @clock.  Mirrors update_rq_clock_pelt()
+ * (kernel/sched/pelt.h, v5.1-v6.18): while the rq's curr is not the idle
+ * task, clock_pelt advances by the clock_task delta scaled with
+ * cap_scale() by arch_scale_cpu_capacity(), then by
+ * arch_scale_freq_capacity(); while it is, an update syncs clock_pelt to
+ * clock_task.
+ * Differs: the kernel scales (and floors) each update_rq_clock() delta
+ * with the frequency scale of that moment; the model scales the delta
+ * since its last sync (a switch, a frequency change) as one, at most a
+ * few ns apart per tick.
+ */
+static uint64_t rq_clock_pelt_raw(const struct replay_rq *rq, uint64_t clock)
+{
+	uint64_t d;
+
+	if (!rq->pelt_busy)
+		return clock;
+	if (clock >= rq->pelt_task)
+		return rq->pelt_base +
+		       cap_scale(cap_scale(clock - rq->pelt_task, rq->cap), rq->freq);
+	d = cap_scale(cap_scale(rq->pelt_task - clock, rq->cap), rq->freq);
+	return rq->pelt_base > d ? rq->pelt_base - d : 0;
+}
+
+/*
+ * The PELT clock of @cpu's cfs_rqs at clock_task @clock: rq_clock_pelt()
+ * (kernel/sched/pelt.h, v5.1-v6.18), clock_pelt - lost_idle_time, as
+ * cfs_rq_clock_pelt() gives it without CFS bandwidth.  @clock itself
+ * where no scale was ever below 1024 and before v5.1 (cfs_rq_clock_task():
+ * the scaling is in the contributions, pelt_scale()).  Not below @lut, the
+ * signal's last update, where the clock is scaled (the kernel's clock
+ * never goes back; the model's clock_task estimates may).
+ */
+static uint64_t pelt_now(const struct cfsr_replay *r, int cpu, uint64_t clock, uint64_t lut)
+{
+	const struct replay_rq *rq = cpu >= 0 && cpu < r->nr_cpus ? &r->rqs[cpu] : NULL;
+	uint64_t now;
+
+	if (!rq || !rq->pelt_on)
+		return clock;
+	now = rq_clock_pelt_raw(rq, clock);
+	now = now > rq->lost_idle_time ? now - rq->lost_idle_time : 0;
+	return now < lut ? lut : now;
+}
+
+/*
+ * The scales of @cpu for the contributions of the older models: v4.1-v5.0
+ * scale them inside the accumulation (struct cfsr_pelt_scale); v5.1+
+ * scale the clock instead (pelt_now()).
+ */
+static struct cfsr_pelt_scale pelt_scale(const struct cfsr_replay *r, int cpu)
+{
+	if (cpu < 0 || cpu >= r->nr_cpus || cfsr_profile_clock_pelt(r->profile))
+		return CFSR_PELT_SCALE_FULL;
+	return (struct cfsr_pelt_scale){ r->rqs[cpu].freq, r->rqs[cpu].cap };
+}
+
+/* Sync the PELT clock at clock_task @clock: clock_pelt as it then stands. */
+static void pelt_sync(struct replay_rq *rq, uint64_t clock)
+{
+	rq->pelt_base = rq_clock_pelt_raw(rq, clock);
+	rq->pelt_task = clock;
+}
+
+/*
+ * A switch at clock_task @clock to @next (0: the idle task).  Mirrors,
+ * going idle, update_idle_rq_clock_pelt() of pick_next_task_fair()'s idle
+ * path (kernel/sched/pelt.h, v5.1-v6.18): when the rq's util_sum is at or
+ * above ((LOAD_AVG_MAX - 1024) << SCHED_CAPACITY_SHIFT) - LOAD_AVG_MAX, the
+ * rq counted as always running, the idle time clock_pelt would get back is
+ * lost: lost_idle_time += clock_task - clock_pelt; then clock_pelt syncs
+ * to clock_task (there from v6.0, at the idle rq's next update before).
+ * Leaving idle, __schedule()'s update_rq_clock() with the idle task as
+ * curr syncs clock_pelt to clock_task, from which it then scales.
+ * Differs: the util_sum is the root cfs_rq's alone (the rt and dl
+ * classes' signals are not modelled).
+ */
+static void pelt_switch(struct cfsr_replay *r, int cpu, uint64_t clock, int next)
+{
+	struct replay_rq *rq = rq_of(r, cpu);
+	const uint64_t full =
+		((uint64_t)(LOAD_AVG_MAX - 1024) << SCHED_CAPACITY_SHIFT) - LOAD_AVG_MAX;
+
+	if (!rq || !rq->pelt_on)
+		return;
+	pelt_sync(rq, clock);
+	if (next == 0 && rq->pelt_busy) {
+		if (r->cfs[cpu].avg.util_sum >= full && clock > rq->pelt_base)
+			rq->lost_idle_time += clock - rq->pelt_base;
+		rq->pelt_base = clock;
+	}
+	rq->pelt_busy = next != 0;
+}
+
+/* Start the scaled PELT clock of @rq, the same as clock_task so far. */
+static void pelt_start(const struct cfsr_replay *r, struct replay_rq *rq)
+{
+	if (rq->pelt_on || !cfsr_profile_clock_pelt(r->profile))
+		return;
+	rq->pelt_on = true;
+	rq->pelt_busy = rq->curr > 0;
+	rq->pelt_task = rq->pelt_base = rq->last_clock;
+}
+
+void cfsr_replay_set_capacity(struct cfsr_replay *r, int cpu, uint32_t capacity)
+{
+	struct replay_rq *rq = rq_of(r, cpu);
+
+	if (!rq || !capacity || capacity > SCHED_CAPACITY_SCALE || capacity == rq->cap)
+		return;
+	pelt_start(r, rq);
+	if (rq->pelt_on)
+		pelt_sync(rq, rq->last_clock);
+	rq->cap = capacity;
+}
+
+void cfsr_replay_set_freq_scale(struct cfsr_replay *r, int cpu, uint32_t scale)
+{
+	struct replay_rq *rq = rq_of(r, cpu);
+
+	if (!rq || !scale || scale > SCHED_CAPACITY_SCALE || scale == rq->freq)
+		return;
+	pelt_start(r, rq);
+	/* the time to the rq's last clock update ran at the old scale */
+	if (rq->pelt_on && rq->last_clock >= rq->pelt_task)
+		pelt_sync(rq, rq->last_clock);
+	rq->freq = scale;
+}
+
+uint32_t cfsr_replay_capacity(const struct cfsr_replay *r, int cpu)
+{
+	return cpu >= 0 && cpu < r->nr_cpus ? r->rqs[cpu].cap : SCHED_CAPACITY_SCALE;
+}
+
+uint64_t cfsr_replay_lost_idle_time(const struct cfsr_replay *r, int cpu)
+{
+	return cpu >= 0 && cpu < r->nr_cpus ? r->rqs[cpu].lost_idle_time : 0;
 }
 
 static void correct_chain(struct cfsr_replay *r, int cpu, uint64_t ts, uint64_t clock);
@@ -1818,8 +1984,9 @@ static void cfs_age(const struct cfsr_replay *r, const struct cfsr_cfs_rq *cfs,
 {
 	int64_t prop;
 
-	r->ops->update_cfs_rq(r->profile, now, sa, removed, cfs->load_weight, cfs->h_nr_runnable,
-			      cfs->curr > 0, &prop);
+	r->ops->update_cfs_rq(r->profile, pelt_now(r, cfs->cpu, now, sa->last_update_time),
+			      pelt_scale(r, cfs->cpu), sa, removed, cfs->load_weight,
+			      cfs->h_nr_runnable, cfs->curr > 0, &prop);
 }
 
 void cfsr_replay_cfs_rq_settle(const struct cfsr_replay *r, const struct cfsr_cfs_rq *cfs,
@@ -1857,12 +2024,14 @@ bool cfsr_replay_task_avg_at(const struct cfsr_replay *r, const struct cfsr_task
 	if (t->enq_pending) {
 		at = t->enq_clock < now ? t->enq_clock : now;
 		if (at > out->last_update_time)
-			r->ops->update_se(r->profile, at, out, NULL, t->load_weight, false, 0,
-					  false);
+			r->ops->update_se(
+				r->profile, pelt_now(r, t->cpu, at, out->last_update_time),
+				pelt_scale(r, t->cpu), out, NULL, t->load_weight, false, 0, false);
 	}
 	cfsr_task_inputs(t, &on_rq, &runnable, &running);
 	if (now > out->last_update_time)
-		r->ops->update_se(r->profile, now, out, NULL, t->load_weight, on_rq, runnable,
+		r->ops->update_se(r->profile, pelt_now(r, t->cpu, now, out->last_update_time),
+				  pelt_scale(r, t->cpu), out, NULL, t->load_weight, on_rq, runnable,
 				  running);
 	return true;
 }
@@ -1898,11 +2067,13 @@ static int cfs_update(struct cfsr_replay *r, struct cfsr_cfs_rq *cfs, uint64_t n
 	if (!clock_ok(r, cfs->cpu))
 		return 0;
 	if (!cfs->avg.last_update_time && !cfs->avg_known)
-		start_unknown(&cfs->avg, now, &cfs->warm_until);
+		start_unknown(&cfs->avg, pelt_now(r, cfs->cpu, now, 0), &cfs->warm_until);
 	if (now < cfs->avg.last_update_time)
 		now = cfs->avg.last_update_time;
-	decayed = r->ops->update_cfs_rq(r->profile, now, &cfs->avg, &cfs->removed, cfs->load_weight,
-					cfs->h_nr_runnable, cfs->curr > 0, &prop);
+	decayed = r->ops->update_cfs_rq(r->profile,
+					pelt_now(r, cfs->cpu, now, cfs->avg.last_update_time),
+					pelt_scale(r, cfs->cpu), &cfs->avg, &cfs->removed,
+					cfs->load_weight, cfs->h_nr_runnable, cfs->curr > 0, &prop);
 	if (prop) {
 		/* add_tg_cfs_propagate() of the removed load */
 		cfs->propagate = true;
@@ -2001,6 +2172,7 @@ void cfsr_replay_gse_settle(const struct cfsr_replay *r, const struct cfsr_cfs_r
 	*out = g->se_avg;
 	if (!p || !out->last_update_time || now <= out->last_update_time)
 		return;
+	now = pelt_now(r, g->cpu, now, out->last_update_time);
 	if (!r->ops->update_gse) {
 		cfsr_pelt_update_se(r->params, now, out, g->se_weight, g->se_on_rq, g->se_runnable,
 				    g->curr > 0);
@@ -2008,8 +2180,8 @@ void cfsr_replay_gse_settle(const struct cfsr_replay *r, const struct cfsr_cfs_r
 	}
 	cfs = p->avg;
 	ptg = pelt_tg(r, g);
-	r->ops->update_gse(r->profile, now, out, &cfs, &gcfs, g->se_weight, g->se_on_rq,
-			   g->curr > 0, &ptg);
+	r->ops->update_gse(r->profile, now, pelt_scale(r, g->cpu), out, &cfs, &gcfs, g->se_weight,
+			   g->se_on_rq, g->curr > 0, &ptg);
 }
 
 /*
@@ -2345,8 +2517,8 @@ static void old_update_gse(struct cfsr_replay *r, struct cfsr_cfs_rq *gcfs, stru
 {
 	struct cfsr_pelt_tg ptg = pelt_tg(r, gcfs);
 
-	r->ops->update_gse(r->profile, now, &gcfs->se_avg, &p->avg, &gcfs->avg, gcfs->se_weight,
-			   gcfs->se_on_rq, gcfs->curr > 0, &ptg);
+	r->ops->update_gse(r->profile, now, pelt_scale(r, gcfs->cpu), &gcfs->se_avg, &p->avg,
+			   &gcfs->avg, gcfs->se_weight, gcfs->se_on_rq, gcfs->curr > 0, &ptg);
 	r->tgs[gcfs->group].runnable_avg = ptg.runnable_avg;
 }
 
@@ -2422,6 +2594,7 @@ static void group_walk(struct cfsr_replay *r, struct cfsr_cfs_rq *gcfs, uint64_t
 			in_second =
 				w->loops == WALK_ENQUEUE ? gcfs->se_on_rq : cfs_nr_queued(gcfs) > 1;
 		se_now = now < gcfs->se_avg.last_update_time ? gcfs->se_avg.last_update_time : now;
+		se_now = pelt_now(r, gcfs->cpu, se_now, gcfs->se_avg.last_update_time);
 		if (!gcfs->se_avg.last_update_time && !gcfs->se_known)
 			start_unknown(&gcfs->se_avg, se_now, &gcfs->se_warm_until);
 		if (r->ops->update_gse)
@@ -2630,11 +2803,12 @@ static void update_task_with(struct cfsr_replay *r, struct cfsr_task *t, uint64_
 		attach_task(r, t, now, ts, exact);
 		return;
 	}
+	se_now = pelt_now(r, t->cpu, se_now, t->avg.last_update_time);
 	if (!t->avg_known && !t->avg.last_update_time)
 		start_unknown(&t->avg, se_now, &t->warm_until);
 	t->set_next_est = false;
-	r->ops->update_se(r->profile, se_now, &t->avg, task_cfs_avg(r, t), t->load_weight, on_rq,
-			  runnable, running);
+	r->ops->update_se(r->profile, se_now, pelt_scale(r, t->cpu), &t->avg, task_cfs_avg(r, t),
+			  t->load_weight, on_rq, runnable, running);
 	notify(r, t, ts, why, exact);
 	cfs_update_task(r, t, now, ts, exact, w);
 }
@@ -2662,10 +2836,11 @@ void cfsr_replay_task_settle(struct cfsr_replay *r, struct cfsr_task *t, uint64_
 	at = t->enq_clock < now ? t->enq_clock : now;
 	if (at < t->avg.last_update_time)
 		at = t->avg.last_update_time;
+	at = pelt_now(r, t->cpu, at, t->avg.last_update_time);
 	if (!t->avg_known && !t->avg.last_update_time)
 		start_unknown(&t->avg, at, &t->warm_until);
-	r->ops->update_se(r->profile, at, &t->avg, task_cfs_avg(r, t), t->load_weight, false, 0,
-			  false);
+	r->ops->update_se(r->profile, at, pelt_scale(r, t->cpu), &t->avg, task_cfs_avg(r, t),
+			  t->load_weight, false, 0, false);
 	notify(r, t, t->enq_ts, CFSR_UPD_ENQUEUE, false);
 }
 
@@ -3457,6 +3632,7 @@ static int on_switch(struct cfsr_replay *r, const struct cfsr_event *ev)
 		prev->exiting = false;
 		prev->dead = true;
 	}
+	pelt_switch(r, ev->cpu, now, ev->sw.next_pid);
 	rq->curr = ev->sw.next_pid;
 	/*
 	 * The chain continues from the switch's clock, which the rq had
@@ -4043,7 +4219,9 @@ static int on_migrate(struct cfsr_replay *r, const struct cfsr_event *ev)
 	 */
 	remove_task(r, t, ev->ts);
 	if (r->profile->migrate_pelt_lag && src->curr == 0 && t->avg.last_update_time)
-		r->ops->update_blocked_se(r->profile, now, &t->avg, t->load_weight);
+		r->ops->update_blocked_se(r->profile,
+					  pelt_now(r, t->cpu, now, t->avg.last_update_time),
+					  pelt_scale(r, t->cpu), &t->avg, t->load_weight);
 	cfs_leave(r, t, task_cfs(r, t));
 	move_cpu(r, t, ev->migrate.dest_cpu);
 	t->migrated = true;
@@ -4450,7 +4628,9 @@ static void redo_set_next(struct cfsr_replay *r, struct cfsr_task *t, uint64_t a
 {
 	t->avg = t->pre_set_next;
 	if (at >= t->avg.last_update_time)
-		r->ops->update_se(r->profile, at, &t->avg, NULL, t->load_weight, true, 1, false);
+		r->ops->update_se(r->profile, pelt_now(r, t->cpu, at, t->avg.last_update_time),
+				  pelt_scale(r, t->cpu), &t->avg, NULL, t->load_weight, true, 1,
+				  false);
 	t->set_next_est = false;
 }
 
@@ -5141,8 +5321,11 @@ struct cfsr_replay *cfsr_replay_new(int nr_cpus, const struct cfsr_profile *prof
 		cfsr_replay_free(r);
 		return NULL;
 	}
-	for (i = 0; i < nr_cpus; i++)
+	for (i = 0; i < nr_cpus; i++) {
 		r->rqs[i].curr = -1;
+		r->rqs[i].cap = SCHED_CAPACITY_SCALE;
+		r->rqs[i].freq = SCHED_CAPACITY_SCALE;
+	}
 	/* the v5.7+ arithmetic's parameters; the older models have their own (r->ops) */
 	if (profile->pelt) {
 		r->own_pelt = *profile->pelt;
@@ -5224,6 +5407,10 @@ void cfsr_replay_take_tunables(struct cfsr_replay *r, const struct cfsr_trace_in
 		if (!r->profile->eevdf)
 			cfsr_sched_feats_apply_cfs(&r->cfs_tu, &f);
 	}
+	/* arch_scale_cpu_capacity() where the trace gives it (the recorder's cpu_capacity) */
+	for (v = 0; v < info->nr_topo && v < r->nr_cpus; v++)
+		if (info->topo[v].capacity)
+			cfsr_replay_set_capacity(r, v, info->topo[v].capacity);
 	r->own_pelt.util_est_no_fastup = !r->own.util_est_fastup;
 	/* NO_UTIL_EST: no sample, no sum (util_est_enqueue() and util_est_update() return) */
 	if (!r->own.util_est && r->profile->arith == CFSR_ARITH_RUNNABLE)

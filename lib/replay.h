@@ -623,6 +623,56 @@ void cfsr_replay_clock_update(struct cfsr_replay *r, int cpu, uint64_t ts, uint6
 			      uint64_t until);
 
 /**
+ * cfsr_replay_set_capacity() - a CPU's capacity, arch_scale_cpu_capacity()
+ * @r: the engine
+ * @cpu: the CPU
+ * @capacity: 1..1024 (SCHED_CAPACITY_SCALE, the default); other values
+ *            are ignored
+ *
+ * From v5.1 the CPU's PELT clock (rq_clock_pelt()) advances by the
+ * clock_task delta scaled by the capacity and the frequency scale while a
+ * task runs, syncing to clock_task when the CPU idles, with the lost idle
+ * time of a saturated rq taken out (update_rq_clock_pelt(),
+ * update_idle_rq_clock_pelt()); v4.1-v5.0 scale the contributions
+ * instead, util by the capacity (struct cfsr_pelt_scale).  Give it before
+ * the first event; cfsr_replay_take_tunables() takes a trace's own.
+ */
+void cfsr_replay_set_capacity(struct cfsr_replay *r, int cpu, uint32_t capacity);
+
+/**
+ * cfsr_replay_set_freq_scale() - a CPU's frequency scale from now on
+ * @r: the engine
+ * @cpu: the CPU
+ * @scale: arch_scale_freq_capacity(), 1..1024: cur_freq * 1024 / max_freq
+ *         where the kernel derives it from cpufreq (arm and arm64,
+ *         topology_set_freq_scale()); other values are ignored
+ *
+ * Takes effect at the CPU's next clock update, as the kernel reads the
+ * scale at its updates: the time to the rq's last clock update the engine
+ * knows of ran at the old scale.
+ */
+void cfsr_replay_set_freq_scale(struct cfsr_replay *r, int cpu, uint32_t scale);
+
+/**
+ * cfsr_replay_capacity() - a CPU's capacity as the engine takes it
+ * @r: the engine
+ * @cpu: the CPU
+ *
+ * Return: arch_scale_cpu_capacity(), 1024 unless given.
+ */
+uint32_t cfsr_replay_capacity(const struct cfsr_replay *r, int cpu);
+
+/**
+ * cfsr_replay_lost_idle_time() - a CPU's rq->lost_idle_time (v5.1+), ns
+ * @r: the engine
+ * @cpu: the CPU
+ *
+ * Return: the idle time a saturated rq lost from its PELT clock; 0 while
+ * every scale has been 1024 (clock_pelt never behind clock_task).
+ */
+uint64_t cfsr_replay_lost_idle_time(const struct cfsr_replay *r, int cpu);
+
+/**
  * cfsr_replay_expect_clock() - clock readings will be given
  *
  * Without readings, a CPU's clock is the trace clock until a run-time

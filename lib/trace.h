@@ -35,6 +35,9 @@ struct cfsr_event_type {
  *                   "0-1"), NULL unknown
  * @core_siblings: topology/core_siblings_list (the package's CPUs), NULL unknown
  * @die_siblings: topology/die_cpus_list, NULL unknown
+ * @capacity: cpu_capacity, arch_scale_cpu_capacity() (1..1024), 0 unknown
+ *            (then 1024: a perf.data does not carry it)
+ * @max_freq_khz: cpufreq/cpuinfo_max_freq, 0 unknown
  */
 struct cfsr_cpu_topo {
 	int core_id;
@@ -43,6 +46,8 @@ struct cfsr_cpu_topo {
 	const char *thread_siblings;
 	const char *core_siblings;
 	const char *die_siblings;
+	uint32_t capacity;
+	uint64_t max_freq_khz;
 };
 
 /**

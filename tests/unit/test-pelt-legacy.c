@@ -280,8 +280,12 @@ static void run_two(const struct cfsr_legacy_params *params, struct cfsr_legacy_
 		bool a_ran = (*now / slice) % 2 == 0;
 
 		*now += slice;
-		cfsr_legacy_update_task_load_avg(params, *now, a, wa, true, a_ran, cfs, true);
-		cfsr_legacy_update_task_load_avg(params, *now, b, wb, true, !a_ran, cfs, true);
+		cfsr_legacy_update_task_load_avg(params, *now, a, wa, true, a_ran,
+						 SCHED_CAPACITY_SCALE, SCHED_CAPACITY_SCALE, cfs,
+						 true);
+		cfsr_legacy_update_task_load_avg(params, *now, b, wb, true, !a_ran,
+						 SCHED_CAPACITY_SCALE, SCHED_CAPACITY_SCALE, cfs,
+						 true);
 		cfsr_legacy_update_blocked_load(params, cfs, NULL, *now, true);
 	}
 }

@@ -169,8 +169,8 @@ static void legacy_alone(uint64_t shares, uint64_t want)
 	se.old.se.runnable_avg_period = 46000;
 	se.old.queued = true;
 	gcfs.old.cfs.runnable_load_avg = 1023;
-	assert_int_equal(o->update_gse(p, t0 + 100 * 1024 * 1024, &se, &cfs, &gcfs, shares, true,
-				       false, &tg),
+	assert_int_equal(o->update_gse(p, t0 + 100 * 1024 * 1024, CFSR_PELT_SCALE_FULL, &se, &cfs,
+				       &gcfs, shares, true, false, &tg),
 			 1);
 	assert_int_equal(tg.runnable_avg, 1023);
 	assert_int_equal(se.old.se.load_avg_contrib, want);

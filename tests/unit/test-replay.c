@@ -2005,6 +2005,184 @@ static void test_legacy_run_sleep(void **state)
 }
 
 /*
+ * Task 10 on CPU 0 of a machine whose CPU 0 has capacity @cap and
+ * frequency scale @freq: woken at clock c0 (a period boundary) with an
+ * empty signal updated last at c0, switched in at that clock, it runs
+ * @run_ns of clock_task and blocks.  Returns the task.
+ */
+static struct cfsr_task *run_scaled(struct cfsr_replay *r, uint64_t c0, uint64_t t0,
+				    uint64_t run_ns)
+{
+	struct cfsr_task *t;
+
+	cfsr_replay_clock_sample(r, 0, t0, c0);
+	feed(r, ev_switch(t0, 0, 0, 0, false, 0)); /* idle on CPU0 */
+	cfsr_replay_clock_record(r, 0, t0 + 98000, c0);
+	feed(r, ev_wakeup(t0 + 100000, 0, 0, 10, 0));
+	t = cfsr_replay_task(r, 10);
+	assert_non_null(t);
+	memset(&t->avg, 0, sizeof(t->avg));
+	t->avg.last_update_time = c0;
+	feed(r, ev_switch(t0 + 150000, 0, 0, 0, false, 10));
+	assert_int_equal(t->avg.last_update_time, c0);
+	feed(r, ev_runtime(t0 + 150000 + run_ns, 0, 10, 10, run_ns));
+	feed(r, ev_switch(t0 + 150500 + run_ns, 0, 10, 1, false, 0)); /* it blocks */
+	assert_int_equal(t->state, CFSR_TS_SLEEPING);
+	return t;
+}
+
+/* The task's window and signal after run_scaled(). */
+static void assert_scaled(const struct cfsr_task *t, uint64_t lut, uint32_t period_contrib,
+			  uint64_t util_sum, uint64_t util_avg, uint64_t load_avg)
+{
+	assert_int_equal(t->avg.last_update_time, lut);
+	assert_int_equal(t->avg.period_contrib, period_contrib);
+	assert_int_equal(t->avg.util_sum, util_sum);
+	assert_int_equal(t->avg.util_avg, util_avg);
+	assert_int_equal(t->avg.load_avg, load_avg);
+}
+
+/*
+ * v5.1+ (update_rq_clock_pelt()): on a CPU of capacity 512, 10 ms of
+ * running advance clock_pelt by 5 ms, so the task's signal is that of
+ * 5 ms of running.  By hand (y = 2^(-1/32), from period_contrib 0):
+ * 5,000,000 ns = 4882 whole units = 4 periods + 786 units; contrib =
+ * floor(1024 y^4) + (47742 - floor(47742 y^4) - 1024) + 786 = 939 + 2939
+ * + 786 = 4664 (1024 y^4 = 939.01, 47742 y^4 = 43779.6); util_avg =
+ * 4664 * 1024 / (46718 + 786) = 100.54, load_avg and runnable_avg alike
+ * (nice 0).  With the frequency scale at 512 as well, 2.5 ms: 2441 units =
+ * 2 periods + 393; contrib = 980 + 1001 + 393 = 2374 (1024 y^2 = 980.59,
+ * 47742 y^2 = 45717.9); util_avg = 2374 * 1024 / 47111 = 51.6.
+ */
+static void test_capacity_clock_pelt(void **state)
+{
+	const uint64_t c0 = 1000ull << 20, t0 = 5000000000ull;
+	struct cfsr_replay *r = cfsr_replay_new(2, prof(), 250);
+	const struct cfsr_task *t;
+
+	(void)state;
+	assert_non_null(r);
+	cfsr_replay_set_capacity(r, 0, 512);
+	assert_int_equal(cfsr_replay_capacity(r, 0), 512);
+	assert_int_equal(cfsr_replay_capacity(r, 1), 1024);
+	t = run_scaled(r, c0, t0, 10000000);
+	assert_scaled(t, c0 + 4882 * 1024, 786, 4664 * 1024, 100, 100);
+	assert_int_equal(t->avg.runnable_avg, 100);
+	/* far from saturated: no idle time lost */
+	assert_int_equal(cfsr_replay_lost_idle_time(r, 0), 0);
+	cfsr_replay_free(r);
+
+	r = cfsr_replay_new(2, prof(), 250);
+	assert_non_null(r);
+	cfsr_replay_set_capacity(r, 0, 512);
+	cfsr_replay_set_freq_scale(r, 0, 512);
+	t = run_scaled(r, c0, t0, 10000000);
+	assert_scaled(t, c0 + 2441 * 1024, 393, 2374 * 1024, 51, 51);
+	cfsr_replay_free(r);
+}
+
+/*
+ * update_idle_rq_clock_pelt() (v5.1+): 1 s of running on a CPU of
+ * capacity 512 leaves clock_pelt 500 ms behind clock_task with util_sum
+ * saturated (488 periods of running: above ((47742 - 1024) << 10) - 47742),
+ * so going idle loses those 500 ms: lost_idle_time = 10^9 - 10^9 * 512 /
+ * 1024 = 500,000,000 ns.  After 200 ms idle the task wakes: its signal is
+ * aged to rq_clock_pelt() = clock_task - lost_idle_time = c0 + 1.2 s -
+ * 0.5 s = c0 + 700,000,000 ns, on the 1024 ns grid c0 + 683593 * 1024.
+ */
+static void test_capacity_lost_idle(void **state)
+{
+	const uint64_t c0 = 1000ull << 20, t0 = 5000000000ull;
+	struct cfsr_replay *r = cfsr_replay_new(2, prof(), 250);
+	const struct cfsr_task *t;
+	const struct cfsr_cfs_rq *root;
+
+	(void)state;
+	assert_non_null(r);
+	cfsr_replay_set_capacity(r, 0, 512);
+	t = run_scaled(r, c0, t0, 1000000000);
+	root = cfsr_replay_cfs_rq(r, "/", 0);
+	assert_non_null(root);
+	assert_true(root->avg.util_sum >= ((47742 - 1024) << 10) - 47742);
+	assert_int_equal(t->avg.last_update_time, c0 + (500000000 / 1024) * 1024);
+	assert_int_equal(cfsr_replay_lost_idle_time(r, 0), 500000000);
+	cfsr_replay_clock_record(r, 0, t0 + 1200150000, c0 + 1200000000);
+	feed(r, ev_wakeup(t0 + 1200152000, 0, 0, 10, 0));
+	feed(r, ev_switch(t0 + 1200160000, 0, 0, 0, false, 10));
+	assert_int_equal(t->avg.last_update_time, c0 + 683593ull * 1024);
+	cfsr_replay_free(r);
+}
+
+/*
+ * Before v5.1 (accumulate_sum(), kernel/sched/pelt.c, v4.15-v5.0): the
+ * clock is clock_task, the contribution is scaled by scale_freq and util
+ * by scale_cpu too.  10 ms = 9765 units = 9 periods + 549; contrib = 842 +
+ * (47742 - 39285 - 1024) + 549 = 8824 (1024 y^9 = 842.6, 47742 y^9 =
+ * 39285.8); divider 46718 + 549 = 47267: load_avg = 8824 * 1024 / 47267 =
+ * 191.2 at any capacity, util_avg = 8824 * 512 / 47267 = 95.6 at capacity
+ * 512 (191 at 1024).
+ */
+static void test_capacity_v4_contrib(void **state)
+{
+	const uint64_t c0 = 1000ull << 20, t0 = 5000000000ull;
+	struct cfsr_replay *r = cfsr_replay_new(2, cfsr_profile_for("4.19"), 250);
+	const struct cfsr_task *t;
+
+	(void)state;
+	assert_non_null(r);
+	cfsr_replay_set_capacity(r, 0, 512);
+	t = run_scaled(r, c0, t0, 10000000);
+	assert_scaled(t, c0 + 9765 * 1024, 549, 8824 * 512, 95, 191);
+	cfsr_replay_free(r);
+
+	r = cfsr_replay_new(2, cfsr_profile_for("4.19"), 250);
+	assert_non_null(r);
+	t = run_scaled(r, c0, t0, 10000000);
+	assert_scaled(t, c0 + 9765 * 1024, 549, 8824 * 1024, 191, 191);
+	cfsr_replay_free(r);
+}
+
+/*
+ * v4.1-v4.2 (__update_entity_runnable_avg(), kernel/sched/fair.c): each
+ * piece of running time adds (units * scale_freq >> 10) * scale_cpu >> 10
+ * to running_avg_sum and the runnable sum is scaled by frequency alone:
+ * at capacity 512 the runnable sum is the full-capacity one, the running
+ * sum half of it, less at most one per piece for the floors (three
+ * pieces, and one decay of the sum per period: ten periods); v3.8-v4.0
+ * scale nothing.
+ */
+static void test_capacity_legacy(void **state)
+{
+	const uint64_t c0 = 1000ull << 20, t0 = 5000000000ull;
+	const char *const kernels[] = { "4.1", "3.18" };
+	struct cfsr_legacy_avg full, half;
+	struct cfsr_replay *r;
+	size_t k;
+
+	(void)state;
+	for (k = 0; k < 2; k++) {
+		r = cfsr_replay_new(2, cfsr_profile_for(kernels[k]), 250);
+		assert_non_null(r);
+		full = run_scaled(r, c0, t0, 10000000)->avg.old.se;
+		cfsr_replay_free(r);
+		r = cfsr_replay_new(2, cfsr_profile_for(kernels[k]), 250);
+		assert_non_null(r);
+		cfsr_replay_set_capacity(r, 0, 512);
+		half = run_scaled(r, c0, t0, 10000000)->avg.old.se;
+		cfsr_replay_free(r);
+		assert_int_equal(half.runnable_avg_sum, full.runnable_avg_sum);
+		assert_int_equal(half.runnable_avg_period, full.runnable_avg_period);
+		if (k == 0) {
+			assert_true(full.running_avg_sum > 8000);
+			assert_true(half.running_avg_sum <= full.running_avg_sum / 2);
+			assert_true(half.running_avg_sum + 14 >= full.running_avg_sum / 2);
+		} else {
+			assert_int_equal(half.running_avg_sum, full.running_avg_sum);
+		}
+	}
+}
+
+/*
  * Two always-runnable tasks share CPU 0 in 3 ms turns for 300 ms (@pid[0]
  * runs first); @prio gives their priorities.
  */
@@ -2593,6 +2771,10 @@ int main(void)
 		cmocka_unit_test(test_legacy_run_sleep),
 		cmocka_unit_test(test_old_two_tasks),
 		cmocka_unit_test(test_old_nice_pair),
+		cmocka_unit_test(test_capacity_clock_pelt),
+		cmocka_unit_test(test_capacity_lost_idle),
+		cmocka_unit_test(test_capacity_v4_contrib),
+		cmocka_unit_test(test_capacity_legacy),
 		cmocka_unit_test(test_old_groups_equal_shares),
 		cmocka_unit_test(test_old_blocked_averages),
 		cmocka_unit_test(test_legacy_second_loop),

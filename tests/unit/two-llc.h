@@ -25,10 +25,10 @@ static const struct cfsr_cpu_cache two_llc_caches[] = {
 };
 
 static const struct cfsr_cpu_topo two_llc_cpus[] = {
-	{ 0, 0, 0, "0", "0-3", "0-3" },
-	{ 1, 0, 0, "1", "0-3", "0-3" },
-	{ 2, 0, 0, "2", "0-3", "0-3" },
-	{ 3, 0, 0, "3", "0-3", "0-3" },
+	{ 0, 0, 0, "0", "0-3", "0-3", 0, 0 },
+	{ 1, 0, 0, "1", "0-3", "0-3", 0, 0 },
+	{ 2, 0, 0, "2", "0-3", "0-3", 0, 0 },
+	{ 3, 0, 0, "3", "0-3", "0-3", 0, 0 },
 };
 
 static const struct cfsr_trace_info two_llc = {
