@@ -58,11 +58,12 @@ static void run_remove(const struct cfsr_profile *p, struct cfsr_sched_avg *cfs,
 }
 
 static void run_init_task(const struct cfsr_profile *p, struct cfsr_sched_avg *sa,
-			  uint64_t load_weight, const struct cfsr_sched_avg *cfs, uint64_t slice_ns)
+			  uint64_t load_weight, const struct cfsr_sched_avg *cfs, uint64_t slice_ns,
+			  uint32_t cpu_scale)
 {
 	(void)slice_ns;
 	cfsr_pelt_init_se(p->pelt, sa, load_weight, true);
-	cfsr_pelt_post_init_se(p->pelt, sa, load_weight, SCHED_CAPACITY_SCALE, cfs);
+	cfsr_pelt_post_init_se(p->pelt, sa, load_weight, cpu_scale, cfs);
 }
 
 static const struct cfsr_pelt_ops runnable_ops = {
@@ -404,7 +405,9 @@ static void v4_remove(const struct cfsr_profile *p, struct cfsr_sched_avg *cfs,
  *  - v4.7-v4.14: the same load, period_contrib = 1023, and util_avg from
  *    post_init_entity_util_avg() (2b8c41daba32): the cfs_rq's util_avg *
  *    se->load.weight / (its load_avg + 1), at most half the spare
- *    capacity, or that half if the cfs_rq has none; util_sum = util_avg *
+ *    capacity (of the CPU's arch_scale_cpu_capacity(), as the v4.x copies
+ *    read it; the release that brought the CPU's capacity in, in place of
+ *    SCHED_CAPACITY_SCALE, is not established: taken for all of v4.7+), or that half if the cfs_rq has none; util_sum = util_avg *
  *    LOAD_AVG_MAX;
  *  - v4.15-v5.6: everything 0 but load_avg = runnable_load_avg = its
  *    weight, util_avg as in v4.7 (the attach rebuilds the sums).
@@ -412,7 +415,8 @@ static void v4_remove(const struct cfsr_profile *p, struct cfsr_sched_avg *cfs,
  * utilization almost always takes the cap.
  */
 static void v4_init_task(const struct cfsr_profile *p, struct cfsr_sched_avg *sa,
-			 uint64_t load_weight, const struct cfsr_sched_avg *cfs, uint64_t slice_ns)
+			 uint64_t load_weight, const struct cfsr_sched_avg *cfs, uint64_t slice_ns,
+			 uint32_t cpu_scale)
 {
 	const struct cfsr_v4_params *v4 = p->v4;
 	struct cfsr_v4_avg *v = &sa->old.v4;
@@ -436,7 +440,7 @@ static void v4_init_task(const struct cfsr_profile *p, struct cfsr_sched_avg *sa
 		v->load_sum = w * LOAD_AVG_MAX;
 		v->period_contrib = 1023;
 	}
-	cap = ((int64_t)SCHED_CAPACITY_SCALE - (int64_t)c->util_avg) / 2;
+	cap = ((int64_t)cpu_scale - (int64_t)c->util_avg) / 2;
 	if (cap > 0) {
 		if (c->util_avg) {
 			v->util_avg = c->util_avg * load_weight / (c->load_avg + 1);
@@ -853,9 +857,10 @@ static void legacy_remove(const struct cfsr_profile *p, struct cfsr_sched_avg *c
 /* init_task_runnable_average() (v3.13-v4.2; zeros before): see cfsr_legacy_init_task(). */
 static void legacy_init_task(const struct cfsr_profile *p, struct cfsr_sched_avg *sa,
 			     uint64_t load_weight, const struct cfsr_sched_avg *cfs,
-			     uint64_t slice_ns)
+			     uint64_t slice_ns, uint32_t cpu_scale)
 {
 	(void)cfs;
+	(void)cpu_scale;
 	memset(sa, 0, sizeof(*sa));
 	cfsr_legacy_init_task(p->legacy, &sa->old.se, slice_ns, cfsr_scale_load_down(load_weight));
 	legacy_publish_se(sa);

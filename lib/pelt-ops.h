@@ -137,7 +137,8 @@ struct cfsr_pelt_scale {
  * @init_task: a new task's signal (init_entity_runnable_average() and
  *             post_init_entity_util_avg(); legacy:
  *             init_task_runnable_average() with @slice_ns, the task's
- *             sched_slice() or sysctl_sched_latency by release)
+ *             sched_slice() or sysctl_sched_latency by release), on a
+ *             CPU of capacity @cpu_scale (arch_scale_cpu_capacity())
  * @update_gse: older models: update_load_avg() (legacy:
  *              update_entity_load_avg()) of a group entity @se of weight
  *              @se_weight queued (@on_rq) on @cfs, representing @gcfs of
@@ -183,8 +184,8 @@ struct cfsr_pelt_ops {
 	void (*dequeue)(const struct cfsr_profile *p, struct cfsr_sched_avg *cfs,
 			struct cfsr_sched_avg *se, uint64_t load_weight, bool sleep);
 	void (*init_task)(const struct cfsr_profile *p, struct cfsr_sched_avg *sa,
-			  uint64_t load_weight, const struct cfsr_sched_avg *cfs,
-			  uint64_t slice_ns);
+			  uint64_t load_weight, const struct cfsr_sched_avg *cfs, uint64_t slice_ns,
+			  uint32_t cpu_scale);
 	int (*update_gse)(const struct cfsr_profile *p, uint64_t now, struct cfsr_pelt_scale sc,
 			  struct cfsr_sched_avg *se, struct cfsr_sched_avg *cfs,
 			  struct cfsr_sched_avg *gcfs, uint64_t se_weight, bool on_rq, bool running,

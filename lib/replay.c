@@ -552,6 +552,12 @@ static uint64_t clock_instant(const struct replay_rq *rq, uint64_t ts, uint64_t 
 static void anchor(struct replay_rq *rq, uint64_t ts, uint64_t clock, bool exact, bool stamp,
 		   int pid)
 {
+	/*
+	 * The first anchor puts the rq on its own clock, which the trace
+	 * clock stood in for: the scaled PELT clock starts there, synced
+	 */
+	if (!rq->anchored && rq->pelt_on)
+		rq->pelt_task = rq->pelt_base = clock;
 	clock_updated(rq, clock, exact, stamp, ts);
 	rq->anchored = true;
 	rq->anchor_exact = exact;
@@ -2915,7 +2921,7 @@ static void sample_util_est(struct cfsr_replay *r, struct cfsr_task *t)
 	if (t->ue_sampled || !t->fair || !r->ue)
 		return;
 	if (!t->tick_forced) {
-		cfsr_pelt_util_est_sample(r->ue, &t->avg, SCHED_CAPACITY_SCALE, true);
+		cfsr_pelt_util_est_sample(r->ue, &t->avg, cfsr_replay_capacity(r, t->cpu), true);
 	} else {
 		/*
 		 * The report taken as a tick's was this sleep's dequeue:
@@ -2924,7 +2930,7 @@ static void sample_util_est(struct cfsr_replay *r, struct cfsr_task *t)
 		 * (cfs_se_util_change()).
 		 */
 		before = t->tick_avg;
-		cfsr_pelt_util_est_sample(r->ue, &before, SCHED_CAPACITY_SCALE, true);
+		cfsr_pelt_util_est_sample(r->ue, &before, cfsr_replay_capacity(r, t->cpu), true);
 		t->avg.util_est = before.util_est;
 		t->avg.util_est_ewma = before.util_est_ewma;
 		if (t->tick_avg.period_contrib +
@@ -4081,7 +4087,7 @@ static int on_wakeup(struct cfsr_replay *r, const struct cfsr_event *ev, bool ne
 						  ev->ts - cfs->avg_read_ts <= CFSR_REPLAY_PATH_NS ?
 					  &cfs->avg_before_read :
 					  &cfs->avg,
-				  new_task_slice(r, cfs, t));
+				  new_task_slice(r, cfs, t), cfsr_replay_capacity(r, t->cpu));
 		t->avg_known = true;
 		attach_task(r, t, now, ev->ts, exact);
 		t->vlag = 0;
@@ -5393,6 +5399,13 @@ void cfsr_replay_take_tunables(struct cfsr_replay *r, const struct cfsr_trace_in
 	int v;
 
 	r->sched_autogroup = info->sched_autogroup;
+	/*
+	 * arch_scale_cpu_capacity() where the trace gives it (the recorder's
+	 * cpu_capacity): the machine's, whichever release is modelled
+	 */
+	for (v = 0; v < info->nr_topo && v < r->nr_cpus; v++)
+		if (info->topo[v].capacity)
+			cfsr_replay_set_capacity(r, v, info->topo[v].capacity);
 	if (cfsr_profile_what_if(info->kernel_release, r->profile))
 		return;
 	v = cfsr_profile_version(info->kernel_release);
@@ -5407,10 +5420,6 @@ void cfsr_replay_take_tunables(struct cfsr_replay *r, const struct cfsr_trace_in
 		if (!r->profile->eevdf)
 			cfsr_sched_feats_apply_cfs(&r->cfs_tu, &f);
 	}
-	/* arch_scale_cpu_capacity() where the trace gives it (the recorder's cpu_capacity) */
-	for (v = 0; v < info->nr_topo && v < r->nr_cpus; v++)
-		if (info->topo[v].capacity)
-			cfsr_replay_set_capacity(r, v, info->topo[v].capacity);
 	r->own_pelt.util_est_no_fastup = !r->own.util_est_fastup;
 	/* NO_UTIL_EST: no sample, no sum (util_est_enqueue() and util_est_update() return) */
 	if (!r->own.util_est && r->profile->arith == CFSR_ARITH_RUNNABLE)

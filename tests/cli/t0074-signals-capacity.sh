@@ -1,0 +1,73 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# A CPU's capacity (arch_scale_cpu_capacity()) in the replay:
+# traces/recorded.dat's metadata rewritten (tests/helpers/meta-set) to
+# give CPU 1 capacity 512, the recorder's cpu_capacity;
+# - info shows the capacities and where they came from;
+# - the signals under 4.19 (v4.1-v5.0: accumulate_sum() scales util's
+#   contribution by the capacity): the same rows, a task that stays on
+#   CPU 1 keeps its clock and load, its util_avg halves (within 2);
+# - the signals under the trace's own release (v5.1+: clock_pelt runs at
+#   half speed while CPU 1 is busy, back on clock_task when it idles):
+#   CPU 1's root cfs_rq's last_update_time as scripts/capacity-ref.py
+#   predicts it from the unscaled replay and the trace's switches
+#   (trace-cmd report), within 16 us: the script places a busy period's
+#   start from the trace (the switch's clock, or the wakeup's that it
+#   kept) to within some 25 us of clock_task, half of which shows;
+# - capacity 1024 written out changes nothing.
+. "$(dirname "$0")/lib.sh"
+
+METASET=${HELPER_DIR:-$SRC_DIR/tests/helpers}/meta-set
+REF=$SRC_DIR/scripts/capacity-ref.py
+REC=$TRACES/recorded.dat
+
+# with_capacity OUT CAP1: recorded.dat with CPU 1's capacity CAP1
+with_capacity() {
+	cp "$REC" "$1" &&
+	cfsreplay info --json "$REC" | python3 -c "
+import json, sys
+m = json.load(sys.stdin)['record_meta']
+for c in m['cpus']:
+    if c['cpu'] == 1:
+        c['capacity'] = int(sys.argv[1])
+json.dump(m, open('meta.json', 'w'))" "$2" &&
+	"$METASET" "$1" meta.json
+}
+
+test_expect_success 'info: the capacities and their source' "
+	with_capacity cap.dat 512 &&
+	cfsreplay info cap.dat >info.txt &&
+	grep -q '^cpu capacity:   cpu0 1024, cpu1 512 (recorder metadata, sysfs cpu_capacity)$' info.txt &&
+	grep -q '^freq scale:     1024 (frequency invariance not traced)$' info.txt &&
+	cfsreplay info '$REC' >info0.txt &&
+	grep -q '^cpu capacity:   cpu0 1024, cpu1 1024 (recorder metadata' info0.txt
+"
+
+test_expect_success 'v4.19: util on CPU 1 halves, load and clock stay' "
+	cfsreplay signals --kernel 4.19 '$REC' >base-4.19.csv 2>/dev/null &&
+	cfsreplay signals --kernel 4.19 cap.dat >cap-4.19.csv 2>/dev/null &&
+	python3 '$REF' contrib 1 512 base-4.19.csv cap-4.19.csv >contrib.out &&
+	cat contrib.out &&
+	read -r _ tasks _ rows _ worst <contrib.out &&
+	test \$tasks -ge 3 && test \$rows -ge 50 &&
+	! cmp -s base-4.19.csv cap-4.19.csv
+"
+
+test_expect_success 'v5.1+: CPU 1 clock_pelt as predicted' "
+	cfsreplay signals '$REC' >base.csv 2>/dev/null &&
+	cfsreplay signals cap.dat >cap.csv 2>/dev/null &&
+	trace-cmd report -t -N '$REC' >report.txt 2>/dev/null &&
+	python3 '$REF' clock 1 512 report.txt base.csv cap.csv 16384 >clock.out &&
+	cat clock.out &&
+	read -r _ rows _ behind _ worst _ over <clock.out &&
+	test \$rows -ge 1000 && test \$behind -ge 100 && test \$over -eq 0
+"
+
+test_expect_success 'capacity 1024 written out: the same signals' "
+	with_capacity full.dat 1024 &&
+	cfsreplay signals full.dat >full.csv 2>/dev/null &&
+	cmp base.csv full.csv
+"
+
+test_done
