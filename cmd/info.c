@@ -319,7 +319,7 @@ static void print_topology(const struct cfsr_trace_info *in)
 
 /*
  * The CPU capacities the replay engine takes (arch_scale_cpu_capacity()),
- * and where they came from; the frequency scale is 1024 throughout.
+ * and where they came from; where its frequency scale comes from.
  */
 static void print_capacity(const struct cfsr_trace_info *in)
 {
@@ -337,7 +337,12 @@ static void print_capacity(const struct cfsr_trace_info *in)
 		printf(" (recorder metadata, sysfs cpu_capacity%s)\n",
 		       given < in->nr_topo ? "; 1024 where not given" : "");
 	}
-	printf("freq scale:     1024 (frequency invariance not traced)\n");
+	if (cfsr_topo_freq_from_cpufreq(in))
+		printf("freq scale:     power:cpu_frequency, cur_freq * 1024 / cpuinfo_max_freq (1024 before a CPU's first; an arm64 AMU scale is not traced)\n");
+	else if (in->uname && (strstr(in->uname, "x86_64") || strstr(in->uname, "i686")))
+		printf("freq scale:     1024 (x86: the kernel's APERF/MPERF scale is not traced)\n");
+	else
+		printf("freq scale:     1024 (frequency invariance not traced)\n");
 }
 
 /*

@@ -70,6 +70,7 @@ static const struct {
 	{ "syscalls", "sys_enter_setpriority" },
 	{ "syscalls", "sys_enter_sched_setattr" },
 	{ "syscalls", "sys_enter_sched_setscheduler" },
+	{ "power", "cpu_frequency" },
 };
 
 #define NR_EXTRA (sizeof(extra_events) / sizeof(extra_events[0]))

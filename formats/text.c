@@ -651,6 +651,19 @@ static int decode_runtime(struct tx_reader *r, char *payload, struct cfsr_event 
 	return 0;
 }
 
+static int decode_freq(struct tx_reader *r, char *payload, struct cfsr_event *ev)
+{
+	static const char *const keys[] = { "state", "cpu_id" };
+	char *v[TX_MAX_KEYS];
+
+	(void)r;
+	if (kv_split(payload, keys, 2, v) < 0)
+		return -1;
+	if (parse_u64(v[0], &ev->freq.khz) < 0 || parse_int(v[1], &ev->freq.cpu) < 0)
+		return -1;
+	return 0;
+}
+
 static int decode_pi(struct tx_reader *r, char *payload, struct cfsr_event *ev)
 {
 	static const char *const keys[] = { "?comm", "pid", "oldprio", "newprio" };
@@ -753,6 +766,7 @@ static const struct tx_handler handlers[] = {
 	{ "sched", "sched_wakeup_new", CFSR_EV_WAKEUP_NEW, decode_wake },
 	{ "sched", "sched_waking", CFSR_EV_WAKING, decode_wake },
 	{ "syscalls", "sys_enter_sched_setaffinity", CFSR_EV_SETAFFINITY, decode_affinity },
+	{ "power", "cpu_frequency", CFSR_EV_CPU_FREQ, decode_freq },
 };
 
 static const struct tx_handler mark_handler = { "ftrace", "print", CFSR_EV_MARKER, decode_mark };

@@ -267,6 +267,17 @@ static int decode_affinity(struct td_decoder *r, const struct td_type *ty,
 	return field_int(r, rec, ty->f[0], &ev->affinity.pid);
 }
 
+static int decode_freq(struct td_decoder *r, const struct td_type *ty, const struct tep_record *rec,
+		       struct cfsr_event *ev)
+{
+	int64_t khz;
+
+	if (field_num(r, rec, ty->f[0], &khz) < 0 || field_int(r, rec, ty->f[1], &ev->freq.cpu) < 0)
+		return -1;
+	ev->freq.khz = (uint64_t)khz;
+	return 0;
+}
+
 static int decode_cgroup(struct td_decoder *r, const struct td_type *ty,
 			 const struct tep_record *rec, struct cfsr_event *ev)
 {
@@ -372,6 +383,7 @@ static const struct td_handler handlers[] = {
 	  CFSR_EV_SETAFFINITY,
 	  { "pid" },
 	  decode_affinity },
+	{ "power", "cpu_frequency", CFSR_EV_CPU_FREQ, { "state", "cpu_id" }, decode_freq },
 };
 
 static const struct td_handler *find_handler(const char *system, const char *name)

@@ -39,6 +39,7 @@
 	X(CFSR_EV_CGROUP_RMDIR, "cgroup_rmdir")   \
 	X(CFSR_EV_MARKER, "marker")               \
 	X(CFSR_EV_SETAFFINITY, "setaffinity")     \
+	X(CFSR_EV_CPU_FREQ, "cpu_frequency")      \
 	X(CFSR_EV_LOST, "lost")
 
 enum cfsr_event_kind {
@@ -162,6 +163,15 @@ struct cfsr_event {
 		struct {
 			const char *text;
 		} marker;
+		/*
+		 * CFSR_EV_CPU_FREQ: power:cpu_frequency, cpufreq set CPU
+		 * @cpu's frequency to @khz (cpufreq_freq_transition_end(),
+		 * or the fast switch of schedutil)
+		 */
+		struct {
+			int cpu;
+			uint64_t khz;
+		} freq;
 		/* CFSR_EV_LOST: events were lost on @cpu before @ts */
 		struct {
 			/* number lost, or -1 when the source does not know */

@@ -14,6 +14,7 @@
 #include "pelt-ops.h"
 #include "replay.h"
 #include "schedfeat.h"
+#include "topology.h"
 #include "trace.h"
 #include "weight.h"
 
@@ -95,6 +96,8 @@ struct replay_rq {
 	 */
 	uint32_t cap;
 	uint32_t freq;
+	/* cpuinfo_max_freq (kHz) from the trace's metadata, 0 unknown */
+	uint64_t max_khz;
 	/*
 	 * The PELT clock of v5.1+ where a scale is not 1024 (pelt_on): at
 	 * clock_task pelt_task, rq->clock_pelt was pelt_base; pelt_busy: the
@@ -222,6 +225,8 @@ struct cfsr_replay {
 	struct cfsr_cfs_tunables cfs_tu;
 	/* clock readings will come: no update on a CPU until its first */
 	bool expect_clock;
+	/* the CPUs' frequency scale follows power:cpu_frequency (cfsr_topo_freq_from_cpufreq()) */
+	bool freq_events;
 	/* a per-CPU list could not grow: the event fails */
 	bool oom;
 	struct replay_shares *stated;
@@ -5240,10 +5245,39 @@ static void settle_blocked_after(struct cfsr_replay *r, const struct cfsr_event 
 		make_blocked(r, ev->cpu);
 }
 
+/*
+ * power:cpu_frequency: where the kernel derives arch_scale_freq_capacity()
+ * from cpufreq (arm, arm64: topology_set_freq_scale(), v4.10+, through
+ * arch_set_freq_scale() at each frequency change), the CPU's scale is
+ * cur_freq * 1024 / cpuinfo_max_freq (the reference frequency from v6.8,
+ * which is cpuinfo_max_freq unless boost frequencies lie above it).
+ * Differs: an arm64 CPU with activity monitors (AMU) takes its scale from
+ * them at each tick instead, which no event shows.
+ */
+static void on_cpu_freq(struct cfsr_replay *r, const struct cfsr_event *ev)
+{
+	const struct replay_rq *rq = rq_of(r, ev->freq.cpu);
+	uint64_t scale;
+
+	if (!r->freq_events || !rq || !rq->max_khz)
+		return;
+	scale = (ev->freq.khz << SCHED_CAPACITY_SHIFT) / rq->max_khz;
+	if (scale > SCHED_CAPACITY_SCALE)
+		scale = SCHED_CAPACITY_SCALE;
+	if (scale)
+		cfsr_replay_set_freq_scale(r, ev->freq.cpu, (uint32_t)scale);
+}
+
 int cfsr_replay_event(struct cfsr_replay *r, const struct cfsr_event *ev)
 {
 	struct cfsr_task *t;
 	int ret = 0;
+
+	/* a frequency change is no event of the scheduler's paths */
+	if (ev->kind == CFSR_EV_CPU_FREQ) {
+		on_cpu_freq(r, ev);
+		return 0;
+	}
 
 	if (keep_attach_path(r, ev) < 0)
 		return -1;
@@ -5403,9 +5437,12 @@ void cfsr_replay_take_tunables(struct cfsr_replay *r, const struct cfsr_trace_in
 	 * arch_scale_cpu_capacity() where the trace gives it (the recorder's
 	 * cpu_capacity): the machine's, whichever release is modelled
 	 */
-	for (v = 0; v < info->nr_topo && v < r->nr_cpus; v++)
+	for (v = 0; v < info->nr_topo && v < r->nr_cpus; v++) {
 		if (info->topo[v].capacity)
 			cfsr_replay_set_capacity(r, v, info->topo[v].capacity);
+		r->rqs[v].max_khz = info->topo[v].max_freq_khz;
+	}
+	r->freq_events = cfsr_topo_freq_from_cpufreq(info);
 	if (cfsr_profile_what_if(info->kernel_release, r->profile))
 		return;
 	v = cfsr_profile_version(info->kernel_release);

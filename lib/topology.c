@@ -439,3 +439,16 @@ int cfsr_topo_level_of(const struct cfsr_topo *t, int a, int b)
 			return i;
 	return -1;
 }
+
+bool cfsr_topo_freq_from_cpufreq(const struct cfsr_trace_info *info)
+{
+	const char *u = info->uname;
+	int i;
+
+	if (!u || (!strstr(u, "aarch64") && !strstr(u, " arm")))
+		return false;
+	for (i = 0; i < info->nr_topo; i++)
+		if (info->topo[i].max_freq_khz)
+			return true;
+	return false;
+}

@@ -127,4 +127,17 @@ const char *cfsr_topo_llc_span(const struct cfsr_trace_info *in, int cpu);
 /* Does the CPU list @list ("0-3,8", as sysfs writes it) hold @cpu? */
 bool cfsr_cpu_list_has(const char *list, int cpu);
 
+/**
+ * cfsr_topo_freq_from_cpufreq() - whether the traced kernel's frequency scale follows cpufreq
+ * @info: what the file says about itself
+ *
+ * arm and arm64 kernels set arch_scale_freq_capacity() to cur_freq * 1024
+ * / max_freq at each frequency change (topology_set_freq_scale()), which
+ * power:cpu_frequency reports with the new frequency; x86 kernels compute
+ * it at each tick from APERF/MPERF (v5.7+), which no event shows.
+ * Return: true when @info's uname names an arm or arm64 machine and its
+ * metadata gives a CPU's cpuinfo_max_freq.
+ */
+bool cfsr_topo_freq_from_cpufreq(const struct cfsr_trace_info *info);
+
 #endif /* CFSR_TOPOLOGY_H */

@@ -39,7 +39,7 @@ test_expect_success 'info: the capacities and their source' "
 	with_capacity cap.dat 512 &&
 	cfsreplay info cap.dat >info.txt &&
 	grep -q '^cpu capacity:   cpu0 1024, cpu1 512 (recorder metadata, sysfs cpu_capacity)$' info.txt &&
-	grep -q '^freq scale:     1024 (frequency invariance not traced)$' info.txt &&
+	grep -q '^freq scale:     1024 (x86: the kernel.s APERF/MPERF scale is not traced)$' info.txt &&
 	cfsreplay info '$REC' >info0.txt &&
 	grep -q '^cpu capacity:   cpu0 1024, cpu1 1024 (recorder metadata' info0.txt
 "

@@ -2183,6 +2183,45 @@ static void test_capacity_legacy(void **state)
 }
 
 /*
+ * power:cpu_frequency on an arm64 machine (topology_set_freq_scale():
+ * cur_freq * 1024 / cpuinfo_max_freq): 1 GHz of 2 GHz is scale 512, and
+ * 10 ms of running are test_capacity_clock_pelt()'s 5 ms.  On x86 the
+ * scale comes from APERF/MPERF, not from the event: it stays 1024 (9765
+ * units, as test_capacity_v4_contrib() counts them).
+ */
+static void test_freq_events(void **state)
+{
+	const uint64_t c0 = 1000ull << 20, t0 = 5000000000ull;
+	const char *const unames[] = { "Linux a 6.18.0 #1 SMP PREEMPT aarch64",
+				       "Linux b 6.18.0 #1 SMP PREEMPT_DYNAMIC x86_64" };
+	const uint64_t want[] = { c0 + 4882 * 1024, c0 + 9765 * 1024 };
+	struct cfsr_cpu_topo topo[2];
+	struct cfsr_trace_info info;
+	struct cfsr_event e;
+	struct cfsr_replay *r;
+	size_t k;
+
+	(void)state;
+	memset(topo, 0, sizeof(topo));
+	topo[0].max_freq_khz = topo[1].max_freq_khz = 2000000;
+	for (k = 0; k < 2; k++) {
+		memset(&info, 0, sizeof(info));
+		info.uname = unames[k];
+		info.topo = topo;
+		info.nr_topo = 2;
+		r = cfsr_replay_new(2, prof(), 250);
+		assert_non_null(r);
+		cfsr_replay_take_tunables(r, &info);
+		e = ev_head(t0 - 1000, 1, 0, CFSR_EV_CPU_FREQ);
+		e.freq.cpu = 0;
+		e.freq.khz = 1000000;
+		feed(r, e);
+		assert_int_equal(run_scaled(r, c0, t0, 10000000)->avg.last_update_time, want[k]);
+		cfsr_replay_free(r);
+	}
+}
+
+/*
  * Two always-runnable tasks share CPU 0 in 3 ms turns for 300 ms (@pid[0]
  * runs first); @prio gives their priorities.
  */
@@ -2775,6 +2814,7 @@ int main(void)
 		cmocka_unit_test(test_capacity_lost_idle),
 		cmocka_unit_test(test_capacity_v4_contrib),
 		cmocka_unit_test(test_capacity_legacy),
+		cmocka_unit_test(test_freq_events),
 		cmocka_unit_test(test_old_groups_equal_shares),
 		cmocka_unit_test(test_old_blocked_averages),
 		cmocka_unit_test(test_legacy_second_loop),
