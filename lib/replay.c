@@ -3669,6 +3669,7 @@ static void recover_switch(struct cfsr_replay *r, struct replay_rq *rq, struct c
 		left_unseen(r, old);
 	/* the task it replaced is not known: set_next_task_fair() on every level */
 	set_next(r, t, cpu, now > runtime ? now - runtime : 0, ts, exact, &walk_tg);
+	pelt_switch(r, cpu, now > runtime ? now - runtime : 0, t->pid);
 	rq->curr = t->pid;
 	r->stats.recovered_switches++;
 }
@@ -4980,6 +4981,16 @@ static void observe_current(struct cfsr_replay *r, const struct cfsr_event *ev)
 	/* the first event after the switch: later wakeups ask for the next one */
 	if (rq->curr >= 0)
 		skip_missed(r, rq);
+	/*
+	 * The PELT clock: idle from this event's clock at the latest (a task
+	 * seen running is switched in by recover_switch(), where its run
+	 * began)
+	 */
+	if (rq->pelt_on && ev->pid == 0 && rq->curr != 0) {
+		bool exact;
+
+		pelt_switch(r, ev->cpu, peek_clock(rq, ev->ts, &exact), 0);
+	}
 	rq->curr = ev->pid == 0 ? 0 : -1;
 	if (rep && rep != ev)
 		recover_ahead(r, rq, ev, rep);

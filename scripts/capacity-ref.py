@@ -18,19 +18,24 @@ the unscaled one within 2 (the floors of each piece and of each decay).
 Prints "tasks N rows R worst-util W".
 
 clock (v5.1+: update_rq_clock_pelt()): the rows of CPU's root cfs_rq.
-While CPU runs a task (by REPORT, `trace-cmd report -t -N`: its
-sched_switch events), clock_pelt falls behind clock_task by
+While CPU runs a task, clock_pelt falls behind clock_task by
 (clock_task - busy start) * (1 - CAP/1024); once it idles clock_pelt is
 clock_task again; an idle switch with the root cfs_rq's util_sum at or
 above ((47742 - 1024) << 10) - 47742 loses that shortfall for good
-(update_idle_rq_clock_pelt()).  clock_task at an update is the unscaled
-row's last_update_time (on the 1024 ns grid); a busy period starts at the
-clock of its switch: that of the unscaled rows at the switch's time, if
-any, else that of the wakeup before it where one came within 100 us
-(rq_clock_skip_update()), else the switch's, the trace time put on the
-clock by the last row before.  Predicts each scaled row's last_update_time; prints
-"rows N behind B worst W over O": B rows more than 1 ms behind clock_task,
-W the largest error in ns, O the rows off by more than TOL.
+(update_idle_rq_clock_pelt()).  Busy and idle come from REPORT
+(`trace-cmd report -t -N`): CPU's sched_switch events; an event in the
+idle task's context ends a run whose switch out the trace lost; a
+run-time report (or another event of a task) begins one whose switch in
+it lost, at the report's time less its runtime.  clock_task at an update
+is the unscaled row's last_update_time (on the 1024 ns grid); a run seen
+to begin at a switch begins at the clock of the unscaled rows at the
+switch's time, if any, else at that of the wakeup before it where one came
+within 100 us (rq_clock_skip_update()), else the switch's, the trace time
+put on the clock by the last row before.  Predicts each scaled row's
+last_update_time; prints "rows N behind B worst W over O unseen U
+unseen-worst V": N rows outside runs whose start the trace hides, B of
+them more than 1 ms behind clock_task, W the largest error in ns, O the
+rows off by more than TOL; U rows within such runs, V their largest error.
 """
 import csv
 import re
@@ -70,23 +75,36 @@ def ns(sec, frac):
     return int(sec) * 10**9 + int(frac.ljust(9, "0"))
 
 
-def switches(report, cpu):
+def cpu_events(report, cpu):
+    """CPU's busy/idle evidence, in order: (ts, kind, value, kept wakeup).
+
+    kind "switch": value the next pid; "runtime": a run-time report of a
+    task, value its runtime; "idle": an event in the idle task's context;
+    "task": one in a task's context."""
     tag = "[%03d]" % int(cpu)
-    sw = re.compile(r"\s(\d+)\.(\d+): sched_switch:.*prev_pid=(\d+).*next_pid=(\d+)")
-    wk = re.compile(r"\s(\d+)\.(\d+): sched_wakeup(?:_new)?:.*target_cpu=0*%d\b" % int(cpu))
+    head = re.compile(r"-(\d+)\s+\[(\d+)\]\s+(\d+)\.(\d+): (\w+):")
+    nxt = re.compile(r"next_pid=(\d+)")
+    run = re.compile(r"runtime=(\d+)")
+    wk = re.compile(r"target_cpu=0*%d\b" % int(cpu))
     out, wake = [], None
     with open(report) as f:
         for line in f:
-            m = sw.search(line)
-            if m and tag in line:
-                t = ns(m.group(1), m.group(2))
-                kept = wake if wake is not None and t - wake < 100000 else None
-                out.append((t, int(m.group(4)), kept))
-                wake = None
+            m = head.search(line)
+            if not m:
                 continue
-            m = wk.search(line)
-            if m:
-                wake = ns(m.group(1), m.group(2))
+            t, name, ctx = ns(m.group(3), m.group(4)), m.group(5), int(m.group(1))
+            if name in ("sched_wakeup", "sched_wakeup_new") and wk.search(line):
+                wake = t
+            if tag not in line:
+                continue
+            if name == "sched_switch":
+                kept = wake if wake is not None and t - wake < 100000 else None
+                out.append((t, "switch", int(nxt.search(line).group(1)), kept))
+                wake = None
+            elif name == "sched_stat_runtime" and ctx:
+                out.append((t, "runtime", int(run.search(line).group(1)), None))
+            else:
+                out.append((t, "idle" if ctx == 0 else "task", 0, None))
     return out
 
 
@@ -107,35 +125,59 @@ def clock(cpu, cap, report, base_path, scaled_path, tol):
         same = by_ts.get(int(r["ts_ns"]))
         if same:
             pairs.append((same.pop(0), r))
-    sw = switches(report, cpu)
+    ev = cpu_events(report, cpu)
     busy, start, lost, offset, k, u = False, 0, 0, None, 0, 0
-    n = behind = worst = over = 0
+    rewind = seen = False
+    n = behind = worst = over = unseen = unseen_worst = 0
+
+    def saturated(t):
+        nonlocal u
+        while u < len(util) and util[u][0] <= t:
+            u += 1
+        return u and util[u - 1][1] >= FULL
+
     for b, s in pairs:
         ts, task = int(b["ts_ns"]), int(b["last_update_time"])
-        while k < len(sw) and sw[k][0] < ts:
-            t, nxt, kept = sw[k]
+        # a row at an event's own time is its update: after a run-time
+        # report's unseen switch-in, before a switch's change
+        while k < len(ev) and (ev[k][0] < ts or (ev[k][0] == ts and ev[k][1] == "runtime")):
+            t, kind, val, kept = ev[k]
             k += 1
             if offset is None:
                 continue
             at = (kept if kept is not None else t) + offset
-            if t in at_switch:
+            if kind == "switch" and t in at_switch:
                 at = at_switch[t]
-            while u < len(util) and util[u][0] <= t:
-                u += 1
-            if busy and nxt == 0 and u and util[u - 1][1] >= FULL:
-                lost += (at - start) * (1024 - cap) // 1024
-            if not busy:
-                start = at
-            busy = nxt != 0
+            if kind == "runtime" and rewind:
+                # the first report after an unseen switch-in: it ran since then
+                start = min(start, t + offset - val)
+                rewind = False
+            idle = (kind == "switch" and val == 0) or kind == "idle"
+            if busy and idle:
+                if saturated(t):
+                    lost += (at - start) * (1024 - cap) // 1024
+                busy = False
+            elif not busy and not idle:
+                # a switch-in the trace does not show: from this event, or
+                # for a run-time report from when the run it reports began
+                start, busy = at - (val if kind == "runtime" else 0), True
+                rewind = kind == "task"
+                seen = kind == "switch"
         offset = task - ts
         short = (task - start) * (1024 - cap) // 1024 if busy else 0
         want = task - short - lost
         err = abs(int(s["last_update_time"]) - want)
+        if busy and not seen:
+            # the trace does not show when this run began
+            unseen += 1
+            unseen_worst = max(unseen_worst, err)
+            continue
         n += 1
         behind += short + lost > 1000000
         worst = max(worst, err)
         over += err > tol
-    print("rows", n, "behind", behind, "worst", worst, "over", over)
+    print("rows", n, "behind", behind, "worst", worst, "over", over,
+          "unseen", unseen, "unseen-worst", unseen_worst)
 
 
 def main():

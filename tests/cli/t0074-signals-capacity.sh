@@ -11,10 +11,12 @@
 # - the signals under the trace's own release (v5.1+: clock_pelt runs at
 #   half speed while CPU 1 is busy, back on clock_task when it idles):
 #   CPU 1's root cfs_rq's last_update_time as scripts/capacity-ref.py
-#   predicts it from the unscaled replay and the trace's switches
-#   (trace-cmd report), within 16 us: the script places a busy period's
-#   start from the trace (the switch's clock, or the wakeup's that it
-#   kept) to within some 25 us of clock_task, half of which shows;
+#   predicts it from the unscaled replay and the trace's events
+#   (trace-cmd report): within 2 us (the 1024 ns grid of both) where the
+#   trace shows the switch that began the CPU's run, within 100 us where
+#   it does not (most runs here: their start is taken from a run-time
+#   report, which the engine and the script place apart by up to some
+#   64 us);
 # - capacity 1024 written out changes nothing.
 . "$(dirname "$0")/lib.sh"
 
@@ -58,10 +60,11 @@ test_expect_success 'v5.1+: CPU 1 clock_pelt as predicted' "
 	cfsreplay signals '$REC' >base.csv 2>/dev/null &&
 	cfsreplay signals cap.dat >cap.csv 2>/dev/null &&
 	trace-cmd report -t -N '$REC' >report.txt 2>/dev/null &&
-	python3 '$REF' clock 1 512 report.txt base.csv cap.csv 16384 >clock.out &&
+	python3 '$REF' clock 1 512 report.txt base.csv cap.csv 2048 >clock.out &&
 	cat clock.out &&
-	read -r _ rows _ behind _ worst _ over <clock.out &&
-	test \$rows -ge 1000 && test \$behind -ge 100 && test \$over -eq 0
+	read -r _ rows _ behind _ worst _ over _ unseen _ unseen_worst <clock.out &&
+	test \$rows -ge 150 && test \$behind -ge 20 && test \$over -eq 0 &&
+	test \$unseen -ge 1000 && test \$unseen_worst -le 100000
 "
 
 test_expect_success 'capacity 1024 written out: the same signals' "

@@ -2052,7 +2052,9 @@ static void assert_scaled(const struct cfsr_task *t, uint64_t lut, uint32_t peri
  * 4664 * 1024 / (46718 + 786) = 100.54, load_avg and runnable_avg alike
  * (nice 0).  With the frequency scale at 512 as well, 2.5 ms: 2441 units =
  * 2 periods + 393; contrib = 980 + 1001 + 393 = 2374 (1024 y^2 = 980.59,
- * 47742 y^2 = 45717.9); util_avg = 2374 * 1024 / 47111 = 51.6.
+ * 47742 y^2 = 45717.9); util_avg = 2374 * 1024 / 47111 = 51.6.  v5.1-v5.6
+ * (4.15's sums, util_sum += contrib << 10 on rq_clock_pelt()) give the
+ * same as v6.18.
  */
 static void test_capacity_clock_pelt(void **state)
 {
@@ -2070,6 +2072,14 @@ static void test_capacity_clock_pelt(void **state)
 	assert_int_equal(t->avg.runnable_avg, 100);
 	/* far from saturated: no idle time lost */
 	assert_int_equal(cfsr_replay_lost_idle_time(r, 0), 0);
+	cfsr_replay_free(r);
+
+	/* v5.1-v5.6 (the v4.15 arithmetic on rq_clock_pelt()): the same */
+	r = cfsr_replay_new(2, cfsr_profile_for("5.4"), 250);
+	assert_non_null(r);
+	cfsr_replay_set_capacity(r, 0, 512);
+	t = run_scaled(r, c0, t0, 10000000);
+	assert_scaled(t, c0 + 4882 * 1024, 786, 4664 * 1024, 100, 100);
 	cfsr_replay_free(r);
 
 	r = cfsr_replay_new(2, prof(), 250);
