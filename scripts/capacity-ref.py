@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """What a CPU's capacity below 1024 does to the signals on it, predicted
 apart from cfsreplay from the same replay at capacity 1024, for
-tests/cli/t0074-signals-capacity.sh.
+tests/cli/t0077-signals-capacity.sh.
 
   capacity-ref.py contrib CPU CAP BASE.csv SCALED.csv
   capacity-ref.py clock CPU CAP REPORT BASE.csv SCALED.csv TOL
