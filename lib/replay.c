@@ -422,7 +422,9 @@ static struct replay_rq *rq_of(struct cfsr_replay *r, int cpu)
 #define READING_HOLD_NS 20000
 
 /*
- * A reading newer than the anchor and within READING_HOLD_NS before @ts:
+ * A reading newer than the anchor, or the anchor's own clock (a report
+ * in the same path: check_preempt_wakeup_fair()'s update_curr() between a
+ * wakeup's enqueue and its event), and within READING_HOLD_NS before @ts:
  * the rq clock as the path that emitted it left it, which the event at
  * @ts, in the same path, uses (a wakeup follows the records of its
  * enqueue, util_est_enqueue()'s among them, at the clock of the
@@ -434,7 +436,8 @@ static bool reading_within(const struct replay_rq *rq, uint64_t ts, uint64_t hol
 		return false;
 	if (ts <= rq->read_until)
 		return true;
-	return ts - rq->read_ts < hold && (!rq->anchored || rq->read_ts >= rq->anchor_ts);
+	return ts - rq->read_ts < hold && (!rq->anchored || rq->read_ts >= rq->anchor_ts ||
+					   rq->anchor_clock == rq->read_clock);
 }
 
 /* A reading whose clock the rq kept until @ts: no update_rq_clock() since. */

@@ -34,19 +34,19 @@ min_within1() {
 
 if [ -f "$SHARED_TRACES/periodic-bpf/pelt.jsonl.gz" ]; then
 	test_expect_success 'periodic-bpf: task updates exact >= 99.5 %' 'min_exact periodic-bpf task 99.5'
-	test_expect_success 'cgroups-bpf: task updates exact >= 99.2 %' 'min_exact cgroups-bpf task 99.2'
-	test_expect_success 'periodic-bpf: group cfs_rq updates exact >= 98.9 %' \
-		'min_exact periodic-bpf "group cfs_rq" 98.9'
-	test_expect_success 'cgroups-bpf: group cfs_rq updates exact >= 98.7 %' \
-		'min_exact cgroups-bpf "group cfs_rq" 98.7'
-	test_expect_success 'periodic-bpf: group entity updates exact >= 98.2 %' \
-		'min_exact periodic-bpf "group entity" 98.2'
-	test_expect_success 'cgroups-bpf: group entity updates exact >= 98.5 %' \
-		'min_exact cgroups-bpf "group entity" 98.5'
-	test_expect_success 'periodic-bpf: root cfs_rq updates exact >= 96.2 %' \
-		'min_exact periodic-bpf "root cfs_rq" 96.2'
-	test_expect_success 'cgroups-bpf: root cfs_rq updates exact >= 96.1 %' \
-		'min_exact cgroups-bpf "root cfs_rq" 96.1'
+	test_expect_success 'cgroups-bpf: task updates exact >= 99.3 %' 'min_exact cgroups-bpf task 99.3'
+	test_expect_success 'periodic-bpf: group cfs_rq updates exact >= 99 %' \
+		'min_exact periodic-bpf "group cfs_rq" 99'
+	test_expect_success 'cgroups-bpf: group cfs_rq updates exact >= 99 %' \
+		'min_exact cgroups-bpf "group cfs_rq" 99'
+	test_expect_success 'periodic-bpf: group entity updates exact >= 98.3 %' \
+		'min_exact periodic-bpf "group entity" 98.3'
+	test_expect_success 'cgroups-bpf: group entity updates exact >= 98.6 %' \
+		'min_exact cgroups-bpf "group entity" 98.6'
+	test_expect_success 'periodic-bpf: root cfs_rq updates exact >= 96.3 %' \
+		'min_exact periodic-bpf "root cfs_rq" 96.3'
+	test_expect_success 'cgroups-bpf: root cfs_rq updates exact >= 96.2 %' \
+		'min_exact cgroups-bpf "root cfs_rq" 96.2'
 	test_expect_success 'periodic-bpf: group entity weights within 1 % >= 97.5 %' \
 		'min_within1 periodic-bpf "group entity weight" 97.5'
 	test_expect_success 'cgroups-bpf: group entity weights within 1 % >= 99.3 %' \
