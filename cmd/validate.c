@@ -147,6 +147,11 @@ struct validate {
 	uint64_t records;
 	uint64_t no_task;
 	uint64_t not_fair;
+	/* records after the trace's last event: nothing in the trace drives them */
+	uint64_t after_end;
+	/* the trace's first event was replayed; records before it are taken, not compared */
+	bool started;
+	uint64_t before_start;
 	uint64_t state_differs;
 	uint64_t delayed;
 	uint64_t delayed_model;
@@ -390,7 +395,9 @@ static void on_se_record(struct validate *v, const struct cfsr_pelt_rec *rec)
 		v->state_differs++;
 	if ((rec->sched_delayed > 0) != (t->state == CFSR_TS_DELAYED))
 		v->delayed_model++;
-	if (v->free_run ? !t->avg.last_update_time : !t->avg_known) {
+	if (!v->started) {
+		v->before_start++;
+	} else if (v->free_run ? !t->avg.last_update_time : !t->avg_known) {
 		/* its first record: the kernel's state before it is not known */
 		k->first++;
 	} else {
@@ -483,7 +490,9 @@ static int on_gse_record(struct validate *v, const struct cfsr_pelt_rec *rec)
 		v->gse_delayed++;
 	if ((rec->sched_delayed > 0) != cfs->se_delayed)
 		v->gse_delayed_model++;
-	if (v->free_run ? !cfs->se_avg.last_update_time : !cfs->se_known) {
+	if (!v->started) {
+		v->before_start++;
+	} else if (v->free_run ? !cfs->se_avg.last_update_time : !cfs->se_known) {
 		k->first++;
 	} else {
 		m = cfs->se_avg;
@@ -595,7 +604,9 @@ static int on_cfs_record(struct validate *v, const struct cfsr_pelt_rec *rec)
 		return 0;
 	}
 	k = &v->k[root ? K_ROOT : K_GROUP];
-	if (v->free_run ? !cfs->avg.last_update_time : !cfs->avg_known) {
+	if (!v->started) {
+		v->before_start++;
+	} else if (v->free_run ? !cfs->avg.last_update_time : !cfs->avg_known) {
 		k->first++;
 	} else {
 		cfsr_replay_cfs_rq_settle(v->replay, cfs, (uint64_t)rec->avg.last_update_time, &m);
@@ -762,8 +773,9 @@ static void print_report(const struct validate *v, const char *trace, const char
 		       v->profile->name, v->what_if ? " (what-if)" : "");
 	print_sched_feats(v->replay, v->profile);
 	printf("not compared:     %" PRIu64 " of entities the trace never named, %" PRIu64
-	       " of non-fair tasks\n",
-	       v->no_task, v->not_fair);
+	       " of non-fair tasks, %" PRIu64
+	       " records before the trace's first event (taken), %" PRIu64 " after its last\n",
+	       v->no_task, v->not_fair, v->before_start, v->after_end);
 	printf("tasks:            on_rq differs: %" PRIu64 "; kernel task delayed: %" PRIu64
 	       "; delayed state differs: %" PRIu64 "; moved to the record's group: %" PRIu64
 	       "; weight taken from the record: %" PRIu64
@@ -1261,6 +1273,7 @@ static int run(struct validate *v, struct cfsr_trace *t, struct cfsr_truth_reade
 		if (have_ev > 0 && (have_rec <= 0 || ev.ts <= (uint64_t)item.pelt.ts)) {
 			settle_pending(v, ev.ts);
 			mark_followed(v, &ev);
+			v->started = true;
 			if ((v->pick && cfsr_pickcheck_before(v->pick, &ev) < 0) ||
 			    cfsr_replay_event(v->replay, &ev) < 0)
 				return -1;
@@ -1269,6 +1282,15 @@ static int run(struct validate *v, struct cfsr_trace *t, struct cfsr_truth_reade
 			cfsr_progress_update(&progress, t->stats.records,
 					     ev.ts - t->stats.first_ts);
 			have_ev = cfsr_trace_next(t, &ev);
+			continue;
+		}
+		/*
+		 * The capture runs a little longer than the trace: what the
+		 * kernel did after the last event the trace does not show.
+		 */
+		if (have_ev == 0) {
+			v->after_end++;
+			have_rec = next_record(v, pr, &item);
 			continue;
 		}
 		settle_pending(v, (uint64_t)item.pelt.ts);
