@@ -317,16 +317,35 @@ static void print_topology(const struct cfsr_trace_info *in)
 	}
 }
 
+/* Where the replay engine's frequency scale (arch_scale_freq_capacity()) comes from. */
+static const char *freq_scale_source(const struct cfsr_trace_info *in)
+{
+	if (cfsr_topo_freq_from_cpufreq(in))
+		return "power:cpu_frequency, cur_freq * 1024 / cpuinfo_max_freq (1024 before a "
+		       "CPU's first; an arm64 AMU scale is not traced)";
+	if (in->uname && (strstr(in->uname, "x86_64") || strstr(in->uname, "i686")))
+		return "1024 (x86: the kernel's APERF/MPERF scale is not traced)";
+	return "1024 (frequency invariance not traced)";
+}
+
+/* The CPUs of @in whose capacity the file gives. */
+static int capacities_given(const struct cfsr_trace_info *in)
+{
+	int i, given = 0;
+
+	for (i = 0; i < in->nr_topo; i++)
+		given += in->topo[i].capacity != 0;
+	return given;
+}
+
 /*
  * The CPU capacities the replay engine takes (arch_scale_cpu_capacity()),
  * and where they came from; where its frequency scale comes from.
  */
 static void print_capacity(const struct cfsr_trace_info *in)
 {
-	int i, given = 0;
+	int i, given = capacities_given(in);
 
-	for (i = 0; i < in->nr_topo; i++)
-		given += in->topo[i].capacity != 0;
 	printf("cpu capacity:   ");
 	if (!given) {
 		printf("1024 on every CPU (the file does not give it)\n");
@@ -337,12 +356,32 @@ static void print_capacity(const struct cfsr_trace_info *in)
 		printf(" (recorder metadata, sysfs cpu_capacity%s)\n",
 		       given < in->nr_topo ? "; 1024 where not given" : "");
 	}
-	if (cfsr_topo_freq_from_cpufreq(in))
-		printf("freq scale:     power:cpu_frequency, cur_freq * 1024 / cpuinfo_max_freq (1024 before a CPU's first; an arm64 AMU scale is not traced)\n");
-	else if (in->uname && (strstr(in->uname, "x86_64") || strstr(in->uname, "i686")))
-		printf("freq scale:     1024 (x86: the kernel's APERF/MPERF scale is not traced)\n");
-	else
-		printf("freq scale:     1024 (frequency invariance not traced)\n");
+	printf("freq scale:     %s\n", freq_scale_source(in));
+}
+
+/*
+ * The scale inputs as the text's "cpu capacity" and "freq scale" lines:
+ * per CPU the capacity the engine takes (1024 where the file gives none),
+ * where the capacities came from, where the frequency scale comes from.
+ */
+static json_object *json_scale(const struct cfsr_trace_info *in)
+{
+	json_object *o = json_object_new_object(), *caps = json_object_new_array();
+	int i, n = in->nr_topo > 0 ? in->nr_topo : in->nr_cpus, given = capacities_given(in);
+
+	for (i = 0; i < n; i++)
+		json_object_array_add(caps,
+				      json_object_new_int(i < in->nr_topo && in->topo[i].capacity ?
+								  (int)in->topo[i].capacity :
+								  1024));
+	json_object_object_add(o, "capacity", caps);
+	json_object_object_add(
+		o, "capacity_source",
+		json_object_new_string(given ? "recorder metadata (sysfs cpu_capacity)" :
+					       "none (1024 taken)"));
+	json_object_object_add(o, "freq_scale_source",
+			       json_object_new_string(freq_scale_source(in)));
+	return o;
 }
 
 /*
@@ -764,6 +803,7 @@ static int print_json(const struct cfsr_trace *t, const struct info_summary *s)
 	json_object_object_add(o, "sched_domains", json_domains(in));
 	json_object_object_add(o, "cgroups", json_cgroups(in));
 	json_object_object_add(o, "sched_features", json_sched_feats(in));
+	json_object_object_add(o, "scale", json_scale(in));
 
 	return cfsr_put_json(o);
 }

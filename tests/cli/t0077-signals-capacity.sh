@@ -43,7 +43,15 @@ test_expect_success 'info: the capacities and their source' "
 	grep -q '^cpu capacity:   cpu0 1024, cpu1 512 (recorder metadata, sysfs cpu_capacity)$' info.txt &&
 	grep -q '^freq scale:     1024 (x86: the kernel.s APERF/MPERF scale is not traced)$' info.txt &&
 	cfsreplay info '$REC' >info0.txt &&
-	grep -q '^cpu capacity:   cpu0 1024, cpu1 1024 (recorder metadata' info0.txt
+	grep -q '^cpu capacity:   cpu0 1024, cpu1 1024 (recorder metadata' info0.txt &&
+	cfsreplay info --json cap.dat >info.json &&
+	python3 -c '
+import json
+s = json.load(open(\"info.json\"))[\"scale\"]
+assert s[\"capacity\"] == [1024, 512], s
+assert s[\"capacity_source\"] == \"recorder metadata (sysfs cpu_capacity)\", s
+assert s[\"freq_scale_source\"].startswith(\"1024 (x86\"), s
+'
 "
 
 test_expect_success 'v4.19: util on CPU 1 halves, load and clock stay' "
