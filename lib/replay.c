@@ -4211,9 +4211,10 @@ static int on_migrate(struct cfsr_replay *r, const struct cfsr_event *ev)
 			root_util_est(r, t, 1);
 		/*
 		 * move_queued_task() (kernel/sched/core.c) and attach_task()
-		 * (kernel/sched/fair.c) call wakeup_preempt() after the
-		 * enqueue: an idle destination, or one whose task the mover
-		 * preempts, switches at the enqueue's clock.
+		 * (kernel/sched/fair.c), v5.7-v6.18, call wakeup_preempt()
+		 * (check_preempt_curr() before v6.7) after the enqueue: an
+		 * idle destination, or one whose task the mover preempts,
+		 * switches at the enqueue's clock (request_skip()).
 		 */
 		if (clock_ok(r, ev->migrate.dest_cpu)) {
 			now = clock_at(r, dst, ev->ts, &exact);
@@ -4883,33 +4884,29 @@ static void put_unseen(struct cfsr_replay *r, struct replay_rq *rq, struct cfsr_
 }
 
 /*
- * An update of @rq's cfs_rqs is due (an enqueue or a migration there, a
- * clock reading of the kernel's) before the report recover_ahead() found:
- * the switch it places is made now, at the clock estimated for the
- * report less its run time; the report, better anchored, corrects the
- * task's own update (recovered_report()).  Without such an update, the
- * report places the switch when it comes (recover_switch()).
- */
-/*
  * How far a recovered switch's estimated clock may be from the clock of the
  * wakeup before it to be taken as that clock (recover_due()).
  */
 #define SKIP_SNAP_NS 2000ull
 
 /*
- * The switch recover_ahead() found: placed at the clock its report's run
- * time says, estimated from the report's time; when the report's run time
- * reaches back before the rq's last clock update and the switch used up a
- * wakeup's skip request (missed_skip, the kernel's records giving the
- * clock), an estimate within SKIP_SNAP_NS of that wakeup's clock is taken
- * as it: the switch kept it (rq_clock_skip_update()), and the run time
- * counts from it.
+ * An update of @rq's cfs_rqs is due (an enqueue or a migration there, a
+ * clock reading of the kernel's) before the report recover_ahead() found:
+ * the switch it places is made now, at the clock estimated for the
+ * report less its run time; the report, better anchored, corrects the
+ * task's own update (recovered_report()).  Without such an update, the
+ * report places the switch when it comes (recover_switch()).  When the
+ * report's run time reaches back before the rq's last clock update and
+ * the switch used up a wakeup's skip request (missed_skip, the kernel's
+ * records giving the clock), an estimate within SKIP_SNAP_NS of that
+ * wakeup's clock is taken as it: the switch kept it
+ * (rq_clock_skip_update()), and the run time counts from it exactly.
  */
 static void recover_due(struct cfsr_replay *r, struct replay_rq *rq)
 {
 	struct cfsr_task *t;
-	uint64_t now;
-	bool exact;
+	uint64_t now, start;
+	bool exact, snap = false;
 
 	if (!rq || !rq->ahead_pid)
 		return;
@@ -4919,26 +4916,23 @@ static void recover_due(struct cfsr_replay *r, struct replay_rq *rq)
 		return;
 	now = clock_at(r, rq, rq->ahead_ts, &exact);
 	if (rq->ahead_skip && rq->missed_skip) {
-		uint64_t wake = rq->missed_wake_clock, start = now - rq->ahead_runtime;
-
 		rq->missed_skip = false;
-		/* the run time counts from the wakeup's clock, which the switch kept */
-		if (start + SKIP_SNAP_NS >= wake && start <= wake + SKIP_SNAP_NS) {
-			now = wake + rq->ahead_runtime;
+		start = now - rq->ahead_runtime;
+		snap = start + SKIP_SNAP_NS >= rq->missed_wake_clock &&
+		       start <= rq->missed_wake_clock + SKIP_SNAP_NS;
+		if (snap) {
+			now = rq->missed_wake_clock + rq->ahead_runtime;
 			r->stamp |= rq->missed_stamp;
-			recover_switch(r, rq, t, (int)(rq - r->rqs), now, rq->ahead_runtime,
-				       rq->ahead_ts - rq->ahead_runtime, true);
-			t->exec_start = wake;
-			t->exec_stamp = rq->missed_stamp;
-			t->exec_known = true;
-			r->stats.recovered_ahead++;
-			return;
 		}
 	}
 	recover_switch(r, rq, t, (int)(rq - r->rqs), now, rq->ahead_runtime,
-		       rq->ahead_ts - rq->ahead_runtime, false);
-	t->exec_known = false;
-	t->recovered_ahead = true;
+		       rq->ahead_ts - rq->ahead_runtime, snap);
+	if (snap) {
+		t->exec_start = rq->missed_wake_clock;
+		t->exec_stamp = rq->missed_stamp;
+	}
+	t->exec_known = snap;
+	t->recovered_ahead = !snap;
 	r->stats.recovered_ahead++;
 }
 

@@ -125,10 +125,9 @@ import csv, sys
 for k in ('49', '419'):
     rows = list(csv.DictReader(open('s%s.csv' % k)))
     idle = [r for r in rows if r['entity'] == 'cfs_rq' and r['load_weight'] == '0']
-    # the two are kept by separate additions and subtractions of the
-    # entities' own averages (enqueue and dequeue for runnable_load, attach,
-    # detach and removed load for load), whose shares of the cfs_rq's sums
-    # drift apart in the arithmetic: runnable_load_avg may sit a unit above
+    # not a kernel invariant: the two sums are kept by separate additions and
+    # subtractions; one row of the 4.9 what-if on periodic.dat has
+    # runnable_load_avg 14 against load_avg 13 (which subtraction, not traced)
     above = [r for r in idle if int(r['runnable_load_avg']) > int(r['load_avg']) + 1]
     below = [r for r in idle if int(r['runnable_load_avg']) < int(r['load_avg'])]
     print('# %s: cfs_rq rows with nothing queued %d, runnable below load %d' %
