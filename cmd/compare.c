@@ -778,7 +778,9 @@ static int before_event(struct models *m, struct cfsr_clock_feed *feed,
 			return -1;
 		if (rd_due && (!smp_due || rd->ts <= *next)) {
 			for (s = 0; s < 2; s++) {
-				clock = cfsr_clock_reading_for(rd, cfsr_replay_profile(m->r[s]));
+				clock = cfsr_replay_reading_clock(m->r[s], rd->cpu, rd->clock_task,
+								  rd->clock_pelt,
+								  rd->lost_idle_time, true);
 				if (rd->at_update)
 					cfsr_replay_clock_update(m->r[s], rd->cpu, rd->ts, clock,
 								 rd->until);

@@ -236,7 +236,8 @@ int cfsr_comparators_clock_until(struct cfsr_comparators *c, struct cfsr_own_clo
 	if (!oc->feed)
 		return 0;
 	for (; oc->have > 0 && oc->rd.ts < ts; oc->have = cfsr_clock_feed_next(oc->feed, &oc->rd)) {
-		clock = cfsr_clock_reading_for(&oc->rd, cfsr_replay_profile(r));
+		clock = cfsr_replay_reading_clock(r, oc->rd.cpu, oc->rd.clock_task,
+						  oc->rd.clock_pelt, oc->rd.lost_idle_time, true);
 		/* a snapshot's reading holds at its rq's clock update (formats/clockfeed.c) */
 		if (oc->rd.at_update)
 			cfsr_replay_clock_update(r, oc->rd.cpu, oc->rd.ts, clock, oc->rd.until);

@@ -333,7 +333,8 @@ static int replay(struct cfsr_trace *t, struct cfsr_clock_feed *feed, struct cfs
 			return -1;
 		if (have_rd > 0 && (have_ev <= 0 || rd.ts < ev.ts)) {
 			/* a PELT record's clock is that of the kernel path it fired in */
-			clock = cfsr_clock_reading_for(&rd, cfsr_replay_profile(r));
+			clock = cfsr_replay_reading_clock(r, rd.cpu, rd.clock_task, rd.clock_pelt,
+							  rd.lost_idle_time, true);
 			if (rd.in_path)
 				cfsr_replay_clock_record(r, rd.cpu, rd.ts, clock);
 			else if (rd.at_update)

@@ -549,15 +549,23 @@ static void take_cfs_eevdf(struct validate *v, struct cfsr_cfs_rq *cfs,
  * model takes the kernel's values.
  */
 /*
- * A record's rq clock as the model's release reads PELT time: clock_pelt -
- * lost_idle_time from v5.1 (rq_clock_pelt()), clock_task before
- * (cfs_rq_clock_task(); no throttling is modelled).
+ * A record's rq clock as the engine takes it (cfsr_replay_reading_clock()):
+ * clock_pelt - lost_idle_time from v5.1 (rq_clock_pelt()), clock_task
+ * before (cfs_rq_clock_task(); no throttling is modelled), clock_task on
+ * a CPU whose PELT clock scales, which restarts from the record's with
+ * @take.
  */
-static uint64_t record_clock(const struct validate *v, const struct cfsr_pelt_rec *rec)
+static uint64_t record_clock(const struct validate *v, const struct cfsr_pelt_rec *rec, bool take)
 {
-	if (rec->clock_pelt >= 0 && cfsr_profile_clock_pelt(v->profile))
-		return (uint64_t)(rec->clock_pelt - rec->lost_idle_time);
-	return (uint64_t)rec->clock_task;
+	if (rec->clock_task < 0)
+		return rec->clock_pelt >= 0 && rec->clock_pelt >= rec->lost_idle_time &&
+				       cfsr_profile_clock_pelt(v->profile) ?
+			       (uint64_t)(rec->clock_pelt - rec->lost_idle_time) :
+			       (uint64_t)rec->clock_task;
+	return cfsr_replay_reading_clock(
+		v->replay, (int)rec->rq_cpu, (uint64_t)rec->clock_task,
+		rec->lost_idle_time >= 0 ? rec->clock_pelt : -1,
+		rec->lost_idle_time >= 0 ? (uint64_t)rec->lost_idle_time : 0, take);
 }
 
 /*
@@ -573,9 +581,9 @@ static int free_pending(struct validate *v, const struct cfsr_cfs_rq *cfs,
 {
 	if (CFSR_ALLOC_GROW(v->pending, v->nr_pending + 1, v->pending_alloc) < 0)
 		return cfsr_error("validate: out of memory");
-	v->pending[v->nr_pending++] =
-		(struct pending_update){ cfs->group,	       cfs->cpu, (uint64_t)rec->ts, 0,
-					 record_clock(v, rec), false };
+	v->pending[v->nr_pending++] = (struct pending_update){
+		cfs->group, cfs->cpu, (uint64_t)rec->ts, 0, record_clock(v, rec, false), false
+	};
 	return 0;
 }
 
@@ -1298,7 +1306,7 @@ static int run(struct validate *v, struct cfsr_trace *t, struct cfsr_truth_reade
 		v->records += item.pelt.type == CFSR_PELT_SE || item.pelt.type == CFSR_PELT_GSE ||
 			      item.pelt.type == CFSR_PELT_CFS;
 		if (item.pelt.rq_cpu >= 0 && item.pelt.clock_task >= 0) {
-			uint64_t clock = record_clock(v, &item.pelt);
+			uint64_t clock = record_clock(v, &item.pelt, true);
 
 			cfsr_replay_clock_record(v->replay, (int)item.pelt.rq_cpu,
 						 (uint64_t)item.pelt.ts, clock);

@@ -265,6 +265,7 @@ static int snap_readings(struct cfsr_clock_feed *f)
 		f->snaps[f->nr_snaps].ts = (uint64_t)it.cpu.clock;
 		f->snaps[f->nr_snaps].clock = (uint64_t)it.cpu.clock_task;
 		f->snaps[f->nr_snaps].clock_task = (uint64_t)it.cpu.clock_task;
+		f->snaps[f->nr_snaps].clock_pelt = -1;
 		f->snaps[f->nr_snaps].at_update = true;
 		/* the markers' time for now, as ts */
 		f->snaps[f->nr_snaps].until = mid > 0 ? (uint64_t)mid : 0;
@@ -325,6 +326,9 @@ int cfsr_clock_feed_next(struct cfsr_clock_feed *f, struct cfsr_clock_reading *o
 			out->ts = (uint64_t)ts;
 			out->clock = (uint64_t)(p->clock_pelt - p->lost_idle_time);
 			out->clock_task = p->clock_task >= 0 ? (uint64_t)p->clock_task : out->clock;
+			/* without clock_task the reading cannot restart a scaled clock */
+			out->clock_pelt = p->clock_task >= 0 ? p->clock_pelt : -1;
+			out->lost_idle_time = p->clock_task >= 0 ? (uint64_t)p->lost_idle_time : 0;
 			out->in_path = true;
 			out->at_update = false;
 			out->tid = p->type == CFSR_PELT_SE && p->tid > 0 && p->tid <= INT32_MAX ?
@@ -335,11 +339,6 @@ int cfsr_clock_feed_next(struct cfsr_clock_feed *f, struct cfsr_clock_reading *o
 		}
 	}
 	return ret;
-}
-
-uint64_t cfsr_clock_reading_for(const struct cfsr_clock_reading *rd, const struct cfsr_profile *p)
-{
-	return cfsr_profile_clock_pelt(p) ? rd->clock : rd->clock_task;
 }
 
 int64_t cfsr_clock_feed_rq_ts(struct cfsr_clock_feed *f, int64_t rq_clock)

@@ -25,8 +25,11 @@ struct cfsr_clock_reading {
 	uint64_t ts;
 	/* the PELT clock of v5.1+ (a PELT record's clock_pelt - lost_idle_time), else clock_task */
 	uint64_t clock;
-	/* the rq's clock_task, the PELT clock before v5.1 (cfsr_clock_reading_for()) */
+	/* the rq's clock_task, the PELT clock before v5.1 (cfsr_replay_reading_clock()) */
 	uint64_t clock_task;
+	/* a PELT record's rq clock_pelt and lost_idle_time; -1 and 0 for a snapshot's */
+	int64_t clock_pelt;
+	uint64_t lost_idle_time;
 	/* taken inside a kernel path (a PELT record), not by a reader beside it */
 	bool in_path;
 	/*
@@ -146,16 +149,6 @@ void cfsr_clock_map_describe(const struct cfsr_clock_map *m, const char *path, c
 
 /* The next reading in time order: 1, 0 at the end, -1 on error. */
 int cfsr_clock_feed_next(struct cfsr_clock_feed *f, struct cfsr_clock_reading *out);
-
-/**
- * cfsr_clock_reading_for() - a reading's PELT clock for a model
- * @rd: the reading
- * @p: the model's profile
- *
- * Return: @rd->clock for a v5.1+ profile (cfsr_profile_clock_pelt()), else
- * @rd->clock_task.
- */
-uint64_t cfsr_clock_reading_for(const struct cfsr_clock_reading *rd, const struct cfsr_profile *p);
 
 void cfsr_clock_feed_close(struct cfsr_clock_feed *f);
 

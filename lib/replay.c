@@ -840,6 +840,30 @@ void cfsr_replay_clock_record(struct cfsr_replay *r, int cpu, uint64_t ts, uint6
 		attach_moved(r, cpu, ts, clock_task);
 }
 
+uint64_t cfsr_replay_reading_clock(struct cfsr_replay *r, int cpu, uint64_t clock_task,
+				   int64_t clock_pelt, uint64_t lost_idle_time, bool take)
+{
+	struct replay_rq *rq = rq_of(r, cpu);
+
+	if (!cfsr_profile_clock_pelt(r->profile) || clock_pelt < 0 ||
+	    (uint64_t)clock_pelt < lost_idle_time)
+		return clock_task;
+	if (!rq || !rq->pelt_on)
+		return (uint64_t)clock_pelt - lost_idle_time;
+	/*
+	 * The CPU scales its PELT clock (rq_clock_pelt_raw()): the record's
+	 * clock_pelt and lost_idle_time are the kernel's at clock_task, so the
+	 * engine's clock_pelt restarts from them there instead of scaling the
+	 * reading a second time.
+	 */
+	if (take) {
+		rq->pelt_task = clock_task;
+		rq->pelt_base = (uint64_t)clock_pelt;
+		rq->lost_idle_time = lost_idle_time;
+	}
+	return clock_task;
+}
+
 /* ---- task groups and cfs_rqs ---------------------------------------------------------- */
 
 /* The index of group @path, created with a cfs_rq on every CPU; -1 on failure. */

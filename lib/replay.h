@@ -595,6 +595,30 @@ void cfsr_replay_clock_sample(struct cfsr_replay *r, int cpu, uint64_t ts, uint6
  */
 void cfsr_replay_clock_record(struct cfsr_replay *r, int cpu, uint64_t ts, uint64_t clock_task);
 
+/**
+ * cfsr_replay_reading_clock() - the clock a kernel reading hands the engine
+ * @cpu: the CPU whose rq the reading read
+ * @clock_task: the rq's clock_task then
+ * @clock_pelt: its clock_pelt then (a PELT record's), or -1 when the
+ *              reading has none (a snapshot's)
+ * @lost_idle_time: its lost_idle_time then (0 with no @clock_pelt)
+ * @take: set the CPU's scaled PELT clock to the reading (lock-step)
+ *
+ * The engine's rq clock is clock_task; rq_clock_pelt() (kernel/sched/pelt.h,
+ * v5.1-v6.18) is clock_pelt - lost_idle_time.  On a CPU whose PELT clock
+ * runs with clock_task (capacity and frequency scale 1024 so far) the
+ * engine runs on the PELT clock itself, so that a lost_idle_time it does
+ * not model is taken too; on a CPU that scales, it runs on clock_task and,
+ * with @take, restarts its scaled clock from the reading's, which is
+ * already scaled.
+ * Return: the clock to give cfsr_replay_clock_record(), _update() or
+ * _sample(): clock_task before v5.1 (the PELT clock there) or without
+ * @clock_pelt; clock_pelt - lost_idle_time on a CPU that does not scale;
+ * clock_task on one that does.
+ */
+uint64_t cfsr_replay_reading_clock(struct cfsr_replay *r, int cpu, uint64_t clock_task,
+				   int64_t clock_pelt, uint64_t lost_idle_time, bool take);
+
 /*
  * A kernel record at trace time @ts showed update_blocked_averages() of
  * @cpu's rq at rq clock @clock (a record of the RT class's signal while no

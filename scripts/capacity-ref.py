@@ -6,6 +6,7 @@ tests/cli/t0077-signals-capacity.sh.
 
   capacity-ref.py contrib CPU CAP BASE.csv SCALED.csv
   capacity-ref.py clock CPU CAP REPORT BASE.csv SCALED.csv TOL
+  capacity-ref.py readings CPU CAP PELT.jsonl.gz SCALED.csv GRACE
 
 BASE.csv and SCALED.csv are `cfsreplay signals` of one trace with every
 capacity 1024, and with CPU's capacity CAP.
@@ -36,8 +37,18 @@ last_update_time; prints "rows N behind B worst W over O unseen U
 unseen-worst V": N rows outside runs whose start the trace hides, B of
 them more than 1 ms behind clock_task, W the largest error in ns, O the
 rows off by more than TOL; U rows within such runs, V their largest error.
+
+readings (lock-step, `signals --clock PELT`): a kernel record's clock_pelt
+- lost_idle_time is rq_clock_pelt(), already scaled; no later update of
+the CPU's root cfs_rq can have a last_update_time below the 1024 ns floor
+of the largest such clock among the CPU's records more than GRACE ns
+before the row.  Prints "rows N behind B": N root rows of CPU with a
+record before them, B of them behind.
 """
+import bisect
 import csv
+import gzip
+import json
 import re
 import sys
 
@@ -180,14 +191,41 @@ def clock(cpu, cap, report, base_path, scaled_path, tol):
           "unseen", unseen, "unseen-worst", unseen_worst)
 
 
+def readings(cpu, pelt, scaled_path, grace):
+    recs = []
+    with gzip.open(pelt, "rt") as f:
+        for line in f:
+            r = json.loads(line)
+            if r.get("rq_cpu") == cpu and "clock_pelt" in r and "ts" in r:
+                recs.append((r["ts"], r["clock_pelt"] - r["lost_idle_time"]))
+    recs.sort()
+    times = [t for t, _ in recs]
+    most, high = [], 0
+    for _, c in recs:
+        high = max(high, c)
+        most.append(high - high % 1024)
+    n = behind = 0
+    for r in rows(scaled_path):
+        if r["entity"] != "cfs_rq" or r["path"] != "/" or int(r["cpu"]) != cpu:
+            continue
+        i = bisect.bisect_left(times, int(r["ts_ns"]) - grace) - 1
+        if i < 0:
+            continue
+        n += 1
+        behind += int(r["last_update_time"]) < most[i]
+    print("rows", n, "behind", behind)
+
+
 def main():
     mode, cpu, cap = sys.argv[1], sys.argv[2], int(sys.argv[3])
     if mode == "contrib":
         contrib(cpu, cap, sys.argv[4], sys.argv[5])
     elif mode == "clock":
         clock(cpu, cap, sys.argv[4], sys.argv[5], sys.argv[6], int(sys.argv[7]))
+    elif mode == "readings":
+        readings(int(cpu), sys.argv[4], sys.argv[5], int(sys.argv[6]))
     else:
-        sys.exit("usage: capacity-ref.py contrib|clock CPU CAP ...")
+        sys.exit("usage: capacity-ref.py contrib|clock|readings CPU CAP ...")
 
 
 if __name__ == "__main__":

@@ -17,12 +17,21 @@
 #   it does not (most runs here: their start is taken from a run-time
 #   report, which the engine and the script place apart by up to some
 #   64 us);
+# - lock-step (the kernel's PELT records of the same run): each record's
+#   clock_pelt - lost_idle_time is rq_clock_pelt(), already scaled, and is
+#   taken as the CPU's PELT clock, not scaled again: validate's root and
+#   group cfs_rq last_update_time equal the kernel's at every record, and
+#   no root row of CPU 1 in `signals --clock` falls behind the clock of a
+#   record more than 20 us before it (scripts/capacity-ref.py readings;
+#   the records' time stamps and the rows' are some us apart) but for a
+#   few (at most 1 %);
 # - capacity 1024 written out changes nothing.
 . "$(dirname "$0")/lib.sh"
 
 METASET=${HELPER_DIR:-$SRC_DIR/tests/helpers}/meta-set
 REF=$SRC_DIR/scripts/capacity-ref.py
 REC=$TRACES/recorded.dat
+PELT=$TRACES/recorded.pelt.jsonl.gz
 
 # with_capacity OUT CAP1: recorded.dat with CPU 1's capacity CAP1
 with_capacity() {
@@ -73,6 +82,27 @@ test_expect_success 'v5.1+: CPU 1 clock_pelt as predicted' "
 	read -r _ rows _ behind _ worst _ over _ unseen _ unseen_worst <clock.out &&
 	test \$rows -ge 150 && test \$behind -ge 20 && test \$over -eq 0 &&
 	test \$unseen -ge 1000 && test \$unseen_worst -le 100000
+"
+
+test_expect_success 'lock-step: a record clock is not scaled again' "
+	cfsreplay validate --pelt '$PELT' cap.dat >val.txt 2>/dev/null &&
+	python3 -c '
+import re, sys
+blocks = open(\"val.txt\").read().split(\"updates compared\")
+seen = 0
+for name, body in zip(blocks, blocks[1:]):
+    if not re.search(r\"(root|group) cfs_rq \$\", name.splitlines()[-1]):
+        continue
+    m = re.search(r\"^last_update_time +(\\d+) +([0-9.]+) \", body, re.M)
+    assert m and int(m.group(1)) >= 500 and m.group(2) == \"100.00\", m and m.group(0)
+    seen += 1
+assert seen == 2, seen
+' &&
+	cfsreplay signals --clock '$PELT' cap.dat >lock.csv 2>/dev/null &&
+	python3 '$REF' readings 1 512 '$PELT' lock.csv 20000 >readings.out &&
+	cat readings.out &&
+	read -r _ rows _ behind <readings.out &&
+	test \$rows -ge 1000 && test \$((behind * 100)) -le \$rows
 "
 
 test_expect_success 'capacity 1024 written out: the same signals' "

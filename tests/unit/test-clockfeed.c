@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "clockfeed.h"
+#include "replay.h"
 
 static const char pelt_local[] =
 	"{\"type\":\"hdr\",\"format\":\"pelt-bpf/1\",\"clock\":{\"trace_clock\":\"local\","
@@ -125,17 +126,36 @@ static void test_pelt_local_onto_perf(void **state)
 	unlink(path);
 }
 
+/* The clock the engine of release @rel takes from @rd; @cap: CPU 1's capacity. */
+static uint64_t engine_clock(const struct cfsr_clock_reading *rd, const char *rel, uint32_t cap,
+			     uint64_t *lost)
+{
+	struct cfsr_replay *r = cfsr_replay_new(2, cfsr_profile_for(rel), 250);
+	uint64_t clock;
+
+	assert_non_null(r);
+	cfsr_replay_set_capacity(r, 1, cap);
+	clock = cfsr_replay_reading_clock(r, rd->cpu, rd->clock_task, rd->clock_pelt,
+					  rd->lost_idle_time, true);
+	*lost = cfsr_replay_lost_idle_time(r, rd->cpu);
+	cfsr_replay_free(r);
+	return clock;
+}
+
 /*
  * Each release's PELT clock from the same records (pelt_local): the cfs
  * record of CPU 1 has clock_task 700, clock_pelt 690 and lost_idle_time
  * 10: 680 for a v5.1+ model (rq_clock_pelt()), 700 before
- * (cfs_rq_clock_task()); the se record of CPU 0, 880 and 900.
+ * (cfs_rq_clock_task()); the se record of CPU 0, 880 and 900.  With CPU 1
+ * at capacity 512 a v5.1+ engine runs CPU 1 on clock_task (700) and takes
+ * the record's lost_idle_time (10) with its clock_pelt, already scaled.
  */
 static void test_pelt_clock_by_release(void **state)
 {
 	struct cfsr_clock_feed *f;
 	struct cfsr_clock_reading rd;
 	char path[64];
+	uint64_t lost;
 	int n = 0;
 
 	(void)state;
@@ -144,16 +164,21 @@ static void test_pelt_clock_by_release(void **state)
 	assert_non_null(f);
 	while (cfsr_clock_feed_next(f, &rd) > 0) {
 		if (rd.cpu == 1) {
-			assert_int_equal(cfsr_clock_reading_for(&rd, cfsr_profile_for("5.1")), 680);
-			assert_int_equal(cfsr_clock_reading_for(&rd, cfsr_profile_for("6.18")),
-					 680);
-			assert_int_equal(cfsr_clock_reading_for(&rd, cfsr_profile_for("5.0")), 700);
-			assert_int_equal(cfsr_clock_reading_for(&rd, cfsr_profile_for("3.18")),
-					 700);
+			assert_int_equal(engine_clock(&rd, "5.1", 1024, &lost), 680);
+			assert_int_equal(lost, 0);
+			assert_int_equal(engine_clock(&rd, "6.18", 1024, &lost), 680);
+			assert_int_equal(engine_clock(&rd, "5.0", 1024, &lost), 700);
+			assert_int_equal(engine_clock(&rd, "3.18", 1024, &lost), 700);
+			assert_int_equal(engine_clock(&rd, "6.18", 512, &lost), 700);
+			assert_int_equal(lost, 10);
+			assert_int_equal(engine_clock(&rd, "5.0", 512, &lost), 700);
+			assert_int_equal(lost, 0);
 			n++;
 		} else if (rd.ts == 400) {
-			assert_int_equal(cfsr_clock_reading_for(&rd, cfsr_profile_for("5.4")), 880);
-			assert_int_equal(cfsr_clock_reading_for(&rd, cfsr_profile_for("4.9")), 900);
+			assert_int_equal(engine_clock(&rd, "5.4", 1024, &lost), 880);
+			assert_int_equal(engine_clock(&rd, "4.9", 1024, &lost), 900);
+			/* CPU 0 keeps capacity 1024 */
+			assert_int_equal(engine_clock(&rd, "6.18", 512, &lost), 880);
 			n++;
 		}
 	}
