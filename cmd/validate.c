@@ -424,6 +424,7 @@ static void on_se_record(struct validate *v, const struct cfsr_pelt_rec *rec)
 	}
 	t->est_at_record = t->est_updates;
 	t->avg_known = true;
+	t->avg_taken = true;
 	if (rec->exec_start > 0 && t->state == CFSR_TS_RUNNING) {
 		t->exec_start = (uint64_t)rec->exec_start;
 		t->exec_known = true;
@@ -796,10 +797,11 @@ static void print_report(const struct validate *v, const char *trace, const char
 	       " placed ahead of their report), %" PRIu64 " unseen switches out (%" PRIu64
 	       " run to the next task's switch-in), %" PRIu64 " unseen migrations, %" PRIu64
 	       " on an estimated clock, %" PRIu64 " unanchored, %" PRIu64
-	       " reads of a task's run time\n",
+	       " reads of a task's run time (%" PRIu64 " no tick's record showed)\n",
 	       rs->events, rs->updates, rs->cfs_updates, rs->recovered_switches,
 	       rs->recovered_ahead, rs->unseen_switch_outs, rs->unseen_puts, rs->unseen_migrations,
-	       rs->estimated_updates, rs->unanchored_updates, rs->runtime_reads);
+	       rs->estimated_updates, rs->unanchored_updates, rs->runtime_reads,
+	       rs->runtime_reads_unrecorded);
 	printf("delayed dequeue:  %" PRIu64 " sleeps delayed, %" PRIu64
 	       " completed by a pick, %" PRIu64 " requeued by a wakeup; group entities: %" PRIu64
 	       " delayed, %" PRIu64 " completed by a pick, %" PRIu64 " requeued; %" PRIu64

@@ -4714,6 +4714,28 @@ static void correct_chain(struct cfsr_replay *r, int cpu, uint64_t ts, uint64_t 
  * e.g. the task reading its thread CPU-time clock, v6.12-v6.18): ticks
  * come a period apart.  No PELT update.
  */
+/*
+ * In lock-step, a report no event followed that would have been a tick's
+ * update crossing a PELT period of the task (___update_load_sum() returns
+ * 1 and __update_load_avg_se() fires pelt_se_tp, kernel/sched/pelt.c,
+ * v5.7-v6.18) without the kernel's record of that update: the task's
+ * signal, last taken from a record, is still before it.  So no
+ * entity_tick() ran: the report was a read of the task's run time
+ * (task_sched_runtime(): update_curr() alone), made more than half a tick
+ * after the CPU's last tick.
+ */
+static bool tick_unrecorded(const struct cfsr_replay *r, const struct cfsr_task *t,
+			    const struct pending_runtime *p)
+{
+	uint64_t now, delta;
+
+	if (!r->records || !t->avg_taken || !t->avg.last_update_time || !p->exact)
+		return false;
+	now = pelt_now(r, t->cpu, p->now, t->avg.last_update_time);
+	delta = now - t->avg.last_update_time;
+	return delta >= 1024 && (delta >> 10) + t->avg.period_contrib >= 1024;
+}
+
 static void settle_runtime(struct cfsr_replay *r, const struct cfsr_event *ev)
 {
 	struct pending_runtime *p;
@@ -4786,6 +4808,10 @@ static void settle_runtime(struct cfsr_replay *r, const struct cfsr_event *ev)
 	} else if (p->last_tick_ts && p->ts - p->last_tick_ts < r->tick_nsec / 2) {
 		/* within half a period of the CPU's last tick: a read (settle_ticks()) */
 		r->stats.runtime_reads++;
+		return;
+	} else if (tick_unrecorded(r, t, p)) {
+		r->stats.runtime_reads++;
+		r->stats.runtime_reads_unrecorded++;
 		return;
 	} else {
 		p->last_tick_ts = p->ts;

@@ -261,6 +261,7 @@ struct cfsr_cfs_rq {
  * @exec_known: @exec_start is set (by a switch into the task or a reading),
  *              so its run-time reports chain from it
  * @avg_known: @avg has a known origin (fork seen, or set from a reading)
+ * @avg_taken: @avg follows the kernel's records (lock-step took one)
  * @warm_until: for a task already running when the trace began, the clock
  *              until which its signal still holds its unknown past (see
  *              cfsr_task_warming())
@@ -326,6 +327,7 @@ struct cfsr_task {
 	bool exec_stamp;
 	bool exec_known;
 	bool avg_known;
+	bool avg_taken;
 	uint64_t warm_until;
 	bool migrated;
 	bool attach_pending;
@@ -422,7 +424,9 @@ typedef void (*cfsr_replay_hook)(void *data, const struct cfsr_replay_update *u)
  *                   came ahead of the report (recover_due())
  * @runtime_reads: run-time reports no event followed within half a tick of
  *                 the CPU's last tick: a read of the task's run time, no
- *                 PELT update (settle_ticks())
+ *                 PELT update (settle_ticks()), or later in lock-step
+ *                 where the kernel's records show no tick's update
+ * @runtime_reads_unrecorded: of those, the later ones (tick_unrecorded())
  * @unseen_switch_outs: switches whose prev was not the task the model had
  *                      running: that task left without a trace event
  * @unseen_puts: of the tasks that left so, those whose run until the next
@@ -464,6 +468,7 @@ struct cfsr_replay_stats {
 	uint64_t recovered_switches;
 	uint64_t recovered_ahead;
 	uint64_t runtime_reads;
+	uint64_t runtime_reads_unrecorded;
 	uint64_t blocked_updates;
 	uint64_t blocked_set_aside;
 	uint64_t lost_sleeps;
