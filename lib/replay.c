@@ -4004,9 +4004,13 @@ static int on_runtime(struct cfsr_replay *r, const struct cfsr_event *ev)
 	if (ev->cpu >= 0 && ev->cpu < r->nr_cpus && ev->cpu == t->cpu) {
 		struct pending_runtime *p = &r->pending[ev->cpu];
 
-		/* the next tick's report comes a tick later, a pick's at once */
+		/*
+		 * the next tick's report comes a tick later, a pick's at once
+		 * after the tick's, not after a read of the run time
+		 */
 		p->pick = p->last_runtime_pid == t->pid &&
-			  ev->ts - p->last_runtime_ts < r->tick_nsec / 2;
+			  ev->ts - p->last_runtime_ts < r->tick_nsec / 2 &&
+			  p->last_tick_ts == p->last_runtime_ts;
 		p->set = true;
 		p->pid = t->pid;
 		p->updates = t->updates;
