@@ -2143,6 +2143,27 @@ static uint64_t kernel_instant(const struct cfsr_cfs_rq *cfs, bool gse, uint64_t
 	return at;
 }
 
+/*
+ * The instant update_cfs_group() of @gcfs's group entity read
+ * tg->load_avg (kernel/sched/fair.c, v5.7-v6.18): after update_load_avg()
+ * of the entity on its parent's cfs_rq, whose records (the entity's, then
+ * the parent cfs_rq's when it crossed a period) come first.  The later of
+ * the two records of this update; @ts without either.
+ */
+static uint64_t read_instant(const struct cfsr_replay *r, const struct cfsr_cfs_rq *gcfs,
+			     uint64_t ts)
+{
+	const struct cfsr_cfs_rq *p = cfs_of(r, r->tgs[gcfs->group].parent, gcfs->cpu);
+	uint64_t at = kernel_instant(gcfs, true, ts), pa;
+
+	if (!p)
+		return at;
+	pa = kernel_instant(p, false, ts);
+	if (pa == ts)
+		return at;
+	return at == ts || pa > at ? pa : at;
+}
+
 /* Note a change of tg->load_avg for tg_load_at(). */
 static void tg_changed(struct replay_tg *tg, uint64_t ts, int cpu, int64_t delta)
 {
@@ -2407,7 +2428,7 @@ static void update_cfs_group(struct cfsr_replay *r, struct cfsr_cfs_rq *gcfs, bo
 	} else {
 		shares = cfsr_group_calc_shares(
 			r->params, tg->shares, gcfs->load_weight, gcfs->avg.load_avg,
-			tg_load_at(tg, gcfs->cpu, kernel_instant(gcfs, true, r->cur_ts)),
+			tg_load_at(tg, gcfs->cpu, read_instant(r, gcfs, r->cur_ts)),
 			gcfs->tg_load_avg_contrib);
 	}
 	if (shares == gcfs->se_weight && !(walk && r->gparams->reweight_unchanged))
@@ -5154,7 +5175,17 @@ static uint64_t pending_instant(struct cfsr_replay *r, int cpu, bool gse)
 		return 0;
 	lut = gse ? g->se_avg.last_update_time : g->avg.last_update_time;
 	ts = gse ? g->se_read_ts : g->avg_read_ts;
-	return ts && p->now >= lut && p->now - lut < 1024 ? ts : 0;
+	if (!ts || p->now < lut || p->now - lut >= 1024)
+		return 0;
+	/* the read follows the parent cfs_rq's record of this update too (read_instant()) */
+	if (gse) {
+		const struct cfsr_cfs_rq *pc = cfs_of(r, r->tgs[g->group].parent, cpu);
+
+		if (pc && pc->avg_read_ts > ts && pc->avg_read_ts - ts <= CFSR_REPLAY_PATH_NS &&
+		    p->now >= pc->avg.last_update_time && p->now - pc->avg.last_update_time < 1024)
+			ts = pc->avg_read_ts;
+	}
+	return ts;
 }
 
 /*
