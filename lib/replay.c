@@ -2936,7 +2936,12 @@ static void attach_task(struct cfsr_replay *r, struct cfsr_task *t, uint64_t now
 	task_load_enter(r, t);
 	cfs->propagate = true;
 	tg_publish(r, cfs, ts, false);
-	group_walk(r, cfs, now, ts, exact, &walk_tg);
+	/*
+	 * a load-balance attach in lock-step (v6.12+): enqueue_entity()'s
+	 * update_cfs_group() of each level after its update (on_migrate())
+	 */
+	group_walk(r, cfs, now, ts, exact,
+		   t->attach_pending && r->gparams->keep_empty_weight ? &walk_full : &walk_tg);
 	t->migrated = false;
 	if (t->attach_pending) {
 		t->attach_pending = false;
@@ -4245,17 +4250,16 @@ static int on_migrate(struct cfsr_replay *r, const struct cfsr_event *ev)
 		task_account(r, t, 1);
 		/*
 		 * enqueue_task_fair() on the destination: se_update_runnable()
-		 * at each level.  Before v6.12 an empty group's entity had
-		 * dropped to MIN_SHARES (calc_group_shares() on no load), and
-		 * its enqueue_entity()'s update_cfs_group() gives it its
-		 * weight back: that walk is made there (v5.7-v6.11).  From
-		 * v6.12 the empty group kept its weight, and the engine leaves
-		 * the reweight to the levels' next update, which the kernel's
-		 * records of the 6.18 runs follow more closely
-		 * (docs/VALIDATION.md).
+		 * and update_cfs_group() at each level, after the level's
+		 * update_load_avg(), whose DO_ATTACH below published the
+		 * task's load into tg->load_avg (v5.7-v6.18).  The walk is
+		 * made here where the attach was; in lock-step from v6.12
+		 * (an empty group kept its weight, so nothing is due before)
+		 * by the attach itself, at the records' clock (attach_task()).
 		 */
 		group_levels(r, t->group, t->cpu,
-			     r->gparams->keep_empty_weight ? LEVELS_RUNNABLE : LEVELS_WALK);
+			     r->gparams->keep_empty_weight && r->records ? LEVELS_RUNNABLE :
+									   LEVELS_WALK);
 		if (t->state == CFSR_TS_QUEUED)
 			root_util_est(r, t, 1);
 		/*

@@ -143,11 +143,11 @@ import re, sys
 t = open(\"out\").read()
 m = re.search(r\"^task updates compared: (\\d+), all fields exact: (\\d+)\", t, re.M)
 assert m and int(m.group(1)) > 1000, t
-# fidelity floor: fails if the model regresses (measured 98.78 %)
-assert 100 * int(m.group(2)) / int(m.group(1)) >= 98.5, m.group(0)
-# the same for the group entities, roots and group cfs_rqs (measured 92.34,
-# 87.77 and 95.75 %), and tg_load_avg_contrib within 1 % (99.54 %)
-for kind, floor in ((\"group entity\", 92), (\"root cfs_rq\", 87.3), (\"group cfs_rq\", 95.4)):
+# fidelity floor: fails if the model regresses (measured 98.84 %)
+assert 100 * int(m.group(2)) / int(m.group(1)) >= 98.6, m.group(0)
+# the same for the group entities, roots and group cfs_rqs (measured 93.86,
+# 89.32 and 95.79 %), and tg_load_avg_contrib within 1 % (99.54 %)
+for kind, floor in ((\"group entity\", 93.6), (\"root cfs_rq\", 89), (\"group cfs_rq\", 95.5)):
     m = re.search(r\"^%s updates compared: (\\d+), all fields exact: (\\d+)\" % kind, t, re.M)
     assert m and 100 * int(m.group(2)) / int(m.group(1)) >= floor, (kind, m and m.group(0))
 m = re.search(r\"^tg_load_avg_contrib +\\d+ +[0-9.]+ +([0-9.]+)\", t, re.M)
