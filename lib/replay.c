@@ -1728,15 +1728,9 @@ static void task_account(struct cfsr_replay *r, const struct cfsr_task *t, int s
  * (place_entity(), its lag kept since its dequeue), then
  * account_entity_enqueue() on the parent and __enqueue_entity().
  */
-static void gse_enqueue(struct cfsr_replay *r, struct cfsr_cfs_rq *g)
+/* account_entity_enqueue() and __enqueue_entity() of a group entity on @p, its parent. */
+static void gse_join(struct cfsr_replay *r, struct cfsr_cfs_rq *g, struct cfsr_cfs_rq *p)
 {
-	struct cfsr_cfs_rq *p = parent_cfs(r, g);
-	struct ent e = gse_ent(g);
-
-	if (r->profile->eevdf)
-		place_entity(r, p, &e, false);
-	else
-		cfs_place_gse(r, p, g);
 	g->se_on_rq = true;
 	p->load_weight += g->se_weight;
 	p->nr_gse++;
@@ -1746,6 +1740,18 @@ static void gse_enqueue(struct cfsr_replay *r, struct cfsr_cfs_rq *g)
 		r->ops->enqueue(r->profile, &p->avg, &g->se_avg, g->se_weight);
 }
 
+static void gse_enqueue(struct cfsr_replay *r, struct cfsr_cfs_rq *g)
+{
+	struct cfsr_cfs_rq *p = parent_cfs(r, g);
+	struct ent e = gse_ent(g);
+
+	if (r->profile->eevdf)
+		place_entity(r, p, &e, false);
+	else
+		cfs_place_gse(r, p, g);
+	gse_join(r, g, p);
+}
+
 /* account_entity_dequeue() and __dequeue_entity() of a group entity. */
 static void gse_leave(struct cfsr_replay *r, struct cfsr_cfs_rq *g)
 {
@@ -1753,6 +1759,7 @@ static void gse_leave(struct cfsr_replay *r, struct cfsr_cfs_rq *g)
 
 	g->se_on_rq = false;
 	g->se_delayed = false;
+	g->se_left_ts = r->cur_ts;
 	gse_sums_sync(r, g);
 	p->load_weight -= g->se_weight;
 	p->nr_gse--;
@@ -6514,6 +6521,39 @@ static void drop_delayed_below(struct cfsr_replay *r, const struct cfsr_cfs_rq *
 	}
 }
 
+/*
+ * A cfs_rq record shows one more entity than the engine has, of the
+ * weight of a group entity the engine dequeued since the cfs_rq's last
+ * reading, whose own cfs_rq is empty: the kernel kept it queued, delayed
+ * (dequeue_entity() with DELAY_DEQUEUE, the entity not eligible,
+ * kernel/sched/fair.c, v6.12-v6.18), where the engine's vruntimes, not
+ * the kernel's, judged it eligible.  It is queued again, delayed, with
+ * the vruntime it left with (set_delayed() keeps it).  Return: 1 when
+ * one was, 0 otherwise.
+ */
+static int gse_take_delayed(struct cfsr_replay *r, struct cfsr_cfs_rq *cfs, uint64_t diff,
+			    uint64_t since)
+{
+	struct cfsr_cfs_rq *g, *found = NULL;
+	size_t i;
+
+	for (i = 1; i < r->nr_groups; i++) {
+		g = cfs_of(r, (int)i, cfs->cpu);
+		if (!g || g->se_on_rq || g->se_weight != diff || g->h_nr_queued ||
+		    parent_cfs(r, g) != cfs || g->se_left_ts <= since)
+			continue;
+		if (found)
+			return 0;
+		found = g;
+	}
+	if (!found)
+		return 0;
+	found->se_delayed = true;
+	gse_join(r, found, cfs);
+	r->stats.gse_delayed_taken++;
+	return 1;
+}
+
 int cfsr_replay_cfs_rq_take_queued(struct cfsr_replay *r, struct cfsr_cfs_rq *cfs, uint64_t weight,
 				   unsigned int nr_queued)
 {
@@ -6534,10 +6574,11 @@ int cfsr_replay_cfs_rq_take_queued(struct cfsr_replay *r, struct cfsr_cfs_rq *cf
 			    (!last || t->sleep_ts > last->sleep_ts))
 				last = t;
 		}
-		if (!last)
-			return 0;
-		set_state(r, last, CFSR_TS_DELAYED);
-		return 1;
+		if (last) {
+			set_state(r, last, CFSR_TS_DELAYED);
+			return 1;
+		}
+		return gse_take_delayed(r, cfs, diff, since);
 	}
 	if (cfs->load_weight <= weight || cfs_nr_queued(cfs) != nr_queued + 1)
 		return 0;

@@ -144,6 +144,7 @@ enum cfsr_task_state {
  *            it is delayed
  * @se_delayed: DELAY_DEQUEUE: its cfs_rq is empty but it stays queued,
  *              not eligible (se->sched_delayed)
+ * @se_left_ts: trace time at which the engine last dequeued its group entity
  * @se_vruntime: its se->vruntime, advanced by the run time of the tasks
  *               below at its own weight (EEVDF's, or for a CFS profile the
  *               CFS vruntime, placed by place_entity() at each enqueue)
@@ -215,6 +216,7 @@ struct cfsr_cfs_rq {
 	uint64_t se_weight;
 	bool se_on_rq;
 	bool se_delayed;
+	uint64_t se_left_ts;
 	uint64_t se_vruntime;
 	uint64_t se_deadline;
 	int64_t se_vlag;
@@ -443,6 +445,8 @@ typedef void (*cfsr_replay_hook)(void *data, const struct cfsr_replay_update *u)
  * @delayed_woken: delayed tasks requeued by a wakeup
  * @gse_delayed: group entities kept queued when their cfs_rq emptied
  *               (DELAY_DEQUEUE)
+ * @gse_delayed_taken: group entities a cfs_rq record showed kept queued,
+ *                     delayed, where the engine had dequeued them
  * @gse_delayed_picked: delayed group entities dequeued by a pick
  * @gse_delayed_woken: delayed group entities requeued by an enqueue below
  * @unseen_migrations: tasks found on another CPU with no migration event
@@ -483,6 +487,7 @@ struct cfsr_replay_stats {
 	uint64_t delayed_picked;
 	uint64_t delayed_woken;
 	uint64_t gse_delayed;
+	uint64_t gse_delayed_taken;
 	uint64_t gse_delayed_picked;
 	uint64_t gse_delayed_woken;
 	uint64_t unseen_migrations;
