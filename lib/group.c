@@ -24,6 +24,7 @@
 #include "alloc.h"
 #include "error.h"
 #include "pelt-local.h"
+#include "profile.h"
 #include "weight.h"
 
 /* update_load_avg() flags (kernel/sched/fair.c). */
@@ -87,15 +88,15 @@ const struct cfsr_group_params cfsr_group_params_v6_6 = {
 
 const struct cfsr_group_params *cfsr_group_params_for(int version)
 {
-	if (version >= 61802)
+	if (version >= CFSR_KVER(6, 18, 2))
 		return &cfsr_group_params_modern;
-	if (version >= 61207)
+	if (version >= CFSR_KVER(6, 12, 7))
 		return &cfsr_group_params_v6_13;
-	if (version >= 61200)
+	if (version >= CFSR_KVER(6, 12, 0))
 		return &cfsr_group_params_v6_12;
-	if (version >= 60700)
+	if (version >= CFSR_KVER(6, 7, 0))
 		return &cfsr_group_params_v6_7;
-	if (version >= 50700)
+	if (version >= CFSR_KVER(5, 7, 0))
 		return &cfsr_group_params_v6_6;
 	return NULL;
 }

@@ -104,7 +104,7 @@ extern const struct cfsr_group_params cfsr_group_params_v6_6;
 
 /**
  * cfsr_group_params_for() - the group behaviour of a kernel release
- * @version: major * 10000 + minor * 100 + sublevel (cfsr_profile_version())
+ * @version: CFSR_KVER(major, minor, sublevel) (cfsr_profile_version())
  *
  * The first sublevels carrying the stable backports are from the stable
  * review series, not checked against each release: 6.12.7 (h_nr_delayed)

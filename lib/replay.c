@@ -2315,17 +2315,17 @@ static void reweight_eevdf(struct cfsr_replay *r, struct cfsr_cfs_rq *g, uint64_
 		g->se_vlag = g->se_vlag * old / nw;
 		if (r->reweight_place && g->se_rel_deadline)
 			g->se_deadline = (uint64_t)((int64_t)g->se_deadline * old / nw);
-	} else if (r->profile->last < 60700) {
+	} else if (r->profile->last < CFSR_KVER(6, 7, 0)) {
 		vslice = (int64_t)(g->se_deadline - g->se_vruntime) * old / nw;
 		g->se_deadline = g->se_vruntime + (uint64_t)vslice;
 	} else if (!r->reweight_place) {
-		if (r->profile->last >= 60900)
+		if (r->profile->last >= CFSR_KVER(6, 9, 0))
 			gse_sums_sync(r, g);
 		avr = avg_vruntime(r, p);
 		gse_sums_set(r, g, false);
 		if (avr != g->se_vruntime) {
 			vlag = (int64_t)(avr - g->se_vruntime);
-			if (r->profile->last >= 60900) {
+			if (r->profile->last >= CFSR_KVER(6, 9, 0)) {
 				span = 2 * g->se_slice > r->tick_nsec ? 2 * g->se_slice :
 									r->tick_nsec;
 				limit = (int64_t)calc_delta_fair(span, &e);
@@ -5399,9 +5399,9 @@ struct cfsr_replay *cfsr_replay_new(int nr_cpus, const struct cfsr_profile *prof
 		factor++;
 	r->factor = factor;
 	r->base_slice = (uint64_t)profile->base_slice_ns * factor;
-	r->reweight_place = profile->eevdf && profile->first >= 61200;
+	r->reweight_place = profile->eevdf && profile->first >= CFSR_KVER(6, 12, 0);
 	/* a release range that straddles v6.14 is taken by its first release */
-	r->exit_same = profile->first < 60400 || profile->first >= 61400;
+	r->exit_same = profile->first < CFSR_KVER(6, 4, 0) || profile->first >= CFSR_KVER(6, 14, 0);
 	cfsr_cfs_tunables_init(&r->cfs_tu, profile, factor);
 	return r;
 }
@@ -5455,7 +5455,7 @@ void cfsr_replay_take_tunables(struct cfsr_replay *r, const struct cfsr_trace_in
 		return;
 	v = cfsr_profile_version(info->kernel_release);
 	if (v > 0)
-		r->exit_same = v < 60400 || v >= 61400;
+		r->exit_same = v < CFSR_KVER(6, 4, 0) || v >= CFSR_KVER(6, 14, 0);
 	if (info->base_slice_ns)
 		r->base_slice = info->base_slice_ns;
 	cfsr_cfs_tunables_take(&r->cfs_tu, info->latency_ns, info->min_granularity_ns,

@@ -35,6 +35,7 @@
 #include "alloc.h"
 #include "error.h"
 #include "group.h"
+#include "profile.h"
 #include "truth.h"
 #include "truthfile.h"
 #include "weight.h"
@@ -1316,16 +1317,16 @@ static void test_reweight_unchanged(void **state)
 static void test_params_for(void **state)
 {
 	(void)state;
-	assert_ptr_equal(cfsr_group_params_for(61844), &cfsr_group_params_modern);
-	assert_ptr_equal(cfsr_group_params_for(61801), &cfsr_group_params_v6_13);
-	assert_ptr_equal(cfsr_group_params_for(61207), &cfsr_group_params_v6_13);
-	assert_ptr_equal(cfsr_group_params_for(61206), &cfsr_group_params_v6_12);
-	assert_ptr_equal(cfsr_group_params_for(61100), &cfsr_group_params_v6_7);
-	assert_ptr_equal(cfsr_group_params_for(60700), &cfsr_group_params_v6_7);
-	assert_ptr_equal(cfsr_group_params_for(60699), &cfsr_group_params_v6_6);
-	assert_ptr_equal(cfsr_group_params_for(51700), &cfsr_group_params_v6_6);
-	assert_ptr_equal(cfsr_group_params_for(50700), &cfsr_group_params_v6_6);
-	assert_null(cfsr_group_params_for(50699));
+	assert_ptr_equal(cfsr_group_params_for(CFSR_KVER(6, 18, 44)), &cfsr_group_params_modern);
+	assert_ptr_equal(cfsr_group_params_for(CFSR_KVER(6, 18, 1)), &cfsr_group_params_v6_13);
+	assert_ptr_equal(cfsr_group_params_for(CFSR_KVER(6, 12, 7)), &cfsr_group_params_v6_13);
+	assert_ptr_equal(cfsr_group_params_for(CFSR_KVER(6, 12, 6)), &cfsr_group_params_v6_12);
+	assert_ptr_equal(cfsr_group_params_for(CFSR_KVER(6, 11, 0)), &cfsr_group_params_v6_7);
+	assert_ptr_equal(cfsr_group_params_for(CFSR_KVER(6, 7, 0)), &cfsr_group_params_v6_7);
+	assert_ptr_equal(cfsr_group_params_for(CFSR_KVER(6, 6, 999)), &cfsr_group_params_v6_6);
+	assert_ptr_equal(cfsr_group_params_for(CFSR_KVER(5, 17, 0)), &cfsr_group_params_v6_6);
+	assert_ptr_equal(cfsr_group_params_for(CFSR_KVER(5, 7, 0)), &cfsr_group_params_v6_6);
+	assert_null(cfsr_group_params_for(CFSR_KVER(5, 6, 999)));
 	/* 1528c661c24b (rate limit) and eab03c23c2a1 (skip equal weight): v6.7 */
 	assert_false(cfsr_group_params_v6_6.tg_load_ratelimit);
 	assert_true(cfsr_group_params_v6_7.tg_load_ratelimit);

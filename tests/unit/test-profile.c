@@ -27,11 +27,21 @@ static void capture(const char *msg, void *data)
 static void test_version(void **state)
 {
 	(void)state;
-	assert_int_equal(cfsr_profile_version("6.18.44-fc-v1147"), 61844);
-	assert_int_equal(cfsr_profile_version("6.12"), 61200);
-	assert_int_equal(cfsr_profile_version("5.15.0-91-generic"), 51500);
-	assert_int_equal(cfsr_profile_version("4.19.316"), 41999);
-	assert_int_equal(cfsr_profile_version("6.6.0-rc3+"), 60600);
+	/* major * 1000000 + minor * 1000 + sublevel */
+	assert_int_equal(cfsr_profile_version("6.18.44-fc-v1147"), 6018044);
+	assert_int_equal(cfsr_profile_version("6.12"), 6012000);
+	assert_int_equal(cfsr_profile_version("5.15.0-91-generic"), 5015000);
+	assert_int_equal(cfsr_profile_version("6.6.0-rc3+"), 6006000);
+	/* the long stable series keep their sublevels past 99 */
+	assert_int_equal(cfsr_profile_version("4.19.316"), 4019316);
+	assert_int_equal(cfsr_profile_version("6.1.160"), 6001160);
+	assert_true(cfsr_profile_version("5.10.113") > cfsr_profile_version("5.10.99"));
+	assert_true(cfsr_profile_version("5.10.999") < cfsr_profile_version("5.11"));
+	/* capped at 999, still below the next minor */
+	assert_int_equal(cfsr_profile_version("5.10.1234"), 5010999);
+	assert_int_equal(CFSR_KVER(6, 1, 160), 6001160);
+	assert_int_equal(cfsr_profile_version("100.1"), -1);
+	assert_int_equal(cfsr_profile_version("6.100"), -1);
 	assert_int_equal(cfsr_profile_version("linux"), -1);
 	assert_int_equal(cfsr_profile_version("6"), -1);
 	assert_int_equal(cfsr_profile_version(NULL), -1);
@@ -80,6 +90,19 @@ static void test_profiles(void **state)
 	assert_null(cfsr_profile_for("7.0"));
 }
 
+/*
+ * The release after @v in CFSR_KVER() terms: the next sublevel, or after a
+ * series' last (sublevel 999) the next minor, after minor 99 the next major.
+ */
+static int kver_next(int v)
+{
+	if (v % 1000 < CFSR_KVER_SUB_MAX)
+		return v + 1;
+	if (v / 1000 % 1000 < 99)
+		return CFSR_KVER(v / 1000000, v / 1000 % 1000 + 1, 0);
+	return CFSR_KVER(v / 1000000 + 1, 0, 0);
+}
+
 /* The table covers v3.8-v6.18 without gaps or overlaps, oldest first. */
 static void test_table_contiguous(void **state)
 {
@@ -87,15 +110,18 @@ static void test_table_contiguous(void **state)
 
 	(void)state;
 	assert_true(n > 10);
-	assert_int_equal(cfsr_profile_at(0)->first, 30800);
-	assert_int_equal(cfsr_profile_at(n - 1)->last, 61899);
+	assert_int_equal(kver_next(CFSR_KVER(5, 15, 35)), CFSR_KVER(5, 15, 36));
+	assert_int_equal(kver_next(CFSR_KVER(4, 0, 999)), CFSR_KVER(4, 1, 0));
+	assert_int_equal(kver_next(CFSR_KVER(5, 99, 999)), CFSR_KVER(6, 0, 0));
+	assert_int_equal(cfsr_profile_at(0)->first, CFSR_KVER(3, 8, 0));
+	assert_int_equal(cfsr_profile_at(n - 1)->last, CFSR_KVER(6, 18, 999));
 	assert_null(cfsr_profile_at(n));
 	for (i = 0; i < n; i++) {
 		const struct cfsr_profile *p = cfsr_profile_at(i);
 
 		assert_true(p->first <= p->last);
 		if (i)
-			assert_int_equal(p->first, cfsr_profile_at(i - 1)->last + 1);
+			assert_int_equal(p->first, kver_next(cfsr_profile_at(i - 1)->last));
 		/* Each profile names its arithmetic, and only that one. */
 		assert_true((p->arith == CFSR_ARITH_LEGACY) == (p->legacy != NULL));
 		assert_true((p->arith == CFSR_ARITH_V4) == (p->v4 != NULL));
@@ -104,12 +130,12 @@ static void test_table_contiguous(void **state)
 		/* The engine replays every generation (v3.8-v5.6 through their operations). */
 		assert_true(p->implemented);
 		/* migrate_se_pelt_lag(): e2f3e35f1f5a, merged for v6.0 */
-		assert_true(p->migrate_pelt_lag == (p->first >= 60000));
+		assert_true(p->migrate_pelt_lag == (p->first >= CFSR_KVER(6, 0, 0)));
 		/* the detach inside dequeue_entity(): e1f078f50478, merged for v6.1 */
-		assert_true(p->detach_in_dequeue == (p->first >= 60100));
-		assert_true(p->util_est_late == (p->pelt && p->first < 61200));
-		assert_true(p->eevdf == (p->first >= 60600));
-		assert_true(p->delay_dequeue == (p->first >= 61200));
+		assert_true(p->detach_in_dequeue == (p->first >= CFSR_KVER(6, 1, 0)));
+		assert_true(p->util_est_late == (p->pelt && p->first < CFSR_KVER(6, 12, 0)));
+		assert_true(p->eevdf == (p->first >= CFSR_KVER(6, 6, 0)));
+		assert_true(p->delay_dequeue == (p->first >= CFSR_KVER(6, 12, 0)));
 	}
 }
 

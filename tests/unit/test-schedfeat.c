@@ -290,8 +290,8 @@ static void test_orders(void **state)
 			char rel[32];
 			const char *const *names;
 
-			snprintf(rel, sizeof(rel), "%d.%d.%d", ends[e] / 10000, ends[e] / 100 % 100,
-				 ends[e] % 100);
+			snprintf(rel, sizeof(rel), "%d.%d.%d", ends[e] / 1000000, ends[e] / 1000 % 1000,
+				 ends[e] % 1000);
 			names = cfsr_sched_feat_order(rel, &nr, NULL);
 			assert_non_null(names);
 			for (j = 0; j < nr; j++)
