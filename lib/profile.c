@@ -12,8 +12,8 @@
  * Ordered by version, contiguous from v3.8 to v6.18.  The ranges follow
  * the changes that alter the numbers (MODEL.md section 6, corrected in
  * docs/PROFILES.md); a stable backport whose first sublevel is pinned
- * splits its series (5.7.7, 5.15.19, 5.15.36, 5.16.5, 5.17.5, 6.6.93, 6.12.31,
- * 6.14.9: docs/PROFILES.md, "Stable backports"), the others are noted in
+ * splits its series (5.7.7, 5.10.113, 5.15.19, 5.15.36, 5.16.5, 5.17.5, 6.6.93,
+ * 6.12.31, 6.14.9: docs/PROFILES.md, "Stable backports"), the others are noted in
  * the traits.
  */
 #define LEGACY(nm, from, to, params, what)                                         \
@@ -97,11 +97,17 @@ static const struct cfsr_profile profiles[] = {
 		 &cfsr_pelt_params_v5_7_7, false, false, 0, true,
 		 "a new task's runnable_avg from its util_avg (e21cf43406a1, stable 5.7.7); "
 		 "otherwise as v5.7.0"),
-	RUNNABLE("v5.8-v5.12 CFS, runnable_avg", CFSR_KVER(5, 8, 0), CFSR_KVER(5, 12, 999),
+	RUNNABLE("v5.8-v5.10.112 CFS, runnable_avg", CFSR_KVER(5, 8, 0), CFSR_KVER(5, 10, 112),
 		 &cfsr_pelt_params_v5_8, false, false, 0, true,
 		 "update_tg_cfs_*() by the parent's divider (95d685935a2e); util_est flag in "
-		 "the LSB; 5.10.y later carries v5.13-v5.17 fixes (98b0d890220d from 5.10.96, "
-		 "40f5aa4c5eae from 5.10.113; not keyed: mainline arithmetic used)"),
+		 "the LSB; 5.10.y later carries v5.13-v5.17 fixes (98b0d890220d from 5.10.96; "
+		 "not keyed: mainline arithmetic used)"),
+	RUNNABLE("v5.10.113-v5.10.y CFS, runnable_avg", CFSR_KVER(5, 10, 113),
+		 CFSR_KVER(5, 10, 999), &cfsr_pelt_params_v5_10_113, false, false, 0, true,
+		 "as v5.8, attach_entity_load_avg() keeps load_sum >= 1 (40f5aa4c5eae, stable "
+		 "5.10.113); the other v5.13-v5.17 fixes of 5.10.y not keyed"),
+	RUNNABLE("v5.11-v5.12 CFS, runnable_avg", CFSR_KVER(5, 11, 0), CFSR_KVER(5, 12, 999),
+		 &cfsr_pelt_params_v5_8, false, false, 0, true, "as v5.8"),
 	RUNNABLE("v5.13 CFS, runnable_avg", CFSR_KVER(5, 13, 0), CFSR_KVER(5, 13, 999),
 		 &cfsr_pelt_params_v5_13, false, false, 0, true,
 		 "util_est flag in the MSB (68d7a190682a), last_enqueued_diff filter; detach and "

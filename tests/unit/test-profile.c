@@ -231,6 +231,17 @@ static void test_stable_sublevels(void **state)
 	assert_true(p->attach_load_sum_min1 && p->removed_util_bound && p->removed_resync);
 	assert_true(p->dequeue_load_resync && p->detach_resync && !p->sum_lower_bounds);
 	assert_ptr_equal(cfsr_profile_for("5.15.199-x")->pelt, p);
+	/* 40f5aa4c5eae: 5.10.113-rc1, on v5.8's arithmetic otherwise */
+	assert_ptr_equal(cfsr_profile_for("5.10.112")->pelt, &cfsr_pelt_params_v5_8);
+	p = cfsr_profile_for("5.10.113")->pelt;
+	assert_true(p->attach_load_sum_min1 && !p->removed_resync && !p->sum_lower_bounds);
+	assert_int_equal(p->util_est_repr, CFSR_UTIL_EST_PAIR_LSB);
+	assert_int_equal(p->prop_load, CFSR_PROP_LOAD_ADD);
+	assert_false(cfsr_pelt_params_v5_8.attach_load_sum_min1);
+	assert_ptr_equal(cfsr_profile_for("5.10.240-cip")->pelt, p);
+	assert_ptr_equal(cfsr_profile_for("5.11.0")->pelt, &cfsr_pelt_params_v5_8);
+	assert_string_equal(cfsr_profile_for("5.10.113")->name,
+			    "v5.10.113-v5.10.y CFS, runnable_avg");
 	/* 40f5aa4c5eae: 5.17.5-rc1; 5.17.5+ is v5.18's arithmetic */
 	assert_false(cfsr_profile_for("5.17.4")->pelt->attach_load_sum_min1);
 	assert_ptr_equal(cfsr_profile_for("5.17.5")->pelt, &cfsr_pelt_params_v5_18);
@@ -280,7 +291,7 @@ static void test_choose(void **state)
 	assert_string_equal(last_msg, "");
 	p = cfsr_profile_choose("6.18.1", "5.10", "t.dat");
 	assert_non_null(p);
-	assert_string_equal(p->name, "v5.8-v5.12 CFS, runnable_avg");
+	assert_string_equal(p->name, "v5.8-v5.10.112 CFS, runnable_avg");
 	p = cfsr_profile_choose("6.18.1", "6.7", "t.dat");
 	assert_non_null(p);
 	assert_string_equal(p->name, "v6.7 EEVDF");
