@@ -12,8 +12,8 @@
  * Ordered by version, contiguous from v3.8 to v6.18.  The ranges follow
  * the changes that alter the numbers (MODEL.md section 6, corrected in
  * docs/PROFILES.md); a stable backport whose first sublevel is pinned
- * splits its series (5.7.7, 5.10.113, 5.15.19, 5.15.36, 5.16.5, 5.17.5, 6.6.93,
- * 6.12.31, 6.14.9: docs/PROFILES.md, "Stable backports"), the others are noted in
+ * splits its series (5.7.7, 5.10.113, 5.15.19, 5.15.36, 5.16.5, 5.17.5, 6.6.4,
+ * 6.6.93, 6.12.31, 6.14.9: docs/PROFILES.md, "Stable backports"), the others are noted in
  * the traits.
  */
 #define LEGACY(nm, from, to, params, what)                                         \
@@ -150,14 +150,17 @@ static const struct cfsr_profile profiles[] = {
 	RUNNABLE("v6.2-v6.5 CFS, runnable_avg", CFSR_KVER(6, 2, 0), CFSR_KVER(6, 5, 999),
 		 &cfsr_pelt_params_v6_2, false, false, 0, true,
 		 "util_est_update() keeps the EWMA when util < runnable"),
-	RUNNABLE("v6.6 EEVDF", CFSR_KVER(6, 6, 0), CFSR_KVER(6, 6, 92), &cfsr_pelt_params_v6_2,
-		 true, false, 750000, true,
+	RUNNABLE("v6.6.0-v6.6.3 EEVDF", CFSR_KVER(6, 6, 0), CFSR_KVER(6, 6, 3),
+		 &cfsr_pelt_params_v6_2, true, false, 750000, true,
 		 "EEVDF pick and lag placement; PELT as v6.5; group entities reweighted "
-		 "even at an unchanged weight (6.6.y later carries eab03c23c2a1: sublevel "
-		 "not pinned)"),
+		 "even at an unchanged weight"),
+	RUNNABLE("v6.6.4-v6.6.92 EEVDF", CFSR_KVER(6, 6, 4), CFSR_KVER(6, 6, 92),
+		 &cfsr_pelt_params_v6_2, true, false, 750000, true,
+		 "as v6.6.0, no reweight at an unchanged weight and reweight_eevdf() "
+		 "(eab03c23c2a1, stable 6.6.4)"),
 	RUNNABLE("v6.6.93-v6.6.y EEVDF", CFSR_KVER(6, 6, 93), CFSR_KVER(6, 6, 999),
 		 &cfsr_pelt_params_v6_2, true, false, 700000, true,
-		 "as v6.6, base slice 0.70 ms (2ae891b82695, stable 6.6.93)"),
+		 "as v6.6.4, base slice 0.70 ms (2ae891b82695, stable 6.6.93)"),
 	RUNNABLE("v6.7 EEVDF", CFSR_KVER(6, 7, 0), CFSR_KVER(6, 7, 999), &cfsr_pelt_params_v6_2,
 		 true, false, 750000, true,
 		 "tg->load_avg rate limit (1528c661c24b); no reweight at an unchanged "

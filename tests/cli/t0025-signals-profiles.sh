@@ -93,7 +93,9 @@ test_expect_success 'v5.17-v6.7 releases replay under their profile' "
 	replayed 6.0.19 'v6.0 CFS, runnable_avg' &&
 	replayed 6.1.140 'v6.1 CFS, runnable_avg' &&
 	replayed 6.5.13 'v6.2-v6.5 CFS, runnable_avg' &&
-	replayed 6.6.92 'v6.6 EEVDF' &&
+	replayed 6.6.3 'v6.6.0-v6.6.3 EEVDF' &&
+	replayed 6.6.4 'v6.6.4-v6.6.92 EEVDF' &&
+	replayed 6.6.92 'v6.6.4-v6.6.92 EEVDF' &&
 	replayed 6.6.93 'v6.6.93-v6.6.y EEVDF' &&
 	replayed 6.7.12 'v6.7 EEVDF'
 "

@@ -74,7 +74,7 @@ static void test_profiles(void **state)
 	assert_int_equal(cfsr_profile_for("6.18")->base_slice_ns, 700000);
 	p = cfsr_profile_for("6.6.30");
 	assert_true(p->eevdf && !p->delay_dequeue && p->implemented);
-	assert_string_equal(p->name, "v6.6 EEVDF");
+	assert_string_equal(p->name, "v6.6.4-v6.6.92 EEVDF");
 	assert_string_equal(cfsr_profile_for("6.7.1")->name, "v6.7 EEVDF");
 	p = cfsr_profile_for("6.5.13");
 	assert_true(!p->eevdf && p->implemented && p->base_slice_ns == 0 && !p->place_lag);
@@ -249,6 +249,13 @@ static void test_stable_sublevels(void **state)
 	/* mainline v5.14 and v5.17 are unchanged */
 	assert_false(cfsr_profile_for("5.14.21")->pelt->removed_util_bound);
 	assert_false(cfsr_profile_for("5.17.0")->pelt->removed_util_bound);
+	/* eab03c23c2a1: between "Linux 6.6.3" and "Linux 6.6.4" in 6.6.y */
+	assert_string_equal(cfsr_profile_for("6.6.3")->name, "v6.6.0-v6.6.3 EEVDF");
+	assert_string_equal(cfsr_profile_for("6.6.4")->name, "v6.6.4-v6.6.92 EEVDF");
+	assert_int_equal(cfsr_profile_for("6.6.4")->last, CFSR_KVER(6, 6, 92));
+	assert_ptr_equal(cfsr_profile_for("6.6.4")->pelt, cfsr_profile_for("6.6.3")->pelt);
+	assert_int_equal(cfsr_profile_for("6.6.4")->base_slice_ns, 750000);
+	assert_true(cfsr_profile_for("6.6.3")->eevdf && cfsr_profile_for("6.6.4")->eevdf);
 	/* 2ae891b82695: 6.6.93, 6.12.31, 6.14.9; 6.13.y ended before it */
 	assert_int_equal(cfsr_profile_for("6.6.92")->base_slice_ns, 750000);
 	assert_int_equal(cfsr_profile_for("6.6.93")->base_slice_ns, 700000);
