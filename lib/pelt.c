@@ -271,9 +271,7 @@ const struct cfsr_pelt_params cfsr_pelt_params_v5_7 = {
  */
 uint64_t cfsr_pelt_weight(const struct cfsr_pelt_params *params, uint64_t load_weight)
 {
-	if (params->scale_load_down_floor)
-		return cfsr_scale_load_down(load_weight);
-	return load_weight >> SCHED_FIXEDPOINT_SHIFT;
+	return cfsr_scale_load_down_as(params->scale_load_down_floor, load_weight);
 }
 
 /*

@@ -12,8 +12,9 @@
  * Ordered by version, contiguous from v3.8 to v6.18.  The ranges follow
  * the changes that alter the numbers (MODEL.md section 6, corrected in
  * docs/PROFILES.md); a stable backport whose first sublevel is pinned
- * splits its series (5.7.7, 5.10.113, 5.15.19, 5.15.36, 5.16.5, 5.17.5, 6.6.4,
- * 6.6.93, 6.12.31, 6.14.9: docs/PROFILES.md, "Stable backports"), the others are noted in
+ * splits its series (4.9.220, 4.14.177, 4.19.116, 5.4.33, 5.5.18, 5.6.5,
+ * 5.7.7, 5.10.113, 5.15.19, 5.15.36, 5.16.5, 5.17.5, 6.6.4, 6.6.93, 6.12.31,
+ * 6.14.9: docs/PROFILES.md, "Stable backports"), the others are noted in
  * the traits.
  */
 #define LEGACY(nm, from, to, params, what)                                         \
@@ -21,6 +22,9 @@
 		.name = nm, .first = from, .last = to, .arith = CFSR_ARITH_LEGACY, \
 		.legacy = params, .implemented = true, .traits = what              \
 	}
+/* the traits of a stable series with 26cf52229efc on its mainline's arithmetic */
+#define LOAD_DOWN_FLOOR(base, stable) \
+	"as " base ", scale_load_down() floored at 2 (26cf52229efc, stable " stable ")"
 #define V4(nm, from, to, params, what)                                                       \
 	{                                                                                    \
 		.name = nm, .first = from, .last = to, .arith = CFSR_ARITH_V4, .v4 = params, \
@@ -65,10 +69,12 @@ static const struct cfsr_profile profiles[] = {
 	   &cfsr_v4_params_v4_3,
 	   "__update_load_avg(): weighted load_sum, divider LOAD_AVG_MAX, "
 	   "update_tg_load_avg() past 1/64; 20-bit weights from v4.7"),
-	V4("v4.7-v4.9 load_avg/util_avg", CFSR_KVER(4, 7, 0), CFSR_KVER(4, 9, 999),
+	V4("v4.7-v4.9.219 load_avg/util_avg", CFSR_KVER(4, 7, 0), CFSR_KVER(4, 9, 219),
 	   &cfsr_v4_params_v4_7,
 	   "__compute_runnable_contrib() from __accumulated_sum_N32; scale_load_down() "
 	   "in calc_cfs_shares()"),
+	V4("v4.9.220-v4.9.y load_avg/util_avg", CFSR_KVER(4, 9, 220), CFSR_KVER(4, 9, 999),
+	   &cfsr_v4_params_v4_9_220, LOAD_DOWN_FLOOR("v4.7", "4.9.220")),
 	V4("v4.10-v4.11 load_avg/util_avg", CFSR_KVER(4, 10, 0), CFSR_KVER(4, 11, 999),
 	   &cfsr_v4_params_v4_10,
 	   "attach and detach propagated through group entities (update_tg_cfs_util(), "
@@ -77,17 +83,32 @@ static const struct cfsr_profile profiles[] = {
 	   &cfsr_v4_params_v4_12,
 	   "accumulate_sum() in three segments, last_update_time in whole units, "
 	   "divider still LOAD_AVG_MAX"),
-	V4("v4.13-v4.14 load_avg/util_avg", CFSR_KVER(4, 13, 0), CFSR_KVER(4, 14, 999),
+	V4("v4.13-v4.14.176 load_avg/util_avg", CFSR_KVER(4, 13, 0), CFSR_KVER(4, 14, 176),
 	   &cfsr_v4_params_v4_13, "divider LOAD_AVG_MAX - 1024 + period_contrib (625ed2bf049d)"),
-	V4("v4.15-v5.0 runnable_load_avg", CFSR_KVER(4, 15, 0), CFSR_KVER(5, 0, 999),
+	V4("v4.14.177-v4.14.y load_avg/util_avg", CFSR_KVER(4, 14, 177), CFSR_KVER(4, 14, 999),
+	   &cfsr_v4_params_v4_14_177, LOAD_DOWN_FLOOR("v4.13", "4.14.177")),
+	V4("v4.15-v4.19.115 runnable_load_avg", CFSR_KVER(4, 15, 0), CFSR_KVER(4, 19, 115),
 	   &cfsr_v4_params_v4_15,
 	   "unweighted se load_sum, runnable_load_sum/avg, calc_group_shares(); "
-	   "util_est from v4.17; PELT clock rq_clock_task(); stable 4.19.116+ floors "
-	   "scale_load_down() at 2"),
-	V4("v5.1-v5.6 runnable_load_avg, clock_pelt", CFSR_KVER(5, 1, 0), CFSR_KVER(5, 6, 999),
+	   "util_est from v4.17; PELT clock rq_clock_task()"),
+	V4("v4.19.116-v4.19.y runnable_load_avg", CFSR_KVER(4, 19, 116), CFSR_KVER(4, 19, 999),
+	   &cfsr_v4_params_v4_19_116, LOAD_DOWN_FLOOR("v4.15", "4.19.116")),
+	V4("v4.20-v5.0 runnable_load_avg", CFSR_KVER(4, 20, 0), CFSR_KVER(5, 0, 999),
+	   &cfsr_v4_params_v4_15, "as v4.15"),
+	V4("v5.1-v5.4.32 runnable_load_avg, clock_pelt", CFSR_KVER(5, 1, 0), CFSR_KVER(5, 4, 32),
 	   &cfsr_v4_params_v4_15,
 	   "as v4.15, the PELT clock rq_clock_pelt() (update_rq_clock_pelt(), 23127296889f): "
 	   "capacity and frequency scale the clock, not the contributions"),
+	V4("v5.4.33-v5.4.y runnable_load_avg, clock_pelt", CFSR_KVER(5, 4, 33),
+	   CFSR_KVER(5, 4, 999), &cfsr_v4_params_v4_19_116, LOAD_DOWN_FLOOR("v5.1", "5.4.33")),
+	V4("v5.5.0-v5.5.17 runnable_load_avg, clock_pelt", CFSR_KVER(5, 5, 0), CFSR_KVER(5, 5, 17),
+	   &cfsr_v4_params_v4_15, "as v5.1"),
+	V4("v5.5.18-v5.5.y runnable_load_avg, clock_pelt", CFSR_KVER(5, 5, 18),
+	   CFSR_KVER(5, 5, 999), &cfsr_v4_params_v4_19_116, LOAD_DOWN_FLOOR("v5.1", "5.5.18")),
+	V4("v5.6.0-v5.6.4 runnable_load_avg, clock_pelt", CFSR_KVER(5, 6, 0), CFSR_KVER(5, 6, 4),
+	   &cfsr_v4_params_v4_15, "as v5.1"),
+	V4("v5.6.5-v5.6.y runnable_load_avg, clock_pelt", CFSR_KVER(5, 6, 5), CFSR_KVER(5, 6, 999),
+	   &cfsr_v4_params_v4_19_116, LOAD_DOWN_FLOOR("v5.1", "5.6.5")),
 	RUNNABLE("v5.7.0-v5.7.6 CFS, runnable_avg", CFSR_KVER(5, 7, 0), CFSR_KVER(5, 7, 6),
 		 &cfsr_pelt_params_v5_7, false, false, 0, true,
 		 "runnable_avg replaces runnable_load_avg; a new task's runnable_avg starts at "

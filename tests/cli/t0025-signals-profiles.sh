@@ -37,15 +37,22 @@ test_expect_success 'legacy PELT releases replay under their profile' "
 "
 test_expect_success 'v4.3-v5.6 releases replay under their profile' "
 	older 4.4.302 'v4.3-v4.6 load_avg/util_avg' '$V4' &&
-	older 4.9.337 'v4.7-v4.9 load_avg/util_avg' '$V4' &&
+	older 4.9.219 'v4.7-v4.9.219 load_avg/util_avg' '$V4' &&
+	older 4.9.337 'v4.9.220-v4.9.y load_avg/util_avg' '$V4' &&
 	older 4.10.17 'v4.10-v4.11 load_avg/util_avg' '$V4' &&
 	older 4.11.12 'v4.10-v4.11 load_avg/util_avg' '$V4' &&
 	older 4.12.14 'v4.12 load_avg/util_avg' '$V4' &&
-	older 4.14.336 'v4.13-v4.14 load_avg/util_avg' '$V4' &&
-	older 4.19.325 'v4.15-v5.0 runnable_load_avg' '$V4_UE' &&
-	older 5.0.21 'v4.15-v5.0 runnable_load_avg' '$V4_UE' &&
-	older 5.4.290 'v5.1-v5.6 runnable_load_avg, clock_pelt' '$V4_UE' &&
-	older 5.6.19 'v5.1-v5.6 runnable_load_avg, clock_pelt' '$V4_UE'
+	older 4.14.176 'v4.13-v4.14.176 load_avg/util_avg' '$V4' &&
+	older 4.14.336 'v4.14.177-v4.14.y load_avg/util_avg' '$V4' &&
+	older 4.19.115 'v4.15-v4.19.115 runnable_load_avg' '$V4_UE' &&
+	older 4.19.325 'v4.19.116-v4.19.y runnable_load_avg' '$V4_UE' &&
+	older 5.0.21 'v4.20-v5.0 runnable_load_avg' '$V4_UE' &&
+	older 5.4.32 'v5.1-v5.4.32 runnable_load_avg, clock_pelt' '$V4_UE' &&
+	older 5.4.290 'v5.4.33-v5.4.y runnable_load_avg, clock_pelt' '$V4_UE' &&
+	older 5.5.17 'v5.5.0-v5.5.17 runnable_load_avg, clock_pelt' '$V4_UE' &&
+	older 5.5.19 'v5.5.18-v5.5.y runnable_load_avg, clock_pelt' '$V4_UE' &&
+	older 5.6.4 'v5.6.0-v5.6.4 runnable_load_avg, clock_pelt' '$V4_UE' &&
+	older 5.6.19 'v5.6.5-v5.6.y runnable_load_avg, clock_pelt' '$V4_UE'
 "
 test_expect_success 'JSON rows of an older model have its keys' "
 	cfsreplay signals --kernel 3.18 --format jsonl '$TRACES/periodic.dat' >j 2>/dev/null &&

@@ -217,6 +217,31 @@ static void test_stable_sublevels(void **state)
 	const struct cfsr_pelt_params *p;
 
 	(void)state;
+	/* 26cf52229efc: 4.9.220, 4.14.177, 4.19.116, 5.4.33, 5.5.18, 5.6.5 */
+	assert_ptr_equal(cfsr_profile_for("4.9.219")->v4, &cfsr_v4_params_v4_7);
+	assert_ptr_equal(cfsr_profile_for("4.9.220")->v4, &cfsr_v4_params_v4_9_220);
+	assert_ptr_equal(cfsr_profile_for("4.14.176")->v4, &cfsr_v4_params_v4_13);
+	assert_ptr_equal(cfsr_profile_for("4.14.177")->v4, &cfsr_v4_params_v4_14_177);
+	assert_ptr_equal(cfsr_profile_for("4.19.115")->v4, &cfsr_v4_params_v4_15);
+	assert_ptr_equal(cfsr_profile_for("4.19.116")->v4, &cfsr_v4_params_v4_19_116);
+	assert_ptr_equal(cfsr_profile_for("4.19.325")->v4, &cfsr_v4_params_v4_19_116);
+	assert_ptr_equal(cfsr_profile_for("4.20.0")->v4, &cfsr_v4_params_v4_15);
+	assert_ptr_equal(cfsr_profile_for("5.4.32")->v4, &cfsr_v4_params_v4_15);
+	assert_ptr_equal(cfsr_profile_for("5.4.33")->v4, &cfsr_v4_params_v4_19_116);
+	assert_ptr_equal(cfsr_profile_for("5.5.17")->v4, &cfsr_v4_params_v4_15);
+	assert_ptr_equal(cfsr_profile_for("5.5.18")->v4, &cfsr_v4_params_v4_19_116);
+	assert_ptr_equal(cfsr_profile_for("5.6.4")->v4, &cfsr_v4_params_v4_15);
+	assert_ptr_equal(cfsr_profile_for("5.6.5")->v4, &cfsr_v4_params_v4_19_116);
+	assert_true(cfsr_profile_clock_pelt(cfsr_profile_for("5.4.33")));
+	assert_false(cfsr_profile_clock_pelt(cfsr_profile_for("4.19.116")));
+	/* the floor is all they change */
+	assert_true(cfsr_v4_params_v4_19_116.unweighted_se && cfsr_v4_params_v4_19_116.propagate);
+	assert_false(cfsr_v4_params_v4_9_220.propagate || cfsr_v4_params_v4_9_220.segments);
+	assert_true(cfsr_v4_params_v4_14_177.divider_period_contrib &&
+		    !cfsr_v4_params_v4_14_177.unweighted_se);
+	assert_false(cfsr_v4_params_v4_15.scale_load_down_floor ||
+		     cfsr_v4_params_v4_13.scale_load_down_floor ||
+		     cfsr_v4_params_v4_7.scale_load_down_floor);
 	/* 98b0d890220d: Linux 5.15.19 and 5.16.5 */
 	assert_ptr_equal(cfsr_profile_for("5.15.18")->pelt, &cfsr_pelt_params_v5_14);
 	p = cfsr_profile_for("5.15.19")->pelt;
@@ -288,7 +313,7 @@ static void test_choose(void **state)
 	assert_string_equal(p->name, "v3.13-v4.0 legacy PELT");
 	p = cfsr_profile_choose("6.18.1", "5.6", "t.dat");
 	assert_non_null(p);
-	assert_string_equal(p->name, "v5.1-v5.6 runnable_load_avg, clock_pelt");
+	assert_string_equal(p->name, "v5.6.0-v5.6.4 runnable_load_avg, clock_pelt");
 	/* the same arithmetic on either side of v5.1 (23127296889f), another PELT clock */
 	assert_true(p->v4 == cfsr_profile_for("5.0.21")->v4);
 	assert_true(cfsr_profile_clock_pelt(p));
