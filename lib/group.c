@@ -72,9 +72,9 @@ const struct cfsr_group_params cfsr_group_params_v6_7 = {
 };
 
 /*
- * Stable 6.6.4-6.6.y: v6.6's update_tg_load_avg() (1528c661c24b never came
- * to 6.6.y) with eab03c23c2a1 ("sched/eevdf: Fix vruntime adjustment on
- * reweight", in tip/sched/urgent for v6.7-rc3): update_cfs_group() skips
+ * Stable 6.6.4-6.6.y: v6.6's update_tg_load_avg() (1528c661c24b's rate
+ * limit is not keyed for 6.6.y) with eab03c23c2a1 ("sched/eevdf: Fix
+ * vruntime adjustment on reweight", a v6.7-rc fix): update_cfs_group() skips
  * reweight_entity() at an unchanged weight, reweight_eevdf() moves a
  * queued entity.  The stable history has it between "Linux 6.6.3" and
  * "Linux 6.6.4" (docs/PROFILES.md, "Stable backports").

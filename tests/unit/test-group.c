@@ -1344,7 +1344,7 @@ static void test_params_for(void **state)
 	assert_false(cfsr_group_params_v6_6.reweight_eevdf);
 	assert_true(cfsr_group_params_v6_6_4.reweight_eevdf &&
 		    cfsr_group_params_v6_7.reweight_eevdf);
-	/* 6.6.4 took eab03c23c2a1 alone: no rate limit (1528c661c24b) */
+	/* 6.6.4-6.6.y: eab03c23c2a1 keyed, the rate limit (1528c661c24b) not */
 	assert_false(cfsr_group_params_v6_6_4.tg_load_ratelimit);
 	assert_false(cfsr_group_params_v6_6.keep_empty_weight);
 	/* Only v6.12.0-6 count delayed tasks as runnable; only v6.7-v6.11 reweight empty groups. */
