@@ -28,8 +28,8 @@ void cfsr_cfs_tunables_init(struct cfsr_cfs_tunables *tu, const struct cfsr_prof
 	tu->wakeup_granularity = 1000000ull * factor;
 	tu->nr_latency =
 		(unsigned int)((tu->latency + tu->min_granularity - 1) / tu->min_granularity);
-	tu->alt_period = prof->first >= 51300;
-	tu->delta_mine = prof->last < 31300;
+	tu->alt_period = prof->first >= CFSR_KVER(5, 13, 0);
+	tu->delta_mine = prof->last < CFSR_KVER(3, 13, 0);
 	tu->start_debit = true;
 	tu->gentle = true;
 	tu->next_buddy = false;

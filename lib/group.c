@@ -24,6 +24,7 @@
 #include "alloc.h"
 #include "error.h"
 #include "pelt-local.h"
+#include "profile.h"
 #include "weight.h"
 
 /* update_load_avg() flags (kernel/sched/fair.c). */
@@ -40,6 +41,7 @@ const struct cfsr_group_params cfsr_group_params_modern = {
 	.keep_empty_weight = true,
 	.runnable_h_nr_runnable = true,
 	.decayed_needs_no_contrib = true,
+	.reweight_eevdf = true,
 };
 
 const struct cfsr_group_params cfsr_group_params_v6_13 = {
@@ -48,6 +50,7 @@ const struct cfsr_group_params cfsr_group_params_v6_13 = {
 	.keep_empty_weight = true,
 	.runnable_h_nr_runnable = true,
 	.decayed_needs_no_contrib = false,
+	.reweight_eevdf = true,
 };
 
 const struct cfsr_group_params cfsr_group_params_v6_12 = {
@@ -56,6 +59,7 @@ const struct cfsr_group_params cfsr_group_params_v6_12 = {
 	.keep_empty_weight = true,
 	.runnable_h_nr_runnable = false,
 	.decayed_needs_no_contrib = false,
+	.reweight_eevdf = true,
 };
 
 const struct cfsr_group_params cfsr_group_params_v6_7 = {
@@ -64,20 +68,39 @@ const struct cfsr_group_params cfsr_group_params_v6_7 = {
 	.keep_empty_weight = false,
 	.runnable_h_nr_runnable = false,
 	.decayed_needs_no_contrib = false,
+	.reweight_eevdf = true,
 };
 
 /*
- * v5.7-v6.6: update_tg_load_avg() without the rate limit (1528c661c24b
+ * Stable 6.6.4-6.6.y: v6.6's update_tg_load_avg() (1528c661c24b's rate
+ * limit is not keyed for 6.6.y) with eab03c23c2a1 ("sched/eevdf: Fix
+ * vruntime adjustment on reweight", a v6.7-rc fix): update_cfs_group() skips
+ * reweight_entity() at an unchanged weight, reweight_eevdf() moves a
+ * queued entity.  The stable history has it between "Linux 6.6.3" and
+ * "Linux 6.6.4" (docs/PROFILES.md, "Stable backports").
+ */
+const struct cfsr_group_params cfsr_group_params_v6_6_4 = {
+	.name = "6.6.4-6.6.y",
+	.tg_load_ratelimit = false,
+	.keep_empty_weight = false,
+	.runnable_h_nr_runnable = false,
+	.decayed_needs_no_contrib = false,
+	.reweight_unchanged = false,
+	.reweight_eevdf = true,
+};
+
+/*
+ * v5.7-v6.6.3: update_tg_load_avg() without the rate limit (1528c661c24b
  * came with v6.7) and update_cfs_group() calling reweight_entity() even at
- * an unchanged weight (the check came with eab03c23c2a1, v6.7); as v6.7
- * otherwise.  v5.7-v5.16 have the same update_tg_load_avg() (its unused
+ * an unchanged weight (the check came with eab03c23c2a1, v6.7 and stable
+ * 6.6.4); as v6.7 otherwise.  v5.7-v5.16 have the same update_tg_load_avg() (its unused
  * force argument went in v5.10, fe749158294d), calc_group_shares() and
  * update_cfs_group() (reweight_entity() lost its runnable weight with
  * runnable_load_avg in v5.7); their propagation and subtraction
  * arithmetic differ, which struct cfsr_pelt_params carries.
  */
 const struct cfsr_group_params cfsr_group_params_v6_6 = {
-	.name = "v5.7-v6.6",
+	.name = "v5.7-v6.6.3",
 	.tg_load_ratelimit = false,
 	.keep_empty_weight = false,
 	.runnable_h_nr_runnable = false,
@@ -87,15 +110,17 @@ const struct cfsr_group_params cfsr_group_params_v6_6 = {
 
 const struct cfsr_group_params *cfsr_group_params_for(int version)
 {
-	if (version >= 61802)
+	if (version >= CFSR_KVER(6, 18, 2))
 		return &cfsr_group_params_modern;
-	if (version >= 61207)
+	if (version >= CFSR_KVER(6, 12, 7))
 		return &cfsr_group_params_v6_13;
-	if (version >= 61200)
+	if (version >= CFSR_KVER(6, 12, 0))
 		return &cfsr_group_params_v6_12;
-	if (version >= 60700)
+	if (version >= CFSR_KVER(6, 7, 0))
 		return &cfsr_group_params_v6_7;
-	if (version >= 50700)
+	if (version >= CFSR_KVER(6, 6, 4))
+		return &cfsr_group_params_v6_6_4;
+	if (version >= CFSR_KVER(5, 7, 0))
 		return &cfsr_group_params_v6_6;
 	return NULL;
 }

@@ -73,8 +73,12 @@
  * @reweight_unchanged: update_cfs_group() calls reweight_entity() even
  *                      when calc_group_shares() gives the entity's current
  *                      weight, which recomputes its load_avg from its
- *                      load_sum (before eab03c23c2a1, v6.7; stable 6.6.y
- *                      carries it from a sublevel not pinned)
+ *                      load_sum (before eab03c23c2a1, v6.7 and stable
+ *                      6.6.4)
+ * @reweight_eevdf: reweight_entity() moves a queued entity by
+ *                  reweight_eevdf(), its lag and deadline against V scaled
+ *                  by old/new weight (eab03c23c2a1, v6.7 and stable 6.6.4);
+ *                  before, only its deadline relative to its vruntime
  *
  * Every table also assumes what v4.15+ kernels share: calc_group_shares()
  * with tg_weight = tg->load_avg - contrib + max(load.weight, load_avg),
@@ -89,6 +93,7 @@ struct cfsr_group_params {
 	bool runnable_h_nr_runnable;
 	bool decayed_needs_no_contrib;
 	bool reweight_unchanged;
+	bool reweight_eevdf;
 };
 
 /* v6.18.2+ (stable kernels carrying ca125231dd29). */
@@ -99,12 +104,14 @@ extern const struct cfsr_group_params cfsr_group_params_v6_13;
 extern const struct cfsr_group_params cfsr_group_params_v6_12;
 /* v6.7-v6.11. */
 extern const struct cfsr_group_params cfsr_group_params_v6_7;
-/* v5.7-v6.6. */
+/* Stable 6.6.4-6.6.y: v6.6 with eab03c23c2a1. */
+extern const struct cfsr_group_params cfsr_group_params_v6_6_4;
+/* v5.7-v6.6.3. */
 extern const struct cfsr_group_params cfsr_group_params_v6_6;
 
 /**
  * cfsr_group_params_for() - the group behaviour of a kernel release
- * @version: major * 10000 + minor * 100 + sublevel (cfsr_profile_version())
+ * @version: CFSR_KVER(major, minor, sublevel) (cfsr_profile_version())
  *
  * The first sublevels carrying the stable backports are from the stable
  * review series, not checked against each release: 6.12.7 (h_nr_delayed)

@@ -12,6 +12,7 @@
 #ifndef CFSR_MATH_H
 #define CFSR_MATH_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #define SCHED_FIXEDPOINT_SHIFT 10
@@ -113,6 +114,20 @@ static inline uint64_t cfsr_scale_load_down(uint64_t w)
 		return 0;
 	w >>= SCHED_FIXEDPOINT_SHIFT;
 	return w < 2 ? 2 : w;
+}
+
+/**
+ * cfsr_scale_load_down_as() - scale_load_down() with or without the floor
+ * @floor: the kernel has 26cf52229efc's floor of 2 (v5.7, and the stable
+ *         releases that took it)
+ * @w: internal weight
+ *
+ * Return: cfsr_scale_load_down(@w) with @floor, else the plain shift of
+ * v4.7-v5.6 (64-bit).
+ */
+static inline uint64_t cfsr_scale_load_down_as(bool floor, uint64_t w)
+{
+	return floor ? cfsr_scale_load_down(w) : w >> SCHED_FIXEDPOINT_SHIFT;
 }
 
 #endif /* CFSR_MATH_H */

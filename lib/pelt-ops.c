@@ -115,10 +115,11 @@ static void v4_take_clock(struct cfsr_sched_avg *sa)
  * se_runnable() (v4.15-v5.6): scale_load_down(se->runnable_weight), a
  * group entity's from calc_group_runnable(), a task's its load.weight.
  */
-static uint64_t v4_se_runnable(const struct cfsr_sched_avg *sa, uint64_t load_weight)
+static uint64_t v4_se_runnable(const struct cfsr_profile *p, const struct cfsr_sched_avg *sa,
+			       uint64_t load_weight)
 {
-	return cfsr_scale_load_down(sa->old.runnable_weight ? sa->old.runnable_weight :
-							      load_weight);
+	return cfsr_v4_weight(p->v4,
+			      sa->old.runnable_weight ? sa->old.runnable_weight : load_weight);
 }
 
 /*
@@ -127,11 +128,12 @@ static uint64_t v4_se_runnable(const struct cfsr_sched_avg *sa, uint64_t load_we
  * the cfs_rq's load.weight less the group entities' shortfall; the
  * load.weight itself before v4.15.
  */
-static uint64_t v4_cfs_runnable(const struct cfsr_sched_avg *cfs, uint64_t load_weight)
+static uint64_t v4_cfs_runnable(const struct cfsr_profile *p, const struct cfsr_sched_avg *cfs,
+				uint64_t load_weight)
 {
 	uint64_t d = cfs->old.runnable_deficit;
 
-	return cfsr_scale_load_down(load_weight > d ? load_weight - d : 0);
+	return cfsr_v4_weight(p->v4, load_weight > d ? load_weight - d : 0);
 }
 
 /*
@@ -158,7 +160,7 @@ static uint64_t v4_runnable_sum_of(const struct cfsr_profile *p, const struct cf
 				   uint64_t load_weight)
 {
 	if (p->v4->unweighted_se)
-		return v4_se_runnable(sa, load_weight) * sa->old.v4.runnable_load_sum;
+		return v4_se_runnable(p, sa, load_weight) * sa->old.v4.runnable_load_sum;
 	return sa->old.v4.load_sum;
 }
 
@@ -187,7 +189,7 @@ static int v4_update_se(const struct cfsr_profile *p, uint64_t now, struct cfsr_
 {
 	const struct cfsr_v4_params *v4 = p->v4;
 	struct cfsr_v4_avg *v = &sa->old.v4;
-	uint64_t w = cfsr_scale_load_down(load_weight), ravg = 0, rsum = 0;
+	uint64_t w = cfsr_v4_weight(p->v4, load_weight), ravg = 0, rsum = 0;
 	int decayed;
 
 	(void)runnable;
@@ -203,7 +205,7 @@ static int v4_update_se(const struct cfsr_profile *p, uint64_t now, struct cfsr_
 		decayed = cfsr_v4_update_load_sum(v4, now, v, on_rq ? w : 0, 0, running, sc.freq,
 						  sc.cpu);
 	if (decayed && v4->unweighted_se) {
-		cfsr_v4_update_load_avg(v4, v, w, v4_se_runnable(sa, load_weight));
+		cfsr_v4_update_load_avg(v4, v, w, v4_se_runnable(p, sa, load_weight));
 		/* cfs_se_util_change() (v4.17+): util_avg moved, the LSB flag goes */
 		sa->util_est &= ~UTIL_AVG_UNCHANGED_LSB;
 	} else if (decayed) {
@@ -250,7 +252,7 @@ static int v4_update_cfs_rq(const struct cfsr_profile *p, uint64_t now, struct c
 {
 	const struct cfsr_v4_params *v4 = p->v4;
 	struct cfsr_v4_avg *v = &cfs->old.v4;
-	uint64_t w = cfsr_scale_load_down(load_weight);
+	uint64_t w = cfsr_v4_weight(p->v4, load_weight);
 	int decayed = 0;
 
 	(void)runnable;
@@ -270,7 +272,7 @@ static int v4_update_cfs_rq(const struct cfsr_profile *p, uint64_t now, struct c
 		*removed = (struct cfsr_pelt_removed)CFSR_PELT_REMOVED_INIT;
 		decayed = 1;
 	}
-	if (cfsr_v4_update_load_sum(v4, now, v, w, v4_cfs_runnable(cfs, load_weight), running,
+	if (cfsr_v4_update_load_sum(v4, now, v, w, v4_cfs_runnable(p, cfs, load_weight), running,
 				    sc.freq, sc.cpu)) {
 		cfsr_v4_update_load_avg(v4, v, 1, 1);
 		decayed = 1;
@@ -293,7 +295,7 @@ static int64_t v4_attach(const struct cfsr_profile *p, struct cfsr_sched_avg *cf
 {
 	const struct cfsr_v4_params *v4 = p->v4;
 	struct cfsr_v4_avg *c = &cfs->old.v4, *v = &se->old.v4;
-	uint64_t w = cfsr_scale_load_down(load_weight);
+	uint64_t w = cfsr_v4_weight(p->v4, load_weight);
 	uint32_t divider = cfsr_v4_divider(v4, c);
 
 	(void)now;
@@ -367,7 +369,7 @@ static int64_t v4_detach(const struct cfsr_profile *p, struct cfsr_sched_avg *cf
 	v4_dequeue(p, cfs, se, load_weight, false);
 	sub_pos(&c->load_avg, v->load_avg);
 	sub_pos(&c->load_sum, p->v4->unweighted_se ?
-				      cfsr_scale_load_down(load_weight) * v->load_sum :
+				      cfsr_v4_weight(p->v4, load_weight) * v->load_sum :
 				      v->load_sum);
 	sub_pos(&c->util_avg, v->util_avg);
 	c->util_sum = c->util_sum > v->util_sum ? c->util_sum - v->util_sum : 0;
@@ -421,7 +423,7 @@ static void v4_init_task(const struct cfsr_profile *p, struct cfsr_sched_avg *sa
 	const struct cfsr_v4_params *v4 = p->v4;
 	struct cfsr_v4_avg *v = &sa->old.v4;
 	const struct cfsr_v4_avg *c = &cfs->old.v4;
-	uint64_t w = cfsr_scale_load_down(load_weight);
+	uint64_t w = cfsr_v4_weight(p->v4, load_weight);
 	int64_t cap;
 
 	(void)slice_ns;
@@ -486,7 +488,8 @@ static bool v4_publish_tg(const struct cfsr_profile *p, struct cfsr_sched_avg *g
  *  - v4.3-v4.6: calc_cfs_shares() on load.weight, with 10-bit weights
  *    and shares (scale_load() is the identity before v4.7);
  *  - v4.7-v4.14: calc_cfs_shares() with scale_load_down(load.weight)
- *    (ea1dc6fc6242) against the 20-bit tg->shares;
+ *    (ea1dc6fc6242; floored at 2 in stable 4.9.220+ and 4.14.177+,
+ *    cfsr_v4_weight()) against the 20-bit tg->shares;
  *  - v4.15-v5.6: calc_group_shares() (max(load.weight, load_avg)) and
  *    calc_group_runnable() for the runnable weight.
  */
@@ -499,10 +502,10 @@ static uint64_t v4_group_shares(const struct cfsr_profile *p, const struct cfsr_
 	uint64_t shares;
 
 	if (v4->unweighted_se) {
-		shares = cfsr_v4_calc_group_shares(tg->load_avg, tg->contrib, gcfs_weight,
+		shares = cfsr_v4_calc_group_shares(v4, tg->load_avg, tg->contrib, gcfs_weight,
 						   g->load_avg, tg->shares);
 		*runnable = cfsr_v4_calc_group_runnable(
-			g->load_avg, gcfs_weight, g->runnable_load_avg,
+			v4, g->load_avg, gcfs_weight, g->runnable_load_avg,
 			gcfs_weight > gcfs->old.runnable_deficit ?
 				gcfs_weight - gcfs->old.runnable_deficit :
 				0,
@@ -510,13 +513,13 @@ static uint64_t v4_group_shares(const struct cfsr_profile *p, const struct cfsr_
 		return shares;
 	}
 	if (!v4->table_contrib)
-		shares = cfsr_v4_calc_cfs_shares(tg->load_avg, tg->contrib,
+		shares = cfsr_v4_calc_cfs_shares(v4, tg->load_avg, tg->contrib,
 						 gcfs_weight >> SCHED_FIXEDPOINT_SHIFT,
 						 tg->shares >> SCHED_FIXEDPOINT_SHIFT, false)
 			 << SCHED_FIXEDPOINT_SHIFT;
 	else
-		shares = cfsr_v4_calc_cfs_shares(tg->load_avg, tg->contrib, gcfs_weight, tg->shares,
-						 true);
+		shares = cfsr_v4_calc_cfs_shares(v4, tg->load_avg, tg->contrib, gcfs_weight,
+						 tg->shares, true);
 	*runnable = shares;
 	return shares;
 }
@@ -534,9 +537,9 @@ static void v4_reweight_gse(const struct cfsr_profile *p, struct cfsr_sched_avg 
 	if (!p->v4->unweighted_se)
 		return;
 	v4_take_clock(se);
-	cfsr_v4_reweight_entity(p->v4, &cfs->old.v4, &se->old.v4, cfsr_scale_load_down(old_weight),
-				v4_se_runnable(se, old_weight), cfsr_scale_load_down(weight),
-				cfsr_scale_load_down(runnable), se->old.queued);
+	cfsr_v4_reweight_entity(p->v4, &cfs->old.v4, &se->old.v4, cfsr_v4_weight(p->v4, old_weight),
+				v4_se_runnable(p, se, old_weight), cfsr_v4_weight(p->v4, weight),
+				cfsr_v4_weight(p->v4, runnable), se->old.queued);
 	if (se->old.queued)
 		v4_deficit(cfs, se, old_weight, -1);
 	se->old.runnable_weight = runnable;
@@ -568,9 +571,9 @@ static int v4_propagate_gse(const struct cfsr_profile *p, struct cfsr_sched_avg 
 	cfsr_v4_update_tg_cfs_util(&cfs->old.v4, &se->old.v4, &gcfs->old.v4);
 	if (v4->unweighted_se) {
 		cfsr_v4_update_tg_cfs_runnable(
-			&cfs->old.v4, &se->old.v4, gcfs->old.v4.load_sum, gcfs_weight,
-			prop_runnable_sum, cfsr_scale_load_down(se_weight),
-			v4_se_runnable(se, se_weight), se->old.queued, SCHED_CAPACITY_SCALE);
+			v4, &cfs->old.v4, &se->old.v4, gcfs->old.v4.load_sum, gcfs_weight,
+			prop_runnable_sum, cfsr_v4_weight(p->v4, se_weight),
+			v4_se_runnable(p, se, se_weight), se->old.queued, SCHED_CAPACITY_SCALE);
 	} else {
 		cfsr_v4_update_tg_cfs_load(&cfs->old.v4, &se->old.v4, &gcfs->old.v4, tg->load_avg,
 					   tg->contrib, tg->shares, se->old.queued);

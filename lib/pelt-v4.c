@@ -60,15 +60,54 @@ const struct cfsr_v4_params cfsr_v4_params_v4_13 = {
 	.propagate = true,
 };
 
+/* the arithmetic of v4.15-v5.6, with or without the floor below */
+#define V4_15_ARITH                                                              \
+	.table_contrib = true, .segments = true, .divider_period_contrib = true, \
+	.zero_load_masks = true, .unweighted_se = true, .propagate = true
+
 const struct cfsr_v4_params cfsr_v4_params_v4_15 = {
 	.name = "v4.15-v5.6",
+	V4_15_ARITH,
+};
+
+/*
+ * The stable releases of April 2020 took 26cf52229efc ("sched: Avoid scale
+ * real weight down to zero", v5.7): the review series 4.9.220-rc1,
+ * 4.14.177-rc2, 4.19.116-rc1, 5.4.33-rc1, 5.5.18-rc1 and 5.6.5-rc1 list it
+ * (docs/PROFILES.md, "Stable backports").  Otherwise as their mainline.
+ */
+const struct cfsr_v4_params cfsr_v4_params_v4_9_220 = {
+	.name = "4.9.220-4.9.y",
+	.table_contrib = true,
+	.scale_load_down_floor = true,
+};
+
+const struct cfsr_v4_params cfsr_v4_params_v4_14_177 = {
+	.name = "4.14.177-4.14.y",
 	.table_contrib = true,
 	.segments = true,
 	.divider_period_contrib = true,
 	.zero_load_masks = true,
-	.unweighted_se = true,
 	.propagate = true,
+	.scale_load_down_floor = true,
 };
+
+const struct cfsr_v4_params cfsr_v4_params_v4_19_116 = {
+	.name = "4.19.116-4.19.y, 5.4.33-5.4.y, 5.5.18-5.5.y, 5.6.5-5.6.y",
+	V4_15_ARITH,
+	.scale_load_down_floor = true,
+};
+
+/*
+ * Mirrors scale_load_down() in kernel/sched/sched.h of a 64-bit kernel,
+ * v4.7-v5.6 (the shift), and with 26cf52229efc's floor at 2 for a
+ * non-zero weight where @v4 has it.  v4.3-v4.6 had 10-bit weights, which
+ * the engine keeps at 20 bits: the shift gives them back.
+ */
+uint64_t cfsr_v4_weight(const struct cfsr_v4_params *v4, uint64_t load_weight)
+{
+	return cfsr_scale_load_down_as(v4->scale_load_down_floor, load_weight);
+}
 
 /*
  * decay_load() of these releases: the full-width mul_u64_u32_shr()
@@ -286,10 +325,11 @@ bool cfsr_v4_update_tg_load_avg(uint64_t load_avg, uint64_t *tg_load_avg_contrib
  * with MIN_SHARES unscaled.
  * Differs: v4.15 replaced this by calc_group_shares(), not modelled here.
  */
-uint64_t cfsr_v4_calc_cfs_shares(int64_t tg_load_avg, uint64_t tg_load_avg_contrib,
-				 uint64_t load_weight, uint64_t tg_shares, bool scaled)
+uint64_t cfsr_v4_calc_cfs_shares(const struct cfsr_v4_params *v4, int64_t tg_load_avg,
+				 uint64_t tg_load_avg_contrib, uint64_t load_weight,
+				 uint64_t tg_shares, bool scaled)
 {
-	uint64_t load = scaled ? load_weight >> SCHED_FIXEDPOINT_SHIFT : load_weight;
+	uint64_t load = scaled ? cfsr_v4_weight(v4, load_weight) : load_weight;
 
 	/* The formula and clamps are the legacy ones, on the scaled weight. */
 	return cfsr_legacy_calc_cfs_shares(tg_load_avg, tg_load_avg_contrib, load, tg_shares);
@@ -302,13 +342,15 @@ uint64_t cfsr_v4_calc_cfs_shares(int64_t tg_load_avg, uint64_t tg_load_avg_contr
  * load = max(scale_load_down(load.weight), avg.load_avg): the
  * instantaneous weight lifts a cfs_rq whose average is still ramping up;
  * then the v4.7 formula and clamps.
- * Differs: scale_load_down() without the floor of 2 (stable 4.19.116+
- * and v5.7+ have it); it matters only for a cfs_rq weight below 2048.
+ * scale_load_down() with the floor of 2 where @v4 has it (stable
+ * 4.19.116+, 5.4.33+, 5.5.18+, 5.6.5+; v5.7+ in lib/group.c); it matters
+ * only for a cfs_rq weight below 2048.
  */
-uint64_t cfsr_v4_calc_group_shares(int64_t tg_load_avg, uint64_t tg_load_avg_contrib,
-				   uint64_t load_weight, uint64_t load_avg, uint64_t tg_shares)
+uint64_t cfsr_v4_calc_group_shares(const struct cfsr_v4_params *v4, int64_t tg_load_avg,
+				   uint64_t tg_load_avg_contrib, uint64_t load_weight,
+				   uint64_t load_avg, uint64_t tg_shares)
 {
-	uint64_t load = load_weight >> SCHED_FIXEDPOINT_SHIFT;
+	uint64_t load = cfsr_v4_weight(v4, load_weight);
 
 	if (load_avg > load)
 		load = load_avg;
@@ -318,17 +360,17 @@ uint64_t cfsr_v4_calc_group_shares(int64_t tg_load_avg, uint64_t tg_load_avg_con
 /*
  * Mirrors calc_group_runnable() in kernel/sched/fair.c, v4.15-v5.6.
  *
- * runnable_weight = shares * max(runnable_load_avg, runnable_weight >> 10)
- * / max(load_avg, load.weight >> 10), clamped to [MIN_SHARES, shares]:
+ * runnable_weight = shares * max(runnable_load_avg, scale_load_down(runnable_weight))
+ * / max(load_avg, scale_load_down(load.weight)), clamped to [MIN_SHARES, shares]:
  * the share of the group entity's weight that its queued tasks carry.
  */
-uint64_t cfsr_v4_calc_group_runnable(uint64_t load_avg, uint64_t load_weight,
-				     uint64_t runnable_load_avg, uint64_t runnable_weight,
-				     uint64_t shares)
+uint64_t cfsr_v4_calc_group_runnable(const struct cfsr_v4_params *v4, uint64_t load_avg,
+				     uint64_t load_weight, uint64_t runnable_load_avg,
+				     uint64_t runnable_weight, uint64_t shares)
 {
 	int64_t runnable, avg;
-	uint64_t w = load_weight >> SCHED_FIXEDPOINT_SHIFT;
-	uint64_t rw = runnable_weight >> SCHED_FIXEDPOINT_SHIFT;
+	uint64_t w = cfsr_v4_weight(v4, load_weight);
+	uint64_t rw = cfsr_v4_weight(v4, runnable_weight);
 
 	avg = (int64_t)(load_avg > w ? load_avg : w);
 	runnable = (int64_t)(runnable_load_avg > rw ? runnable_load_avg : rw);
@@ -440,14 +482,15 @@ void cfsr_v4_update_tg_cfs_load(struct cfsr_v4_avg *cfs, struct cfsr_v4_avg *se,
  * the entity is queued).  The runnable delta_sum subtracts se_weight() *
  * the old runnable_load_sum, as the kernel does, not se_runnable().
  */
-void cfsr_v4_update_tg_cfs_runnable(struct cfsr_v4_avg *cfs, struct cfsr_v4_avg *se,
-				    uint64_t gcfs_load_sum, uint64_t gcfs_load_weight,
-				    int64_t *prop_runnable_sum, uint64_t se_weight,
-				    uint64_t se_runnable, bool on_rq, uint32_t scale_cpu)
+void cfsr_v4_update_tg_cfs_runnable(const struct cfsr_v4_params *v4, struct cfsr_v4_avg *cfs,
+				    struct cfsr_v4_avg *se, uint64_t gcfs_load_sum,
+				    uint64_t gcfs_load_weight, int64_t *prop_runnable_sum,
+				    uint64_t se_weight, uint64_t se_runnable, bool on_rq,
+				    uint32_t scale_cpu)
 {
 	int64_t delta_avg, running_sum, runnable_sum = *prop_runnable_sum;
 	uint64_t runnable_load_avg, load_avg, runnable_load_sum, load_sum = 0;
-	uint64_t weight10 = gcfs_load_weight >> SCHED_FIXEDPOINT_SHIFT;
+	uint64_t weight10 = cfsr_v4_weight(v4, gcfs_load_weight);
 	int64_t delta_sum;
 
 	if (!runnable_sum)

@@ -45,6 +45,14 @@
  * @propagate: attach, detach and removed load below a group entity are
  *             propagated to it and up the hierarchy (09a43ace1f98,
  *             "Propagate load during synchronous attach/detach", v4.10+)
+ * @scale_load_down_floor: scale_load_down() gives at least 2 for a non-zero
+ *                         weight (26cf52229efc, "sched: Avoid scale real
+ *                         weight down to zero": v5.7, and the stable
+ *                         releases of April 2020, 4.9.220, 4.14.177,
+ *                         4.19.116, 5.4.33, 5.5.18, 5.6.5); before, the
+ *                         shift alone, which turns an internal weight below
+ *                         2048 (a group entity's, down to MIN_SHARES) into 0
+ *                         or 1
  */
 struct cfsr_v4_params {
 	const char *name;
@@ -54,6 +62,7 @@ struct cfsr_v4_params {
 	bool zero_load_masks;
 	bool unweighted_se;
 	bool propagate;
+	bool scale_load_down_floor;
 };
 
 /* v4.3-v4.6 */
@@ -68,6 +77,22 @@ extern const struct cfsr_v4_params cfsr_v4_params_v4_12;
 extern const struct cfsr_v4_params cfsr_v4_params_v4_13;
 /* v4.15-v5.6: unweighted entity sums, runnable_load signals */
 extern const struct cfsr_v4_params cfsr_v4_params_v4_15;
+/* Stable 4.9.220-4.9.y: v4.7's with the scale_load_down() floor */
+extern const struct cfsr_v4_params cfsr_v4_params_v4_9_220;
+/* Stable 4.14.177-4.14.y: v4.13's with the scale_load_down() floor */
+extern const struct cfsr_v4_params cfsr_v4_params_v4_14_177;
+/* Stable 4.19.116+, 5.4.33+, 5.5.18+, 5.6.5+: v4.15's with the floor */
+extern const struct cfsr_v4_params cfsr_v4_params_v4_19_116;
+
+/**
+ * cfsr_v4_weight() - scale_load_down() of a v4.3-v5.6 kernel
+ * @v4: the parameters
+ * @load_weight: an internal weight (20-bit resolution)
+ *
+ * Return: @load_weight >> SCHED_FIXEDPOINT_SHIFT, at least 2 for a
+ * non-zero weight where @v4 has the floor.
+ */
+uint64_t cfsr_v4_weight(const struct cfsr_v4_params *v4, uint64_t load_weight);
 
 /**
  * struct cfsr_v4_avg - struct sched_avg of v4.3-v5.6 (64-bit)
@@ -157,6 +182,7 @@ bool cfsr_v4_update_tg_load_avg(uint64_t load_avg, uint64_t *tg_load_avg_contrib
 
 /**
  * cfsr_v4_calc_cfs_shares() - a group entity's weight on one CPU, v4.3-v4.14
+ * @v4: the parameters (the scale_load_down() floor)
  * @tg_load_avg: tg->load_avg
  * @tg_load_avg_contrib: this cfs_rq's tg_load_avg_contrib
  * @load_weight: this cfs_rq's load.weight (internal resolution: 20 bits
@@ -167,11 +193,13 @@ bool cfsr_v4_update_tg_load_avg(uint64_t load_avg, uint64_t *tg_load_avg_contrib
  *
  * Return: shares in [MIN_SHARES, tg->shares].
  */
-uint64_t cfsr_v4_calc_cfs_shares(int64_t tg_load_avg, uint64_t tg_load_avg_contrib,
-				 uint64_t load_weight, uint64_t tg_shares, bool scaled);
+uint64_t cfsr_v4_calc_cfs_shares(const struct cfsr_v4_params *v4, int64_t tg_load_avg,
+				 uint64_t tg_load_avg_contrib, uint64_t load_weight,
+				 uint64_t tg_shares, bool scaled);
 
 /**
  * cfsr_v4_calc_group_shares() - a group entity's weight on one CPU, v4.15-v5.6
+ * @v4: the parameters (the scale_load_down() floor)
  * @tg_load_avg: tg->load_avg
  * @tg_load_avg_contrib: this cfs_rq's tg_load_avg_contrib
  * @load_weight: this cfs_rq's load.weight (20-bit resolution)
@@ -180,11 +208,13 @@ uint64_t cfsr_v4_calc_cfs_shares(int64_t tg_load_avg, uint64_t tg_load_avg_contr
  *
  * Return: shares in [MIN_SHARES, tg->shares].
  */
-uint64_t cfsr_v4_calc_group_shares(int64_t tg_load_avg, uint64_t tg_load_avg_contrib,
-				   uint64_t load_weight, uint64_t load_avg, uint64_t tg_shares);
+uint64_t cfsr_v4_calc_group_shares(const struct cfsr_v4_params *v4, int64_t tg_load_avg,
+				   uint64_t tg_load_avg_contrib, uint64_t load_weight,
+				   uint64_t load_avg, uint64_t tg_shares);
 
 /**
  * cfsr_v4_calc_group_runnable() - a group entity's runnable weight, v4.15-v5.6
+ * @v4: the parameters (the scale_load_down() floor)
  * @load_avg: the group cfs_rq's avg.load_avg
  * @load_weight: its load.weight (20-bit resolution)
  * @runnable_load_avg: its avg.runnable_load_avg
@@ -193,9 +223,9 @@ uint64_t cfsr_v4_calc_group_shares(int64_t tg_load_avg, uint64_t tg_load_avg_con
  *
  * Return: the runnable weight in [MIN_SHARES, @shares].
  */
-uint64_t cfsr_v4_calc_group_runnable(uint64_t load_avg, uint64_t load_weight,
-				     uint64_t runnable_load_avg, uint64_t runnable_weight,
-				     uint64_t shares);
+uint64_t cfsr_v4_calc_group_runnable(const struct cfsr_v4_params *v4, uint64_t load_avg,
+				     uint64_t load_weight, uint64_t runnable_load_avg,
+				     uint64_t runnable_weight, uint64_t shares);
 
 /**
  * cfsr_v4_update_tg_cfs_util() - propagate a group cfs_rq's utilization, v4.10-v5.6
@@ -222,6 +252,7 @@ void cfsr_v4_update_tg_cfs_load(struct cfsr_v4_avg *cfs, struct cfsr_v4_avg *se,
 
 /**
  * cfsr_v4_update_tg_cfs_runnable() - propagate runnable time to a group entity, v4.15-v5.6
+ * @v4: the parameters (the scale_load_down() floor)
  * @cfs: the parent cfs_rq's signal
  * @se: the group entity's signal (unweighted load_sum and runnable_load_sum)
  * @gcfs_load_sum: the group cfs_rq's avg.load_sum
@@ -232,10 +263,11 @@ void cfsr_v4_update_tg_cfs_load(struct cfsr_v4_avg *cfs, struct cfsr_v4_avg *se,
  * @on_rq: the group entity is queued
  * @scale_cpu: arch_scale_cpu_capacity() of the CPU
  */
-void cfsr_v4_update_tg_cfs_runnable(struct cfsr_v4_avg *cfs, struct cfsr_v4_avg *se,
-				    uint64_t gcfs_load_sum, uint64_t gcfs_load_weight,
-				    int64_t *prop_runnable_sum, uint64_t se_weight,
-				    uint64_t se_runnable, bool on_rq, uint32_t scale_cpu);
+void cfsr_v4_update_tg_cfs_runnable(const struct cfsr_v4_params *v4, struct cfsr_v4_avg *cfs,
+				    struct cfsr_v4_avg *se, uint64_t gcfs_load_sum,
+				    uint64_t gcfs_load_weight, int64_t *prop_runnable_sum,
+				    uint64_t se_weight, uint64_t se_runnable, bool on_rq,
+				    uint32_t scale_cpu);
 
 /**
  * cfsr_v4_reweight_entity() - the PELT part of reweight_entity(), v4.15-v5.6

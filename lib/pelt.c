@@ -211,6 +211,24 @@ const struct cfsr_pelt_params cfsr_pelt_params_v5_13 = {
 	.detach_resync = true,
 };
 
+/*
+ * Stable 5.10.113-5.10.y: v5.8's arithmetic with v5.18's attach floor
+ * (40f5aa4c5eae, "[PATCH 5.10 66/86]" of the 5.10.113-rc1 review).  The
+ * v5.13-v5.17 changes 5.10.y took earlier (98b0d890220d in 5.10.96, the
+ * util_est and resync changes from sublevels not pinned) are not keyed
+ * (docs/PROFILES.md, "Stable backports").
+ */
+const struct cfsr_pelt_params cfsr_pelt_params_v5_10_113 = {
+	.name = "5.10.113-5.10.y",
+	.whole_unit_advance = true,
+	.divider_period_contrib = true,
+	.scale_load_down_floor = true,
+	.attach_load_sum_min1 = true,
+	.util_est_repr = CFSR_UTIL_EST_PAIR_LSB,
+	.util_est_capacity_check = true,
+	.prop_load = CFSR_PROP_LOAD_ADD,
+};
+
 const struct cfsr_pelt_params cfsr_pelt_params_v5_8 = {
 	.name = "v5.8-v5.12",
 	.whole_unit_advance = true,
@@ -253,9 +271,7 @@ const struct cfsr_pelt_params cfsr_pelt_params_v5_7 = {
  */
 uint64_t cfsr_pelt_weight(const struct cfsr_pelt_params *params, uint64_t load_weight)
 {
-	if (params->scale_load_down_floor)
-		return cfsr_scale_load_down(load_weight);
-	return load_weight >> SCHED_FIXEDPOINT_SHIFT;
+	return cfsr_scale_load_down_as(params->scale_load_down_floor, load_weight);
 }
 
 /*

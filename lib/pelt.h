@@ -206,8 +206,8 @@ enum cfsr_prop_load {
  *                    @removed_util_bound); before v5.13, plain clamped
  *                    subtraction
  * @attach_load_sum_min1: attach sets load_sum = max(1, load_avg * divider /
- *                        weight) (40f5aa4c5eae: v5.18, stable 5.15.36 and
- *                        5.17.5); before, divider * load_avg / weight
+ *                        weight) (40f5aa4c5eae: v5.18, stable 5.10.113,
+ *                        5.15.36 and 5.17.5); before, divider * load_avg / weight
  *                        which can be 0
  * @post_init_se_weight: a new task's util_avg is scaled by se_weight()
  *                       (v6.10+, 72bffbf57c52); before, by the 20-bit
@@ -305,6 +305,8 @@ extern const struct cfsr_pelt_params cfsr_pelt_params_v5_15_19;
 extern const struct cfsr_pelt_params cfsr_pelt_params_v5_14;
 /* v5.13: util_est flag in the MSB; detach and propagation resynchronise. */
 extern const struct cfsr_pelt_params cfsr_pelt_params_v5_13;
+/* Stable 5.10.113-5.10.y: as v5.8, and attach keeps load_sum >= 1 (40f5aa4c5eae). */
+extern const struct cfsr_pelt_params cfsr_pelt_params_v5_10_113;
 /* v5.8-v5.12: util_est flag in the LSB; propagation by the cfs_rq's divider. */
 extern const struct cfsr_pelt_params cfsr_pelt_params_v5_8;
 /* v5.7.7-v5.7.y: as v5.7, a new task's runnable_avg from its util_avg. */

@@ -12,7 +12,8 @@
  * Ordered by version, contiguous from v3.8 to v6.18.  The ranges follow
  * the changes that alter the numbers (MODEL.md section 6, corrected in
  * docs/PROFILES.md); a stable backport whose first sublevel is pinned
- * splits its series (5.7.7, 5.15.19, 5.15.36, 5.16.5, 5.17.5, 6.6.93, 6.12.31,
+ * splits its series (4.9.220, 4.14.177, 4.19.116, 5.4.33, 5.5.18, 5.6.5,
+ * 5.7.7, 5.10.113, 5.15.19, 5.15.36, 5.16.5, 5.17.5, 6.6.4, 6.6.93, 6.12.31,
  * 6.14.9: docs/PROFILES.md, "Stable backports"), the others are noted in
  * the traits.
  */
@@ -21,6 +22,9 @@
 		.name = nm, .first = from, .last = to, .arith = CFSR_ARITH_LEGACY, \
 		.legacy = params, .implemented = true, .traits = what              \
 	}
+/* the traits of a stable series with 26cf52229efc on its mainline's arithmetic */
+#define LOAD_DOWN_FLOOR(base, stable) \
+	"as " base ", scale_load_down() floored at 2 (26cf52229efc, stable " stable ")"
 #define V4(nm, from, to, params, what)                                                       \
 	{                                                                                    \
 		.name = nm, .first = from, .last = to, .arith = CFSR_ARITH_V4, .v4 = params, \
@@ -37,130 +41,176 @@
  * migrate_se_pelt_lag() exists from v6.0 (e2f3e35f1f5a), the detach inside
  * dequeue_entity() from v6.1 (e1f078f50478).
  */
-#define RUNNABLE(nm, from, to, params, is_eevdf, delay, slice_ns, impl, what)                \
-	{                                                                                    \
-		.name = nm, .first = from, .last = to, .pelt = params, .eevdf = is_eevdf,    \
-		.delay_dequeue = delay, .delay_zero = delay, .place_lag = is_eevdf,          \
-		.place_deadline_initial = is_eevdf, .place_rel_deadline = delay,             \
-		.run_to_parity = is_eevdf, .pick_buddy = (from) >= 61500, .util_est = true,  \
-		.util_est_fastup = true, .base_slice_ns = slice_ns, .util_est_late = !delay, \
-		.migrate_pelt_lag = (from) >= 60000, .detach_in_dequeue = (from) >= 60100,   \
-		.implemented = impl, .arith = CFSR_ARITH_RUNNABLE, .traits = what            \
+#define RUNNABLE(nm, from, to, params, is_eevdf, delay, slice_ns, impl, what)              \
+	{                                                                                  \
+		.name = nm, .first = from, .last = to, .pelt = params, .eevdf = is_eevdf,  \
+		.delay_dequeue = delay, .delay_zero = delay, .place_lag = is_eevdf,        \
+		.place_deadline_initial = is_eevdf, .place_rel_deadline = delay,           \
+		.run_to_parity = is_eevdf, .pick_buddy = (from) >= CFSR_KVER(6, 15, 0),    \
+		.util_est = true, .util_est_fastup = true, .base_slice_ns = slice_ns,      \
+		.util_est_late = !delay, .migrate_pelt_lag = (from) >= CFSR_KVER(6, 0, 0), \
+		.detach_in_dequeue = (from) >= CFSR_KVER(6, 1, 0), .implemented = impl,    \
+		.arith = CFSR_ARITH_RUNNABLE, .traits = what                               \
 	}
 
 static const struct cfsr_profile profiles[] = {
-	LEGACY("v3.8-v3.12 legacy PELT", 30800, 31299, &cfsr_legacy_params_v3_8,
+	LEGACY("v3.8-v3.12 legacy PELT", CFSR_KVER(3, 8, 0), CFSR_KVER(3, 12, 999),
+	       &cfsr_legacy_params_v3_8,
 	       "__update_entity_runnable_avg() sums per entity; load_avg_contrib; "
 	       "runnable_load_avg + blocked_load_avg; tg_load_contrib pushed past 1/8"),
-	LEGACY("v3.13-v4.0 legacy PELT", 31300, 40099, &cfsr_legacy_params_v3_13,
+	LEGACY("v3.13-v4.0 legacy PELT", CFSR_KVER(3, 13, 0), CFSR_KVER(4, 0, 999),
+	       &cfsr_legacy_params_v3_13,
 	       "as v3.8, new tasks start from one sched_slice() (init_task_runnable_average())"),
-	LEGACY("v4.1-v4.2 legacy PELT, utilization", 40100, 40299, &cfsr_legacy_params_v4_1,
+	LEGACY("v4.1-v4.2 legacy PELT, utilization", CFSR_KVER(4, 1, 0), CFSR_KVER(4, 2, 999),
+	       &cfsr_legacy_params_v4_1,
 	       "running_avg_sum, utilization_avg_contrib, utilization_load_avg; "
 	       "arch_scale_freq_capacity() scaling"),
-	V4("v4.3-v4.6 load_avg/util_avg", 40300, 40699, &cfsr_v4_params_v4_3,
+	V4("v4.3-v4.6 load_avg/util_avg", CFSR_KVER(4, 3, 0), CFSR_KVER(4, 6, 999),
+	   &cfsr_v4_params_v4_3,
 	   "__update_load_avg(): weighted load_sum, divider LOAD_AVG_MAX, "
 	   "update_tg_load_avg() past 1/64; 20-bit weights from v4.7"),
-	V4("v4.7-v4.9 load_avg/util_avg", 40700, 40999, &cfsr_v4_params_v4_7,
+	V4("v4.7-v4.9.219 load_avg/util_avg", CFSR_KVER(4, 7, 0), CFSR_KVER(4, 9, 219),
+	   &cfsr_v4_params_v4_7,
 	   "__compute_runnable_contrib() from __accumulated_sum_N32; scale_load_down() "
 	   "in calc_cfs_shares()"),
-	V4("v4.10-v4.11 load_avg/util_avg", 41000, 41199, &cfsr_v4_params_v4_10,
+	V4("v4.9.220-v4.9.y load_avg/util_avg", CFSR_KVER(4, 9, 220), CFSR_KVER(4, 9, 999),
+	   &cfsr_v4_params_v4_9_220, LOAD_DOWN_FLOOR("v4.7", "4.9.220")),
+	V4("v4.10-v4.11 load_avg/util_avg", CFSR_KVER(4, 10, 0), CFSR_KVER(4, 11, 999),
+	   &cfsr_v4_params_v4_10,
 	   "attach and detach propagated through group entities (update_tg_cfs_util(), "
 	   "update_tg_cfs_load(), 09a43ace1f98); otherwise as v4.7"),
-	V4("v4.12 load_avg/util_avg", 41200, 41299, &cfsr_v4_params_v4_12,
+	V4("v4.12 load_avg/util_avg", CFSR_KVER(4, 12, 0), CFSR_KVER(4, 12, 999),
+	   &cfsr_v4_params_v4_12,
 	   "accumulate_sum() in three segments, last_update_time in whole units, "
 	   "divider still LOAD_AVG_MAX"),
-	V4("v4.13-v4.14 load_avg/util_avg", 41300, 41499, &cfsr_v4_params_v4_13,
-	   "divider LOAD_AVG_MAX - 1024 + period_contrib (625ed2bf049d)"),
-	V4("v4.15-v5.0 runnable_load_avg", 41500, 50099, &cfsr_v4_params_v4_15,
+	V4("v4.13-v4.14.176 load_avg/util_avg", CFSR_KVER(4, 13, 0), CFSR_KVER(4, 14, 176),
+	   &cfsr_v4_params_v4_13, "divider LOAD_AVG_MAX - 1024 + period_contrib (625ed2bf049d)"),
+	V4("v4.14.177-v4.14.y load_avg/util_avg", CFSR_KVER(4, 14, 177), CFSR_KVER(4, 14, 999),
+	   &cfsr_v4_params_v4_14_177, LOAD_DOWN_FLOOR("v4.13", "4.14.177")),
+	V4("v4.15-v4.19.115 runnable_load_avg", CFSR_KVER(4, 15, 0), CFSR_KVER(4, 19, 115),
+	   &cfsr_v4_params_v4_15,
 	   "unweighted se load_sum, runnable_load_sum/avg, calc_group_shares(); "
-	   "util_est from v4.17; PELT clock rq_clock_task(); stable 4.19.116+ floors "
-	   "scale_load_down() at 2"),
-	V4("v5.1-v5.6 runnable_load_avg, clock_pelt", 50100, 50699, &cfsr_v4_params_v4_15,
+	   "util_est from v4.17; PELT clock rq_clock_task()"),
+	V4("v4.19.116-v4.19.y runnable_load_avg", CFSR_KVER(4, 19, 116), CFSR_KVER(4, 19, 999),
+	   &cfsr_v4_params_v4_19_116, LOAD_DOWN_FLOOR("v4.15", "4.19.116")),
+	V4("v4.20-v5.0 runnable_load_avg", CFSR_KVER(4, 20, 0), CFSR_KVER(5, 0, 999),
+	   &cfsr_v4_params_v4_15, "as v4.15"),
+	V4("v5.1-v5.4.32 runnable_load_avg, clock_pelt", CFSR_KVER(5, 1, 0), CFSR_KVER(5, 4, 32),
+	   &cfsr_v4_params_v4_15,
 	   "as v4.15, the PELT clock rq_clock_pelt() (update_rq_clock_pelt(), 23127296889f): "
 	   "capacity and frequency scale the clock, not the contributions"),
-	RUNNABLE("v5.7.0-v5.7.6 CFS, runnable_avg", 50700, 50706, &cfsr_pelt_params_v5_7, false,
-		 false, 0, true,
+	V4("v5.4.33-v5.4.y runnable_load_avg, clock_pelt", CFSR_KVER(5, 4, 33),
+	   CFSR_KVER(5, 4, 999), &cfsr_v4_params_v4_19_116, LOAD_DOWN_FLOOR("v5.1", "5.4.33")),
+	V4("v5.5.0-v5.5.17 runnable_load_avg, clock_pelt", CFSR_KVER(5, 5, 0), CFSR_KVER(5, 5, 17),
+	   &cfsr_v4_params_v4_15, "as v5.1"),
+	V4("v5.5.18-v5.5.y runnable_load_avg, clock_pelt", CFSR_KVER(5, 5, 18),
+	   CFSR_KVER(5, 5, 999), &cfsr_v4_params_v4_19_116, LOAD_DOWN_FLOOR("v5.1", "5.5.18")),
+	V4("v5.6.0-v5.6.4 runnable_load_avg, clock_pelt", CFSR_KVER(5, 6, 0), CFSR_KVER(5, 6, 4),
+	   &cfsr_v4_params_v4_15, "as v5.1"),
+	V4("v5.6.5-v5.6.y runnable_load_avg, clock_pelt", CFSR_KVER(5, 6, 5), CFSR_KVER(5, 6, 999),
+	   &cfsr_v4_params_v4_19_116, LOAD_DOWN_FLOOR("v5.1", "5.6.5")),
+	RUNNABLE("v5.7.0-v5.7.6 CFS, runnable_avg", CFSR_KVER(5, 7, 0), CFSR_KVER(5, 7, 6),
+		 &cfsr_pelt_params_v5_7, false, false, 0, true,
 		 "runnable_avg replaces runnable_load_avg; a new task's runnable_avg starts at "
 		 "the CPU capacity; update_tg_cfs_*() divide by LOAD_AVG_MAX; util_est flag "
 		 "in the LSB"),
-	RUNNABLE("v5.7.7-v5.7.y CFS, runnable_avg", 50707, 50799, &cfsr_pelt_params_v5_7_7, false,
-		 false, 0, true,
+	RUNNABLE("v5.7.7-v5.7.y CFS, runnable_avg", CFSR_KVER(5, 7, 7), CFSR_KVER(5, 7, 999),
+		 &cfsr_pelt_params_v5_7_7, false, false, 0, true,
 		 "a new task's runnable_avg from its util_avg (e21cf43406a1, stable 5.7.7); "
 		 "otherwise as v5.7.0"),
-	RUNNABLE("v5.8-v5.12 CFS, runnable_avg", 50800, 51299, &cfsr_pelt_params_v5_8, false, false,
-		 0, true,
+	RUNNABLE("v5.8-v5.10.112 CFS, runnable_avg", CFSR_KVER(5, 8, 0), CFSR_KVER(5, 10, 112),
+		 &cfsr_pelt_params_v5_8, false, false, 0, true,
 		 "update_tg_cfs_*() by the parent's divider (95d685935a2e); util_est flag in "
-		 "the LSB; 5.10.y later carries v5.13-v5.17 fixes (98b0d890220d from 5.10.96, "
-		 "40f5aa4c5eae from 5.10.113; not keyed: mainline arithmetic used)"),
-	RUNNABLE("v5.13 CFS, runnable_avg", 51300, 51399, &cfsr_pelt_params_v5_13, false, false, 0,
-		 true,
+		 "the LSB; 5.10.y later carries v5.13-v5.17 fixes (98b0d890220d from 5.10.96; "
+		 "not keyed: mainline arithmetic used)"),
+	RUNNABLE("v5.10.113-v5.10.y CFS, runnable_avg", CFSR_KVER(5, 10, 113),
+		 CFSR_KVER(5, 10, 999), &cfsr_pelt_params_v5_10_113, false, false, 0, true,
+		 "as v5.8, attach_entity_load_avg() keeps load_sum >= 1 (40f5aa4c5eae, stable "
+		 "5.10.113); the other v5.13-v5.17 fixes of 5.10.y not keyed"),
+	RUNNABLE("v5.11-v5.12 CFS, runnable_avg", CFSR_KVER(5, 11, 0), CFSR_KVER(5, 12, 999),
+		 &cfsr_pelt_params_v5_8, false, false, 0, true, "as v5.8"),
+	RUNNABLE("v5.13 CFS, runnable_avg", CFSR_KVER(5, 13, 0), CFSR_KVER(5, 13, 999),
+		 &cfsr_pelt_params_v5_13, false, false, 0, true,
 		 "util_est flag in the MSB (68d7a190682a), last_enqueued_diff filter; detach and "
 		 "update_tg_cfs_load() resync _sum from _avg"),
-	RUNNABLE("v5.14-v5.15.18 CFS, runnable_avg", 51400, 51518, &cfsr_pelt_params_v5_14, false,
-		 false, 0, true,
+	RUNNABLE("v5.14-v5.15.18 CFS, runnable_avg", CFSR_KVER(5, 14, 0), CFSR_KVER(5, 15, 18),
+		 &cfsr_pelt_params_v5_14, false, false, 0, true,
 		 "removed load and dequeue_load_avg() resync _sum from _avg (1c35b07e6d39, "
 		 "ceb6ba45dc80)"),
-	RUNNABLE("v5.15.19-v5.15.35 CFS, runnable_avg", 51519, 51535, &cfsr_pelt_params_v5_15_19,
-		 false, false, 0, true,
+	RUNNABLE("v5.15.19-v5.15.35 CFS, runnable_avg", CFSR_KVER(5, 15, 19), CFSR_KVER(5, 15, 35),
+		 &cfsr_pelt_params_v5_15_19, false, false, 0, true,
 		 "as v5.14, removed util_sum bounded by PELT_MIN_DIVIDER (98b0d890220d, stable "
 		 "5.15.19); the other v5.17 bounds never came to 5.15.y"),
-	RUNNABLE("v5.15.36-v5.15.y CFS, runnable_avg", 51536, 51599, &cfsr_pelt_params_v5_15_36,
-		 false, false, 0, true,
+	RUNNABLE("v5.15.36-v5.15.y CFS, runnable_avg", CFSR_KVER(5, 15, 36), CFSR_KVER(5, 15, 999),
+		 &cfsr_pelt_params_v5_15_36, false, false, 0, true,
 		 "as v5.15.19, attach_entity_load_avg() keeps load_sum >= 1 (40f5aa4c5eae, stable "
 		 "5.15.36)"),
-	RUNNABLE("v5.16.0-v5.16.4 CFS, runnable_avg", 51600, 51604, &cfsr_pelt_params_v5_14, false,
-		 false, 0, true, "as v5.14"),
-	RUNNABLE("v5.16.5-v5.16.y CFS, runnable_avg", 51605, 51699, &cfsr_pelt_params_v5_15_19,
-		 false, false, 0, true,
+	RUNNABLE("v5.16.0-v5.16.4 CFS, runnable_avg", CFSR_KVER(5, 16, 0), CFSR_KVER(5, 16, 4),
+		 &cfsr_pelt_params_v5_14, false, false, 0, true, "as v5.14"),
+	RUNNABLE("v5.16.5-v5.16.y CFS, runnable_avg", CFSR_KVER(5, 16, 5), CFSR_KVER(5, 16, 999),
+		 &cfsr_pelt_params_v5_15_19, false, false, 0, true,
 		 "as v5.14, removed util_sum bounded by PELT_MIN_DIVIDER (98b0d890220d, stable "
 		 "5.16.5)"),
-	RUNNABLE("v5.17.0-v5.17.4 CFS, runnable_avg", 51700, 51704, &cfsr_pelt_params_v5_17, false,
-		 false, 0, true, "_sum >= _avg * PELT_MIN_DIVIDER after subtractions"),
-	RUNNABLE("v5.17.5-v5.17.y CFS, runnable_avg", 51705, 51799, &cfsr_pelt_params_v5_18, false,
-		 false, 0, true,
+	RUNNABLE("v5.17.0-v5.17.4 CFS, runnable_avg", CFSR_KVER(5, 17, 0), CFSR_KVER(5, 17, 4),
+		 &cfsr_pelt_params_v5_17, false, false, 0, true,
+		 "_sum >= _avg * PELT_MIN_DIVIDER after subtractions"),
+	RUNNABLE("v5.17.5-v5.17.y CFS, runnable_avg", CFSR_KVER(5, 17, 5), CFSR_KVER(5, 17, 999),
+		 &cfsr_pelt_params_v5_18, false, false, 0, true,
 		 "as v5.17.0, attach_entity_load_avg() keeps load_sum >= 1 (40f5aa4c5eae, stable "
 		 "5.17.5): the arithmetic of v5.18"),
-	RUNNABLE("v5.18-v5.19 CFS, runnable_avg", 51800, 59999, &cfsr_pelt_params_v5_18, false,
-		 false, 0, true, "attach_entity_load_avg() keeps load_sum >= 1"),
-	RUNNABLE("v6.0 CFS, runnable_avg", 60000, 60099, &cfsr_pelt_params_v5_18, false, false, 0,
-		 true, "migrate_se_pelt_lag() ages a task leaving an idle CPU (e2f3e35f1f5a)"),
-	RUNNABLE("v6.1 CFS, runnable_avg", 60100, 60199, &cfsr_pelt_params_v5_18, false, false, 0,
-		 true,
+	RUNNABLE("v5.18-v5.19 CFS, runnable_avg", CFSR_KVER(5, 18, 0), CFSR_KVER(5, 99, 999),
+		 &cfsr_pelt_params_v5_18, false, false, 0, true,
+		 "attach_entity_load_avg() keeps load_sum >= 1"),
+	RUNNABLE("v6.0 CFS, runnable_avg", CFSR_KVER(6, 0, 0), CFSR_KVER(6, 0, 999),
+		 &cfsr_pelt_params_v5_18, false, false, 0, true,
+		 "migrate_se_pelt_lag() ages a task leaving an idle CPU (e2f3e35f1f5a)"),
+	RUNNABLE("v6.1 CFS, runnable_avg", CFSR_KVER(6, 1, 0), CFSR_KVER(6, 1, 999),
+		 &cfsr_pelt_params_v5_18, false, false, 0, true,
 		 "a load-balance migration detaches inside dequeue_entity() (e1f078f50478); "
 		 "the attach of a new task moves to its enqueue"),
-	RUNNABLE("v6.2-v6.5 CFS, runnable_avg", 60200, 60599, &cfsr_pelt_params_v6_2, false, false,
-		 0, true, "util_est_update() keeps the EWMA when util < runnable"),
-	RUNNABLE("v6.6 EEVDF", 60600, 60692, &cfsr_pelt_params_v6_2, true, false, 750000, true,
+	RUNNABLE("v6.2-v6.5 CFS, runnable_avg", CFSR_KVER(6, 2, 0), CFSR_KVER(6, 5, 999),
+		 &cfsr_pelt_params_v6_2, false, false, 0, true,
+		 "util_est_update() keeps the EWMA when util < runnable"),
+	RUNNABLE("v6.6.0-v6.6.3 EEVDF", CFSR_KVER(6, 6, 0), CFSR_KVER(6, 6, 3),
+		 &cfsr_pelt_params_v6_2, true, false, 750000, true,
 		 "EEVDF pick and lag placement; PELT as v6.5; group entities reweighted "
-		 "even at an unchanged weight (6.6.y later carries eab03c23c2a1: sublevel "
-		 "not pinned)"),
-	RUNNABLE("v6.6.93-v6.6.y EEVDF", 60693, 60699, &cfsr_pelt_params_v6_2, true, false, 700000,
-		 true, "as v6.6, base slice 0.70 ms (2ae891b82695, stable 6.6.93)"),
-	RUNNABLE("v6.7 EEVDF", 60700, 60799, &cfsr_pelt_params_v6_2, true, false, 750000, true,
+		 "even at an unchanged weight"),
+	RUNNABLE("v6.6.4-v6.6.92 EEVDF", CFSR_KVER(6, 6, 4), CFSR_KVER(6, 6, 92),
+		 &cfsr_pelt_params_v6_2, true, false, 750000, true,
+		 "as v6.6.0, no reweight at an unchanged weight and reweight_eevdf() "
+		 "(eab03c23c2a1, stable 6.6.4)"),
+	RUNNABLE("v6.6.93-v6.6.y EEVDF", CFSR_KVER(6, 6, 93), CFSR_KVER(6, 6, 999),
+		 &cfsr_pelt_params_v6_2, true, false, 700000, true,
+		 "as v6.6.4, base slice 0.70 ms (2ae891b82695, stable 6.6.93)"),
+	RUNNABLE("v6.7 EEVDF", CFSR_KVER(6, 7, 0), CFSR_KVER(6, 7, 999), &cfsr_pelt_params_v6_2,
+		 true, false, 750000, true,
 		 "tg->load_avg rate limit (1528c661c24b); no reweight at an unchanged "
 		 "weight (eab03c23c2a1); util_est still a pair"),
-	RUNNABLE("v6.8-v6.9 EEVDF", 60800, 60999, &cfsr_pelt_params_v6_8, true, false, 750000, true,
+	RUNNABLE("v6.8-v6.9 EEVDF", CFSR_KVER(6, 8, 0), CFSR_KVER(6, 9, 999),
+		 &cfsr_pelt_params_v6_8, true, false, 750000, true,
 		 "util_est in one u32 (11137d384996); a sleeping task leaves at once; "
 		 "util_est sampled after the dequeue's update"),
-	RUNNABLE("v6.10-v6.11 EEVDF", 61000, 61199, &cfsr_pelt_params_v6_10, true, false, 750000,
-		 true, "post_init_entity_util_avg() scales by se_weight(); otherwise as v6.8"),
-	RUNNABLE("v6.12.0-v6.12.30 EEVDF, delayed dequeue", 61200, 61230, &cfsr_pelt_params_v6_12,
-		 true, true, 750000, true,
+	RUNNABLE("v6.10-v6.11 EEVDF", CFSR_KVER(6, 10, 0), CFSR_KVER(6, 11, 999),
+		 &cfsr_pelt_params_v6_10, true, false, 750000, true,
+		 "post_init_entity_util_avg() scales by se_weight(); otherwise as v6.8"),
+	RUNNABLE("v6.12.0-v6.12.30 EEVDF, delayed dequeue", CFSR_KVER(6, 12, 0),
+		 CFSR_KVER(6, 12, 30), &cfsr_pelt_params_v6_12, true, true, 750000, true,
 		 "DELAY_DEQUEUE; delayed tasks not runnable for PELT; util_est capacity check"),
-	RUNNABLE("v6.12.31-v6.12.y EEVDF, delayed dequeue", 61231, 61299, &cfsr_pelt_params_v6_12,
-		 true, true, 700000, true,
+	RUNNABLE("v6.12.31-v6.12.y EEVDF, delayed dequeue", CFSR_KVER(6, 12, 31),
+		 CFSR_KVER(6, 12, 999), &cfsr_pelt_params_v6_12, true, true, 700000, true,
 		 "as v6.12.0, base slice 0.70 ms (2ae891b82695, stable 6.12.31)"),
-	RUNNABLE("v6.13-v6.14.8 EEVDF, delayed dequeue", 61300, 61408, &cfsr_pelt_params_v6_12,
-		 true, true, 750000, true, "as v6.12.0"),
-	RUNNABLE("v6.14.9-v6.14.y EEVDF, delayed dequeue", 61409, 61499, &cfsr_pelt_params_v6_12,
-		 true, true, 700000, true,
+	RUNNABLE("v6.13-v6.14.8 EEVDF, delayed dequeue", CFSR_KVER(6, 13, 0), CFSR_KVER(6, 14, 8),
+		 &cfsr_pelt_params_v6_12, true, true, 750000, true, "as v6.12.0"),
+	RUNNABLE("v6.14.9-v6.14.y EEVDF, delayed dequeue", CFSR_KVER(6, 14, 9),
+		 CFSR_KVER(6, 14, 999), &cfsr_pelt_params_v6_12, true, true, 700000, true,
 		 "as v6.12.0, base slice 0.70 ms (2ae891b82695, stable 6.14.9)"),
-	RUNNABLE("v6.15 EEVDF, delayed dequeue", 61500, 61599, &cfsr_pelt_params_v6_12, true, true,
-		 700000, true,
+	RUNNABLE("v6.15 EEVDF, delayed dequeue", CFSR_KVER(6, 15, 0), CFSR_KVER(6, 15, 999),
+		 &cfsr_pelt_params_v6_12, true, true, 700000, true,
 		 "base slice 0.70 ms (2ae891b82695; stable 6.6.93, 6.12.31, 6.14.9); "
 		 "otherwise as v6.12"),
-	RUNNABLE("v6.16-v6.18 EEVDF, delayed dequeue", 61600, 61899, &cfsr_pelt_params_modern, true,
-		 true, 700000, true, "util_est without the capacity check (f2d650618bc7)"),
+	RUNNABLE("v6.16-v6.18 EEVDF, delayed dequeue", CFSR_KVER(6, 16, 0), CFSR_KVER(6, 18, 999),
+		 &cfsr_pelt_params_modern, true, true, 700000, true,
+		 "util_est without the capacity check (f2d650618bc7)"),
 };
 
 size_t cfsr_profile_count(void)
@@ -188,7 +238,7 @@ int cfsr_profile_version(const char *release)
 		sub = strtol(end + 1, &end, 10);
 	if (major > 99 || minor > 99 || sub < 0)
 		return -1;
-	return (int)(major * 10000 + minor * 100 + (sub > 99 ? 99 : sub));
+	return (int)CFSR_KVER(major, minor, sub > CFSR_KVER_SUB_MAX ? CFSR_KVER_SUB_MAX : sub);
 }
 
 const struct cfsr_profile *cfsr_profile_for(const char *release)
@@ -230,7 +280,7 @@ const struct cfsr_profile *cfsr_profile_choose(const char *trace_release, const 
 
 bool cfsr_profile_clock_pelt(const struct cfsr_profile *p)
 {
-	return p->first >= 50100;
+	return p->first >= CFSR_KVER(5, 1, 0);
 }
 
 bool cfsr_profile_what_if(const char *trace_release, const struct cfsr_profile *profile)

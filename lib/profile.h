@@ -17,6 +17,15 @@
 #include "pelt-v4.h"
 #include "pelt.h"
 
+/*
+ * A kernel release major.minor.sublevel as one number that orders releases
+ * (cfsr_profile_version()).  Sublevels run to 999, so the long stable
+ * series (4.19.325, 5.10.240, 6.1.160, ...) are keyed on their own
+ * sublevels; CFSR_KVER(maj, min, 999) is the last release of a series.
+ */
+#define CFSR_KVER_SUB_MAX 999
+#define CFSR_KVER(major, minor, sub) ((major)*1000000 + (minor)*1000 + (sub))
+
 /* Which PELT arithmetic a profile uses. */
 enum cfsr_profile_arith {
 	/* v3.8-v4.2: lib/pelt-legacy.h (runnable_avg_sum/period, load_avg_contrib) */
@@ -31,8 +40,9 @@ enum cfsr_profile_arith {
  * struct cfsr_profile - one model version
  * @name: name shown in output headers: the release range and its model,
  *        e.g. "v6.16-v6.18 EEVDF, delayed dequeue"
- * @first: first kernel version covered, as major * 10000 + minor * 100
- * @last: last kernel version covered, same encoding
+ * @first: first kernel version covered, CFSR_KVER(major, minor, sublevel)
+ * @last: last kernel version covered, same encoding (sublevel 999 for the
+ *        end of a series)
  * @pelt: PELT parameters of the runnable_avg model (CFSR_ARITH_RUNNABLE),
  *        else NULL
  * @eevdf: EEVDF pick (v6.6+) rather than classic CFS
@@ -157,8 +167,8 @@ bool cfsr_profile_what_if(const char *trace_release, const struct cfsr_profile *
  * cfsr_profile_version() - parse a kernel release ("6.18.44-fc-v1147")
  * @release: as uname -r prints it
  *
- * Return: major * 10000 + minor * 100 + min(sublevel, 99), or -1 if @release
- * does not start with "MAJOR.MINOR".
+ * Return: CFSR_KVER(major, minor, min(sublevel, CFSR_KVER_SUB_MAX)), or -1 if
+ * @release does not start with "MAJOR.MINOR" or major or minor exceed 99.
  */
 int cfsr_profile_version(const char *release);
 

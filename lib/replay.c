@@ -2329,9 +2329,11 @@ int64_t cfsr_replay_tg_load_avg(const struct cfsr_replay *r, const struct cfsr_c
  * Mirrors the EEVDF part of reweight_entity() (kernel/sched/fair.c) for a
  * group entity whose weight goes to @weight, by release (the profile's
  * newest, as for the group parameters):
- *  - v6.6: a queued entity keeps its vruntime, its deadline relative to it
- *    is scaled by old/new weight; a dequeued one has its vlag scaled.
- *  - v6.7-v6.8 (reweight_eevdf(), eab03c23c2a1): a queued entity's lag
+ *  - v6.6.0-v6.6.3: a queued entity keeps its vruntime, its deadline
+ *    relative to it is scaled by old/new weight; a dequeued one has its
+ *    vlag scaled.
+ *  - v6.7-v6.8 and stable 6.6.4+ (reweight_eevdf(), eab03c23c2a1,
+ *    gparams->reweight_eevdf): a queued entity's lag
  *    against V = avg_vruntime() and its deadline relative to V are scaled
  *    by old/new; vruntime and deadline are set back from V.  V is read
  *    after a waiting entity left the tree, the lag is not clamped.
@@ -2347,8 +2349,9 @@ int64_t cfsr_replay_tg_load_avg(const struct cfsr_replay *r, const struct cfsr_c
  * A dequeued entity's vlag is scaled in every release.  The sums of the
  * cfs_rq follow the new weight.  CFS profiles: no EEVDF state, only the
  * weight changes.
- * Not keyed: the stable backports of these changes (6.6.y, 6.8.y) and of
- * the revert of 6d71a9c61604 (101f3498b4bd, v7.0) by sublevel.
+ * Not keyed: the later stable backports of these changes (the V and lag
+ * fixes in 6.6.y, 6.8.y) and of the revert of 6d71a9c61604 (101f3498b4bd,
+ * v7.0) by sublevel.
  */
 static void reweight_eevdf(struct cfsr_replay *r, struct cfsr_cfs_rq *g, uint64_t weight)
 {
@@ -2367,17 +2370,17 @@ static void reweight_eevdf(struct cfsr_replay *r, struct cfsr_cfs_rq *g, uint64_
 		g->se_vlag = g->se_vlag * old / nw;
 		if (r->reweight_place && g->se_rel_deadline)
 			g->se_deadline = (uint64_t)((int64_t)g->se_deadline * old / nw);
-	} else if (r->profile->last < 60700) {
+	} else if (!r->gparams->reweight_eevdf) {
 		vslice = (int64_t)(g->se_deadline - g->se_vruntime) * old / nw;
 		g->se_deadline = g->se_vruntime + (uint64_t)vslice;
 	} else if (!r->reweight_place) {
-		if (r->profile->last >= 60900)
+		if (r->profile->last >= CFSR_KVER(6, 9, 0))
 			gse_sums_sync(r, g);
 		avr = avg_vruntime(r, p);
 		gse_sums_set(r, g, false);
 		if (avr != g->se_vruntime) {
 			vlag = (int64_t)(avr - g->se_vruntime);
-			if (r->profile->last >= 60900) {
+			if (r->profile->last >= CFSR_KVER(6, 9, 0)) {
 				span = 2 * g->se_slice > r->tick_nsec ? 2 * g->se_slice :
 									r->tick_nsec;
 				limit = (int64_t)calc_delta_fair(span, &e);
@@ -2410,7 +2413,7 @@ static void reweight_eevdf(struct cfsr_replay *r, struct cfsr_cfs_rq *g, uint64_
  * Mirrors update_cfs_group() in kernel/sched/fair.c, v5.7-v6.18, with
  * reweight_entity()'s PELT part: an empty group keeps its entity's weight
  * (v6.12+); otherwise calc_group_shares() and, when the weight changes
- * (v6.7+) or always (v5.7-v6.6, gparams->reweight_unchanged), the
+ * (v6.7+, 6.6.4+) or always (v5.7-v6.6.3, gparams->reweight_unchanged), the
  * entity's load leaves the parent, its load_avg is recomputed from its
  * load_sum for the weight, and it re-enters (lib/group.c, lib/pelt.c).
  * The EEVDF part of the reweight is reweight_eevdf()'s.  @walk: called from an
@@ -5495,9 +5498,9 @@ struct cfsr_replay *cfsr_replay_new(int nr_cpus, const struct cfsr_profile *prof
 		factor++;
 	r->factor = factor;
 	r->base_slice = (uint64_t)profile->base_slice_ns * factor;
-	r->reweight_place = profile->eevdf && profile->first >= 61200;
+	r->reweight_place = profile->eevdf && profile->first >= CFSR_KVER(6, 12, 0);
 	/* a release range that straddles v6.14 is taken by its first release */
-	r->exit_same = profile->first < 60400 || profile->first >= 61400;
+	r->exit_same = profile->first < CFSR_KVER(6, 4, 0) || profile->first >= CFSR_KVER(6, 14, 0);
 	cfsr_cfs_tunables_init(&r->cfs_tu, profile, factor);
 	return r;
 }
@@ -5551,7 +5554,7 @@ void cfsr_replay_take_tunables(struct cfsr_replay *r, const struct cfsr_trace_in
 		return;
 	v = cfsr_profile_version(info->kernel_release);
 	if (v > 0)
-		r->exit_same = v < 60400 || v >= 61400;
+		r->exit_same = v < CFSR_KVER(6, 4, 0) || v >= CFSR_KVER(6, 14, 0);
 	if (info->base_slice_ns)
 		r->base_slice = info->base_slice_ns;
 	cfsr_cfs_tunables_take(&r->cfs_tu, info->latency_ns, info->min_granularity_ns,

@@ -29,9 +29,9 @@
  *   v6.13    DOUBLE_TICK removed ("sched/fair: Remove DOUBLE_TICK")
  *   v6.14    PICK_BUDDY after NEXT_BUDDY (2a77e4be12cb; in 6.12.13 and 6.13.2)
  *   v6.19    NI_RANDOM after LATENCY_WARN (33cf66d88306; in 6.18.5; 6.1.160
- *            and 6.6.120 carry it after LATENCY_WARN too, not at their end,
- *            but sublevels above 99 cannot be told apart: their mainline
- *            orders stay, misnaming the bits after LATENCY_WARN)
+ *            and 6.6.120 carry it after LATENCY_WARN too, not at their end:
+ *            before ALT_PERIOD and BASE_SLICE, before HZ_BW, as the hunks of
+ *            their stable review patches put it)
  */
 #include <string.h>
 
@@ -62,8 +62,12 @@ static const char *const v5_13[] = { CFS_HEAD, "HRTICK_DL", "DOUBLE_TICK", MID, 
 	"UTIL_EST_FASTUP", "LATENCY_WARN", "ALT_PERIOD", "BASE_SLICE" };
 static const char *const v6_0[] = { CFS_HEAD, "HRTICK_DL", "DOUBLE_TICK", MID, "SIS_PROP",
 	"SIS_UTIL", TAIL, "UTIL_EST_FASTUP", "LATENCY_WARN", "ALT_PERIOD", "BASE_SLICE" };
+static const char *const v6_1_160[] = { CFS_HEAD, "HRTICK_DL", "DOUBLE_TICK", MID, "SIS_PROP",
+	"SIS_UTIL", TAIL, "UTIL_EST_FASTUP", "LATENCY_WARN", "NI_RANDOM", "ALT_PERIOD", "BASE_SLICE" };
 static const char *const v6_6[] = { EEVDF_HEAD, MID, "SIS_PROP", "SIS_UTIL", TAIL,
 	"UTIL_EST_FASTUP", "LATENCY_WARN", "HZ_BW" };
+static const char *const v6_6_120[] = { EEVDF_HEAD, MID, "SIS_PROP", "SIS_UTIL", TAIL,
+	"UTIL_EST_FASTUP", "LATENCY_WARN", "NI_RANDOM", "HZ_BW" };
 static const char *const v6_7[] = { EEVDF_HEAD, MID, "SIS_UTIL", TAIL, "UTIL_EST_FASTUP",
 	"LATENCY_WARN", "HZ_BW" };
 static const char *const v6_8[] = { EEVDF_HEAD, MID, "SIS_UTIL", TAIL, "LATENCY_WARN", "HZ_BW" };
@@ -86,21 +90,24 @@ static const struct {
 	const char *const *names;
 	size_t nr;
 } orders[] = {
-	ORDER(41700, 50299, "v4.17-v5.2", v4_17),
-	ORDER(50300, 50499, "v5.3-v5.4", v5_3),
-	ORDER(50500, 51199, "v5.5-v5.11", v5_5),
-	ORDER(51200, 51299, "v5.12", v5_12),
-	ORDER(51300, 59999, "v5.13-v5.19", v5_13),
-	ORDER(60000, 60599, "v6.0-v6.5", v6_0),
-	ORDER(60600, 60699, "v6.6", v6_6),
-	ORDER(60700, 60799, "v6.7", v6_7),
-	ORDER(60800, 61099, "v6.8-v6.10", v6_8),
-	ORDER(61100, 61199, "v6.11", v6_11),
-	ORDER(61200, 61212, "v6.12-v6.12.12", v6_12),
-	ORDER(61213, 61299, "v6.12.13-v6.12.y", v6_12_13),
-	ORDER(61300, 61301, "v6.13-v6.13.1", v6_13),
-	ORDER(61302, 61804, "v6.13.2-v6.18.4", v6_14),
-	ORDER(61805, 61899, "v6.18.5-v6.18.y", v6_18_5),
+	ORDER(CFSR_KVER(4, 17, 0), CFSR_KVER(5, 2, 999), "v4.17-v5.2", v4_17),
+	ORDER(CFSR_KVER(5, 3, 0), CFSR_KVER(5, 4, 999), "v5.3-v5.4", v5_3),
+	ORDER(CFSR_KVER(5, 5, 0), CFSR_KVER(5, 11, 999), "v5.5-v5.11", v5_5),
+	ORDER(CFSR_KVER(5, 12, 0), CFSR_KVER(5, 12, 999), "v5.12", v5_12),
+	ORDER(CFSR_KVER(5, 13, 0), CFSR_KVER(5, 99, 999), "v5.13-v5.19", v5_13),
+	ORDER(CFSR_KVER(6, 0, 0), CFSR_KVER(6, 1, 159), "v6.0-v6.1.159", v6_0),
+	ORDER(CFSR_KVER(6, 1, 160), CFSR_KVER(6, 1, 999), "v6.1.160-v6.1.y", v6_1_160),
+	ORDER(CFSR_KVER(6, 2, 0), CFSR_KVER(6, 5, 999), "v6.2-v6.5", v6_0),
+	ORDER(CFSR_KVER(6, 6, 0), CFSR_KVER(6, 6, 119), "v6.6-v6.6.119", v6_6),
+	ORDER(CFSR_KVER(6, 6, 120), CFSR_KVER(6, 6, 999), "v6.6.120-v6.6.y", v6_6_120),
+	ORDER(CFSR_KVER(6, 7, 0), CFSR_KVER(6, 7, 999), "v6.7", v6_7),
+	ORDER(CFSR_KVER(6, 8, 0), CFSR_KVER(6, 10, 999), "v6.8-v6.10", v6_8),
+	ORDER(CFSR_KVER(6, 11, 0), CFSR_KVER(6, 11, 999), "v6.11", v6_11),
+	ORDER(CFSR_KVER(6, 12, 0), CFSR_KVER(6, 12, 12), "v6.12-v6.12.12", v6_12),
+	ORDER(CFSR_KVER(6, 12, 13), CFSR_KVER(6, 12, 999), "v6.12.13-v6.12.y", v6_12_13),
+	ORDER(CFSR_KVER(6, 13, 0), CFSR_KVER(6, 13, 1), "v6.13-v6.13.1", v6_13),
+	ORDER(CFSR_KVER(6, 13, 2), CFSR_KVER(6, 18, 4), "v6.13.2-v6.18.4", v6_14),
+	ORDER(CFSR_KVER(6, 18, 5), CFSR_KVER(6, 18, 999), "v6.18.5-v6.18.y", v6_18_5),
 };
 
 const char *const *cfsr_sched_feat_order(const char *release, size_t *nr, const char **range)

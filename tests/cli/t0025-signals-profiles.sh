@@ -37,15 +37,22 @@ test_expect_success 'legacy PELT releases replay under their profile' "
 "
 test_expect_success 'v4.3-v5.6 releases replay under their profile' "
 	older 4.4.302 'v4.3-v4.6 load_avg/util_avg' '$V4' &&
-	older 4.9.337 'v4.7-v4.9 load_avg/util_avg' '$V4' &&
+	older 4.9.219 'v4.7-v4.9.219 load_avg/util_avg' '$V4' &&
+	older 4.9.337 'v4.9.220-v4.9.y load_avg/util_avg' '$V4' &&
 	older 4.10.17 'v4.10-v4.11 load_avg/util_avg' '$V4' &&
 	older 4.11.12 'v4.10-v4.11 load_avg/util_avg' '$V4' &&
 	older 4.12.14 'v4.12 load_avg/util_avg' '$V4' &&
-	older 4.14.336 'v4.13-v4.14 load_avg/util_avg' '$V4' &&
-	older 4.19.325 'v4.15-v5.0 runnable_load_avg' '$V4_UE' &&
-	older 5.0.21 'v4.15-v5.0 runnable_load_avg' '$V4_UE' &&
-	older 5.4.290 'v5.1-v5.6 runnable_load_avg, clock_pelt' '$V4_UE' &&
-	older 5.6.19 'v5.1-v5.6 runnable_load_avg, clock_pelt' '$V4_UE'
+	older 4.14.176 'v4.13-v4.14.176 load_avg/util_avg' '$V4' &&
+	older 4.14.336 'v4.14.177-v4.14.y load_avg/util_avg' '$V4' &&
+	older 4.19.115 'v4.15-v4.19.115 runnable_load_avg' '$V4_UE' &&
+	older 4.19.325 'v4.19.116-v4.19.y runnable_load_avg' '$V4_UE' &&
+	older 5.0.21 'v4.20-v5.0 runnable_load_avg' '$V4_UE' &&
+	older 5.4.32 'v5.1-v5.4.32 runnable_load_avg, clock_pelt' '$V4_UE' &&
+	older 5.4.290 'v5.4.33-v5.4.y runnable_load_avg, clock_pelt' '$V4_UE' &&
+	older 5.5.17 'v5.5.0-v5.5.17 runnable_load_avg, clock_pelt' '$V4_UE' &&
+	older 5.5.19 'v5.5.18-v5.5.y runnable_load_avg, clock_pelt' '$V4_UE' &&
+	older 5.6.4 'v5.6.0-v5.6.4 runnable_load_avg, clock_pelt' '$V4_UE' &&
+	older 5.6.19 'v5.6.5-v5.6.y runnable_load_avg, clock_pelt' '$V4_UE'
 "
 test_expect_success 'JSON rows of an older model have its keys' "
 	cfsreplay signals --kernel 3.18 --format jsonl '$TRACES/periodic.dat' >j 2>/dev/null &&
@@ -66,14 +73,17 @@ replayed() {
 }
 # v5.7.7 carries e21cf43406a1 (stable review 5.7.7-rc1); v5.8 brings
 # 95d685935a2e, v5.13 the util_est MSB flag, v5.14 the _sum resyncs;
-# 5.15.19 and 5.16.5 carry 98b0d890220d, 5.15.36 40f5aa4c5eae
+# 5.15.19 and 5.16.5 carry 98b0d890220d, 5.10.113 and 5.15.36 40f5aa4c5eae
 test_expect_success 'v5.7-v5.16 releases replay under their profile' "
 	replayed 5.7.0 'v5.7.0-v5.7.6 CFS, runnable_avg' &&
 	replayed 5.7.6 'v5.7.0-v5.7.6 CFS, runnable_avg' &&
 	replayed 5.7.7 'v5.7.7-v5.7.y CFS, runnable_avg' &&
-	replayed 5.8.0 'v5.8-v5.12 CFS, runnable_avg' &&
-	replayed 5.10.236 'v5.8-v5.12 CFS, runnable_avg' &&
-	replayed 5.12.19 'v5.8-v5.12 CFS, runnable_avg' &&
+	replayed 5.8.0 'v5.8-v5.10.112 CFS, runnable_avg' &&
+	replayed 5.10.112 'v5.8-v5.10.112 CFS, runnable_avg' &&
+	replayed 5.10.113 'v5.10.113-v5.10.y CFS, runnable_avg' &&
+	replayed 5.10.236 'v5.10.113-v5.10.y CFS, runnable_avg' &&
+	replayed 5.11.0 'v5.11-v5.12 CFS, runnable_avg' &&
+	replayed 5.12.19 'v5.11-v5.12 CFS, runnable_avg' &&
 	replayed 5.13.19 'v5.13 CFS, runnable_avg' &&
 	replayed 5.14.0 'v5.14-v5.15.18 CFS, runnable_avg' &&
 	replayed 5.15.18 'v5.14-v5.15.18 CFS, runnable_avg' &&
@@ -90,7 +100,9 @@ test_expect_success 'v5.17-v6.7 releases replay under their profile' "
 	replayed 6.0.19 'v6.0 CFS, runnable_avg' &&
 	replayed 6.1.140 'v6.1 CFS, runnable_avg' &&
 	replayed 6.5.13 'v6.2-v6.5 CFS, runnable_avg' &&
-	replayed 6.6.92 'v6.6 EEVDF' &&
+	replayed 6.6.3 'v6.6.0-v6.6.3 EEVDF' &&
+	replayed 6.6.4 'v6.6.4-v6.6.92 EEVDF' &&
+	replayed 6.6.92 'v6.6.4-v6.6.92 EEVDF' &&
 	replayed 6.6.93 'v6.6.93-v6.6.y EEVDF' &&
 	replayed 6.7.12 'v6.7 EEVDF'
 "

@@ -35,6 +35,7 @@
 #include "alloc.h"
 #include "error.h"
 #include "group.h"
+#include "profile.h"
 #include "truth.h"
 #include "truthfile.h"
 #include "weight.h"
@@ -1246,7 +1247,7 @@ static void test_kernel_publication(void **state)
 
 /* Release to behaviour, at the boundaries named in lib/group.h. */
 /*
- * update_cfs_group() before eab03c23c2a1 (v5.17-v6.6) reweights even at an
+ * update_cfs_group() before eab03c23c2a1 (v5.17-v6.6.3) reweights even at an
  * unchanged weight: after each tick's walk the group entity's load_avg is
  * se_weight * load_sum / (PELT_MIN_DIVIDER + period_contrib), recomputed
  * from its sums between period boundaries, where v6.7+ keeps the value of
@@ -1262,16 +1263,17 @@ static uint64_t reweighted_load_avg(const struct cfsr_group_rq *g)
 
 static void test_reweight_unchanged(void **state)
 {
-	const struct cfsr_group_params *gp[2] = { &cfsr_group_params_v6_6,
-						  &cfsr_group_params_v6_7 };
-	struct cfsr_group_model *m[2];
-	struct cfsr_group_task task[2];
-	struct cfsr_task_group *a[2];
+	/* v6.6.0-v6.6.3, v6.7 and stable 6.6.4 (eab03c23c2a1 alone) */
+	const struct cfsr_group_params *gp[3] = { &cfsr_group_params_v6_6, &cfsr_group_params_v6_7,
+						  &cfsr_group_params_v6_6_4 };
+	struct cfsr_group_model *m[3];
+	struct cfsr_group_task task[3];
+	struct cfsr_task_group *a[3];
 	struct cfsr_group_time t;
-	int i, step, differ = 0, ticks = 0;
+	int i, step, differ = 0, differ_6_6_4 = 0, ticks = 0;
 
 	(void)state;
-	for (i = 0; i < 2; i++) {
+	for (i = 0; i < 3; i++) {
 		m[i] = cfsr_group_model_new(gp[i], &cfsr_pelt_params_v6_2, 1);
 		times_at(&t, 1, 50000000);
 		a[i] = cfsr_group_mkdir(m[i], "/a", &t);
@@ -1287,7 +1289,7 @@ static void test_reweight_unchanged(void **state)
 	 */
 	for (step = 1; step < 200; step++) {
 		times_at(&t, 1, 50000000 + (uint64_t)step * 300000);
-		for (i = 0; i < 2; i++) {
+		for (i = 0; i < 3; i++) {
 			if (step % 10 == 6) {
 				cfsr_group_put_prev(m[i], &task[i], &t, NULL);
 				assert_int_equal(cfsr_group_dequeue_task(m[i], &task[i], &t, 0), 0);
@@ -1302,12 +1304,16 @@ static void test_reweight_unchanged(void **state)
 			continue;
 		assert_int_equal(a[0]->rq[0].se_avg.load_avg, reweighted_load_avg(&a[0]->rq[0]));
 		differ += a[1]->rq[0].se_avg.load_avg != reweighted_load_avg(&a[1]->rq[0]);
+		differ_6_6_4 += a[2]->rq[0].se_avg.load_avg != reweighted_load_avg(&a[2]->rq[0]);
 		ticks++;
 	}
 	print_message("reweight at an unchanged weight: v6.7 differs at %d of %d ticks\n", differ,
 		      ticks);
+	print_message("reweight at an unchanged weight: 6.6.4 differs at %d of %d ticks\n",
+		      differ_6_6_4, ticks);
 	assert_true(differ > 0);
-	for (i = 0; i < 2; i++) {
+	assert_true(differ_6_6_4 > 0);
+	for (i = 0; i < 3; i++) {
 		cfsr_group_task_release(&task[i]);
 		cfsr_group_model_free(m[i]);
 	}
@@ -1316,21 +1322,30 @@ static void test_reweight_unchanged(void **state)
 static void test_params_for(void **state)
 {
 	(void)state;
-	assert_ptr_equal(cfsr_group_params_for(61844), &cfsr_group_params_modern);
-	assert_ptr_equal(cfsr_group_params_for(61801), &cfsr_group_params_v6_13);
-	assert_ptr_equal(cfsr_group_params_for(61207), &cfsr_group_params_v6_13);
-	assert_ptr_equal(cfsr_group_params_for(61206), &cfsr_group_params_v6_12);
-	assert_ptr_equal(cfsr_group_params_for(61100), &cfsr_group_params_v6_7);
-	assert_ptr_equal(cfsr_group_params_for(60700), &cfsr_group_params_v6_7);
-	assert_ptr_equal(cfsr_group_params_for(60699), &cfsr_group_params_v6_6);
-	assert_ptr_equal(cfsr_group_params_for(51700), &cfsr_group_params_v6_6);
-	assert_ptr_equal(cfsr_group_params_for(50700), &cfsr_group_params_v6_6);
-	assert_null(cfsr_group_params_for(50699));
+	assert_ptr_equal(cfsr_group_params_for(CFSR_KVER(6, 18, 44)), &cfsr_group_params_modern);
+	assert_ptr_equal(cfsr_group_params_for(CFSR_KVER(6, 18, 1)), &cfsr_group_params_v6_13);
+	assert_ptr_equal(cfsr_group_params_for(CFSR_KVER(6, 12, 7)), &cfsr_group_params_v6_13);
+	assert_ptr_equal(cfsr_group_params_for(CFSR_KVER(6, 12, 6)), &cfsr_group_params_v6_12);
+	assert_ptr_equal(cfsr_group_params_for(CFSR_KVER(6, 11, 0)), &cfsr_group_params_v6_7);
+	assert_ptr_equal(cfsr_group_params_for(CFSR_KVER(6, 7, 0)), &cfsr_group_params_v6_7);
+	/* eab03c23c2a1 in stable 6.6.4 */
+	assert_ptr_equal(cfsr_group_params_for(CFSR_KVER(6, 6, 999)), &cfsr_group_params_v6_6_4);
+	assert_ptr_equal(cfsr_group_params_for(CFSR_KVER(6, 6, 4)), &cfsr_group_params_v6_6_4);
+	assert_ptr_equal(cfsr_group_params_for(CFSR_KVER(6, 6, 3)), &cfsr_group_params_v6_6);
+	assert_ptr_equal(cfsr_group_params_for(CFSR_KVER(5, 17, 0)), &cfsr_group_params_v6_6);
+	assert_ptr_equal(cfsr_group_params_for(CFSR_KVER(5, 7, 0)), &cfsr_group_params_v6_6);
+	assert_null(cfsr_group_params_for(CFSR_KVER(5, 6, 999)));
 	/* 1528c661c24b (rate limit) and eab03c23c2a1 (skip equal weight): v6.7 */
 	assert_false(cfsr_group_params_v6_6.tg_load_ratelimit);
 	assert_true(cfsr_group_params_v6_7.tg_load_ratelimit);
 	assert_true(cfsr_group_params_v6_6.reweight_unchanged);
 	assert_false(cfsr_group_params_v6_7.reweight_unchanged);
+	assert_false(cfsr_group_params_v6_6_4.reweight_unchanged);
+	assert_false(cfsr_group_params_v6_6.reweight_eevdf);
+	assert_true(cfsr_group_params_v6_6_4.reweight_eevdf &&
+		    cfsr_group_params_v6_7.reweight_eevdf);
+	/* 6.6.4-6.6.y: eab03c23c2a1 keyed, the rate limit (1528c661c24b) not */
+	assert_false(cfsr_group_params_v6_6_4.tg_load_ratelimit);
 	assert_false(cfsr_group_params_v6_6.keep_empty_weight);
 	/* Only v6.12.0-6 count delayed tasks as runnable; only v6.7-v6.11 reweight empty groups. */
 	assert_false(cfsr_group_params_v6_12.runnable_h_nr_runnable);

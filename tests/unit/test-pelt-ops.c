@@ -139,6 +139,54 @@ static void test_group_shares_v4_19(void **state)
 }
 
 /*
+ * scale_load_down() floored at 2 (26cf52229efc) in the stable releases of
+ * April 2020, on a group cfs_rq whose weight is 1000 (below 2048: a small
+ * group entity queued there) and whose load_avg is 0:
+ *  - calc_cfs_shares() (4.9.y, 4.14.y) with tg->shares 2097152 and this
+ *    cfs_rq's contribution all of tg->load_avg (1002): without the floor
+ *    load = 1000 >> 10 = 0, tg_weight = 1002 - 1002 + 0 = 0, shares 0,
+ *    clamped to MIN_SHARES 2; with it load = 2, tg_weight = 2, shares =
+ *    2097152 * 2 / 2, the whole tg->shares;
+ *  - calc_group_shares() (4.19.y, 5.4.y-5.6.y) with tg->shares 1048576,
+ *    tg->load_avg 2000 of which 300 here: without the floor load =
+ *    max(0, 0) = 0, shares clamped to 2, and calc_group_runnable() 2 too
+ *    (max(0, 0) of anything, clamped); with it load = 2, tg_weight = 2000 -
+ *    300 + 2 = 1702, shares = 2097152 / 1702 = 1232.17 -> 1232, runnable =
+ *    max(0, 2) * 1232 / max(0, 2) = 1232.
+ */
+static void floor_shares(const char *before, const char *from, struct cfsr_pelt_tg tg,
+			 uint64_t want_before, uint64_t want_from)
+{
+	const struct cfsr_profile *pb, *pf;
+	const struct cfsr_pelt_ops *ob = ops(before, &pb), *of = ops(from, &pf);
+	struct cfsr_sched_avg g = { 0 };
+	uint64_t run;
+
+	assert_false(pb->v4->scale_load_down_floor);
+	assert_true(pf->v4->scale_load_down_floor);
+	assert_int_equal(ob->group_shares(pb, &tg, 1000, &g, &run), want_before);
+	assert_int_equal(run, want_before);
+	assert_int_equal(of->group_shares(pf, &tg, 1000, &g, &run), want_from);
+	assert_int_equal(run, want_from);
+}
+
+static void test_stable_load_down_floor(void **state)
+{
+	const struct cfsr_pelt_tg alone = { 2097152, 1002, 0, 1002 };
+	const struct cfsr_pelt_tg spread = { W0, 2000, 0, 300 };
+
+	(void)state;
+	floor_shares("4.9.219", "4.9.220", alone, 2, 2097152);
+	floor_shares("4.14.176", "4.14.177", alone, 2, 2097152);
+	floor_shares("4.19.115", "4.19.116", spread, 2, 1232);
+	floor_shares("5.4.32", "5.4.33", spread, 2, 1232);
+	floor_shares("5.5.17", "5.5.18", spread, 2, 1232);
+	floor_shares("5.6.4", "5.6.5", spread, 2, 1232);
+	/* mainline v4.20-v5.0 has no floor, v5.7 has it (lib/pelt.c) */
+	floor_shares("5.0.21", "4.19.325", spread, 2, 1232);
+}
+
+/*
  * Legacy (v3.8-v4.2) group entity of a group whose single task runs alone
  * on one CPU, always runnable.  The task's contribution is
  * runnable_avg_sum * 1024 / (runnable_avg_period + 1) with sum = period = P
@@ -311,6 +359,7 @@ int main(void)
 		cmocka_unit_test(test_v4_9_shares),
 		cmocka_unit_test(test_equal_shares),
 		cmocka_unit_test(test_group_shares_v4_19),
+		cmocka_unit_test(test_stable_load_down_floor),
 		cmocka_unit_test(test_legacy_group_alone),
 		cmocka_unit_test(test_publish_thresholds),
 		cmocka_unit_test(test_reweight),

@@ -213,10 +213,16 @@ static void test_tg_load_avg(void **state)
 static void test_calc_cfs_shares(void **state)
 {
 	(void)state;
-	assert_int_equal(cfsr_v4_calc_cfs_shares(4000, 1000, 1 << 20, 1 << 20, true), 266834);
-	assert_int_equal(cfsr_v4_calc_cfs_shares(4000, 1000, 1024, 1024, false), 260);
-	assert_int_equal(cfsr_v4_calc_cfs_shares(1023, 1023, 3 << 20, 1 << 20, true), 1 << 20);
-	assert_int_equal(cfsr_v4_calc_cfs_shares(4000, 1000, 0, 1 << 20, true), 2);
+	assert_int_equal(
+		cfsr_v4_calc_cfs_shares(&cfsr_v4_params_v4_13, 4000, 1000, 1 << 20, 1 << 20, true),
+		266834);
+	assert_int_equal(
+		cfsr_v4_calc_cfs_shares(&cfsr_v4_params_v4_3, 4000, 1000, 1024, 1024, false), 260);
+	assert_int_equal(
+		cfsr_v4_calc_cfs_shares(&cfsr_v4_params_v4_13, 1023, 1023, 3 << 20, 1 << 20, true),
+		1 << 20);
+	assert_int_equal(
+		cfsr_v4_calc_cfs_shares(&cfsr_v4_params_v4_13, 4000, 1000, 0, 1 << 20, true), 2);
 }
 
 /*
@@ -233,13 +239,38 @@ static void test_calc_cfs_shares(void **state)
 static void test_group_shares(void **state)
 {
 	(void)state;
-	assert_int_equal(cfsr_v4_calc_group_shares(2000, 300, 1 << 20, 300, 1 << 20), 394178);
-	assert_int_equal(cfsr_v4_calc_group_shares(2000, 1500, 1 << 20, 1500, 1 << 20), 786432);
-	assert_int_equal(cfsr_v4_calc_group_runnable(2000, 1 << 20, 1500, 0, 786432), 589824);
+	assert_int_equal(
+		cfsr_v4_calc_group_shares(&cfsr_v4_params_v4_15, 2000, 300, 1 << 20, 300, 1 << 20),
+		394178);
+	assert_int_equal(cfsr_v4_calc_group_shares(&cfsr_v4_params_v4_15, 2000, 1500, 1 << 20, 1500,
+						   1 << 20),
+			 786432);
+	assert_int_equal(
+		cfsr_v4_calc_group_runnable(&cfsr_v4_params_v4_15, 2000, 1 << 20, 1500, 0, 786432),
+		589824);
 	/* Instant weights win while the averages are low. */
-	assert_int_equal(cfsr_v4_calc_group_runnable(300, 1 << 20, 250, 1 << 20, 394178), 394178);
+	assert_int_equal(cfsr_v4_calc_group_runnable(&cfsr_v4_params_v4_15, 300, 1 << 20, 250,
+						     1 << 20, 394178),
+			 394178);
+	/*
+	 * A cfs_rq weight of 1000 (< 2048), load_avg 0: scale_load_down() is 0
+	 * and the shares clamp to 2, or, floored at 2 (26cf52229efc, stable
+	 * 4.19.116+), tg_weight = 2000 - 300 + 2 = 1702 and shares = 2^20 * 2
+	 * / 1702 = 1232.17.
+	 */
+	assert_int_equal(
+		cfsr_v4_calc_group_shares(&cfsr_v4_params_v4_15, 2000, 300, 1000, 0, 1 << 20), 2);
+	assert_int_equal(
+		cfsr_v4_calc_group_shares(&cfsr_v4_params_v4_19_116, 2000, 300, 1000, 0, 1 << 20),
+		1232);
+	assert_int_equal(cfsr_v4_weight(&cfsr_v4_params_v4_15, 2047), 1);
+	assert_int_equal(cfsr_v4_weight(&cfsr_v4_params_v4_19_116, 2047), 2);
+	assert_int_equal(cfsr_v4_weight(&cfsr_v4_params_v4_19_116, 1), 2);
+	assert_int_equal(cfsr_v4_weight(&cfsr_v4_params_v4_19_116, 0), 0);
+	assert_int_equal(cfsr_v4_weight(&cfsr_v4_params_v4_19_116, 3 << 10), 3);
 	/* Nothing runnable: clamped to MIN_SHARES. */
-	assert_int_equal(cfsr_v4_calc_group_runnable(2000, 0, 0, 0, 786432), 2);
+	assert_int_equal(cfsr_v4_calc_group_runnable(&cfsr_v4_params_v4_15, 2000, 0, 0, 0, 786432),
+			 2);
 }
 
 /*
@@ -317,7 +348,8 @@ static void test_propagate_runnable(void **state)
 	cfs.runnable_load_avg = 900;
 	cfs.runnable_load_sum = 40000000;
 
-	cfsr_v4_update_tg_cfs_runnable(&cfs, &se, 0, 0, &prop, 1024, 1024, true, 1024);
+	cfsr_v4_update_tg_cfs_runnable(&cfsr_v4_params_v4_15, &cfs, &se, 0, 0, &prop, 1024, 1024,
+				       true, 1024);
 	assert_int_equal(prop, 0);
 	assert_int_equal(se.load_sum, 30000);
 	assert_int_equal(se.load_avg, 643);
@@ -328,8 +360,8 @@ static void test_propagate_runnable(void **state)
 	assert_int_equal(cfs.runnable_load_sum, 50240000);
 
 	prop = -5000;
-	cfsr_v4_update_tg_cfs_runnable(&cfs, &se, 12288000, 1 << 20, &prop, 1024, 1024, false,
-				       1024);
+	cfsr_v4_update_tg_cfs_runnable(&cfsr_v4_params_v4_15, &cfs, &se, 12288000, 1 << 20, &prop,
+				       1024, 1024, false, 1024);
 	assert_int_equal(se.load_sum, 15000);
 	assert_int_equal(se.load_avg, 321);
 	/* Not queued: the parent's runnable load stays. */
@@ -337,10 +369,12 @@ static void test_propagate_runnable(void **state)
 	assert_int_equal(cfs.load_avg, 1215 - (643 - 321));
 
 	prop = 40000;
-	cfsr_v4_update_tg_cfs_runnable(&cfs, &se, 0, 0, &prop, 1024, 1024, false, 1024);
+	cfsr_v4_update_tg_cfs_runnable(&cfsr_v4_params_v4_15, &cfs, &se, 0, 0, &prop, 1024, 1024,
+				       false, 1024);
 	assert_int_equal(se.load_sum, LOAD_AVG_MAX);
 	/* Nothing to propagate: nothing changes. */
-	cfsr_v4_update_tg_cfs_runnable(&cfs, &se, 0, 0, &prop, 1024, 1024, false, 1024);
+	cfsr_v4_update_tg_cfs_runnable(&cfsr_v4_params_v4_15, &cfs, &se, 0, 0, &prop, 1024, 1024,
+				       false, 1024);
 	assert_int_equal(se.load_sum, LOAD_AVG_MAX);
 }
 

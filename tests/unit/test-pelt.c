@@ -1017,21 +1017,19 @@ static void test_stable_removed_util(void **state)
 }
 
 /*
- * Stable 5.15.36 and 5.17.5 (40f5aa4c5eae): a nice -20 entity with
+ * Stable 5.10.113, 5.15.36 and 5.17.5 (40f5aa4c5eae): a nice -20 entity with
  * load_avg 1 attached at divider 46818 gets load_sum 1 (46818 < 88761),
- * 5.15.35 and 5.17.4 46818 / 88761 = 0, so the cfs_rq's load_sum grows by
- * 88761 or by 0.
+ * 5.10.112, 5.15.35 and 5.17.4 46818 / 88761 = 0, so the cfs_rq's load_sum
+ * grows by 88761 or by 0.
  */
 static void test_stable_attach_floor(void **state)
 {
 	static const struct {
 		const char *release;
 		uint64_t load_sum;
-	} want[] = { { "5.15.35", 0 },
-		     { "5.15.36", 1 },
-		     { "5.15.178", 1 },
-		     { "5.17.4", 0 },
-		     { "5.17.5", 1 } };
+	} want[] = { { "5.10.112", 0 }, { "5.10.113", 1 }, { "5.10.240", 1 },
+		     { "5.11.0", 0 },	{ "5.15.35", 0 },  { "5.15.36", 1 },
+		     { "5.15.178", 1 }, { "5.17.4", 0 },   { "5.17.5", 1 } };
 	struct cfsr_sched_avg cfs, se;
 	size_t i;
 

@@ -27,11 +27,21 @@ static void capture(const char *msg, void *data)
 static void test_version(void **state)
 {
 	(void)state;
-	assert_int_equal(cfsr_profile_version("6.18.44-fc-v1147"), 61844);
-	assert_int_equal(cfsr_profile_version("6.12"), 61200);
-	assert_int_equal(cfsr_profile_version("5.15.0-91-generic"), 51500);
-	assert_int_equal(cfsr_profile_version("4.19.316"), 41999);
-	assert_int_equal(cfsr_profile_version("6.6.0-rc3+"), 60600);
+	/* major * 1000000 + minor * 1000 + sublevel */
+	assert_int_equal(cfsr_profile_version("6.18.44-fc-v1147"), 6018044);
+	assert_int_equal(cfsr_profile_version("6.12"), 6012000);
+	assert_int_equal(cfsr_profile_version("5.15.0-91-generic"), 5015000);
+	assert_int_equal(cfsr_profile_version("6.6.0-rc3+"), 6006000);
+	/* the long stable series keep their sublevels past 99 */
+	assert_int_equal(cfsr_profile_version("4.19.316"), 4019316);
+	assert_int_equal(cfsr_profile_version("6.1.160"), 6001160);
+	assert_true(cfsr_profile_version("5.10.113") > cfsr_profile_version("5.10.99"));
+	assert_true(cfsr_profile_version("5.10.999") < cfsr_profile_version("5.11"));
+	/* capped at 999, still below the next minor */
+	assert_int_equal(cfsr_profile_version("5.10.1234"), 5010999);
+	assert_int_equal(CFSR_KVER(6, 1, 160), 6001160);
+	assert_int_equal(cfsr_profile_version("100.1"), -1);
+	assert_int_equal(cfsr_profile_version("6.100"), -1);
 	assert_int_equal(cfsr_profile_version("linux"), -1);
 	assert_int_equal(cfsr_profile_version("6"), -1);
 	assert_int_equal(cfsr_profile_version(NULL), -1);
@@ -64,7 +74,7 @@ static void test_profiles(void **state)
 	assert_int_equal(cfsr_profile_for("6.18")->base_slice_ns, 700000);
 	p = cfsr_profile_for("6.6.30");
 	assert_true(p->eevdf && !p->delay_dequeue && p->implemented);
-	assert_string_equal(p->name, "v6.6 EEVDF");
+	assert_string_equal(p->name, "v6.6.4-v6.6.92 EEVDF");
 	assert_string_equal(cfsr_profile_for("6.7.1")->name, "v6.7 EEVDF");
 	p = cfsr_profile_for("6.5.13");
 	assert_true(!p->eevdf && p->implemented && p->base_slice_ns == 0 && !p->place_lag);
@@ -80,6 +90,19 @@ static void test_profiles(void **state)
 	assert_null(cfsr_profile_for("7.0"));
 }
 
+/*
+ * The release after @v in CFSR_KVER() terms: the next sublevel, or after a
+ * series' last (sublevel 999) the next minor, after minor 99 the next major.
+ */
+static int kver_next(int v)
+{
+	if (v % 1000 < CFSR_KVER_SUB_MAX)
+		return v + 1;
+	if (v / 1000 % 1000 < 99)
+		return CFSR_KVER(v / 1000000, v / 1000 % 1000 + 1, 0);
+	return CFSR_KVER(v / 1000000 + 1, 0, 0);
+}
+
 /* The table covers v3.8-v6.18 without gaps or overlaps, oldest first. */
 static void test_table_contiguous(void **state)
 {
@@ -87,15 +110,18 @@ static void test_table_contiguous(void **state)
 
 	(void)state;
 	assert_true(n > 10);
-	assert_int_equal(cfsr_profile_at(0)->first, 30800);
-	assert_int_equal(cfsr_profile_at(n - 1)->last, 61899);
+	assert_int_equal(kver_next(CFSR_KVER(5, 15, 35)), CFSR_KVER(5, 15, 36));
+	assert_int_equal(kver_next(CFSR_KVER(4, 0, 999)), CFSR_KVER(4, 1, 0));
+	assert_int_equal(kver_next(CFSR_KVER(5, 99, 999)), CFSR_KVER(6, 0, 0));
+	assert_int_equal(cfsr_profile_at(0)->first, CFSR_KVER(3, 8, 0));
+	assert_int_equal(cfsr_profile_at(n - 1)->last, CFSR_KVER(6, 18, 999));
 	assert_null(cfsr_profile_at(n));
 	for (i = 0; i < n; i++) {
 		const struct cfsr_profile *p = cfsr_profile_at(i);
 
 		assert_true(p->first <= p->last);
 		if (i)
-			assert_int_equal(p->first, cfsr_profile_at(i - 1)->last + 1);
+			assert_int_equal(p->first, kver_next(cfsr_profile_at(i - 1)->last));
 		/* Each profile names its arithmetic, and only that one. */
 		assert_true((p->arith == CFSR_ARITH_LEGACY) == (p->legacy != NULL));
 		assert_true((p->arith == CFSR_ARITH_V4) == (p->v4 != NULL));
@@ -104,12 +130,12 @@ static void test_table_contiguous(void **state)
 		/* The engine replays every generation (v3.8-v5.6 through their operations). */
 		assert_true(p->implemented);
 		/* migrate_se_pelt_lag(): e2f3e35f1f5a, merged for v6.0 */
-		assert_true(p->migrate_pelt_lag == (p->first >= 60000));
+		assert_true(p->migrate_pelt_lag == (p->first >= CFSR_KVER(6, 0, 0)));
 		/* the detach inside dequeue_entity(): e1f078f50478, merged for v6.1 */
-		assert_true(p->detach_in_dequeue == (p->first >= 60100));
-		assert_true(p->util_est_late == (p->pelt && p->first < 61200));
-		assert_true(p->eevdf == (p->first >= 60600));
-		assert_true(p->delay_dequeue == (p->first >= 61200));
+		assert_true(p->detach_in_dequeue == (p->first >= CFSR_KVER(6, 1, 0)));
+		assert_true(p->util_est_late == (p->pelt && p->first < CFSR_KVER(6, 12, 0)));
+		assert_true(p->eevdf == (p->first >= CFSR_KVER(6, 6, 0)));
+		assert_true(p->delay_dequeue == (p->first >= CFSR_KVER(6, 12, 0)));
 	}
 }
 
@@ -191,6 +217,31 @@ static void test_stable_sublevels(void **state)
 	const struct cfsr_pelt_params *p;
 
 	(void)state;
+	/* 26cf52229efc: 4.9.220, 4.14.177, 4.19.116, 5.4.33, 5.5.18, 5.6.5 */
+	assert_ptr_equal(cfsr_profile_for("4.9.219")->v4, &cfsr_v4_params_v4_7);
+	assert_ptr_equal(cfsr_profile_for("4.9.220")->v4, &cfsr_v4_params_v4_9_220);
+	assert_ptr_equal(cfsr_profile_for("4.14.176")->v4, &cfsr_v4_params_v4_13);
+	assert_ptr_equal(cfsr_profile_for("4.14.177")->v4, &cfsr_v4_params_v4_14_177);
+	assert_ptr_equal(cfsr_profile_for("4.19.115")->v4, &cfsr_v4_params_v4_15);
+	assert_ptr_equal(cfsr_profile_for("4.19.116")->v4, &cfsr_v4_params_v4_19_116);
+	assert_ptr_equal(cfsr_profile_for("4.19.325")->v4, &cfsr_v4_params_v4_19_116);
+	assert_ptr_equal(cfsr_profile_for("4.20.0")->v4, &cfsr_v4_params_v4_15);
+	assert_ptr_equal(cfsr_profile_for("5.4.32")->v4, &cfsr_v4_params_v4_15);
+	assert_ptr_equal(cfsr_profile_for("5.4.33")->v4, &cfsr_v4_params_v4_19_116);
+	assert_ptr_equal(cfsr_profile_for("5.5.17")->v4, &cfsr_v4_params_v4_15);
+	assert_ptr_equal(cfsr_profile_for("5.5.18")->v4, &cfsr_v4_params_v4_19_116);
+	assert_ptr_equal(cfsr_profile_for("5.6.4")->v4, &cfsr_v4_params_v4_15);
+	assert_ptr_equal(cfsr_profile_for("5.6.5")->v4, &cfsr_v4_params_v4_19_116);
+	assert_true(cfsr_profile_clock_pelt(cfsr_profile_for("5.4.33")));
+	assert_false(cfsr_profile_clock_pelt(cfsr_profile_for("4.19.116")));
+	/* the floor is all they change */
+	assert_true(cfsr_v4_params_v4_19_116.unweighted_se && cfsr_v4_params_v4_19_116.propagate);
+	assert_false(cfsr_v4_params_v4_9_220.propagate || cfsr_v4_params_v4_9_220.segments);
+	assert_true(cfsr_v4_params_v4_14_177.divider_period_contrib &&
+		    !cfsr_v4_params_v4_14_177.unweighted_se);
+	assert_false(cfsr_v4_params_v4_15.scale_load_down_floor ||
+		     cfsr_v4_params_v4_13.scale_load_down_floor ||
+		     cfsr_v4_params_v4_7.scale_load_down_floor);
 	/* 98b0d890220d: Linux 5.15.19 and 5.16.5 */
 	assert_ptr_equal(cfsr_profile_for("5.15.18")->pelt, &cfsr_pelt_params_v5_14);
 	p = cfsr_profile_for("5.15.19")->pelt;
@@ -205,6 +256,17 @@ static void test_stable_sublevels(void **state)
 	assert_true(p->attach_load_sum_min1 && p->removed_util_bound && p->removed_resync);
 	assert_true(p->dequeue_load_resync && p->detach_resync && !p->sum_lower_bounds);
 	assert_ptr_equal(cfsr_profile_for("5.15.199-x")->pelt, p);
+	/* 40f5aa4c5eae: 5.10.113-rc1, on v5.8's arithmetic otherwise */
+	assert_ptr_equal(cfsr_profile_for("5.10.112")->pelt, &cfsr_pelt_params_v5_8);
+	p = cfsr_profile_for("5.10.113")->pelt;
+	assert_true(p->attach_load_sum_min1 && !p->removed_resync && !p->sum_lower_bounds);
+	assert_int_equal(p->util_est_repr, CFSR_UTIL_EST_PAIR_LSB);
+	assert_int_equal(p->prop_load, CFSR_PROP_LOAD_ADD);
+	assert_false(cfsr_pelt_params_v5_8.attach_load_sum_min1);
+	assert_ptr_equal(cfsr_profile_for("5.10.240-cip")->pelt, p);
+	assert_ptr_equal(cfsr_profile_for("5.11.0")->pelt, &cfsr_pelt_params_v5_8);
+	assert_string_equal(cfsr_profile_for("5.10.113")->name,
+			    "v5.10.113-v5.10.y CFS, runnable_avg");
 	/* 40f5aa4c5eae: 5.17.5-rc1; 5.17.5+ is v5.18's arithmetic */
 	assert_false(cfsr_profile_for("5.17.4")->pelt->attach_load_sum_min1);
 	assert_ptr_equal(cfsr_profile_for("5.17.5")->pelt, &cfsr_pelt_params_v5_18);
@@ -212,6 +274,13 @@ static void test_stable_sublevels(void **state)
 	/* mainline v5.14 and v5.17 are unchanged */
 	assert_false(cfsr_profile_for("5.14.21")->pelt->removed_util_bound);
 	assert_false(cfsr_profile_for("5.17.0")->pelt->removed_util_bound);
+	/* eab03c23c2a1: between "Linux 6.6.3" and "Linux 6.6.4" in 6.6.y */
+	assert_string_equal(cfsr_profile_for("6.6.3")->name, "v6.6.0-v6.6.3 EEVDF");
+	assert_string_equal(cfsr_profile_for("6.6.4")->name, "v6.6.4-v6.6.92 EEVDF");
+	assert_int_equal(cfsr_profile_for("6.6.4")->last, CFSR_KVER(6, 6, 92));
+	assert_ptr_equal(cfsr_profile_for("6.6.4")->pelt, cfsr_profile_for("6.6.3")->pelt);
+	assert_int_equal(cfsr_profile_for("6.6.4")->base_slice_ns, 750000);
+	assert_true(cfsr_profile_for("6.6.3")->eevdf && cfsr_profile_for("6.6.4")->eevdf);
 	/* 2ae891b82695: 6.6.93, 6.12.31, 6.14.9; 6.13.y ended before it */
 	assert_int_equal(cfsr_profile_for("6.6.92")->base_slice_ns, 750000);
 	assert_int_equal(cfsr_profile_for("6.6.93")->base_slice_ns, 700000);
@@ -244,7 +313,7 @@ static void test_choose(void **state)
 	assert_string_equal(p->name, "v3.13-v4.0 legacy PELT");
 	p = cfsr_profile_choose("6.18.1", "5.6", "t.dat");
 	assert_non_null(p);
-	assert_string_equal(p->name, "v5.1-v5.6 runnable_load_avg, clock_pelt");
+	assert_string_equal(p->name, "v5.6.0-v5.6.4 runnable_load_avg, clock_pelt");
 	/* the same arithmetic on either side of v5.1 (23127296889f), another PELT clock */
 	assert_true(p->v4 == cfsr_profile_for("5.0.21")->v4);
 	assert_true(cfsr_profile_clock_pelt(p));
@@ -254,7 +323,7 @@ static void test_choose(void **state)
 	assert_string_equal(last_msg, "");
 	p = cfsr_profile_choose("6.18.1", "5.10", "t.dat");
 	assert_non_null(p);
-	assert_string_equal(p->name, "v5.8-v5.12 CFS, runnable_avg");
+	assert_string_equal(p->name, "v5.8-v5.10.112 CFS, runnable_avg");
 	p = cfsr_profile_choose("6.18.1", "6.7", "t.dat");
 	assert_non_null(p);
 	assert_string_equal(p->name, "v6.7 EEVDF");

@@ -1855,7 +1855,9 @@ static void test_group_entity_reweight(void **state)
  * 500000 (within the 1999999 clamp), doubled: vruntime 500000 - 1e6;
  * deadline 500000 + (374999 - 500000) * 2 = 249998.  v6.7 (V without the
  * waiting entity, over A and B): V = 1e6, lag 1e6 doubled: vruntime
- * -1e6; deadline 1e6 + (374999 - 1e6) * 2 = -250002.
+ * -1e6; deadline 1e6 + (374999 - 1e6) * 2 = -250002.  Stable 6.6.4
+ * carries eab03c23c2a1 and so v6.7's form; 6.6.0-6.6.3 keep the vruntime
+ * 0 and scale the deadline relative to it: 374999 * 2 = 749998.
  */
 static void reweight_waiting(const char *release, int64_t vruntime, int64_t deadline)
 {
@@ -1875,6 +1877,9 @@ static void test_group_entity_reweight_eevdf(void **state)
 	(void)state;
 	reweight_waiting("6.10", -500000, 249998);
 	reweight_waiting("6.7", -1000000, -250002);
+	reweight_waiting("6.6.4", -1000000, -250002);
+	reweight_waiting("6.6.92", -1000000, -250002);
+	reweight_waiting("6.6.3", 0, 749998);
 }
 
 /*

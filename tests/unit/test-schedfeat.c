@@ -118,6 +118,71 @@ static void test_decode_6_12_6_13(void **state)
 }
 
 /*
+ * NI_RANDOM in stable 6.1.160 and 6.6.120 (33cf66d88306, the review patches
+ * "[PATCH 6.1 617/634]" and "[PATCH 6.6 711/737]"), after LATENCY_WARN as
+ * in mainline.  6.1.y up to 6.1.159, as v6.0: CFS_HEAD 0-6 (GENTLE_FAIR_SLEEPERS,
+ * START_DEBIT, NEXT_BUDDY, LAST_BUDDY, CACHE_HOT_BUDDY, WAKEUP_PREEMPTION,
+ * HRTICK), HRTICK_DL 7, DOUBLE_TICK 8, NONTASK_CAPACITY 9, TTWU_QUEUE 10,
+ * SIS_PROP 11, SIS_UTIL 12, WARN_DOUBLE_CLOCK 13 .. WA_BIAS 20, UTIL_EST 21,
+ * UTIL_EST_FASTUP 22, LATENCY_WARN 23, ALT_PERIOD 24, BASE_SLICE 25 (26
+ * lines); 6.1.160 has NI_RANDOM 24, ALT_PERIOD 25, BASE_SLICE 26 (27).
+ * 6.6.y up to 6.6.119: PLACE_LAG 0 .. DOUBLE_TICK 8 (9 lines), then the same
+ * 9-23 as 6.1 (NONTASK_CAPACITY to LATENCY_WARN), HZ_BW 24 (25 lines);
+ * 6.6.120 NI_RANDOM 24, HZ_BW 25 (26).
+ */
+static void test_decode_ni_random_stable(void **state)
+{
+	struct cfsr_trace_info in = info_for("6.1.159", (1ull << 24) | (1ull << 26));
+	struct cfsr_sched_feats f;
+	const char *range;
+	size_t nr;
+
+	(void)state;
+	assert_int_equal(cfsr_sched_feats_decode(&f, &in), CFSR_FEAT_TABLE);
+	assert_int_equal(f.nr, 26);
+	assert_int_equal(cfsr_sched_feat_state(&f, "ALT_PERIOD"), 1);
+	assert_int_equal(cfsr_sched_feat_state(&f, "BASE_SLICE"), 0);
+	assert_int_equal(cfsr_sched_feat_state(&f, "NI_RANDOM"), -1);
+	assert_int_equal(cfsr_sched_feat_unnamed(&f), 1ull << 26);
+	in.kernel_release = "6.1.160";
+	assert_int_equal(cfsr_sched_feats_decode(&f, &in), CFSR_FEAT_TABLE);
+	assert_int_equal(f.nr, 27);
+	assert_int_equal(cfsr_sched_feat_state(&f, "NI_RANDOM"), 1);
+	assert_int_equal(cfsr_sched_feat_state(&f, "ALT_PERIOD"), 0);
+	assert_int_equal(cfsr_sched_feat_state(&f, "BASE_SLICE"), 1);
+	assert_int_equal(cfsr_sched_feat_state(&f, "LATENCY_WARN"), 0);
+	assert_int_equal(cfsr_sched_feat_unnamed(&f), 0);
+	assert_string_equal(f.names[23], "LATENCY_WARN");
+	assert_string_equal(f.names[24], "NI_RANDOM");
+	/* later 6.1.y the same; v6.2 has the mainline order again */
+	assert_non_null(cfsr_sched_feat_order("6.1.170-cloud", &nr, &range));
+	assert_int_equal(nr, 27);
+	assert_string_equal(range, "v6.1.160-v6.1.y");
+	assert_non_null(cfsr_sched_feat_order("6.2.0", &nr, NULL));
+	assert_int_equal(nr, 26);
+
+	in = info_for("6.6.119", 1ull << 24);
+	cfsr_sched_feats_decode(&f, &in);
+	assert_int_equal(f.nr, 25);
+	assert_int_equal(cfsr_sched_feat_state(&f, "HZ_BW"), 1);
+	assert_int_equal(cfsr_sched_feat_state(&f, "NI_RANDOM"), -1);
+	in.kernel_release = "6.6.120";
+	cfsr_sched_feats_decode(&f, &in);
+	assert_int_equal(f.nr, 26);
+	assert_int_equal(cfsr_sched_feat_state(&f, "NI_RANDOM"), 1);
+	assert_int_equal(cfsr_sched_feat_state(&f, "HZ_BW"), 0);
+	assert_string_equal(f.names[25], "HZ_BW");
+	/* a 6.6.120 kernel's HZ_BW bit is unnamed under the older order */
+	in = info_for("6.6.119", 1ull << 25);
+	cfsr_sched_feats_decode(&f, &in);
+	assert_int_equal(cfsr_sched_feat_unnamed(&f), 1ull << 25);
+	assert_non_null(cfsr_sched_feat_order("6.6.130", &nr, &range));
+	assert_string_equal(range, "v6.6.120-v6.6.y");
+	assert_non_null(cfsr_sched_feat_order("6.7.0", &nr, NULL));
+	assert_int_equal(nr, 24);
+}
+
+/*
  * UTIL_EST by release: v4.17-v5.2 bit 21 of 22 (LB_BIAS after
  * DOUBLE_TICK, UTIL_EST last); v5.3-v5.4 bit 20 of 21 (LB_BIAS gone);
  * v5.5-v5.11 bit 20 (GENTLE_FAIR_SLEEPERS,
@@ -290,8 +355,8 @@ static void test_orders(void **state)
 			char rel[32];
 			const char *const *names;
 
-			snprintf(rel, sizeof(rel), "%d.%d.%d", ends[e] / 10000, ends[e] / 100 % 100,
-				 ends[e] % 100);
+			snprintf(rel, sizeof(rel), "%d.%d.%d", ends[e] / 1000000,
+				 ends[e] / 1000 % 1000, ends[e] % 1000);
 			names = cfsr_sched_feat_order(rel, &nr, NULL);
 			assert_non_null(names);
 			for (j = 0; j < nr; j++)
@@ -308,6 +373,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_recorded_mask_is_the_defaults),
 		cmocka_unit_test(test_decode_6_18),
+		cmocka_unit_test(test_decode_ni_random_stable),
 		cmocka_unit_test(test_decode_6_12_6_13),
 		cmocka_unit_test(test_util_est_bit),
 		cmocka_unit_test(test_unknown),
