@@ -29,7 +29,7 @@
 #include "schedfeat.h"
 #include "truthfile.h"
 
-#define REPORT_FORMAT_VERSION 5
+#define REPORT_FORMAT_VERSION 6
 
 static const char *const report_usage[] = {
 	"usage: cfsreplay report [--json] [--top N] [--cpu CPU] [--pid PID]",
@@ -665,6 +665,9 @@ static void text_place(struct report *r)
 		printf("  %-10s %8" PRIu64 " %9" PRIu64 " %13" PRIu64 "\n",
 		       cfsr_place_kind_name((enum cfsr_place_kind)k), pt->n[k][CFSR_AGREES],
 		       pt->n[k][CFSR_DIVERGES], pt->n[k][CFSR_CANNOT_JUDGE]);
+	printf("  %-10s %8" PRIu64 " %9" PRIu64 " %13" PRIu64 "\n", "  stayed",
+	       pt->exec_stayed[CFSR_AGREES], pt->exec_stayed[CFSR_DIVERGES],
+	       pt->exec_stayed[CFSR_CANNOT_JUDGE]);
 	printf("  %6s %6s %6s %6s  %s\n", "wakeup", "fork", "migr.", "exec", "reasons");
 	for (k = 0; k < CFSR_NR_REASONS; k++) {
 		if (!pt->reasons[0][k] && !pt->reasons[1][k] && !pt->reasons[2][k] &&
@@ -1276,6 +1279,11 @@ static json_object *json_place(struct report *r)
 		json_object_object_add(counts, cfsr_place_kind_name((enum cfsr_place_kind)k), kc);
 	}
 	json_object_object_add(o, "counts", counts);
+	kc = json_object_new_object();
+	for (v = 0; v < CFSR_NR_VERDICTS; v++)
+		json_object_object_add(kc, cfsr_verdict_name((enum cfsr_verdict)v),
+				       u64(pt->exec_stayed[v]));
+	json_object_object_add(o, "exec_stayed", kc);
 	for (k = 0; k < CFSR_PLACE_NR_KINDS; k++) {
 		kc = json_object_new_object();
 		for (v = 0; v < CFSR_NR_REASONS; v++)
