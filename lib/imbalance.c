@@ -156,7 +156,7 @@ static bool filter_keeps(const struct cfsr_imbalance *im, const struct cfsr_imb_
 
 	if (c < 0 || w->busiest == c || w->local == c)
 		return true;
-	if (!w->group)
+	if (!w->group || c >= im->p.nr_cpus)
 		return false;
 	span = im->p.topo->levels[w->level - 1].span;
 	return span[c] == w->busiest || span[c] == w->local;
