@@ -243,66 +243,111 @@ static int write_line(struct cpu_pages *cpus, int nr_cpus, const unsigned char *
 	return put_event(&cpus[cpu], ts, data, size);
 }
 
+/* Each CPU's pages from the event lines of @path, into temporary files; 0 or -1. */
+static int write_pages(const char *path, struct cpu_pages *cpus, int nr_cpus,
+		       const unsigned char *sec, size_t len)
+{
+	char line[1024];
+	FILE *ev = fopen(path, "r");
+	int c, ret = -1;
+
+	if (!ev) {
+		perror(path);
+		return -1;
+	}
+	while (fgets(line, sizeof(line), ev))
+		if (write_line(cpus, nr_cpus, sec, len, line) < 0) {
+			fprintf(stderr, "dat-write: bad event line: %s", line);
+			goto out_close;
+		}
+	for (c = 0; c < nr_cpus; c++)
+		if (flush_page(&cpus[c]) < 0 || lseek(cpus[c].fd, 0, SEEK_SET) < 0)
+			goto out_close;
+	ret = 0;
+out_close:
+	fclose(ev);
+	return ret;
+}
+
+/* The file @out: @l's header info, event formats and uname, and the CPUs' pages. */
+static int write_file(const char *out, const struct td_layout *l, const unsigned char *hdr,
+		      size_t hlen, const unsigned char *sec, size_t len, int nr_cpus,
+		      const int *fds)
+{
+	struct td_writer *w = td_writer_create(out, "none", l->long_size, l->page_size);
+	int c, ids[MAX_CPUS], ret = -1;
+	uint32_t n32 = (uint32_t)nr_cpus;
+
+	if (!w)
+		return -1;
+	for (c = 0; c < nr_cpus; c++)
+		ids[c] = c;
+	if (!td_writer_section(w, TD_SEC_HEADER_INFO, hdr, hlen) &&
+	    !td_writer_section(w, TD_SEC_EVENT_FORMATS, sec, len) &&
+	    (!l->uname || !td_writer_option(w, TD_OPT_UNAME, l->uname, strlen(l->uname) + 1)) &&
+	    !td_writer_option(w, TD_OPT_TRACECLOCK, "[perf]", 7) &&
+	    !td_writer_option(w, TD_OPT_CPUCOUNT, &n32, 4) &&
+	    !td_writer_buffer(w, "", "perf", nr_cpus, ids, fds))
+		ret = 0;
+	if (td_writer_close(w) < 0)
+		ret = -1;
+	return ret;
+}
+
 int main(int argc, char **argv)
 {
-	struct cpu_pages *cpus;
+	struct cpu_pages *cpus = NULL;
 	struct td_layout l;
-	struct td_writer *w;
-	unsigned char *hdr, *sec;
+	unsigned char *hdr = NULL, *sec = NULL;
 	size_t hlen, len;
-	int in, nr_cpus, c, ids[MAX_CPUS], fds[MAX_CPUS], ret = 1;
-	uint32_t n32;
-	char line[1024];
-	FILE *ev;
+	int in, nr_cpus, c, fds[MAX_CPUS], ret = 1;
 
 	if (argc != 5 || (nr_cpus = atoi(argv[3])) < 1 || nr_cpus > MAX_CPUS) {
 		fprintf(stderr, "usage: dat-write FORMATS_FROM OUT NR_CPUS EVENTS\n");
 		return 2;
 	}
 	in = open(argv[1], O_RDONLY | O_CLOEXEC);
-	if (in < 0 || td_layout_read(argv[1], in, &l) < 0 || l.version != 7 ||
-	    l.page_size != PAGE) {
+	if (in < 0) {
+		perror(argv[1]);
+		return 1;
+	}
+	if (td_layout_read(argv[1], in, &l) < 0)
+		goto out_close;
+	if (l.version != 7 || l.page_size != PAGE) {
 		fprintf(stderr, "dat-write: '%s' is not a version 7 trace.dat of 4096-byte pages\n",
 			argv[1]);
-		return 1;
+		goto out_layout;
 	}
 	if (td_section_load(in, &l, l.sec_header_info, &hdr, &hlen) < 0 ||
 	    td_section_load(in, &l, l.sec_event_formats, &sec, &len) < 0)
-		return 1;
-	ev = fopen(argv[4], "r");
+		goto out_free;
 	cpus = calloc((size_t)nr_cpus, sizeof(*cpus));
-	if (!ev || !cpus)
-		return 1;
+	if (!cpus)
+		goto out_free;
+	for (c = 0; c < nr_cpus; c++)
+		cpus[c].fd = -1;
 	for (c = 0; c < nr_cpus; c++) {
 		char tmp[] = "/tmp/cfsr-dat-XXXXXX";
 
-		cpus[c].fd = mkstemp(tmp);
+		cpus[c].fd = fds[c] = mkstemp(tmp);
 		if (cpus[c].fd < 0)
-			return 1;
+			goto out_cpus;
 		unlink(tmp);
-		ids[c] = c;
-		fds[c] = cpus[c].fd;
 	}
-	while (fgets(line, sizeof(line), ev))
-		if (write_line(cpus, nr_cpus, sec, len, line) < 0) {
-			fprintf(stderr, "dat-write: bad event line: %s", line);
-			return 1;
-		}
-	for (c = 0; c < nr_cpus; c++)
-		if (flush_page(&cpus[c]) < 0 || lseek(cpus[c].fd, 0, SEEK_SET) < 0)
-			return 1;
-	w = td_writer_create(argv[2], "none", l.long_size, l.page_size);
-	if (!w)
-		return 1;
-	n32 = (uint32_t)nr_cpus;
-	if (!td_writer_section(w, TD_SEC_HEADER_INFO, hdr, hlen) &&
-	    !td_writer_section(w, TD_SEC_EVENT_FORMATS, sec, len) &&
-	    (!l.uname || !td_writer_option(w, TD_OPT_UNAME, l.uname, strlen(l.uname) + 1)) &&
-	    !td_writer_option(w, TD_OPT_TRACECLOCK, "[perf]", 7) &&
-	    !td_writer_option(w, TD_OPT_CPUCOUNT, &n32, 4) &&
-	    !td_writer_buffer(w, "", "perf", nr_cpus, ids, fds))
+	if (!write_pages(argv[4], cpus, nr_cpus, sec, len) &&
+	    !write_file(argv[2], &l, hdr, hlen, sec, len, nr_cpus, fds))
 		ret = 0;
-	if (td_writer_close(w) < 0)
-		ret = 1;
+out_cpus:
+	for (c = 0; c < nr_cpus; c++)
+		if (cpus[c].fd >= 0)
+			close(cpus[c].fd);
+	free(cpus);
+out_free:
+	free(hdr);
+	free(sec);
+out_layout:
+	td_layout_release(&l);
+out_close:
+	close(in);
 	return ret;
 }
