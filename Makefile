@@ -104,7 +104,8 @@ obj = $(patsubst $(SRCDIR)/%.c,$(O)/%.o,$(1))
 LIB_OBJS := $(call obj,$(LIB_SRCS))
 FMT_OBJS := $(call obj,$(FMT_SRCS)) $(O)/formats/pelt-bpf-obj.o
 CMD_OBJS := $(call obj,$(CMD_SRCS))
-HELPER_BINS := $(O)/tests/helpers/pelt-capture $(O)/tests/helpers/meta-set
+HELPER_BINS := $(O)/tests/helpers/pelt-capture $(O)/tests/helpers/meta-set \
+	$(O)/tests/helpers/dat-write
 UNIT_BINS := $(patsubst $(SRCDIR)/tests/unit/%.c,$(O)/tests/unit/%,$(UNIT_SRCS))
 LIBCFSR := $(O)/libcfsreplay.a
 PROG := $(O)/cfsreplay

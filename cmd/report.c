@@ -29,7 +29,7 @@
 #include "schedfeat.h"
 #include "truthfile.h"
 
-#define REPORT_FORMAT_VERSION 5
+#define REPORT_FORMAT_VERSION 6
 
 static const char *const report_usage[] = {
 	"usage: cfsreplay report [--json] [--top N] [--cpu CPU] [--pid PID]",
@@ -463,9 +463,13 @@ static uint64_t imb_lasting_ns(const struct cfsr_imb_totals *it)
 }
 
 /* The longest windows; @other names the source of their other loads, or NULL. */
-static void text_windows(const struct cfsr_imb_window *w, int n, const char *other)
+static const char *group_text(const struct report *r, const struct cfsr_imb_window *w, int id,
+			      char *buf, size_t size);
+
+static void text_windows(const struct report *r, const struct cfsr_imb_window *w, int n,
+			 const char *other)
 {
-	char pair[16], loads[32], oloads[48], nrs[16];
+	char pair[32], loads[32], oloads[48], nrs[16], gb[16], gl[16];
 	int i;
 
 	if (!n)
@@ -475,7 +479,12 @@ static void text_windows(const struct cfsr_imb_window *w, int n, const char *oth
 	       "tasks", "class", "waiting on B (load)");
 	printf(other ? "  %s B/L\n" : "\n", other);
 	for (i = 0; i < n; i++) {
-		snprintf(pair, sizeof(pair), "%d->%d", w[i].busiest, w[i].local);
+		if (w[i].group)
+			snprintf(pair, sizeof(pair), "%s->%s",
+				 group_text(r, &w[i], w[i].busiest, gb, sizeof(gb)),
+				 group_text(r, &w[i], w[i].local, gl, sizeof(gl)));
+		else
+			snprintf(pair, sizeof(pair), "%d->%d", w[i].busiest, w[i].local);
 		snprintf(loads, sizeof(loads), "%" PRIu64 "/%" PRIu64, w[i].busiest_load,
 			 w[i].local_load);
 		snprintf(nrs, sizeof(nrs), "%d/%d", w[i].busiest_nr, w[i].local_nr);
@@ -555,6 +564,31 @@ static void text_imb_levels(const struct report *r, const struct cfsr_imb_totals
 	printf("\n");
 }
 
+/* The windows between groups of CPUs, where a level's groups hold several CPUs. */
+static void text_imb_groups(const struct report *r)
+{
+	const struct cfsr_imb_totals *gt = cfsr_imb_group_totals(r->c.im);
+	const struct cfsr_imb_window *w;
+	int k, n;
+
+	if (!cfsr_imb_has_groups(r->c.im))
+		return;
+	printf("  between groups of CPUs (a level's groups: the domains of the level below;\n"
+	       "  loads are the groups' avg_load):\n");
+	printf("    windows %" PRIu64 ", lasting %" PRIu64
+	       " (allowed %.3f ms), beyond any interval %" PRIu64 "\n",
+	       gt->windows, gt->lasting, (double)gt->lasting_ns[CFSR_IMB_ALLOWED] / 1e6,
+	       gt->beyond_max);
+	printf("    by level:");
+	for (k = 1; k < r->c.topo.nr_levels; k++)
+		printf("%s %s %" PRIu64 " lasting %.3f ms", k > 1 ? "," : "",
+		       r->c.topo.levels[k].name, gt->level_lasting[k],
+		       (double)gt->level_lasting_ns[k] / 1e6);
+	printf("\n");
+	n = cfsr_imb_group_top(r->c.im, &w);
+	text_windows(r, w, n, NULL);
+}
+
 static void text_imb(struct report *r)
 {
 	const struct cfsr_imb_totals *it = cfsr_imb_totals(r->c.im);
@@ -584,9 +618,14 @@ static void text_imb(struct report *r)
 	       ", trace end %" PRIu64 "\n",
 	       it->ended[CFSR_IMB_MIGRATION], it->ended[CFSR_IMB_BALANCED],
 	       it->ended[CFSR_IMB_TRACE_END]);
+	printf("  beyond any interval %4" PRIu64
+	       " windows %12.3f ms   longer than the longest busy\n"
+	       "                                          interval (doubled up to max_interval)\n",
+	       it->beyond_max, (double)it->beyond_max_ns / 1e6);
 	text_imb_levels(r, it);
 	n = cfsr_imb_top(r->c.im, &w);
-	text_windows(w, n, r->pelt && !r->pelt_failed ? "kernel" : NULL);
+	text_windows(r, w, n, r->pelt && !r->pelt_failed ? "kernel" : NULL);
+	text_imb_groups(r);
 }
 
 /* Lasting imbalance on the kernel's per-CPU loads, beside the model's. */
@@ -636,7 +675,7 @@ static void text_imb_kernel(const struct report *r)
 		printf("\n");
 	}
 	n = cfsr_imb_top(r->c.imk, &w);
-	text_windows(w, n, "model");
+	text_windows(r, w, n, "model");
 }
 
 static void text_place(struct report *r)
@@ -666,6 +705,9 @@ static void text_place(struct report *r)
 		printf("  %-10s %8" PRIu64 " %9" PRIu64 " %13" PRIu64 "\n",
 		       cfsr_place_kind_name((enum cfsr_place_kind)k), pt->n[k][CFSR_AGREES],
 		       pt->n[k][CFSR_DIVERGES], pt->n[k][CFSR_CANNOT_JUDGE]);
+	printf("  %-10s %8" PRIu64 " %9" PRIu64 " %13" PRIu64 "\n", "  stayed",
+	       pt->exec_stayed[CFSR_AGREES], pt->exec_stayed[CFSR_DIVERGES],
+	       pt->exec_stayed[CFSR_CANNOT_JUDGE]);
 	printf("  %6s %6s %6s %6s  %s\n", "wakeup", "fork", "migr.", "exec", "reasons");
 	for (k = 0; k < CFSR_NR_REASONS; k++) {
 		if (!pt->reasons[0][k] && !pt->reasons[1][k] && !pt->reasons[2][k] &&
@@ -1114,6 +1156,28 @@ static json_object *json_iww(struct report *r)
 }
 
 /* One window; @other: key prefix of its other loads, or NULL. */
+/* The CPUs of the group @id of group window @w's level (the span below it), as a CPU list. */
+static const char *group_text(const struct report *r, const struct cfsr_imb_window *w, int id,
+			      char *buf, size_t size)
+{
+	const int *span = r->c.topo.levels[w->level - 1].span;
+	size_t len = 0;
+	int c, end;
+
+	buf[0] = '\0';
+	for (c = 0; c < r->c.topo.nr_cpus; c++) {
+		if (span[c] != id)
+			continue;
+		for (end = c; end + 1 < r->c.topo.nr_cpus && span[end + 1] == id; end++)
+			;
+		if (len < size)
+			len += (size_t)snprintf(buf + len, size - len, end > c ? "%s%d-%d" : "%s%d",
+						len ? "," : "", c, end);
+		c = end;
+	}
+	return buf;
+}
+
 static json_object *json_window(const struct report *r, const struct cfsr_imb_window *w,
 				const char *other)
 {
@@ -1124,8 +1188,20 @@ static json_object *json_window(const struct report *r, const struct cfsr_imb_wi
 	json_object_object_add(e, "start_ns", u64(w->start));
 	json_object_object_add(e, "end_ns", u64(w->end));
 	json_object_object_add(e, "duration_ns", u64(w->end - w->start));
-	json_object_object_add(e, "busiest_cpu", json_object_new_int(w->busiest));
+	json_object_object_add(e, "busiest_cpu", json_object_new_int(w->busiest_cpu));
 	json_object_object_add(e, "local_cpu", json_object_new_int(w->local));
+	if (w->group) {
+		char buf[256];
+
+		json_object_object_add(
+			e, "busiest_group",
+			json_object_new_string(group_text(r, w, w->busiest, buf, sizeof(buf))));
+		json_object_object_add(
+			e, "local_group",
+			json_object_new_string(group_text(r, w, w->local, buf, sizeof(buf))));
+	}
+	json_object_object_add(e, "beyond_max_interval",
+			       json_object_new_boolean(w->end - w->start > w->max_interval_ns));
 	json_object_object_add(e, "busiest_load", u64(w->busiest_load));
 	json_object_object_add(e, "local_load", u64(w->local_load));
 	json_object_object_add(e, "busiest_nr", json_object_new_int(w->busiest_nr));
@@ -1152,6 +1228,54 @@ static const char *domains_source(const struct report *r)
 	return r->c.topo.domains_recorded ? "recorded" : "defaults";
 }
 
+/* A level's window count, its longest busy interval and its windows beyond it (format 6). */
+static void json_level_more(const struct report *r, json_object *e,
+			    const struct cfsr_imb_totals *it, int k)
+{
+	json_object_object_add(e, "windows", u64(it->level_windows[k]));
+	json_object_object_add(e, "max_busy_balance_interval_ns",
+			       u64(cfsr_topo_max_busy_interval_ns(&r->c.topo, k, 0, r->c.hz)));
+	json_object_object_add(e, "beyond_max_windows", u64(it->level_beyond_max[k]));
+}
+
+/* The windows between groups of CPUs (format 6), NULL where no level has such groups. */
+static json_object *json_imb_groups(const struct report *r, const struct cfsr_imbalance *im)
+{
+	const struct cfsr_imb_totals *gt = cfsr_imb_group_totals(im);
+	const struct cfsr_imb_window *w;
+	json_object *o, *levels, *top, *e;
+	int k, i, n;
+
+	if (!cfsr_imb_has_groups(im))
+		return NULL;
+	o = json_object_new_object();
+	json_object_object_add(o, "windows", u64(gt->windows));
+	json_object_object_add(o, "lasting_windows", u64(gt->lasting));
+	json_object_object_add(o, "allowed_ns", u64(gt->lasting_ns[CFSR_IMB_ALLOWED]));
+	json_object_object_add(o, "unknown_affinity_ns", u64(gt->lasting_ns[CFSR_IMB_AFF_UNKNOWN]));
+	json_object_object_add(o, "affinity_bound_ns", u64(gt->lasting_ns[CFSR_IMB_AFF_BOUND]));
+	json_object_object_add(o, "transient_ns", u64(gt->transient_ns));
+	json_object_object_add(o, "longest_ns", u64(gt->longest_ns));
+	json_object_object_add(o, "beyond_max_windows", u64(gt->beyond_max));
+	json_object_object_add(o, "beyond_max_ns", u64(gt->beyond_max_ns));
+	levels = json_object_new_array();
+	for (k = 1; k < r->c.topo.nr_levels; k++) {
+		e = json_object_new_object();
+		json_object_object_add(e, "name", json_object_new_string(r->c.topo.levels[k].name));
+		json_object_object_add(e, "lasting_windows", u64(gt->level_lasting[k]));
+		json_object_object_add(e, "lasting_ns", u64(gt->level_lasting_ns[k]));
+		json_level_more(r, e, gt, k);
+		json_object_array_add(levels, e);
+	}
+	json_object_object_add(o, "levels", levels);
+	top = json_object_new_array();
+	n = cfsr_imb_group_top(im, &w);
+	for (i = 0; i < n; i++)
+		json_object_array_add(top, json_window(r, &w[i], NULL));
+	json_object_object_add(o, "top", top);
+	return o;
+}
+
 static json_object *json_imb_of(const struct report *r, const struct cfsr_imbalance *im,
 				const char *other)
 {
@@ -1170,6 +1294,10 @@ static json_object *json_imb_of(const struct report *r, const struct cfsr_imbala
 	json_object_object_add(o, "affinity_bound_ns", u64(it->lasting_ns[CFSR_IMB_AFF_BOUND]));
 	json_object_object_add(o, "transient_ns", u64(it->transient_ns));
 	json_object_object_add(o, "longest_ns", u64(it->longest_ns));
+	json_object_object_add(o, "max_busy_balance_interval_ns",
+			       u64(cfsr_balance_interval_ns(2 * r->c.nr_cpus, r->c.hz, true)));
+	json_object_object_add(o, "beyond_max_windows", u64(it->beyond_max));
+	json_object_object_add(o, "beyond_max_ns", u64(it->beyond_max_ns));
 	ended = json_object_new_object();
 	for (k = 0; k < CFSR_IMB_NR_ENDS; k++)
 		json_object_object_add(ended, cfsr_imb_end_name((enum cfsr_imb_end)k),
@@ -1192,6 +1320,7 @@ static json_object *json_imb_of(const struct report *r, const struct cfsr_imbala
 			json_object_new_string(lv->recorded ? "recorded" : "defaults"));
 		json_object_object_add(e, "lasting_windows", u64(it->level_lasting[k]));
 		json_object_object_add(e, "lasting_ns", u64(it->level_lasting_ns[k]));
+		json_level_more(r, e, it, k);
 		json_object_array_add(levels, e);
 	}
 	json_object_object_add(o, "levels", levels);
@@ -1200,6 +1329,7 @@ static json_object *json_imb_of(const struct report *r, const struct cfsr_imbala
 	for (i = 0; i < n; i++)
 		json_object_array_add(top, json_window(r, &w[i], other));
 	json_object_object_add(o, "top", top);
+	json_object_object_add(o, "groups", json_imb_groups(r, im));
 	return o;
 }
 
@@ -1277,6 +1407,11 @@ static json_object *json_place(struct report *r)
 		json_object_object_add(counts, cfsr_place_kind_name((enum cfsr_place_kind)k), kc);
 	}
 	json_object_object_add(o, "counts", counts);
+	kc = json_object_new_object();
+	for (v = 0; v < CFSR_NR_VERDICTS; v++)
+		json_object_object_add(kc, cfsr_verdict_name((enum cfsr_verdict)v),
+				       u64(pt->exec_stayed[v]));
+	json_object_object_add(o, "exec_stayed", kc);
 	for (k = 0; k < CFSR_PLACE_NR_KINDS; k++) {
 		kc = json_object_new_object();
 		for (v = 0; v < CFSR_NR_REASONS; v++)

@@ -61,6 +61,8 @@ int cfsr_comparators_init(struct cfsr_comparators *c, const struct cfsr_comparat
 	c->busy_balance_ns = cfsr_balance_interval_ns(p->nr_cpus, hz, true);
 	ip.balance_interval_ns = c->balance_ns;
 	mp.interval_ns = c->busy_balance_ns;
+	/* sd_init(): max_interval twice the weight, which the doubling reaches */
+	mp.max_interval_ns = cfsr_balance_interval_ns(2 * p->nr_cpus, hz, true);
 	c->iw = cfsr_iww_new(&ip);
 	c->cl = cfsr_cpuload_new(p->nr_cpus, p->prof, p->hz, p->win_start, p->win_end);
 	if (c->cl && p->info)

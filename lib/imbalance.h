@@ -30,9 +30,14 @@
  * With a topology (topology.h) each window is classed by the lowest domain level
  * that spans B and L, whose imbalance_pct (sd_init(): 110 for SMT, 117
  * above) and busy interval (get_sd_balance_interval() of the domain's
- * weight) it takes.  Differs: at levels above the lowest the balancer
- * compares groups of CPUs (their summed loads and group types), not the
- * two CPUs; capacities reduced by RT/IRQ pressure,
+ * weight) it takes.  Where a level's groups (the domains of the level
+ * below) hold several CPUs, windows between those groups are kept beside
+ * the pairs' (find_groups(): avg_load of each group, the domain's
+ * average, the busiest CPU of the busiest group; cfsr_imb_group_totals()).
+ * A window longer than the longest interval load_balance()'s doubling
+ * up to max_interval can reach is "beyond any interval" (@beyond_max).
+ * Differs: the pair of two CPUs is judged as two groups of one CPU at
+ * every level; capacities reduced by RT/IRQ pressure,
  * the runnable/util conditions of group_is_overloaded() and the widening
  * after failed attempts are not modelled.
  */
@@ -69,6 +74,9 @@ enum cfsr_imb_class {
  * @nr_cpus: CPUs of the trace
  * @imbalance_pct: the domain's imbalance_pct (117: sd_init() for the LLC level)
  * @interval_ns: the busy CPU's balance interval; longer windows are "lasting"
+ * @max_interval_ns: without @topo, the longest busy interval (the balance
+ *        interval doubled up to max_interval); longer windows are "beyond
+ *        any interval"
  * @win_start: count from here (--time)
  * @win_end: up to here
  * @top: how many of the longest windows to keep
@@ -89,6 +97,7 @@ struct cfsr_imb_params {
 	int filter_cpu;
 	unsigned int imbalance_pct;
 	uint64_t interval_ns;
+	uint64_t max_interval_ns;
 	const struct cfsr_topo *topo;
 	const uint64_t *interval_by_weight;
 	int hz;
@@ -117,6 +126,14 @@ struct cfsr_imb_params {
  * @level: the domain level B and L first share (index into the topology's
  *         levels; 0 without one)
  * @interval_ns: the busy interval of that level's domain
+ * @max_interval_ns: the longest busy interval that domain's balancer can
+ *        have (cfsr_topo_max_busy_interval_ns())
+ * @group: a window between two groups of CPUs of @level (the domains of
+ *         the level below): @busiest and @local are the groups' ids (their
+ *         lowest CPU), their loads the groups' avg_load, their nr the
+ *         groups' tasks
+ * @busiest_cpu: the CPU whose task would move (B, or the busiest CPU of
+ *               B's group)
  * @other_busiest_load: B's load at @start from the other source of loads
  *                      (model or kernel, cfsr_imb_set_other()), or 0
  * @other_local_load: L's
@@ -137,6 +154,9 @@ struct cfsr_imb_window {
 	enum cfsr_imb_end why;
 	int level;
 	uint64_t interval_ns;
+	uint64_t max_interval_ns;
+	bool group;
+	int busiest_cpu;
 	uint64_t other_busiest_load;
 	uint64_t other_local_load;
 };
@@ -151,6 +171,11 @@ struct cfsr_imb_window {
  * @ended[]: lasting windows by how they ended
  * @level_lasting, @level_lasting_ns: lasting windows and their time per
  *         domain level
+ * @level_windows: windows per domain level
+ * @beyond_max: windows longer than the longest busy interval their
+ *              domain's balancer can have ("beyond any interval")
+ * @beyond_max_ns: their time (inside [win_start, win_end))
+ * @level_beyond_max: those per domain level
  */
 struct cfsr_imb_totals {
 	uint64_t windows;
@@ -161,6 +186,10 @@ struct cfsr_imb_totals {
 	uint64_t ended[CFSR_IMB_NR_ENDS];
 	uint64_t level_lasting[CFSR_TOPO_MAX_LEVELS];
 	uint64_t level_lasting_ns[CFSR_TOPO_MAX_LEVELS];
+	uint64_t level_windows[CFSR_TOPO_MAX_LEVELS];
+	uint64_t beyond_max;
+	uint64_t beyond_max_ns;
+	uint64_t level_beyond_max[CFSR_TOPO_MAX_LEVELS];
 };
 
 struct cfsr_imbalance;
@@ -207,6 +236,17 @@ const struct cfsr_imb_totals *cfsr_imb_totals(const struct cfsr_imbalance *im);
 
 /* The longest lasting windows, longest first; return their number. */
 int cfsr_imb_top(const struct cfsr_imbalance *im, const struct cfsr_imb_window **w);
+
+/*
+ * The windows between groups of CPUs (find_groups() in imbalance.c), at
+ * each domain level whose groups hold several CPUs: their totals, and
+ * the longest lasting ones, longest first.
+ */
+const struct cfsr_imb_totals *cfsr_imb_group_totals(const struct cfsr_imbalance *im);
+int cfsr_imb_group_top(const struct cfsr_imbalance *im, const struct cfsr_imb_window **w);
+
+/* Some domain level compares groups of several CPUs. */
+bool cfsr_imb_has_groups(const struct cfsr_imbalance *im);
 
 /* Short name of an end reason: "migration", "balanced", "trace-end". */
 const char *cfsr_imb_end_name(enum cfsr_imb_end why);

@@ -194,6 +194,9 @@ static void judge_scope(const struct cfsr_place *pl, const struct cfsr_iww *iw,
 		d->size = nr_to;
 	} else if (unknown_aff) {
 		d->reason = CFSR_R_AFFINITY_UNKNOWN;
+	} else if (fork && min_nr < 0) {
+		/* no CPU the task is known to be allowed on: its mask decides */
+		d->reason = CFSR_R_AFFINITY_UNKNOWN;
 	} else if (fork) {
 		if (nr_to <= min_nr) {
 			d->verdict = CFSR_AGREES;
@@ -512,6 +515,8 @@ static void record(struct cfsr_place *pl, const struct cfsr_iww *iw, const struc
 		return;
 	pl->tot.n[d->kind][d->verdict]++;
 	pl->tot.reasons[d->kind][d->reason]++;
+	if (d->stayed)
+		pl->tot.exec_stayed[d->verdict]++;
 	if (d->verdict != CFSR_DIVERGES)
 		return;
 	if (iw)
@@ -603,13 +608,58 @@ static bool valid_cpu(const struct cfsr_place *pl, int cpu)
 	return cpu >= 0 && cpu < pl->nr_cpus;
 }
 
+/*
+ * A sched_process_exec that no stopper move of its task preceded: the
+ * task stayed on the CPU that records the event.  sched_exec()
+ * (kernel/sched/core.c, v3.8-v6.18) calls the class's select_task_rq()
+ * directly (no nr_cpus_allowed test) with SD_BALANCE_EXEC (WF_EXEC from
+ * v5.10) and returns without a move when dest_cpu == smp_processor_id()
+ * (or, rarely, when dest_cpu is not active); select_task_rq_fair()'s
+ * find_idlest_cpu() only looks at groups the task's affinity allows, so a
+ * task allowed on its CPU alone stays.  The choice is judged as the move
+ * is (exec_pending()), with the task's CPU counted without it, at the
+ * instant of the exec event: sched_exec() ran earlier in the same execve()
+ * (bprm_execve() before exec_binprm()), an instant no event marks.  The
+ * task must be the one the CPU runs (else the CPU's state is unknown).
+ * Differs: the CPU states are those of the exec event, not of the
+ * sched_exec() call before it.
+ */
+static void exec_stay(struct cfsr_place *pl, const struct cfsr_iww *iw,
+		      const struct cfsr_cpuload *cl, const struct cfsr_event *ev, int pid)
+{
+	const struct pl_cpu *c = &pl->cpu[ev->cpu];
+	struct cfsr_place_decision d;
+	int curr, waiting, st;
+
+	memset(&d, 0, sizeof(d));
+	d.ts = ev->ts;
+	d.kind = CFSR_PLACE_EXEC;
+	d.pid = pid;
+	d.from_cpu = d.to_cpu = ev->cpu;
+	d.preferred_cpu = -1;
+	d.verdict = CFSR_CANNOT_JUDGE;
+	d.reason = CFSR_R_STATE_UNKNOWN;
+	d.stayed = true;
+	st = (int)cfsr_iww_cpu_now(iw, ev->cpu, &curr, &waiting);
+	if (c->pid == pid)
+		memcpy(d.comm, c->comm, sizeof(d.comm));
+	if (st != CFSR_CPU_UNKNOWN && curr == pid && c->pid == pid) {
+		pl->self_cpu = ev->cpu;
+		pl->self_nr = waiting;
+		pl->self_st = waiting ? CFSR_CPU_BUSY : CFSR_CPU_IDLE;
+		judge_wake(pl, iw, &d, c->prio, -1, -1, CFSR_SD_BALANCE_EXEC);
+		pl->self_cpu = -1;
+	}
+	record(pl, iw, cl, &d);
+}
+
 int cfsr_place_event(struct cfsr_place *pl, const struct cfsr_event *ev, const struct cfsr_iww *iw,
 		     const struct cfsr_cpuload *cl)
 {
 	struct cfsr_place_decision d;
 	struct pl_task *t;
 	int prio, run_cpu, wait_cpu;
-	bool waking;
+	bool waking, moved;
 
 	switch (ev->kind) {
 	case CFSR_EV_SWITCH:
@@ -629,8 +679,11 @@ int cfsr_place_event(struct cfsr_place *pl, const struct cfsr_event *ev, const s
 					       pl_task_get(pl, ev->exec.pid);
 		if (!t)
 			return -1;
+		moved = t->pending;
 		settle_pending(pl, t, ev->kind == CFSR_EV_EXEC);
 		t->setaffinity = false;
+		if (ev->kind == CFSR_EV_EXEC && !moved && valid_cpu(pl, ev->cpu))
+			exec_stay(pl, iw, cl, ev, t->pid);
 		return 0;
 	case CFSR_EV_SETAFFINITY:
 		t = pl_task_get(pl, ev->affinity.pid > 0 ? ev->affinity.pid : ev->pid);

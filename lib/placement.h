@@ -14,7 +14,9 @@
  *              affinity change, active balance
  *   exec       the migration stopper's move of a task that woke it and
  *              was switched out for it, confirmed by the task's
- *              sched_process_exec (sched_exec(), which runs before it)
+ *              sched_process_exec (sched_exec(), which runs before it);
+ *              a sched_process_exec without such a move is sched_exec()'s
+ *              choice of the task's own CPU (@stayed), judged at that event
  *
  * Each is classified agrees / diverges / cannot judge with a reason (see
  * docs/COMPARATORS.md for the rules and their limits).  The rules follow
@@ -27,6 +29,7 @@
 #ifndef CFSR_PLACEMENT_H
 #define CFSR_PLACEMENT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "cpuload.h"
@@ -118,6 +121,7 @@ struct cfsr_place_cpu {
  * @preferred_cpu: the CPU the rule prefers when it diverges, else -1
  * @size: how far apart: nr_running of @to_cpu minus that of @preferred_cpu
  * @nr_cpus, @cpus: the first CFSR_PLACE_CPUS CPUs at the decision
+ * @stayed: an exec that stayed on its CPU (no stopper move before it)
  */
 struct cfsr_place_decision {
 	uint64_t ts;
@@ -132,16 +136,19 @@ struct cfsr_place_decision {
 	int size;
 	int nr_cpus;
 	struct cfsr_place_cpu cpus[CFSR_PLACE_CPUS];
+	bool stayed;
 };
 
 /**
  * struct cfsr_place_totals - counts within the window and filters
  * @n: decisions per kind and verdict
  * @reasons: decisions per kind and reason
+ * @exec_stayed: of the exec decisions, those that stayed on their CPU, per verdict
  */
 struct cfsr_place_totals {
 	uint64_t n[CFSR_PLACE_NR_KINDS][CFSR_NR_VERDICTS];
 	uint64_t reasons[CFSR_PLACE_NR_KINDS][CFSR_NR_REASONS];
+	uint64_t exec_stayed[CFSR_NR_VERDICTS];
 };
 
 struct cfsr_place;

@@ -349,19 +349,59 @@ int cfsr_topo_top_with(const struct cfsr_topo *t, unsigned int flags)
 	return lv - 1;
 }
 
-uint64_t cfsr_topo_busy_interval_ns(const struct cfsr_topo *t, int lv, int cpu, int hz)
+/*
+ * A busy CPU's interval of a domain whose sd->balance_interval is @ms:
+ * times busy_factor, msecs_to_jiffies(), clamped to one jiffy and to
+ * max_load_balance_interval (HZ * num_online_cpus() / 10, the trace's
+ * CPUs taken as online), as get_sd_balance_interval() makes it
+ * (kernel/sched/fair.c, v5.7-v6.18).  Differs: the busy interval's one
+ * jiffy less of v5.10 up to its removal (release not pinned here) is not
+ * taken.
+ */
+static uint64_t busy_ns(const struct cfsr_topo *t, const struct cfsr_topo_level *l, uint64_t ms,
+			int hz)
 {
-	const struct cfsr_topo_level *l = &t->levels[lv];
-	uint64_t ms = l->min_interval ? l->min_interval : (uint64_t)l->weight[cpu];
-	uint64_t jiffies;
+	uint64_t jiffies, max_jiffies;
 
 	ms *= l->busy_factor ? l->busy_factor : 16;
 	if (hz <= 0)
 		hz = 250;
 	jiffies = (ms * (uint64_t)hz + 999) / 1000;
+	max_jiffies = (uint64_t)hz * (uint64_t)t->nr_cpus / 10;
+	if (max_jiffies && jiffies > max_jiffies)
+		jiffies = max_jiffies;
 	if (!jiffies)
 		jiffies = 1;
 	return jiffies * 1000000000 / (uint64_t)hz;
+}
+
+uint64_t cfsr_topo_busy_interval_ns(const struct cfsr_topo *t, int lv, int cpu, int hz)
+{
+	const struct cfsr_topo_level *l = &t->levels[lv];
+
+	return busy_ns(t, l, l->min_interval ? l->min_interval : (uint64_t)l->weight[cpu], hz);
+}
+
+/*
+ * load_balance() (sched_balance_rq() from v6.10; kernel/sched/fair.c,
+ * v5.7-v6.18) doubles sd->balance_interval each time it finds the domain
+ * balanced, while it is below max_interval, and sets it back to
+ * min_interval when it finds an imbalance: the largest value it reaches
+ * is min_interval doubled until it is no longer below max_interval
+ * (sd_init(): min_interval the domain's weight, max_interval twice it).
+ * Differs: LBF_ALL_PINNED (every task of the busiest CPU pinned) lets it
+ * grow to MAX_PINNED_INTERVAL (512 ms), not taken.
+ */
+uint64_t cfsr_topo_max_busy_interval_ns(const struct cfsr_topo *t, int lv, int cpu, int hz)
+{
+	const struct cfsr_topo_level *l = &t->levels[lv];
+	uint64_t lo = l->min_interval ? l->min_interval : (uint64_t)l->weight[cpu];
+	uint64_t hi = l->max_interval ? l->max_interval : 2 * (uint64_t)l->weight[cpu];
+	uint64_t bi = lo ? lo : 1;
+
+	while (bi < hi)
+		bi *= 2;
+	return busy_ns(t, l, bi, hz);
 }
 
 int cfsr_topo_init(struct cfsr_topo *t, const struct cfsr_trace_info *in, int nr_cpus)

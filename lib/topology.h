@@ -113,9 +113,18 @@ int cfsr_topo_top_with(const struct cfsr_topo *t, unsigned int flags);
 /*
  * get_sd_balance_interval() of a busy CPU in @cpu's domain at level @lv:
  * min_interval (the domain's weight by default) times busy_factor (16)
- * ms, in jiffies at @hz, at least one; returned in ns.
+ * ms, in jiffies at @hz, at least one and at most
+ * max_load_balance_interval (HZ x CPUs / 10); returned in ns.
  */
 uint64_t cfsr_topo_busy_interval_ns(const struct cfsr_topo *t, int lv, int cpu, int hz);
+
+/*
+ * The longest busy interval of that domain: its balance_interval as far as
+ * load_balance()'s doubling while balanced takes it (min_interval doubled
+ * until not below max_interval, twice the weight by default), times
+ * busy_factor, as cfsr_topo_busy_interval_ns(); in ns.
+ */
+uint64_t cfsr_topo_max_busy_interval_ns(const struct cfsr_topo *t, int lv, int cpu, int hz);
 
 /**
  * cfsr_topo_llc_span() - the LLC of @cpu as the trace's caches give it

@@ -15,7 +15,12 @@ moves again, its own sched_setaffinity() entry aside; at such a move the
 task's CPU counts as idle when nothing but the task waits there (the
 kernel judges it without the task); with no idle CPU allowed, whether the
 destination had the fewest runnable tasks ("fewest-tasks") or not
-("load-rule").  "moves" counts them.
+("load-rule").  "moves" counts them.  A sched_process_exec that no such
+move preceded is sched_exec()'s choice of the task's own CPU, the CPU
+that records the event: "exec-stay" counts those ("execs") and judges
+them the same way at the exec event (the task must be the one that CPU
+runs, a fair task, every CPU's state known), the task's CPU counted
+without it.
 
 CPU states: unknown before the CPU's first sched_switch; idle when it runs
 pid 0 and nothing waits on it; overloaded when it runs a task and at least
@@ -113,6 +118,23 @@ class State:
         return sum(1 for o in over if augment(o, set()))
 
 
+def exec_verdict(st, pid, src, dest, others):
+    """sched_exec()'s choice of @dest, the task's CPU @src counted with @others only."""
+    idle, _ = st.states()
+    if not others:
+        idle = set(idle) | {src}
+    # runnable tasks per CPU, the task's own CPU without it (and its stopper)
+    nr = [(st.curr[c] > 0) + len(st.waiting[c]) for c in range(st.ncpu)]
+    nr[src] = len(others)
+    if dest in idle:
+        return "idle-chosen"
+    if any(st.allowed(pid, c) for c in idle):
+        return "idle-skipped"
+    if nr[dest] <= min(nr[c] for c in range(st.ncpu) if st.allowed(pid, c)):
+        return "fewest-tasks"
+    return "load-rule"
+
+
 def main():
     args = sys.argv[1:]
     start, end = 0, 1 << 64
@@ -135,7 +157,10 @@ def main():
     place = {k: {"idle-chosen": 0, "idle-skipped": 0} for k in ("wakeup", "fork")}
     place["exec"] = {"moves": 0, "idle-chosen": 0, "idle-skipped": 0, "fewest-tasks": 0,
                      "load-rule": 0}
+    place["exec-stay"] = {"execs": 0, "idle-chosen": 0, "idle-skipped": 0, "fewest-tasks": 0,
+                          "load-rule": 0}
     rprev = [0] * ncpu        # the task switched out runnable at the CPU's last switch
+    rprio = [-1] * ncpu       # the prio of the task the CPU runs
     exec_wait = {}            # pid -> the verdict of its stopper move, until its exec
     setaff = set()
 
@@ -185,6 +210,7 @@ def main():
             prev, state, nxt = int(f.group(2)), f.group(4), int(f.group(6))
             if cpu < ncpu:
                 rprev[cpu] = prev if prev > 0 and state.startswith("R") else 0
+                rprio[cpu] = int(f.group(7))
                 if st.curr[cpu] > 0:
                     if st.running.get(st.curr[cpu]) == cpu:
                         del st.running[st.curr[cpu]]
@@ -226,19 +252,7 @@ def main():
                 verdict = None
                 if start <= ts < end and int(f.group(3)) >= 100 and -1 not in st.curr:
                     idle, _ = st.states()
-                    if not (st.waiting[src] - {pid}):
-                        idle = set(idle) | {src}
-                    # runnable tasks per CPU, the task's own CPU without it and its stopper
-                    nr = [(st.curr[c] > 0) + len(st.waiting[c]) for c in range(ncpu)]
-                    nr[src] = len(st.waiting[src] - {pid})
-                    if dest in idle:
-                        verdict = "idle-chosen"
-                    elif any(st.allowed(pid, c) for c in idle):
-                        verdict = "idle-skipped"
-                    elif nr[dest] <= min(nr[c] for c in range(ncpu) if st.allowed(pid, c)):
-                        verdict = "fewest-tasks"
-                    else:
-                        verdict = "load-rule"
+                    verdict = exec_verdict(st, pid, src, dest, st.waiting[src] - {pid})
                 exec_wait[pid] = (verdict, start <= ts < end)
             setaff.discard(pid)
             if pid > 0 and dest < ncpu and pid in st.wait_cpu:
@@ -252,6 +266,11 @@ def main():
                 place["exec"]["moves"] += inside
                 if verdict:
                     place["exec"][verdict] += 1
+            elif start <= ts < end and cpu < ncpu:
+                place["exec-stay"]["execs"] += 1
+                if (st.curr[cpu] == pid and rprio[cpu] >= 100 and -1 not in st.curr and
+                        st.mask.get(pid, set()) is not None):
+                    place["exec-stay"][exec_verdict(st, pid, cpu, cpu, st.waiting[cpu])] += 1
         elif name == "sched_process_fork":
             f = FORK.match(body)
             parent, child = int(f.group(2)), int(f.group(4))

@@ -84,7 +84,7 @@ print(n)
 # totals equal those of scripts/idlewait-check.py (an independent computation
 # over trace-cmd report output) within 1 ms, and its idle-chosen and
 # idle-skipped counts of wake-ups, forks and exec placements exactly, and
-# the number of exec placements
+# the number of exec placements (moved and stayed)
 agrees_with_script() {
 	if [ -n "$2" ]; then
 		python3 "$SRC_DIR/scripts/idlewait-check.py" "$1" --start "$2" --end "$3" >want.json &&
@@ -106,13 +106,17 @@ for kind in ("wakeup", "fork"):
         print("# %s %s %s: tool %d, script %d" % (sys.argv[1], kind, r, place[kind][r],
                                                  want["placement"][kind][r]))
         assert place[kind][r] == want["placement"][kind][r], (kind, r)
-# exec placements: the stopper moves confirmed by an exec, and their idle verdicts
+# exec placements: the stopper moves confirmed by an exec and the execs that
+# stayed on their CPU, and their idle verdicts
 counts = json.load(open("got.json"))["placement"]["counts"]["exec"]
-print("# %s exec moves: tool %d, script %d" % (sys.argv[1], sum(counts.values()),
-                                              want["placement"]["exec"]["moves"]))
-assert sum(counts.values()) == want["placement"]["exec"]["moves"], counts
+stayed = json.load(open("got.json"))["placement"]["exec_stayed"]
+moves, stays = want["placement"]["exec"], want["placement"]["exec-stay"]
+print("# %s exec: tool %d (%d stayed), script %d moves, %d stayed" % (
+    sys.argv[1], sum(counts.values()), sum(stayed.values()), moves["moves"], stays["execs"]))
+assert sum(counts.values()) == moves["moves"] + stays["execs"], counts
+assert sum(stayed.values()) == stays["execs"], stayed
 for r in ("idle-chosen", "idle-skipped", "fewest-tasks", "load-rule"):
-    assert place["exec"][r] == want["placement"]["exec"][r], ("exec", r, place["exec"][r])
+    assert place["exec"][r] == moves[r] + stays[r], ("exec", r, place["exec"][r])
 assert got["cpu_ns"] >= got["allowed_cpu_ns"]
 assert got["cpu_ns"] == got["allowed_cpu_ns"] + got["unknown_affinity_cpu_ns"] + got["affinity_bound_cpu_ns"]
 ' "$(basename "$(dirname "$1")")/$(basename "$1")"

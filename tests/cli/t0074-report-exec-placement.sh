@@ -7,6 +7,9 @@
 # CPU, not as migrations.  scripts/idlewait-check.py finds them on its own
 # from trace-cmd's text (the stopper's sched_migrate_task of the task
 # switched out for it, then that task's exec) and judges them the same way.
+# A sched_process_exec without such a move is sched_exec()'s choice of the
+# task's own CPU: counted as an exec that stayed (placement.exec_stayed),
+# judged at the exec event; the script finds and judges those on its own.
 . "$(dirname "$0")/lib.sh"
 
 # exec_matches TRACE: report's exec counts are the script's
@@ -15,13 +18,17 @@ exec_matches() {
 	cfsreplay report --json "$1" >got.json &&
 	python3 - <<-PY
 	import json
-	want = json.load(open("want.json"))["placement"]["exec"]
+	want = json.load(open("want.json"))["placement"]
+	moves, stays = want["exec"], want["exec-stay"]
 	p = json.load(open("got.json"))["placement"]
 	got = p["counts"]["exec"]
-	assert sum(got.values()) == want["moves"] > 0, (got, want)
+	assert sum(got.values()) == moves["moves"] + stays["execs"], (got, want)
+	assert moves["moves"] > 0 and stays["execs"] > 0, want
+	assert sum(p["exec_stayed"].values()) == stays["execs"], (p["exec_stayed"], stays)
 	for r in ("idle-chosen", "idle-skipped", "fewest-tasks", "load-rule"):
-	    assert p["reasons"]["exec"][r] == want[r], (r, p["reasons"]["exec"], want)
-	print("# %s: %d exec placements, %s" % ("$1", want["moves"], want))
+	    assert p["reasons"]["exec"][r] == moves[r] + stays[r], (r, p["reasons"]["exec"], want)
+	print("# %s: %d exec moves %s, %d stayed %s" % ("$1", moves["moves"], moves,
+	                                               stays["execs"], stays))
 	PY
 }
 
@@ -48,7 +55,7 @@ test_expect_success 'compare --json: exec beside the other placement kinds' '
 	python3 - <<-PY
 	import json
 	d = json.load(open("c.json"))
-	assert d["format_version"] == 4, d["format_version"]
+	assert d["format_version"] == 5, d["format_version"]
 	for t in d["traces"]:
 	    assert set(t["comparators"]["placement"]) == {"wakeup", "fork", "migration", "exec"}, t
 	PY
