@@ -2077,6 +2077,91 @@ static void test_group_delayed_counts(void **state)
 }
 
 /*
+ * A propagation series through two new levels: task 99, asleep in the
+ * root group, its signal set to load 512, util 300, runnable 400 at PELT
+ * clock C (period_contrib 1000: divider 46718 + 1000 = 47718), moves to
+ * /a/b (sched_move_task()) at C, where /a and /a/b have never been met:
+ * their cfs_rqs and group entities start at zero on the same grid, so no
+ * aging changes anything and every value follows from the attach and the
+ * propagation.  By hand (attach_entity_load_avg(),
+ * update_tg_cfs_util/runnable/load() of v6.18):
+ * - the task attaches to /a/b: util_sum 300 * 47718 = 14315400, runnable
+ *   400 * 47718 = 19087200, load_sum 512 * 47718 / 1024 = 23859; /a/b's
+ *   load_sum 1024 * 23859 = 24431616, prop +23859, published 512;
+ * - /a/b's entity on /a: util and runnable copied (14315400, 19087200);
+ *   load rs = 23859 + 0 = 23859 (above 14315400 >> 10 = 13979), load_sum
+ *   1024 * 23859 = 24431616, load_avg / 47718 = 512 exactly; /a
+ *   load_avg 512, load_sum 24431616 (above 512 * 46718), published 512;
+ * - /a's entity on the root: the same numbers.
+ * No update_cfs_group() on this path: the entities keep NICE_0_LOAD.
+ */
+/* An entity of the series: the task's signal on /a/b's window, carried up. */
+static void assert_series_entity(const struct cfsr_sched_avg *se)
+{
+	assert_int_equal(se->load_sum, 23859);
+	assert_int_equal(se->load_avg, 512);
+	assert_int_equal(se->util_sum, 14315400);
+	assert_int_equal(se->runnable_sum, 19087200);
+}
+
+/* A cfs_rq of the series: the task's load alone, published. */
+static void assert_series_cfs_rq(const struct cfsr_replay *r, const struct cfsr_cfs_rq *cfs)
+{
+	assert_int_equal(cfs->avg.load_sum, 24431616);
+	assert_int_equal(cfs->avg.load_avg, 512);
+	assert_int_equal(cfs->avg.util_sum, 14315400);
+	assert_int_equal(cfs->avg.util_avg, 300);
+	assert_int_equal(cfs->avg.runnable_avg, 400);
+	assert_int_equal(cfs->tg_load_avg_contrib, 512);
+	assert_int_equal(cfsr_replay_tg_load_avg(r, cfs), 512);
+}
+
+static void test_group_propagation_series(void **state)
+{
+	struct cfsr_replay *r = cfsr_replay_new(1, prof(), 250);
+	const uint64_t c0 = 5000000000000ull, t0 = 3000000000ull;
+	const uint64_t C = 1024 * ((((c0 + 10000000) >> 20) << 10) + 1000);
+	/*
+	 * The switch kept the wakeup's clock (c0 + 100 us at t0 + 110 us), so
+	 * the idle CPU's clock runs 10 us behind c0 + (ts - t0) from there.
+	 */
+	const uint64_t ts = t0 + 10000 + (C - c0);
+	const struct cfsr_cfs_rq *a, *ab;
+	struct cfsr_task *t;
+
+	(void)state;
+	cfsr_replay_clock_sample(r, 0, t0, c0);
+	feed(r, ev_switch(t0, 0, 0, 0, false, 0));
+	feed(r, ev_wakeup(t0 + 100000, 0, 0, 99, 0));
+	feed(r, ev_switch(t0 + 110000, 0, 0, 0, false, 99));
+	run_and_block(r, t0 + 1110000, 99, 1000000);
+	t = cfsr_replay_task(r, 99);
+	set_known_avg(t, C, 0);
+	t->avg.load_avg = 512;
+	t->avg.util_avg = 300;
+	t->avg.runnable_avg = 400;
+	assert_int_equal(t->avg.period_contrib, 1000);
+	assert_int_equal(cfsr_replay_task_move_group(r, 99, "/a/b", ts), 1);
+
+	t = cfsr_replay_task(r, 99);
+	a = cfsr_replay_cfs_rq(r, "/a", 0);
+	ab = cfsr_replay_cfs_rq(r, "/a/b", 0);
+	assert_non_null(a);
+	assert_non_null(ab);
+	assert_int_equal(t->avg.last_update_time, C);
+	assert_series_entity(&t->avg);
+	assert_series_cfs_rq(r, ab);
+	assert_series_entity(&ab->se_avg);
+	assert_series_cfs_rq(r, a);
+	assert_series_entity(&a->se_avg);
+	assert_false(ab->propagate);
+	assert_false(a->propagate);
+	assert_int_equal(ab->se_weight, W0);
+	assert_int_equal(a->se_weight, W0);
+	cfsr_replay_free(r);
+}
+
+/*
  * Always-busy tasks: @pid[i] on CPU i (of @n), each switched in on its
  * idle CPU and reporting 4 ms of run time every 4 ms (a tick's, as no
  * other event of its CPU follows) for @ns; CPU i's events lag CPU 0's by
@@ -3200,6 +3285,7 @@ int main(void)
 		cmocka_unit_test(test_group_entity_cfs_profile),
 		cmocka_unit_test(test_group_walk_counts),
 		cmocka_unit_test(test_group_delayed_counts),
+		cmocka_unit_test(test_group_propagation_series),
 		cmocka_unit_test(test_group_two_groups_two_cpus),
 		cmocka_unit_test(test_group_one_group_two_cpus),
 		cmocka_unit_test(test_group_move_and_blocked),
