@@ -36,11 +36,18 @@
  * weight and runnable count, the parent is aged, a pending attach, detach
  * or removal below is propagated, and the entity gets the weight
  * calc_group_shares() gives.  The arithmetic is lib/group.c's and
- * lib/pelt.c's; the state is the engine's.  Group shares are NICE_0_LOAD
- * (the default cpu.shares and an autogroup of nice 0): shares the trace
- * does not carry are not known.  Not modelled: the blocked-load walk of
- * the periodic and idle balance (updates without a trace event), cgroup
- * moves of a task's signal.
+ * lib/pelt.c's; the state is the engine's, the only model of the
+ * hierarchy.  Group shares are NICE_0_LOAD (the default cpu.shares and an
+ * autogroup of nice 0) unless stated (cfsr_replay_group_shares()):
+ * shares the trace does not carry are not known.  A task's move to
+ * another group takes its signal along (cfsr_replay_task_move_group());
+ * the blocked-load walk of the periodic and idle balance (updates without
+ * a trace event) is made where a kernel record shows it
+ * (cfsr_replay_blocked_hint(), cfsr_replay_blocked_averages()).  Not
+ * modelled: a group's creation and removal (its entities start at zero
+ * at their first update, as entities of unknown past, not attached by
+ * online_fair_sched_group(); unregister_fair_sched_group() does not take
+ * their load away), cpu.idle, and an autogroup's nice value.
  *
  * Every PELT call goes through the profile's table of operations
  * (lib/pelt-ops.h).  The models of v3.8-v4.2 (legacy: load_avg_contrib,

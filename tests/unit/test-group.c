@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Unit tests for lib/group.c: the task-group tree and group PELT.
+ * Unit tests for lib/group.c: the group formulas on values.  How the
+ * replay engine applies them through the hierarchy (walks, steady states,
+ * moves, blocked load) is tested in test-replay.c.
  *
  * Sources of the expected values:
  * - calc_group_shares() cases worked by hand in the comments, one of them
@@ -11,16 +13,14 @@
  * - the 1/64 publication threshold and the 1 ms rate limit at their edges;
  * - one propagation step of each sign, every intermediate value computed by
  *   hand in the comments from the kernel's update_tg_cfs_*() steps;
- * - steady states the design of group scheduling predicts independently of
- *   the arithmetic: a group alone on a CPU gets its whole shares (the "UP"
- *   collapse of calc_group_shares()), a group busy on two CPUs gets half on
- *   each, and two groups on one CPU get equal weights whatever their task
- *   counts;
  * - the kernel's own records in ../shared/traces/{cgroups,periodic}-bpf
  *   (skipped with a message when absent): group entity weights recomputed
  *   with calc_group_shares() from the record of the group's cfs_rq, one
  *   propagation from the entity's record before it, and the published
  *   contribution from the previous record; the agreement is printed.
+ *   Each formula is taken alone here, on the kernel's own inputs, where
+ *   validate measures the engine's whole chain (its clocks, its state and
+ *   its timing of each update) against the same records.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -41,8 +41,7 @@
 #include "weight.h"
 
 #define P (&cfsr_pelt_params_modern)
-#define G (&cfsr_group_params_modern)
-#define TICK_NS 4000000ULL
+#define G (&cfsr_group_params_v6_12)
 
 static void quiet(const char *msg, void *data)
 {
@@ -322,78 +321,6 @@ static void test_propagate_detach(void **state)
 	assert_int_equal(cfs.load_avg, 883);
 }
 
-/*
- * A propagation series through the model: /a and /a/b are created and a
- * migrated task (load 512, util 300, runnable 400) is enqueued in /a/b,
- * all at PELT time 1000 units (period_contrib 1000: divider 47718), so no
- * aging changes anything and every value follows from attach and
- * propagation.  By hand:
- * - creation: each group entity is attached with load_sum 1 (the
- *   max(1, ...) of attach), its parent gaining load_sum 1024 and
- *   prop_runnable_sum 1; /a's +1 reaches the root when /a/b's attach
- *   walks up (load 1 + 1 = 2 -> load_avg 2048 / 47718 = 0: no change);
- * - the task attaches to /a/b: util_sum 300 * 47718 = 14315400, runnable
- *   400 * 47718 = 19087200, load_sum 512 * 47718 / 1024 = 23859; /a/b
- *   load_sum 1024 * 23859 = 24431616, prop +23859, published 512;
- * - /a/b's entity on /a: util and runnable copied (14315400, 19087200);
- *   load rs = 23859 + 1 = 23860 (above 14315400 >> 10 = 13979), load_sum
- *   1024 * 23860 = 24432640, load_avg / 47718 = 512; /a load_avg 512,
- *   load_sum 1024 + (24432640 - 1024) = 24432640, published 512;
- *   calc_group_shares: load 1024, tg_weight 512 - 512 + 1024: the whole
- *   shares, 1048576 as before;
- * - /a's entity on the root: the same numbers; the root's pending sum is
- *   2 + 23859 = 23861 (the root has no entity to consume it).
- */
-static void test_propagation_series(void **state)
-{
-	struct cfsr_group_model *m = cfsr_group_model_new(G, P, 1);
-	struct cfsr_group_time t = { .pelt = 1024000, .sched_clock = 10000000000ULL };
-	struct cfsr_task_group *root, *a, *ab;
-	struct cfsr_group_task task;
-
-	(void)state;
-	root = cfsr_group_root(m);
-	a = cfsr_group_mkdir(m, "/a", &t);
-	ab = cfsr_group_mkdir(m, "/a/b", &t);
-	assert_int_equal(a->rq[0].se_avg.load_sum, 1);
-	assert_int_equal(root->rq[0].avg.load_sum, 1024);
-	assert_int_equal(root->rq[0].prop_runnable_sum, 2);
-	assert_int_equal(a->rq[0].prop_runnable_sum, 0);
-
-	cfsr_group_task_init(&task, ab, 0, NICE_0_LOAD);
-	task.avg.load_avg = 512;
-	task.avg.util_avg = 300;
-	task.avg.runnable_avg = 400;
-	assert_int_equal(cfsr_group_enqueue_task(m, &task, &t, 0), 0);
-
-	assert_int_equal(task.avg.load_sum, 23859);
-	assert_int_equal(task.avg.util_sum, 14315400);
-	assert_int_equal(ab->rq[0].avg.load_sum, 24431616);
-	assert_int_equal(ab->load_avg, 512);
-
-	assert_int_equal(ab->rq[0].se_avg.util_sum, 14315400);
-	assert_int_equal(ab->rq[0].se_avg.runnable_sum, 19087200);
-	assert_int_equal(ab->rq[0].se_avg.load_sum, 23860);
-	assert_int_equal(ab->rq[0].se_avg.load_avg, 512);
-	assert_int_equal(a->rq[0].avg.load_avg, 512);
-	assert_int_equal(a->rq[0].avg.load_sum, 24432640);
-	assert_int_equal(a->rq[0].avg.util_avg, 300);
-	assert_int_equal(a->load_avg, 512);
-	assert_int_equal(ab->rq[0].se_weight, NICE_0_LOAD);
-
-	assert_int_equal(a->rq[0].se_avg.load_sum, 23860);
-	assert_int_equal(a->rq[0].se_avg.load_avg, 512);
-	assert_int_equal(root->rq[0].avg.load_avg, 512);
-	assert_int_equal(root->rq[0].avg.load_sum, 24432640);
-	assert_int_equal(root->rq[0].avg.util_sum, 14315400);
-	assert_int_equal(root->rq[0].avg.runnable_sum, 19087200);
-	assert_int_equal(root->rq[0].prop_runnable_sum, 23861);
-	assert_false(ab->rq[0].propagate);
-	assert_false(a->rq[0].propagate);
-	cfsr_group_task_release(&task);
-	cfsr_group_model_free(m);
-}
-
 /* ---- shares sources ------------------------------------------------------------------------------- */
 
 static void test_shares_sources(void **state)
@@ -430,368 +357,6 @@ static void test_shares_sources(void **state)
 	assert_int_equal(cfsr_group_autogroup_shares(19), 15 * 1024);
 	assert_int_equal(cfsr_group_autogroup_shares(-20), 88761 * 1024);
 	assert_int_equal(cfsr_group_autogroup_shares(20), 0);
-}
-
-/* ---- the tree ---------------------------------------------------------------------------------- */
-
-static void times_at(struct cfsr_group_time *t, int nr, uint64_t ns)
-{
-	int i;
-
-	for (i = 0; i < nr; i++) {
-		t[i].pelt = ns;
-		t[i].sched_clock = ns;
-	}
-}
-
-static void test_tree(void **state)
-{
-	struct cfsr_group_model *m = cfsr_group_model_new(G, P, 2);
-	struct cfsr_group_time t[2];
-	struct cfsr_task_group *a, *ab, *to;
-	struct cfsr_event ev;
-	struct cfsr_group_task task;
-
-	(void)state;
-	assert_non_null(m);
-	times_at(t, 2, 1000000000);
-	assert_string_equal(cfsr_group_root(m)->path, "/");
-	assert_ptr_equal(cfsr_group_find(m, "/"), cfsr_group_root(m));
-
-	cfsr_error_set_hook(quiet, NULL);
-	assert_null(cfsr_group_mkdir(m, "/a/b", t)); /* no parent */
-	assert_null(cfsr_group_mkdir(m, "a", t));
-	assert_null(cfsr_group_mkdir(m, "/", t));
-	assert_null(cfsr_group_mkdir(m, "//a", t));
-	cfsr_error_set_hook(NULL, NULL);
-
-	a = cfsr_group_mkdir(m, "/a", t);
-	assert_non_null(a);
-	assert_int_equal(a->shares, NICE_0_LOAD);
-	assert_int_equal(a->depth, 1);
-	/* A new group entity weighs NICE_0_LOAD; attach takes the parent's window. */
-	assert_int_equal(cfsr_group_rq_of(a, 1)->se_weight, NICE_0_LOAD);
-	assert_int_equal(cfsr_group_rq_of(a, 1)->se_avg.last_update_time, 1000000000 & ~1023ULL);
-	ab = cfsr_group_mkdir(m, "/a/b/", t);
-	assert_non_null(ab);
-	assert_string_equal(ab->path, "/a/b");
-	assert_ptr_equal(cfsr_group_find(m, "/a/b"), ab);
-
-	/* Events: a v1 mkdir of another hierarchy is ignored; ours creates ancestors. */
-	memset(&ev, 0, sizeof(ev));
-	ev.kind = CFSR_EV_CGROUP_MKDIR;
-	ev.cgroup.root = 3;
-	ev.cgroup.path = "/x/y";
-	assert_int_equal(cfsr_group_apply_event(m, &ev, 5, t, &to), 0);
-	assert_null(cfsr_group_find(m, "/x"));
-	assert_int_equal(cfsr_group_apply_event(m, &ev, 3, t, &to), 0);
-	assert_non_null(cfsr_group_find(m, "/x"));
-	assert_non_null(cfsr_group_find(m, "/x/y"));
-	ev.kind = CFSR_EV_CGROUP_ATTACH;
-	ev.cgroup.path = "/x/y";
-	assert_int_equal(cfsr_group_apply_event(m, &ev, 3, t, &to), 0);
-	assert_ptr_equal(to, cfsr_group_find(m, "/x/y"));
-
-	/* rmdir: refuses a group with children or tasks, then queues removal. */
-	cfsr_error_set_hook(quiet, NULL);
-	assert_int_equal(cfsr_group_rmdir(m, a), -1);
-	assert_int_equal(cfsr_group_rmdir(m, cfsr_group_root(m)), -1);
-	cfsr_group_task_init(&task, ab, 0, NICE_0_LOAD);
-	assert_int_equal(cfsr_group_rmdir(m, ab), -1);
-	cfsr_error_set_hook(NULL, NULL);
-	cfsr_group_task_release(&task);
-	assert_int_equal(cfsr_group_rmdir(m, ab), 0);
-	assert_null(cfsr_group_find(m, "/a/b"));
-	assert_int_equal(cfsr_group_rq_of(a, 0)->removed.nr, 1);
-	assert_int_equal(cfsr_group_rq_of(a, 1)->removed.nr, 1);
-	ev.kind = CFSR_EV_CGROUP_RMDIR;
-	assert_int_equal(cfsr_group_apply_event(m, &ev, 3, t, &to), 0);
-	assert_null(cfsr_group_find(m, "/x/y"));
-
-	/* Shares and idle. */
-	assert_int_equal(cfsr_group_set_shares(m, a, cfsr_group_shares_from_v1(2000), t), 0);
-	assert_int_equal(a->shares, 2000 * 1024);
-	assert_int_equal(cfsr_group_set_idle(m, a, true, t), 0);
-	assert_int_equal(a->shares, 3072);
-	cfsr_error_set_hook(quiet, NULL);
-	assert_int_equal(cfsr_group_set_shares(m, a, NICE_0_LOAD, t), -1);
-	assert_int_equal(cfsr_group_set_shares(m, cfsr_group_root(m), NICE_0_LOAD, t), -1);
-	cfsr_error_set_hook(NULL, NULL);
-	/* Clearing cpu.idle restores NICE_0_LOAD, not the 2000 written before. */
-	assert_int_equal(cfsr_group_set_idle(m, a, false, t), 0);
-	assert_int_equal(a->shares, NICE_0_LOAD);
-
-	assert_non_null(cfsr_group_autogroup(m, 42, 5, t));
-	assert_int_equal(cfsr_group_find(m, "/autogroup-42")->shares, 335 * 1024);
-	cfsr_group_model_free(m);
-}
-
-/* ---- hierarchy walks ------------------------------------------------------------------------------ */
-
-static void test_enqueue_walk(void **state)
-{
-	struct cfsr_group_model *m = cfsr_group_model_new(G, P, 1);
-	struct cfsr_group_task t1, t2;
-	struct cfsr_task_group *root, *a, *ab;
-	struct cfsr_group_time t;
-
-	(void)state;
-	times_at(&t, 1, 50000000);
-	root = cfsr_group_root(m);
-	a = cfsr_group_mkdir(m, "/a", &t);
-	ab = cfsr_group_mkdir(m, "/a/b", &t);
-	cfsr_group_task_init(&t1, ab, 0, NICE_0_LOAD);
-	cfsr_group_task_init(&t2, a, 0, NICE_0_LOAD);
-	cfsr_pelt_init_se(P, &t1.avg, NICE_0_LOAD, true);
-	cfsr_pelt_init_se(P, &t2.avg, NICE_0_LOAD, true);
-
-	assert_int_equal(cfsr_group_enqueue_task(m, &t1, &t, 0), 0);
-	/* Every level newly queued: each cfs_rq holds one entity and one task. */
-	assert_int_equal(ab->rq[0].nr_queued, 1);
-	assert_int_equal(a->rq[0].nr_queued, 1);
-	assert_int_equal(root->rq[0].nr_queued, 1);
-	assert_int_equal(root->rq[0].h_nr_queued, 1);
-	assert_int_equal(a->rq[0].h_nr_runnable, 1);
-	assert_true(ab->rq[0].se_on_rq && a->rq[0].se_on_rq);
-	assert_int_equal(ab->rq[0].load_weight, NICE_0_LOAD);
-	/* The attach gave the new task's load to its cfs_rq. */
-	assert_int_equal(ab->rq[0].avg.load_avg, 1024);
-	assert_int_equal(ab->rq[0].se_runnable_weight, 1);
-
-	t.pelt = t.sched_clock = 51000000;
-	assert_int_equal(cfsr_group_enqueue_task(m, &t2, &t, 0), 0);
-	/* /a gains a task entity; / already has /a queued: counts only. */
-	assert_int_equal(a->rq[0].nr_queued, 2);
-	assert_int_equal(a->rq[0].h_nr_queued, 2);
-	assert_int_equal(root->rq[0].nr_queued, 1);
-	assert_int_equal(root->rq[0].h_nr_queued, 2);
-	assert_int_equal(a->rq[0].se_runnable_weight, 2);
-	assert_int_equal(a->rq[0].load_weight, ab->rq[0].se_weight + NICE_0_LOAD);
-
-	cfsr_error_set_hook(quiet, NULL);
-	assert_int_equal(cfsr_group_enqueue_task(m, &t2, &t, 0), -1);
-	cfsr_error_set_hook(NULL, NULL);
-
-	/* Delayed: h_nr_runnable drops at every level, h_nr_queued does not. */
-	assert_int_equal(cfsr_group_task_set_delayed(m, &t1, &t, true), 0);
-	assert_int_equal(ab->rq[0].h_nr_runnable, 0);
-	assert_int_equal(a->rq[0].h_nr_runnable, 1);
-	assert_int_equal(root->rq[0].h_nr_runnable, 1);
-	assert_int_equal(root->rq[0].h_nr_queued, 2);
-
-	/* Completing t1's dequeue empties /a/b; /a keeps t2, so the walk stops there. */
-	t.pelt = t.sched_clock = 52000000;
-	assert_int_equal(cfsr_group_dequeue_task(m, &t1, &t, 0), 0);
-	assert_false(ab->rq[0].se_on_rq);
-	assert_true(a->rq[0].se_on_rq);
-	assert_int_equal(a->rq[0].nr_queued, 1);
-	assert_int_equal(a->rq[0].h_nr_queued, 1);
-	assert_int_equal(a->rq[0].h_nr_runnable, 1);
-	assert_int_equal(root->rq[0].h_nr_queued, 1);
-	assert_int_equal(root->rq[0].h_nr_runnable, 1);
-	assert_int_equal(a->rq[0].load_weight, NICE_0_LOAD);
-	assert_int_equal(a->rq[0].se_runnable_weight, 1);
-
-	assert_int_equal(cfsr_group_dequeue_task(m, &t2, &t, CFSR_GROUP_MIGRATE), 0);
-	assert_int_equal(root->rq[0].h_nr_queued, 0);
-	assert_int_equal(root->rq[0].load_weight, 0);
-	assert_int_equal(t2.avg.last_update_time, 0);
-	cfsr_group_task_release(&t1);
-	cfsr_group_task_release(&t2);
-	cfsr_group_model_free(m);
-}
-
-/*
- * Runs @nr always-busy tasks for @ns of PELT time: each CPU ticks every
- * 4 ms and runs its tasks in turn, one tick each (put/set at every level).
- */
-static void run_busy(struct cfsr_group_model *m, struct cfsr_group_task **tasks, int nr,
-		     uint64_t start, uint64_t ns)
-{
-	struct cfsr_group_time t;
-	uint64_t now;
-	int cpu, i, turn = 0;
-
-	for (i = 0; i < nr; i++) {
-		times_at(&t, 1, start);
-		cfsr_pelt_init_se(P, &tasks[i]->avg, tasks[i]->weight, true);
-		cfsr_group_enqueue_task(m, tasks[i], &t, 0);
-	}
-	for (cpu = 0; cpu < m->nr_cpus; cpu++)
-		for (i = 0; i < nr; i++)
-			if (tasks[i]->cpu == cpu) {
-				cfsr_group_set_next(m, tasks[i], &t, NULL);
-				break;
-			}
-	for (now = start + TICK_NS; now <= start + ns; now += TICK_NS, turn++) {
-		times_at(&t, 1, now);
-		for (cpu = 0; cpu < m->nr_cpus; cpu++) {
-			struct cfsr_group_task *mine[8];
-			int n = 0, cur;
-
-			for (i = 0; i < nr; i++)
-				if (tasks[i]->cpu == cpu)
-					mine[n++] = tasks[i];
-			if (!n)
-				continue;
-			cur = turn % n;
-			cfsr_group_tick(m, mine[cur], &t);
-			if (n > 1) {
-				cfsr_group_put_prev(m, mine[cur], &t, NULL);
-				cfsr_group_set_next(m, mine[(cur + 1) % n], &t, NULL);
-			}
-		}
-	}
-}
-
-/* Two groups of cpu.shares 2048 and 256, one busy task each, one per CPU. */
-static void test_two_groups_two_cpus(void **state)
-{
-	struct cfsr_group_model *m = cfsr_group_model_new(G, P, 2);
-	struct cfsr_group_task ta, tb, *tasks[2] = { &ta, &tb };
-	struct cfsr_task_group *ga, *gb;
-	struct cfsr_group_time t[2];
-
-	(void)state;
-	times_at(t, 2, 0);
-	ga = cfsr_group_mkdir(m, "/ga", t);
-	gb = cfsr_group_mkdir(m, "/gb", t);
-	cfsr_group_set_shares(m, ga, cfsr_group_shares_from_v1(2048), t);
-	cfsr_group_set_shares(m, gb, cfsr_group_shares_from_v1(256), t);
-	cfsr_group_task_init(&ta, ga, 0, NICE_0_LOAD);
-	cfsr_group_task_init(&tb, gb, 1, NICE_0_LOAD);
-	run_busy(m, tasks, 2, 1000000, 2000000000ULL);
-
-	/* Alone on its CPU a group gets its whole shares: 2048 << 10 and 256 << 10. */
-	assert_int_equal(ga->rq[0].se_weight, 2097152);
-	assert_int_equal(gb->rq[1].se_weight, 262144);
-	/* Never queued on the other CPU: still the initial NICE_0_LOAD. */
-	assert_int_equal(ga->rq[1].se_weight, NICE_0_LOAD);
-	/* The root cfs_rq's load converges to the group entity's 10-bit weight. */
-	print_message("root load_avg: cpu0 %llu (weight 2048), cpu1 %llu (weight 256)\n",
-		      (unsigned long long)cfsr_group_root(m)->rq[0].avg.load_avg,
-		      (unsigned long long)cfsr_group_root(m)->rq[1].avg.load_avg);
-	assert_in_range(cfsr_group_root(m)->rq[0].avg.load_avg, 2048 * 99 / 100, 2048);
-	assert_in_range(cfsr_group_root(m)->rq[1].avg.load_avg, 256 * 99 / 100, 256);
-	cfsr_group_task_release(&ta);
-	cfsr_group_task_release(&tb);
-	cfsr_group_model_free(m);
-}
-
-/* One group of 1024 busy on both CPUs: half the shares on each, within 1%. */
-static void test_one_group_two_cpus(void **state)
-{
-	struct cfsr_group_model *m = cfsr_group_model_new(G, P, 2);
-	struct cfsr_group_task t0, t1, *tasks[2] = { &t0, &t1 };
-	struct cfsr_task_group *g;
-	struct cfsr_group_time t[2];
-
-	(void)state;
-	times_at(t, 2, 0);
-	g = cfsr_group_mkdir(m, "/g", t);
-	cfsr_group_task_init(&t0, g, 0, NICE_0_LOAD);
-	cfsr_group_task_init(&t1, g, 1, NICE_0_LOAD);
-	run_busy(m, tasks, 2, 1000000, 2000000000ULL);
-	print_message("group entity weights %llu and %llu, tg load_avg %lld\n",
-		      (unsigned long long)g->rq[0].se_weight,
-		      (unsigned long long)g->rq[1].se_weight, (long long)g->load_avg);
-	assert_in_range(g->rq[0].se_weight, 524288 * 99 / 100, 524288 * 101 / 100);
-	assert_in_range(g->rq[1].se_weight, 524288 * 99 / 100, 524288 * 101 / 100);
-	/* tg->load_avg holds both CPUs' published load: about 2 x 1024. */
-	assert_in_range(g->load_avg, 2048 * 98 / 100, 2048);
-	cfsr_group_task_release(&t0);
-	cfsr_group_task_release(&t1);
-	cfsr_group_model_free(m);
-}
-
-/*
- * The 2015 design: two groups of equal shares on one CPU split it 50/50
- * whatever their task counts, here 1 task against 3.
- */
-static void test_equal_split(void **state)
-{
-	struct cfsr_group_model *m = cfsr_group_model_new(G, P, 1);
-	struct cfsr_group_task a0, b0, b1, b2, *tasks[4] = { &a0, &b0, &b1, &b2 };
-	struct cfsr_task_group *ga, *gb;
-	struct cfsr_group_time t;
-
-	(void)state;
-	times_at(&t, 1, 0);
-	ga = cfsr_group_mkdir(m, "/A", &t);
-	gb = cfsr_group_mkdir(m, "/B", &t);
-	cfsr_group_task_init(&a0, ga, 0, NICE_0_LOAD);
-	cfsr_group_task_init(&b0, gb, 0, NICE_0_LOAD);
-	cfsr_group_task_init(&b1, gb, 0, NICE_0_LOAD);
-	cfsr_group_task_init(&b2, gb, 0, NICE_0_LOAD);
-	run_busy(m, tasks, 4, 1000000, 3000000000ULL);
-
-	assert_int_equal(ga->rq[0].se_weight, NICE_0_LOAD);
-	assert_int_equal(gb->rq[0].se_weight, NICE_0_LOAD);
-	assert_int_equal(cfsr_group_root(m)->rq[0].load_weight, 2 * NICE_0_LOAD);
-	assert_int_equal(cfsr_group_root(m)->rq[0].h_nr_queued, 4);
-	assert_int_equal(gb->rq[0].h_nr_runnable, 3);
-	/* B's group entity counts its three runnable tasks. */
-	assert_int_equal(gb->rq[0].se_runnable_weight, 3);
-	cfsr_group_model_free(m);
-}
-
-/* A task moved between groups takes its load along; the old group decays away. */
-static void test_move_and_blocked(void **state)
-{
-	struct cfsr_group_model *m = cfsr_group_model_new(G, P, 1);
-	struct cfsr_group_task task, *tasks[1] = { &task };
-	struct cfsr_task_group *ga, *gb;
-	struct cfsr_group_time t;
-	uint64_t now, load;
-	bool blocked = true;
-
-	(void)state;
-	times_at(&t, 1, 0);
-	ga = cfsr_group_mkdir(m, "/a", &t);
-	gb = cfsr_group_mkdir(m, "/b", &t);
-	cfsr_group_task_init(&task, ga, 0, NICE_0_LOAD);
-	run_busy(m, tasks, 1, 1000000, 500000000ULL);
-	load = task.avg.load_avg;
-	assert_in_range(ga->rq[0].avg.load_avg, load - 2, load + 2);
-
-	times_at(&t, 1, 501500000);
-	assert_int_equal(cfsr_group_move_task(m, &task, gb, &t, true), 0);
-	assert_ptr_equal(task.tg, gb);
-	assert_int_equal(ga->nr_tasks, 0);
-	assert_int_equal(gb->nr_tasks, 1);
-	/* Attach copies the new cfs_rq's window. */
-	assert_int_equal(task.avg.last_update_time, gb->rq[0].avg.last_update_time);
-	/* /b had nothing: its load is the task's; /a lost it all. */
-	assert_int_equal(gb->rq[0].avg.load_avg, task.avg.load_avg);
-	assert_in_range(ga->rq[0].avg.load_avg, 0, 2);
-	assert_int_equal(ga->rq[0].load_weight, 0);
-	assert_ptr_equal(gb->rq[0].curr, &task);
-	assert_null(ga->rq[0].curr);
-
-	/* The task sleeps; blocked-load walks every 8 ms decay everything to 0. */
-	times_at(&t, 1, 502000000);
-	cfsr_group_dequeue_task(m, &task, &t, 0);
-	cfsr_group_put_prev(m, &task, &t, NULL);
-	for (now = 510000000; now < 4000000000ULL && blocked; now += 8000000) {
-		times_at(&t, 1, now);
-		blocked = cfsr_group_update_blocked(m, 0, &t);
-	}
-	print_message("blocked load gone after %.3f s\n", (now - 502000000) / 1e9);
-	assert_false(blocked);
-	assert_int_equal(gb->rq[0].avg.load_avg, 0);
-	assert_int_equal(gb->rq[0].se_avg.load_avg, 0);
-	assert_int_equal(gb->load_avg, 0);
-	assert_int_equal(gb->rq[0].tg_load_avg_contrib, 0);
-	/* The sums reach 0 later than the averages; then the cfs_rq leaves the list. */
-	for (; now < 8000000000ULL && gb->rq[0].on_list; now += 8000000) {
-		times_at(&t, 1, now);
-		cfsr_group_update_blocked(m, 0, &t);
-	}
-	print_message("off the leaf list after %.3f s\n", (now - 502000000) / 1e9);
-	assert_false(gb->rq[0].on_list);
-	assert_false(ga->rq[0].on_list);
-	cfsr_group_task_release(&task);
-	cfsr_group_model_free(m);
 }
 
 /* ---- kernel records ------------------------------------------------------------------------------- */
@@ -1246,86 +811,11 @@ static void test_kernel_publication(void **state)
 }
 
 /* Release to behaviour, at the boundaries named in lib/group.h. */
-/*
- * update_cfs_group() before eab03c23c2a1 (v5.17-v6.6.3) reweights even at an
- * unchanged weight: after each tick's walk the group entity's load_avg is
- * se_weight * load_sum / (PELT_MIN_DIVIDER + period_contrib), recomputed
- * from its sums between period boundaries, where v6.7+ keeps the value of
- * the last boundary.  One group, one task, one CPU: the group entity always
- * weighs the group's full shares, so its weight never changes.
- */
-/* reweight_entity()'s load_avg: se_weight * load_sum / get_pelt_divider(). */
-static uint64_t reweighted_load_avg(const struct cfsr_group_rq *g)
-{
-	return (g->se_weight >> 10) * g->se_avg.load_sum /
-	       (LOAD_AVG_MAX - 1024 + g->se_avg.period_contrib);
-}
-
-static void test_reweight_unchanged(void **state)
-{
-	/* v6.6.0-v6.6.3, v6.7 and stable 6.6.4 (eab03c23c2a1 alone) */
-	const struct cfsr_group_params *gp[3] = { &cfsr_group_params_v6_6, &cfsr_group_params_v6_7,
-						  &cfsr_group_params_v6_6_4 };
-	struct cfsr_group_model *m[3];
-	struct cfsr_group_task task[3];
-	struct cfsr_task_group *a[3];
-	struct cfsr_group_time t;
-	int i, step, differ = 0, differ_6_6_4 = 0, ticks = 0;
-
-	(void)state;
-	for (i = 0; i < 3; i++) {
-		m[i] = cfsr_group_model_new(gp[i], &cfsr_pelt_params_v6_2, 1);
-		times_at(&t, 1, 50000000);
-		a[i] = cfsr_group_mkdir(m[i], "/a", &t);
-		cfsr_group_task_init(&task[i], a[i], 0, NICE_0_LOAD);
-		cfsr_pelt_init_se(&cfsr_pelt_params_v6_2, &task[i].avg, NICE_0_LOAD, true);
-		assert_int_equal(cfsr_group_enqueue_task(m[i], &task[i], &t, 0), 0);
-		cfsr_group_set_next(m[i], &task[i], &t, NULL);
-	}
-	/*
-	 * Every 0.3 ms, most between period boundaries (1.048576 ms): in a
-	 * cycle of ten steps the task ticks six times, sleeps at the seventh
-	 * and wakes at the tenth, so the group entity's load_sum is partial.
-	 */
-	for (step = 1; step < 200; step++) {
-		times_at(&t, 1, 50000000 + (uint64_t)step * 300000);
-		for (i = 0; i < 3; i++) {
-			if (step % 10 == 6) {
-				cfsr_group_put_prev(m[i], &task[i], &t, NULL);
-				assert_int_equal(cfsr_group_dequeue_task(m[i], &task[i], &t, 0), 0);
-			} else if (step % 10 == 0) {
-				assert_int_equal(cfsr_group_enqueue_task(m[i], &task[i], &t, 0), 0);
-				cfsr_group_set_next(m[i], &task[i], &t, NULL);
-			} else if (step % 10 < 6) {
-				cfsr_group_tick(m[i], &task[i], &t);
-			}
-		}
-		if (step % 10 == 0 || step % 10 > 5)
-			continue;
-		assert_int_equal(a[0]->rq[0].se_avg.load_avg, reweighted_load_avg(&a[0]->rq[0]));
-		differ += a[1]->rq[0].se_avg.load_avg != reweighted_load_avg(&a[1]->rq[0]);
-		differ_6_6_4 += a[2]->rq[0].se_avg.load_avg != reweighted_load_avg(&a[2]->rq[0]);
-		ticks++;
-	}
-	print_message("reweight at an unchanged weight: v6.7 differs at %d of %d ticks\n", differ,
-		      ticks);
-	print_message("reweight at an unchanged weight: 6.6.4 differs at %d of %d ticks\n",
-		      differ_6_6_4, ticks);
-	assert_true(differ > 0);
-	assert_true(differ_6_6_4 > 0);
-	for (i = 0; i < 3; i++) {
-		cfsr_group_task_release(&task[i]);
-		cfsr_group_model_free(m[i]);
-	}
-}
-
 static void test_params_for(void **state)
 {
 	(void)state;
-	assert_ptr_equal(cfsr_group_params_for(CFSR_KVER(6, 18, 44)), &cfsr_group_params_modern);
-	assert_ptr_equal(cfsr_group_params_for(CFSR_KVER(6, 18, 1)), &cfsr_group_params_v6_13);
-	assert_ptr_equal(cfsr_group_params_for(CFSR_KVER(6, 12, 7)), &cfsr_group_params_v6_13);
-	assert_ptr_equal(cfsr_group_params_for(CFSR_KVER(6, 12, 6)), &cfsr_group_params_v6_12);
+	assert_ptr_equal(cfsr_group_params_for(CFSR_KVER(6, 18, 44)), &cfsr_group_params_v6_12);
+	assert_ptr_equal(cfsr_group_params_for(CFSR_KVER(6, 12, 0)), &cfsr_group_params_v6_12);
 	assert_ptr_equal(cfsr_group_params_for(CFSR_KVER(6, 11, 0)), &cfsr_group_params_v6_7);
 	assert_ptr_equal(cfsr_group_params_for(CFSR_KVER(6, 7, 0)), &cfsr_group_params_v6_7);
 	/* eab03c23c2a1 in stable 6.6.4 */
@@ -1341,15 +831,14 @@ static void test_params_for(void **state)
 	assert_true(cfsr_group_params_v6_6.reweight_unchanged);
 	assert_false(cfsr_group_params_v6_7.reweight_unchanged);
 	assert_false(cfsr_group_params_v6_6_4.reweight_unchanged);
+	assert_false(cfsr_group_params_v6_12.reweight_unchanged);
 	assert_false(cfsr_group_params_v6_6.reweight_eevdf);
 	assert_true(cfsr_group_params_v6_6_4.reweight_eevdf &&
 		    cfsr_group_params_v6_7.reweight_eevdf);
 	/* 6.6.4-6.6.y: eab03c23c2a1 keyed, the rate limit (1528c661c24b) not */
 	assert_false(cfsr_group_params_v6_6_4.tg_load_ratelimit);
+	/* Only v6.12+ keep an empty group's weight. */
 	assert_false(cfsr_group_params_v6_6.keep_empty_weight);
-	/* Only v6.12.0-6 count delayed tasks as runnable; only v6.7-v6.11 reweight empty groups. */
-	assert_false(cfsr_group_params_v6_12.runnable_h_nr_runnable);
-	assert_true(cfsr_group_params_v6_13.runnable_h_nr_runnable);
 	assert_false(cfsr_group_params_v6_7.keep_empty_weight);
 	assert_true(cfsr_group_params_v6_12.keep_empty_weight);
 }
@@ -1363,18 +852,10 @@ int main(void)
 		cmocka_unit_test(test_propagate_detach),
 		cmocka_unit_test(test_propagate_v5),
 		cmocka_unit_test(test_propagate_unchanged_load),
-		cmocka_unit_test(test_propagation_series),
 		cmocka_unit_test(test_shares_sources),
-		cmocka_unit_test(test_tree),
-		cmocka_unit_test(test_enqueue_walk),
-		cmocka_unit_test(test_two_groups_two_cpus),
-		cmocka_unit_test(test_one_group_two_cpus),
-		cmocka_unit_test(test_equal_split),
-		cmocka_unit_test(test_move_and_blocked),
 		cmocka_unit_test(test_kernel_records),
 		cmocka_unit_test(test_kernel_propagation),
 		cmocka_unit_test(test_kernel_publication),
-		cmocka_unit_test(test_reweight_unchanged),
 		cmocka_unit_test(test_params_for),
 	};
 

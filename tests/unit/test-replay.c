@@ -1945,6 +1945,475 @@ static void test_group_entity_cfs_profile(void **state)
 	cfsr_replay_free(r);
 }
 
+/* ---- the group hierarchy: walks, steady states, moves, blocked load ------------------ */
+
+/*
+ * One CPU, nested groups: task 90 in /a/b, task 91 in /a.  Kernel counts
+ * (enqueue_task_fair(), dequeue_entities(), v6.12-v6.18): cfs_rq->nr_queued
+ * counts the entities queued on a cfs_rq itself (the engine's @nr_queued
+ * tasks plus @nr_gse group entities), h_nr_queued and h_nr_runnable the
+ * tasks at or below it.  90's wakeup queues every level: /a/b holds the
+ * task, /a and the root one group entity each, one task at every level;
+ * /a/b's entity carries h_nr_runnable 1 (se_update_runnable()).  91's
+ * wakeup queues a task on /a, whose entity is already on the root: /a
+ * holds two entities and two tasks, the root still one entity; /a's
+ * load.weight is /a/b's entity's weight plus 91's.
+ * Then 91 runs 1 ms and 90 0.5 ms (each alone at its level but for its
+ * sibling on /a: both placed at /a's V = 0, so vruntimes 1 ms and 0.5 ms
+ * at weight NICE_0_LOAD, /a/b's entity having the whole shares of a
+ * group alone on its CPU).  90 blocks: alone on /a/b it is eligible and
+ * leaves; /a/b empties and its entity, at 0.5 ms against /a's mean
+ * 0.75 ms, is eligible too and leaves /a; /a keeps 91, so the walk stops
+ * there: /a holds one entity, the root still /a's.
+ */
+static void test_group_walk_counts(void **state)
+{
+	struct cfsr_replay *r = cfsr_replay_new(1, prof(), 250);
+	const uint64_t c0 = 5000000000000ull, t0 = 3000000000ull;
+	const struct cfsr_cfs_rq *root, *a, *ab;
+
+	(void)state;
+	assert_int_equal(cfsr_replay_task_set_group(r, 90, "/a/b"), 1);
+	assert_int_equal(cfsr_replay_task_set_group(r, 91, "/a"), 1);
+	cfsr_replay_clock_sample(r, 0, t0, c0);
+	feed(r, ev_switch(t0, 0, 0, 0, false, 0));
+	feed(r, ev_wakeup(t0 + 100000, 0, 0, 90, 0));
+	root = cfsr_replay_cfs_rq(r, "/", 0);
+	a = cfsr_replay_cfs_rq(r, "/a", 0);
+	ab = cfsr_replay_cfs_rq(r, "/a/b", 0);
+	assert_non_null(a);
+	assert_non_null(ab);
+	assert_ptr_equal(cfsr_replay_cfs_rq_parent(r, ab), a);
+	assert_ptr_equal(cfsr_replay_cfs_rq_parent(r, a), root);
+	assert_int_equal(ab->nr_queued + ab->nr_gse, 1);
+	assert_int_equal(a->nr_queued + a->nr_gse, 1);
+	assert_int_equal(root->nr_queued + root->nr_gse, 1);
+	assert_int_equal(ab->h_nr_queued, 1);
+	assert_int_equal(a->h_nr_queued, 1);
+	assert_int_equal(root->h_nr_queued, 1);
+	assert_int_equal(a->h_nr_runnable, 1);
+	assert_true(ab->se_on_rq && a->se_on_rq);
+	assert_int_equal(ab->load_weight, W0);
+	assert_int_equal(ab->se_runnable, 1);
+
+	feed(r, ev_wakeup(t0 + 105000, 0, 0, 91, 0));
+	assert_int_equal(a->nr_queued, 1);
+	assert_int_equal(a->nr_gse, 1);
+	assert_int_equal(a->h_nr_queued, 2);
+	assert_int_equal(root->nr_queued + root->nr_gse, 1);
+	assert_int_equal(root->h_nr_queued, 2);
+	assert_int_equal(root->h_nr_runnable, 2);
+	assert_int_equal(a->se_runnable, 2);
+	assert_int_equal(ab->se_weight, W0);
+	assert_int_equal(a->load_weight, ab->se_weight + W0);
+
+	feed(r, ev_switch(t0 + 110000, 0, 0, 0, false, 91));
+	feed(r, ev_runtime(t0 + 1110000, 0, 91, 91, 1000000));
+	feed(r, ev_switch(t0 + 1110100, 0, 91, 0, true, 90));
+	feed(r, ev_runtime(t0 + 1610100, 0, 90, 90, 500000));
+	feed(r, ev_switch(t0 + 1610200, 0, 90, 1, false, 91));
+	assert_int_equal(cfsr_replay_task(r, 90)->state, CFSR_TS_SLEEPING);
+	assert_false(ab->se_on_rq);
+	assert_false(ab->se_delayed);
+	assert_true(a->se_on_rq);
+	assert_int_equal(ab->h_nr_queued, 0);
+	assert_int_equal(a->nr_queued + a->nr_gse, 1);
+	assert_int_equal(a->h_nr_queued, 1);
+	assert_int_equal(a->h_nr_runnable, 1);
+	assert_int_equal(root->nr_queued + root->nr_gse, 1);
+	assert_int_equal(root->h_nr_queued, 1);
+	assert_int_equal(root->h_nr_runnable, 1);
+	assert_int_equal(a->load_weight, W0);
+	assert_int_equal(a->se_runnable, 1);
+	assert_int_equal(root->load_weight, a->se_weight);
+	cfsr_replay_free(r);
+}
+
+/* Task @pid, running on CPU 0, reports @run of run time at @ts and blocks, the CPU idle. */
+static void run_and_block(struct cfsr_replay *r, uint64_t ts, int pid, uint64_t run)
+{
+	feed(r, ev_runtime(ts, 0, pid, pid, run));
+	feed(r, ev_switch(ts + 100, 0, pid, 1, false, 0));
+	assert_int_equal(cfsr_replay_task(r, pid)->state, CFSR_TS_SLEEPING);
+}
+
+/*
+ * run_until_delayed() with both tasks in /a/b: the same vruntimes on /a/b
+ * as on the root there, so A blocks not eligible and stays queued,
+ * delayed.  set_delayed() takes it out of h_nr_runnable at every level,
+ * not out of h_nr_queued, and leaves the group entities' runnable_weight
+ * as the last enqueue walk copied it (2): only an enqueue or dequeue walk
+ * refreshes it (se_update_runnable()).  The pick that completes A's
+ * dequeue (B's sleep) then empties every level.
+ */
+static void test_group_delayed_counts(void **state)
+{
+	struct cfsr_replay *r = cfsr_replay_new(1, prof(), 250);
+	const uint64_t c0 = 5000000000000ull, t0 = 3000000000ull;
+	const struct cfsr_cfs_rq *root, *a, *ab;
+	struct cfsr_sched_avg want;
+
+	(void)state;
+	assert_int_equal(cfsr_replay_task_set_group(r, 50, "/a/b"), 1);
+	assert_int_equal(cfsr_replay_task_set_group(r, 51, "/a/b"), 1);
+	run_until_delayed(r, c0, t0, &want);
+	assert_int_equal(cfsr_replay_task(r, 50)->state, CFSR_TS_DELAYED);
+	root = cfsr_replay_cfs_rq(r, "/", 0);
+	a = cfsr_replay_cfs_rq(r, "/a", 0);
+	ab = cfsr_replay_cfs_rq(r, "/a/b", 0);
+	assert_int_equal(ab->nr_queued, 2);
+	assert_int_equal(ab->nr_delayed, 1);
+	assert_int_equal(ab->load_weight, 2 * W0);
+	assert_int_equal(ab->h_nr_queued, 2);
+	assert_int_equal(ab->h_nr_runnable, 1);
+	assert_int_equal(a->h_nr_queued, 2);
+	assert_int_equal(a->h_nr_runnable, 1);
+	assert_int_equal(root->h_nr_queued, 2);
+	assert_int_equal(root->h_nr_runnable, 1);
+	assert_int_equal(ab->se_runnable, 2);
+	assert_int_equal(a->se_runnable, 2);
+
+	run_and_block(r, t0 + 3900300, 51, 1000000);
+	assert_int_equal(cfsr_replay_task(r, 50)->state, CFSR_TS_SLEEPING);
+	assert_int_equal(root->h_nr_queued, 0);
+	assert_int_equal(root->load_weight, 0);
+	assert_false(a->se_on_rq || ab->se_on_rq);
+	cfsr_replay_free(r);
+}
+
+/*
+ * A propagation series through two new levels: task 99, asleep in the
+ * root group, its signal set to load 512, util 300, runnable 400 at PELT
+ * clock C (period_contrib 1000: divider 46718 + 1000 = 47718), moves to
+ * /a/b (sched_move_task()) at C, where /a and /a/b have never been met:
+ * their cfs_rqs and group entities start at zero on the same grid, so no
+ * aging changes anything and every value follows from the attach and the
+ * propagation.  By hand (attach_entity_load_avg(),
+ * update_tg_cfs_util/runnable/load() of v6.18):
+ * - the task attaches to /a/b: util_sum 300 * 47718 = 14315400, runnable
+ *   400 * 47718 = 19087200, load_sum 512 * 47718 / 1024 = 23859; /a/b's
+ *   load_sum 1024 * 23859 = 24431616, prop +23859, published 512;
+ * - /a/b's entity on /a: util and runnable copied (14315400, 19087200);
+ *   load rs = 23859 + 0 = 23859 (above 14315400 >> 10 = 13979), load_sum
+ *   1024 * 23859 = 24431616, load_avg / 47718 = 512 exactly; /a
+ *   load_avg 512, load_sum 24431616 (above 512 * 46718), published 512;
+ * - /a's entity on the root: the same numbers.
+ * No update_cfs_group() on this path: the entities keep NICE_0_LOAD.
+ */
+/* An entity of the series: the task's signal on /a/b's window, carried up. */
+static void assert_series_entity(const struct cfsr_sched_avg *se)
+{
+	assert_int_equal(se->load_sum, 23859);
+	assert_int_equal(se->load_avg, 512);
+	assert_int_equal(se->util_sum, 14315400);
+	assert_int_equal(se->runnable_sum, 19087200);
+}
+
+/* A cfs_rq of the series: the task's load alone, published. */
+static void assert_series_cfs_rq(const struct cfsr_replay *r, const struct cfsr_cfs_rq *cfs)
+{
+	assert_int_equal(cfs->avg.load_sum, 24431616);
+	assert_int_equal(cfs->avg.load_avg, 512);
+	assert_int_equal(cfs->avg.util_sum, 14315400);
+	assert_int_equal(cfs->avg.util_avg, 300);
+	assert_int_equal(cfs->avg.runnable_avg, 400);
+	assert_int_equal(cfs->tg_load_avg_contrib, 512);
+	assert_int_equal(cfsr_replay_tg_load_avg(r, cfs), 512);
+}
+
+static void test_group_propagation_series(void **state)
+{
+	struct cfsr_replay *r = cfsr_replay_new(1, prof(), 250);
+	const uint64_t c0 = 5000000000000ull, t0 = 3000000000ull;
+	const uint64_t C = 1024 * ((((c0 + 10000000) >> 20) << 10) + 1000);
+	/*
+	 * The switch kept the wakeup's clock (c0 + 100 us at t0 + 110 us), so
+	 * the idle CPU's clock runs 10 us behind c0 + (ts - t0) from there.
+	 */
+	const uint64_t ts = t0 + 10000 + (C - c0);
+	const struct cfsr_cfs_rq *a, *ab;
+	struct cfsr_task *t;
+
+	(void)state;
+	cfsr_replay_clock_sample(r, 0, t0, c0);
+	feed(r, ev_switch(t0, 0, 0, 0, false, 0));
+	feed(r, ev_wakeup(t0 + 100000, 0, 0, 99, 0));
+	feed(r, ev_switch(t0 + 110000, 0, 0, 0, false, 99));
+	run_and_block(r, t0 + 1110000, 99, 1000000);
+	t = cfsr_replay_task(r, 99);
+	set_known_avg(t, C, 0);
+	t->avg.load_avg = 512;
+	t->avg.util_avg = 300;
+	t->avg.runnable_avg = 400;
+	assert_int_equal(t->avg.period_contrib, 1000);
+	assert_int_equal(cfsr_replay_task_move_group(r, 99, "/a/b", ts), 1);
+
+	t = cfsr_replay_task(r, 99);
+	a = cfsr_replay_cfs_rq(r, "/a", 0);
+	ab = cfsr_replay_cfs_rq(r, "/a/b", 0);
+	assert_non_null(a);
+	assert_non_null(ab);
+	assert_int_equal(t->avg.last_update_time, C);
+	assert_series_entity(&t->avg);
+	assert_series_cfs_rq(r, ab);
+	assert_series_entity(&ab->se_avg);
+	assert_series_cfs_rq(r, a);
+	assert_series_entity(&a->se_avg);
+	assert_false(ab->propagate);
+	assert_false(a->propagate);
+	assert_int_equal(ab->se_weight, W0);
+	assert_int_equal(a->se_weight, W0);
+	cfsr_replay_free(r);
+}
+
+/*
+ * Always-busy tasks: @pid[i] on CPU i (of @n), each switched in on its
+ * idle CPU and reporting 4 ms of run time every 4 ms (a tick's, as no
+ * other event of its CPU follows) for @ns; CPU i's events lag CPU 0's by
+ * i * 100 us.
+ */
+static void run_busy(struct cfsr_replay *r, const int *pid, int n, uint64_t ns)
+{
+	const uint64_t t0 = 4000000000ull, c0 = 6000000000000ull, tick = 4000000;
+	uint64_t k, off;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		off = (uint64_t)i * 100000;
+		cfsr_replay_clock_sample(r, i, t0, c0 + (uint64_t)i * 1000000000000ull);
+		feed(r, ev_switch(t0 + off, i, 0, 0, false, 0));
+	}
+	for (i = 0; i < n; i++) {
+		off = (uint64_t)i * 100000;
+		feed(r, ev_wakeup(t0 + 1000000 + off, i, 0, pid[i], i));
+		feed(r, ev_switch(t0 + 1010000 + off, i, 0, 0, false, pid[i]));
+	}
+	for (k = 1; k * tick <= ns; k++)
+		for (i = 0; i < n; i++)
+			feed(r, ev_runtime(t0 + 1010000 + (uint64_t)i * 100000 + k * tick, i,
+					   pid[i], pid[i], tick));
+	cfsr_replay_settle_ticks(r, t0 + 1010000 + k * tick);
+}
+
+/*
+ * Two groups of cpu.shares 2048 and 256, one busy task each, /ga's on CPU
+ * 0 and /gb's on CPU 1.  Each group carries load on one CPU only, so
+ * calc_group_shares() gives tg_weight = its load there and the entity
+ * all the group's shares (the "UP" collapse): 2048 << 10 and 256 << 10.
+ * /ga never runs on CPU 1: no entity of it queued there.  After 2 s of
+ * running, each root cfs_rq's load_avg is its group entity's 10-bit
+ * weight times a runnable fraction of 1 less the series' tail, within 1 %.
+ */
+static void test_group_two_groups_two_cpus(void **state)
+{
+	struct cfsr_replay *r = cfsr_replay_new(2, prof(), 250);
+	const int pid[2] = { 94, 95 };
+	const struct cfsr_cfs_rq *ga0, *ga1, *gb1, *root0, *root1;
+
+	(void)state;
+	assert_int_equal(cfsr_replay_group_shares(r, "/ga", 2048 * 1024), 0);
+	assert_int_equal(cfsr_replay_group_shares(r, "/gb", 256 * 1024), 0);
+	assert_int_equal(cfsr_replay_task_set_group(r, 94, "/ga"), 1);
+	assert_int_equal(cfsr_replay_task_set_group(r, 95, "/gb"), 1);
+	run_busy(r, pid, 2, 2000000000ull);
+	ga0 = cfsr_replay_cfs_rq(r, "/ga", 0);
+	ga1 = cfsr_replay_cfs_rq(r, "/ga", 1);
+	gb1 = cfsr_replay_cfs_rq(r, "/gb", 1);
+	root0 = cfsr_replay_cfs_rq(r, "/", 0);
+	root1 = cfsr_replay_cfs_rq(r, "/", 1);
+	assert_int_equal(ga0->se_weight, 2048 * 1024);
+	assert_int_equal(gb1->se_weight, 256 * 1024);
+	assert_true(!ga1 || !ga1->se_on_rq);
+	print_message("root load_avg: cpu0 %llu (weight 2048), cpu1 %llu (weight 256)\n",
+		      (unsigned long long)root0->avg.load_avg,
+		      (unsigned long long)root1->avg.load_avg);
+	assert_in_range(root0->avg.load_avg, 2048 * 99 / 100, 2048);
+	assert_in_range(root1->avg.load_avg, 256 * 99 / 100, 256);
+	cfsr_replay_free(r);
+}
+
+/*
+ * One group of the default shares busy on both CPUs: each CPU's load is
+ * about 1024, tg->load_avg about 2048, so each entity gets about half of
+ * NICE_0_LOAD (524288), within 1 %, and tg->load_avg holds both CPUs'
+ * published load within 2 %.
+ */
+static void test_group_one_group_two_cpus(void **state)
+{
+	struct cfsr_replay *r = cfsr_replay_new(2, prof(), 250);
+	const int pid[2] = { 96, 97 };
+	const struct cfsr_cfs_rq *g0, *g1;
+
+	(void)state;
+	assert_int_equal(cfsr_replay_task_set_group(r, 96, "/g"), 1);
+	assert_int_equal(cfsr_replay_task_set_group(r, 97, "/g"), 1);
+	run_busy(r, pid, 2, 2000000000ull);
+	g0 = cfsr_replay_cfs_rq(r, "/g", 0);
+	g1 = cfsr_replay_cfs_rq(r, "/g", 1);
+	print_message("group entity weights %llu and %llu, tg load_avg %lld\n",
+		      (unsigned long long)g0->se_weight, (unsigned long long)g1->se_weight,
+		      (long long)cfsr_replay_tg_load_avg(r, g0));
+	assert_in_range(g0->se_weight, 524288 * 99 / 100, 524288 * 101 / 100);
+	assert_in_range(g1->se_weight, 524288 * 99 / 100, 524288 * 101 / 100);
+	assert_in_range(cfsr_replay_tg_load_avg(r, g0), 2048 * 98 / 100, 2048);
+	cfsr_replay_free(r);
+}
+
+/*
+ * A marker on @cpu at @ts (no scheduler path): it makes the blocked-load
+ * walk a hint left pending on that CPU.
+ */
+static void feed_marker(struct cfsr_replay *r, uint64_t ts, int cpu)
+{
+	feed(r, ev_head(ts, cpu, 0, CFSR_EV_MARKER));
+}
+
+/*
+ * sched_move_task() of a running task, then the blocked-load walk.  Task
+ * 93 runs alone in /a for 0.5 s; moved to /b while running, its signal
+ * leaves /a's cfs_rq and joins /b's, which had nothing: /b's cfs_rq holds
+ * exactly the task's load on the task's window, /a keeps at most the
+ * rounding of the detach (2), no weight, no running entity.  The task
+ * then sleeps and the CPU stays idle: __update_blocked_fair() every 8 ms
+ * (cfsr_replay_blocked_hint()) decays /b's cfs_rq, its group entity and
+ * the group's published load to 0, and later the sums themselves, after
+ * which no cfs_rq of the CPU is left on the leaf list (nothing to decay).
+ */
+static void test_group_move_and_blocked(void **state)
+{
+	struct cfsr_replay *r = cfsr_replay_new(1, prof(), 250);
+	const int pid[1] = { 93 };
+	const uint64_t t0 = 4000000000ull, c0 = 6000000000000ull;
+	const struct cfsr_cfs_rq *a, *b;
+	const struct cfsr_task *t;
+	uint64_t ts, end;
+
+	(void)state;
+	assert_int_equal(cfsr_replay_task_set_group(r, 93, "/a"), 1);
+	run_busy(r, pid, 1, 500000000ull);
+	t = cfsr_replay_task(r, 93);
+	a = cfsr_replay_cfs_rq(r, "/a", 0);
+	assert_in_range(a->avg.load_avg, t->avg.load_avg - 2, t->avg.load_avg + 2);
+
+	/* the last report came at t0 + 501.01 ms */
+	ts = t0 + 501500000;
+	assert_int_equal(cfsr_replay_task_move_group(r, 93, "/b", ts), 1);
+	t = cfsr_replay_task(r, 93);
+	a = cfsr_replay_cfs_rq(r, "/a", 0);
+	b = cfsr_replay_cfs_rq(r, "/b", 0);
+	assert_non_null(b);
+	assert_int_equal(t->state, CFSR_TS_RUNNING);
+	assert_int_equal(t->group, b->group);
+	assert_int_equal(t->avg.last_update_time, b->avg.last_update_time);
+	assert_int_equal(b->avg.load_avg, t->avg.load_avg);
+	assert_in_range(a->avg.load_avg, 0, 2);
+	assert_int_equal(a->load_weight, 0);
+	assert_int_equal(b->curr, 93);
+	assert_int_equal(a->curr, 0);
+
+	run_and_block(r, t0 + 502010000, 93, 1000000);
+	a = cfsr_replay_cfs_rq(r, "/a", 0);
+	b = cfsr_replay_cfs_rq(r, "/b", 0);
+	for (ts = t0 + 510000000, end = t0 + 4000000000ull;
+	     ts < end && (b->avg.load_avg || b->se_avg.load_avg || b->tg_load_avg_contrib);
+	     ts += 8000000) {
+		cfsr_replay_blocked_hint(r, 0, ts, c0 + (ts - t0));
+		feed_marker(r, ts + 1000, 0);
+		a = cfsr_replay_cfs_rq(r, "/a", 0);
+		b = cfsr_replay_cfs_rq(r, "/b", 0);
+	}
+	print_message("blocked load gone after %.3f s\n", (double)(ts - t0 - 502010100) / 1e9);
+	assert_true(ts < end);
+	assert_int_equal(b->avg.load_avg, 0);
+	assert_int_equal(b->se_avg.load_avg, 0);
+	assert_int_equal(b->tg_load_avg_contrib, 0);
+	assert_int_equal(cfsr_replay_tg_load_avg(r, b), 0);
+	for (end = t0 + 8000000000ull;
+	     ts < end && (b->avg.load_sum || b->avg.util_sum || b->avg.runnable_sum ||
+			  a->avg.load_sum || a->avg.util_sum || a->avg.runnable_sum);
+	     ts += 8000000) {
+		cfsr_replay_blocked_hint(r, 0, ts, c0 + (ts - t0));
+		feed_marker(r, ts + 1000, 0);
+		a = cfsr_replay_cfs_rq(r, "/a", 0);
+		b = cfsr_replay_cfs_rq(r, "/b", 0);
+	}
+	print_message("sums gone (off the leaf list) after %.3f s\n",
+		      (double)(ts - t0 - 502010100) / 1e9);
+	assert_true(ts < end);
+	cfsr_replay_free(r);
+}
+
+/*
+ * reweight_entity()'s load_avg: se_weight * load_sum / get_pelt_divider(),
+ * the divider PELT_MIN_DIVIDER + period_contrib.
+ */
+static uint64_t reweighted_load_avg(const struct cfsr_cfs_rq *g)
+{
+	return (g->se_weight >> 10) * g->se_avg.load_sum /
+	       (LOAD_AVG_MAX - 1024 + g->se_avg.period_contrib);
+}
+
+/*
+ * update_cfs_group() before eab03c23c2a1 (v5.7-v6.6) reweights even at an
+ * unchanged weight: after each enqueue and dequeue walk the group
+ * entity's load_avg is reweighted_load_avg(), recomputed from its sums
+ * also between period boundaries, where v6.7+ keeps the value of the
+ * last boundary.  One group, one task, one CPU: the group entity always
+ * weighs the group's full shares (an empty group too, before v6.12: its
+ * load_avg is then the whole of its load), so its weight never changes.
+ * The task wakes every 0.5 ms and runs 0.24 ms of it, so most walks fall
+ * between period boundaries (1.048576 ms).
+ */
+static void test_group_reweight_unchanged(void **state)
+{
+	/* v6.6.0-v6.6.3, v6.7 and stable 6.6.4 (eab03c23c2a1 alone) */
+	const char *const release[3] = { "6.6", "6.7", "6.6.4" };
+	const uint64_t t0 = 4000000000ull, c0 = 6000000000000ull, step_ns = 250000;
+	struct cfsr_replay *r[3];
+	const struct cfsr_cfs_rq *g;
+	int i, step, differ = 0, differ_6_6_4 = 0, walks = 0;
+	uint64_t ts;
+
+	(void)state;
+	for (i = 0; i < 3; i++) {
+		r[i] = cfsr_replay_new(1, cfsr_profile_for(release[i]), 250);
+		assert_non_null(r[i]);
+		assert_int_equal(cfsr_replay_task_set_group(r[i], 98, "/a"), 1);
+		cfsr_replay_clock_sample(r[i], 0, t0, c0);
+		feed(r[i], ev_switch(t0, 0, 0, 0, false, 0));
+	}
+	for (step = 0; step < 200; step++) {
+		ts = t0 + 100000 + (uint64_t)step * step_ns;
+		for (i = 0; i < 3; i++) {
+			if (step % 2 == 0) {
+				feed(r[i], ev_wakeup(ts, 0, 0, 98, 0));
+				feed(r[i], ev_switch(ts + 10000, 0, 0, 0, false, 98));
+			} else {
+				feed(r[i], ev_runtime(ts, 0, 98, 98, step_ns - 10000));
+				feed(r[i], ev_switch(ts + 100, 0, 98, 1, false, 0));
+			}
+		}
+		g = cfsr_replay_cfs_rq(r[0], "/a", 0);
+		assert_int_equal(g->se_weight, W0);
+		assert_int_equal(g->se_avg.load_avg, reweighted_load_avg(g));
+		g = cfsr_replay_cfs_rq(r[1], "/a", 0);
+		assert_int_equal(g->se_weight, W0);
+		differ += g->se_avg.load_avg != reweighted_load_avg(g);
+		g = cfsr_replay_cfs_rq(r[2], "/a", 0);
+		assert_int_equal(g->se_weight, W0);
+		differ_6_6_4 += g->se_avg.load_avg != reweighted_load_avg(g);
+		walks++;
+	}
+	print_message("reweight at an unchanged weight: v6.7 differs after %d of %d walks\n",
+		      differ, walks);
+	print_message("reweight at an unchanged weight: 6.6.4 differs after %d of %d walks\n",
+		      differ_6_6_4, walks);
+	assert_true(differ > 0);
+	assert_true(differ_6_6_4 > 0);
+	for (i = 0; i < 3; i++)
+		cfsr_replay_free(r[i]);
+}
+
 /* ---- the older models: lib/pelt-ops.c at the engine's update points ------------------ */
 
 /*
@@ -2377,9 +2846,11 @@ static void run_in_turn(struct cfsr_replay *r, const int *pid, int n, const int 
  * (1023 * 1024 / 1024 and 3069 * 1024 / 3070), times tg->runnable_avg
  * (1023) >> 10; v4.3+, the entity's weight times its runnable fraction.
  */
-static void test_old_groups_equal_shares(void **state)
+static void test_groups_equal_shares(void **state)
 {
-	const char *const kernels[] = { "3.18", "4.1", "4.9", "4.12", "4.19", "5.4" };
+	const char *const kernels[] = {
+		"3.18", "4.1", "4.9", "4.12", "4.19", "5.4", "6.6", "6.18"
+	};
 	const int pid[4] = { 30, 31, 32, 33 }, order[6] = { 0, 1, 0, 2, 0, 3 };
 	const struct cfsr_cfs_rq *a, *b, *root;
 	struct cfsr_replay *r;
@@ -2405,6 +2876,10 @@ static void test_old_groups_equal_shares(void **state)
 		assert_int_equal(a->se_weight, W0);
 		assert_int_equal(b->se_weight, W0);
 		assert_int_equal(root->load_weight, 2 * W0);
+		/* all four tasks below the root, /b's three runnable, counted by its entity */
+		assert_int_equal(root->h_nr_queued, 4);
+		assert_int_equal(b->h_nr_runnable, 3);
+		assert_int_equal(b->se_runnable, 3);
 		assert_true(a->se_avg.load_avg > 900);
 		ratio = (double)a->se_avg.load_avg / (double)b->se_avg.load_avg;
 		assert_true(ratio > 0.97 && ratio < 1.03);
@@ -2820,6 +3295,13 @@ int main(void)
 		cmocka_unit_test(test_group_entity_reweight_eevdf),
 		cmocka_unit_test(test_group_entity_enqueue_update_curr),
 		cmocka_unit_test(test_group_entity_cfs_profile),
+		cmocka_unit_test(test_group_walk_counts),
+		cmocka_unit_test(test_group_delayed_counts),
+		cmocka_unit_test(test_group_propagation_series),
+		cmocka_unit_test(test_group_two_groups_two_cpus),
+		cmocka_unit_test(test_group_one_group_two_cpus),
+		cmocka_unit_test(test_group_move_and_blocked),
+		cmocka_unit_test(test_group_reweight_unchanged),
 		cmocka_unit_test(test_wakeup_reading),
 		cmocka_unit_test(test_balance_attach),
 		cmocka_unit_test(test_legacy_run_sleep),
@@ -2830,7 +3312,7 @@ int main(void)
 		cmocka_unit_test(test_capacity_v4_contrib),
 		cmocka_unit_test(test_capacity_legacy),
 		cmocka_unit_test(test_freq_events),
-		cmocka_unit_test(test_old_groups_equal_shares),
+		cmocka_unit_test(test_groups_equal_shares),
 		cmocka_unit_test(test_old_blocked_averages),
 		cmocka_unit_test(test_legacy_second_loop),
 		cmocka_unit_test(test_legacy_tick_publishes),
