@@ -40,9 +40,9 @@
 #include "replay.h"
 #include "taskstats.h"
 
-#define COMPARE_FORMAT_VERSION 4
+#define COMPARE_FORMAT_VERSION 5
 /* compare --kernel: its own schema (cfsreplay-output(5), COMPARE --KERNEL) */
-#define MODELS_FORMAT_VERSION 1
+#define MODELS_FORMAT_VERSION 2
 #define DEFAULT_TOP 20
 #define DEFAULT_INTERVAL_NS 1000000ull
 
@@ -74,7 +74,7 @@ static const char *const compare_usage[] = {
 	"                     traces, of each that is a perf.data (another keeps its own)",
 	"    --top N          list the N names (tasks) that differ most (default 20,",
 	"                     0 for all); --json lists all unless --top is given",
-	"    --json           JSON output (format_version 4, see cfsreplay-output(5))",
+	"    --json           JSON output (format_version 5, see cfsreplay-output(5))",
 	"    -h, --help       show this help",
 	"",
 	"With two traces, each also goes through the report's comparators when its",
