@@ -252,7 +252,8 @@ static void print_group_table(const struct group_time *gt[2], const char *const 
 							   ((double)span[k] * nr_cpus[k]) :
 						   0.0);
 			}
-			printf("%-30s %3zu/%-3zu %10s %10s %6s %6s\n", path,
+			/* within 100 columns: a longer path is cut */
+			printf("%-30.56s %3zu/%-3zu %10s %10s %6s %6s\n", path,
 			       run[0] ? run[0]->tasks.nr : 0, run[1] ? run[1]->tasks.nr : 0, v[0],
 			       v[1], v[2], v[3]);
 		}
@@ -1224,6 +1225,17 @@ static void text_model_picks(const struct models *m)
 	}
 }
 
+/* Both models' run time per task group. */
+static void print_model_groups(const struct models *m)
+{
+	const struct group_time *gt[2] = { &m->gt[0], &m->gt[1] };
+	const char *const src[2] = { m->group_source, m->group_source };
+	const uint64_t sp[2] = { m->last_ts - m->first_ts, m->last_ts - m->first_ts };
+	const int nc[2] = { m->nr_cpus, m->nr_cpus };
+
+	print_group_table(gt, src, sp, nc);
+}
+
 static void text_models(struct models *m, const struct cfsr_md_row *rows, size_t n, size_t all)
 {
 	const struct cfsr_replay_stats *st[2] = { cfsr_replay_stats(m->r[0]),
@@ -1264,14 +1276,7 @@ static void text_models(struct models *m, const struct cfsr_md_row *rows, size_t
 		       (double)row->unfit_a * ms, (double)row->unfit_b * ms);
 	}
 
-	{
-		const struct group_time *gt[2] = { &m->gt[0], &m->gt[1] };
-		const char *const src[2] = { m->group_source, m->group_source };
-		const uint64_t sp[2] = { m->last_ts - m->first_ts, m->last_ts - m->first_ts };
-		const int nc[2] = { m->nr_cpus, m->nr_cpus };
-
-		print_group_table(gt, src, sp, nc);
-	}
+	print_model_groups(m);
 
 	printf("\ntasks, largest mean difference first (%zu of %zu)\n", n, all);
 	printf("  task                 signal         mean A    mean B  mean|A-B| max|A-B|  at\n");
