@@ -133,22 +133,28 @@ int cfsr_command_usage(const char *name);
 	"the cpu controller on perf_event's hierarchy and enabled in every cgroup it names; " \
 	"every group's shares 1024 (NICE_0_LOAD: the file holds none); no autogroups"
 
+/* The engines one --perf-cgroups state moves tasks in (compare --kernel: two). */
+#define CFSR_PERF_GROUPS_ENGINES 2
+
 /*
  * struct cfsr_perf_groups - a perf.data's cgroups taken as task groups
  * (--perf-cgroups=cpu; cmd/perfgroups.c)
  * @on: the option was given
  * @root: perf_event's hierarchy id in the file's cgroup_attach_task
  *        events, -1 when none of them is of it
+ * @engines, @nr_engines: the engines the groups are given to (borrowed)
  * @tasks: tasks put in a group other than the root by their first sample
  * @unnamed: tasks whose first sample's cgroup no CGROUP record names
  * @sample_moves: moves made at a sample in another cgroup than the
- *                engine held (no attach of perf's hierarchy made them)
+ *                engines held (no attach of perf's hierarchy made them)
  * @last, @last_map: per task, the cgroup id of its latest sample
  */
 struct cfsr_event;
 struct cfsr_perf_groups {
 	bool on;
 	int root;
+	struct cfsr_replay *engines[CFSR_PERF_GROUPS_ENGINES];
+	size_t nr_engines;
 	uint64_t tasks;
 	uint64_t unnamed;
 	uint64_t sample_moves;
@@ -161,30 +167,42 @@ struct cfsr_perf_groups {
 /* Check --perf-cgroups' argument ("cpu"); return 0, or -1 (reported). */
 int cfsr_perf_groups_arg(const char *cmd, const char *arg);
 
+/* Whether @t is a perf.data, the only file whose groups --perf-cgroups takes. */
+bool cfsr_perf_groups_applies(const struct cfsr_trace *t);
+
+/*
+ * Refuse --perf-cgroups on @t when it is not a perf.data, or with another
+ * source of the task groups: @clock, the file cfsr_clock_source() chose
+ * (a --clock FILE).  Return 0 when neither, else -1 (reported).
+ */
+int cfsr_perf_groups_refuse(const char *cmd, const struct cfsr_trace *t, const char *clock);
+
 /**
  * cfsr_perf_groups_begin() - put each task in the cgroup of its first sample
  * @pg: state, set up here
- * @r: an engine before its first event
+ * @engines: @nr engines (at most CFSR_PERF_GROUPS_ENGINES) before their
+ *           first event, fed the same events; borrowed until
+ *           cfsr_perf_groups_release()
  * @cmd: the command's name, for messages
  * @t: the open trace (read again from its path, once, here)
  *
  * With the file's cgroup_attach_task events of perf_event's hierarchy,
- * @r follows them (cfsr_replay_follow_attaches()).
- * Return: 0, or -1 (reported; a file whose samples carry no cgroup id too).
+ * the engines follow them (cfsr_replay_follow_attaches()).
+ * Return: 0, or -1 (reported; a file that is not a perf.data, or whose
+ * samples carry no cgroup id, too).
  */
-int cfsr_perf_groups_begin(struct cfsr_perf_groups *pg, struct cfsr_replay *r, const char *cmd,
-			   const struct cfsr_trace *t);
+int cfsr_perf_groups_begin(struct cfsr_perf_groups *pg, struct cfsr_replay *const *engines,
+			   size_t nr, const char *cmd, const struct cfsr_trace *t);
 
 /*
- * Before @r replays @ev: a sample that shows its task in another cgroup
- * than @r holds moves it there.  Return 0, or -1 (reported).
+ * Before the engines replay @ev: a sample that shows its task in another
+ * cgroup than an engine holds moves it there.  Return 0, or -1 (reported).
  */
-int cfsr_perf_groups_event(struct cfsr_perf_groups *pg, struct cfsr_replay *r,
-			   const struct cfsr_trace *t, const struct cfsr_event *ev);
+int cfsr_perf_groups_event(struct cfsr_perf_groups *pg, const struct cfsr_trace *t,
+			   const struct cfsr_event *ev);
 
 /* One line on stderr: what came from the file, what is assumed. */
-void cfsr_perf_groups_summary(const struct cfsr_perf_groups *pg, const struct cfsr_replay *r,
-			      const char *cmd);
+void cfsr_perf_groups_summary(const struct cfsr_perf_groups *pg, const char *cmd);
 
 void cfsr_perf_groups_release(struct cfsr_perf_groups *pg);
 

@@ -26,6 +26,7 @@
 
 #include <json-c/json.h>
 
+#include "alloc.h"
 #include "cmds.h"
 #include "comparators.h"
 #include "error.h"
@@ -33,21 +34,22 @@
 #include "formats.h"
 #include "modeldiff.h"
 #include "pelt-ops.h"
+#include "pidset.h"
 #include "profile.h"
 #include "progress.h"
 #include "replay.h"
 #include "taskstats.h"
 
-#define COMPARE_FORMAT_VERSION 5
+#define COMPARE_FORMAT_VERSION 6
 /* compare --kernel: its own schema (cfsreplay-output(5), COMPARE --KERNEL) */
-#define MODELS_FORMAT_VERSION 1
+#define MODELS_FORMAT_VERSION 2
 #define DEFAULT_TOP 20
 #define DEFAULT_INTERVAL_NS 1000000ull
 
 static const char *const compare_usage[] = {
-	"usage: cfsreplay compare [--top N] [--json] TRACE_A TRACE_B",
+	"usage: cfsreplay compare [--top N] [--json] [--perf-cgroups cpu] TRACE_A TRACE_B",
 	"       cfsreplay compare --kernel A [--kernel B] [--interval MS] [--clock FILE]",
-	"                         [--top N] [--json] TRACE",
+	"                         [--perf-cgroups cpu] [--top N] [--json] TRACE",
 	"",
 	"Two traces of one workload side by side, tasks matched by name: run time",
 	"against the weight-fair share, wake-up latency, wake-ups, migrations and",
@@ -66,17 +68,42 @@ static const char *const compare_usage[] = {
 	"                     task's group from a truth.jsonl or pelt.jsonl[.gz] of",
 	"                     the same run, as signals --clock takes them (by",
 	"                     default, a recorded trace's own snapshots; 'none')",
+	"    --perf-cgroups cpu",
+	"                     take a perf.data's cgroups (--all-cgroups) as the cpu",
+	"                     controller's task groups (shares assumed 1024); with two",
+	"                     traces, of each that is a perf.data (another keeps its own)",
 	"    --top N          list the N names (tasks) that differ most (default 20,",
 	"                     0 for all); --json lists all unless --top is given",
-	"    --json           JSON output (format_version 5, see cfsreplay-output(5))",
+	"    --json           JSON output (format_version 6, see cfsreplay-output(5))",
 	"    -h, --help       show this help",
 	"",
 	"With two traces, each also goes through the report's comparators when its",
 	"kernel has a model: idle while waiting, lasting imbalance and placement",
-	"agreement side by side.",
+	"agreement side by side.  Either form lists the run time per task group of",
+	"the engines' groups, and says where the groups came from.",
 	"",
 	"Exit status: 0 success, 2 error.",
 	NULL,
+};
+
+/* One task group's run time and the tasks that ran in it. */
+struct group_run {
+	uint64_t run;
+	struct cfsr_pidset tasks;
+};
+
+/*
+ * Run time per task group of an engine: at each sched_switch, before the
+ * engine takes it, the time since the CPU's previous switch is charged to
+ * the group the engine holds the task leaving in (a CPU's first switch
+ * charges nothing).  @groups is indexed by the engine's group index.
+ */
+struct group_time {
+	struct cfsr_replay *r;
+	int nr_cpus;
+	uint64_t *since;
+	struct group_run *groups;
+	size_t alloc;
 };
 
 /* One trace's facts and accounting. */
@@ -98,6 +125,11 @@ struct side {
 	/* records lie beside it but could not be used (the error was printed) */
 	bool fid_failed;
 	struct cfsr_fidelity fid;
+	/* the comparators' engine's run time per task group */
+	struct group_time gt;
+	/* --perf-cgroups=cpu on a perf.data: its cgroups are the comparators' groups */
+	bool perf_data;
+	struct cfsr_perf_groups pg;
 };
 
 /* One name in either trace: indices into each side's names, -1 when absent. */
@@ -106,6 +138,149 @@ struct row {
 	int a, b;
 	double diff;
 };
+
+static int group_time_init(struct group_time *gt, struct cfsr_replay *r, int nr_cpus)
+{
+	gt->r = r;
+	gt->nr_cpus = nr_cpus;
+	gt->since = calloc((size_t)nr_cpus, sizeof(*gt->since));
+	if (!gt->since)
+		return cfsr_error("compare: out of memory");
+	return 0;
+}
+
+/* Before the engine takes @ev: charge a switch's outgoing task's run to its group. */
+static int group_time_event(struct group_time *gt, const struct cfsr_event *ev)
+{
+	const struct cfsr_task *t;
+	uint64_t from;
+	size_t i, g;
+
+	if (!gt->r || ev->kind != CFSR_EV_SWITCH || ev->cpu < 0 || ev->cpu >= gt->nr_cpus)
+		return 0;
+	from = gt->since[ev->cpu];
+	gt->since[ev->cpu] = ev->ts;
+	t = ev->sw.prev_pid > 0 ? cfsr_replay_task(gt->r, ev->sw.prev_pid) : NULL;
+	if (!from || !t || t->group < 0 || ev->ts < from)
+		return 0;
+	g = (size_t)t->group;
+	i = gt->alloc;
+	if (CFSR_ALLOC_GROW(gt->groups, g + 1, gt->alloc) < 0)
+		return cfsr_error("compare: out of memory");
+	for (; i < gt->alloc; i++)
+		gt->groups[i] = (struct group_run){ 0, CFSR_PIDSET_INIT };
+	gt->groups[g].run += ev->ts - from;
+	return cfsr_pidset_add(&gt->groups[g].tasks, ev->sw.prev_pid) < 0 ? -1 : 0;
+}
+
+static void group_time_release(struct group_time *gt)
+{
+	size_t i;
+
+	for (i = 0; i < gt->alloc; i++)
+		cfsr_pidset_release(&gt->groups[i].tasks);
+	free(gt->groups);
+	free(gt->since);
+	memset(gt, 0, sizeof(*gt));
+}
+
+/* The run in the group of @path, NULL when the engine charged it nothing. */
+static const struct group_run *group_run_of(const struct group_time *gt, const char *path)
+{
+	const char *p;
+	size_t g;
+
+	for (g = 0; g < gt->alloc; g++) {
+		p = cfsr_replay_group_path(gt->r, (int)g);
+		if (p && !strcmp(p, path) && gt->groups[g].tasks.nr)
+			return &gt->groups[g];
+	}
+	return NULL;
+}
+
+#define PERF_GROUPS_SOURCE "the perf.data's cgroups (--perf-cgroups=cpu, assumed)"
+#define NO_GROUPS_SOURCE "none (every task in the root group)"
+
+/* Where the comparators' engine of a trace took its groups from. */
+static const char *side_group_source(const struct side *sd)
+{
+	struct cfsr_cpuload_groups g;
+
+	if (sd->pg.on)
+		return PERF_GROUPS_SOURCE;
+	cfsr_cpuload_groups(sd->c.cl, &g);
+	if (g.snapshot_tasks)
+		return "the trace's snapshots";
+	if (g.marker_moves)
+		return "cfsr-mkdir/cfsr-move markers";
+	if (g.attach_moves)
+		return "cgroup_attach_task events";
+	return NO_GROUPS_SOURCE;
+}
+
+/* The rows of every group either engine charged run time to, by path. */
+static void print_group_table(const struct group_time *gt[2], const char *const source[2],
+			      const uint64_t span[2], const int nr_cpus[2])
+{
+	const struct group_time *o;
+	const struct group_run *run[2];
+	const char *path;
+	char v[4][16];
+	size_t g;
+	int s, k;
+
+	printf("\nCPU time per task group (share = run time / (span x CPUs))\n");
+	printf("  groups of A: %s\n  groups of B: %s\n", source[0], source[1]);
+	printf("%-30s %7s %10s %10s %6s %6s\n", "group", "tasks", "run ms A", "run ms B", "shr% A",
+	       "shr% B");
+	for (s = 0; s < 2; s++) {
+		o = gt[s];
+		for (g = 0; g < o->alloc; g++) {
+			path = cfsr_replay_group_path(o->r, (int)g);
+			if (!path || !o->groups[g].tasks.nr || (s && group_run_of(gt[0], path)))
+				continue;
+			for (k = 0; k < 2; k++) {
+				run[k] = group_run_of(gt[k], path);
+				if (!run[k]) {
+					snprintf(v[k], sizeof(v[k]), "-");
+					snprintf(v[k + 2], sizeof(v[k + 2]), "-");
+					continue;
+				}
+				snprintf(v[k], sizeof(v[k]), "%.3f", (double)run[k]->run / 1e6);
+				snprintf(v[k + 2], sizeof(v[k + 2]), "%.2f",
+					 span[k] ? 100.0 * (double)run[k]->run /
+							   ((double)span[k] * nr_cpus[k]) :
+						   0.0);
+			}
+			/* within 100 columns: a longer path is cut */
+			printf("%-30.56s %3zu/%-3zu %10s %10s %6s %6s\n", path,
+			       run[0] ? run[0]->tasks.nr : 0, run[1] ? run[1]->tasks.nr : 0, v[0],
+			       v[1], v[2], v[3]);
+		}
+	}
+}
+
+/* An engine's groups as JSON: where they came from, each group's tasks and run time. */
+static json_object *json_groups(const struct group_time *gt, const char *source)
+{
+	json_object *o = json_object_new_object(), *arr = json_object_new_array(), *x;
+	const char *path;
+	size_t g;
+
+	json_object_object_add(o, "source", json_object_new_string(source));
+	for (g = 0; g < gt->alloc; g++) {
+		path = cfsr_replay_group_path(gt->r, (int)g);
+		if (!path || !gt->groups[g].tasks.nr)
+			continue;
+		x = json_object_new_object();
+		json_object_object_add(x, "path", json_object_new_string(path));
+		json_object_object_add(x, "tasks", json_object_new_uint64(gt->groups[g].tasks.nr));
+		json_object_object_add(x, "runtime_ns", json_object_new_uint64(gt->groups[g].run));
+		json_object_array_add(arr, x);
+	}
+	json_object_object_add(o, "groups", arr);
+	return o;
+}
 
 /*
  * The comparators run under the model of the trace's own kernel; a trace
@@ -140,8 +315,9 @@ static int comparators_for(struct side *sd, struct cfsr_trace *t)
 	return 0;
 }
 
-static int account(struct side *sd)
+static int account(struct side *sd, bool perf_groups)
 {
+	struct cfsr_replay *engine;
 	struct cfsr_own_clock oc = { 0 };
 	struct cfsr_progress progress;
 	struct cfsr_trace *t;
@@ -164,12 +340,23 @@ static int account(struct side *sd)
 	/* a recorded trace's own clock readings and groups, as report takes them */
 	if (sd->comp && cfsr_comparators_own_clock(&sd->c, t, NULL, &oc) < 0)
 		goto out;
+	/* --perf-cgroups: a perf.data's cgroups; another trace keeps its own groups */
+	sd->perf_data = perf_groups && cfsr_perf_groups_applies(t);
+	if (sd->comp) {
+		engine = cfsr_cpuload_engine(sd->c.cl);
+		if (group_time_init(&sd->gt, engine, sd->nr_cpus) < 0 ||
+		    (sd->perf_data &&
+		     cfsr_perf_groups_begin(&sd->pg, &engine, 1, "compare", t) < 0))
+			goto out;
+	}
 	cfsr_progress_init(&progress, t->path);
 	while ((ret = cfsr_trace_next(t, &ev)) > 0) {
 		if (ev.kind == CFSR_EV_SWITCH)
 			sd->switches++;
 		if (cfsr_taskstats_event(sd->ts, &ev) < 0 ||
 		    (sd->comp && (cfsr_comparators_clock_until(&sd->c, &oc, ev.ts) < 0 ||
+				  cfsr_perf_groups_event(&sd->pg, t, &ev) < 0 ||
+				  group_time_event(&sd->gt, &ev) < 0 ||
 				  cfsr_comparators_event(&sd->c, &ev) < 0))) {
 			cfsr_progress_done(&progress);
 			cfsr_error("compare: cannot account '%s'", sd->path);
@@ -193,6 +380,7 @@ static int account(struct side *sd)
 	}
 	cfsr_taskstats_finish(sd->ts);
 	sd->lost_events = t->stats.lost_events;
+	cfsr_perf_groups_summary(&sd->pg, "compare");
 	status = 0;
 out:
 	cfsr_clock_feed_close(oc.feed);
@@ -524,6 +712,21 @@ static void print_cpu_table(const struct side sd[2], const struct row *rows, siz
 	}
 }
 
+/* The comparators' engines' run time per task group, when both sides have them. */
+static void print_side_groups(const struct side sd[2])
+{
+	const struct group_time *gt[2] = { &sd[0].gt, &sd[1].gt };
+	const uint64_t sp[2] = { span(&sd[0]), span(&sd[1]) };
+	const int nc[2] = { sd[0].nr_cpus, sd[1].nr_cpus };
+	const char *src[2];
+
+	if (!sd[0].comp || !sd[1].comp)
+		return;
+	src[0] = side_group_source(&sd[0]);
+	src[1] = side_group_source(&sd[1]);
+	print_group_table(gt, src, sp, nc);
+}
+
 static void print_wake_table(const struct side sd[2], const struct row *rows, size_t n)
 {
 	size_t i;
@@ -663,6 +866,8 @@ static json_object *json_side(const struct side *sd)
 	json_object_object_add(o, "no_comparators",
 			       sd->comp ? NULL : json_object_new_string(sd->no_comp));
 	json_object_object_add(o, "fidelity", sd->have_fid ? cfsr_fidelity_json(&sd->fid) : NULL);
+	json_object_object_add(o, "task_groups",
+			       sd->comp ? json_groups(&sd->gt, side_group_source(sd)) : NULL);
 	return o;
 }
 
@@ -733,13 +938,20 @@ struct models {
 	/* each model's pick check, asking its engine */
 	struct cfsr_pickcheck *pk[2];
 	struct cfsr_modeldiff *d;
+	/* --perf-cgroups=cpu: the perf.data's cgroups, in both engines */
+	struct cfsr_perf_groups pg;
+	/* each engine's run time per task group, and where the groups came from */
+	struct group_time gt[2];
+	const char *group_source;
 };
 
 static void models_free(struct models *m)
 {
 	int s;
 
+	cfsr_perf_groups_release(&m->pg);
 	for (s = 0; s < 2; s++) {
+		group_time_release(&m->gt[s]);
 		cfsr_pickcheck_free(m->pk[s]);
 		cfsr_replay_free(m->r[s]);
 	}
@@ -804,7 +1016,8 @@ static int before_event(struct models *m, struct cfsr_clock_feed *feed,
 }
 
 /* Read the trace once, feeding both engines and sampling between events. */
-static int run_models(struct models *m, const char *const kernel[2], const char *clock)
+static int run_models(struct models *m, const char *const kernel[2], const char *clock,
+		      bool perf_groups)
 {
 	struct cfsr_clock_feed *feed = NULL;
 	struct cfsr_clock_reading rd;
@@ -848,6 +1061,17 @@ static int run_models(struct models *m, const char *const kernel[2], const char 
 	if (!m->d)
 		goto out;
 	clock = cfsr_clock_source(t, clock);
+	if (perf_groups && cfsr_perf_groups_refuse("compare", t, clock) < 0)
+		goto out;
+	m->group_source = perf_groups		  ? PERF_GROUPS_SOURCE :
+			  !clock		  ? NO_GROUPS_SOURCE :
+			  !strcmp(clock, t->path) ? "the trace's snapshots" :
+						    "the records of --clock FILE";
+	for (s = 0; s < 2; s++)
+		if (group_time_init(&m->gt[s], m->r[s], m->nr_cpus) < 0)
+			goto out;
+	if (perf_groups && cfsr_perf_groups_begin(&m->pg, m->r, 2, "compare", t) < 0)
+		goto out;
 	if (clock) {
 		/* only clock readings and each task's group: structure, not PELT values */
 		feed = cfsr_clock_feed_open(clock);
@@ -881,6 +1105,8 @@ static int run_models(struct models *m, const char *const kernel[2], const char 
 			next = ev.ts + m->interval;
 		}
 		if (before_event(m, feed, &rd, &have_rd, &next, ev.ts) < 0 ||
+		    cfsr_perf_groups_event(&m->pg, t, &ev) < 0 ||
+		    group_time_event(&m->gt[0], &ev) < 0 || group_time_event(&m->gt[1], &ev) < 0 ||
 		    cfsr_pickcheck_before(m->pk[0], &ev) < 0 ||
 		    cfsr_pickcheck_before(m->pk[1], &ev) < 0 ||
 		    cfsr_replay_event(m->r[0], &ev) < 0 || cfsr_replay_event(m->r[1], &ev) < 0) {
@@ -899,6 +1125,7 @@ static int run_models(struct models *m, const char *const kernel[2], const char 
 		cfsr_error("'%s' has no events: nothing to compare", m->path);
 		goto out;
 	}
+	cfsr_perf_groups_summary(&m->pg, "compare");
 	status = 0;
 out:
 	cfsr_clock_feed_close(feed);
@@ -998,6 +1225,17 @@ static void text_model_picks(const struct models *m)
 	}
 }
 
+/* Both models' run time per task group. */
+static void print_model_groups(const struct models *m)
+{
+	const struct group_time *gt[2] = { &m->gt[0], &m->gt[1] };
+	const char *const src[2] = { m->group_source, m->group_source };
+	const uint64_t sp[2] = { m->last_ts - m->first_ts, m->last_ts - m->first_ts };
+	const int nc[2] = { m->nr_cpus, m->nr_cpus };
+
+	print_group_table(gt, src, sp, nc);
+}
+
 static void text_models(struct models *m, const struct cfsr_md_row *rows, size_t n, size_t all)
 {
 	const struct cfsr_replay_stats *st[2] = { cfsr_replay_stats(m->r[0]),
@@ -1037,6 +1275,8 @@ static void text_models(struct models *m, const struct cfsr_md_row *rows, size_t
 		printf("  %-20s util_avg >= 80%% of capacity: A %.3f ms, B %.3f ms\n", "",
 		       (double)row->unfit_a * ms, (double)row->unfit_b * ms);
 	}
+
+	print_model_groups(m);
 
 	printf("\ntasks, largest mean difference first (%zu of %zu)\n", n, all);
 	printf("  task                 signal         mean A    mean B  mean|A-B| max|A-B|  at\n");
@@ -1148,6 +1388,7 @@ static int json_models(struct models *m, const struct cfsr_md_row *rows, size_t 
 				       json_object_new_uint64(st->estimated_updates));
 		json_object_object_add(x, "stats", stats);
 		json_object_object_add(x, "pick_check", json_model_picks(m, s));
+		json_object_object_add(x, "task_groups", json_groups(&m->gt[s], m->group_source));
 		json_object_array_add(arr, x);
 	}
 	json_object_object_add(o, "models", arr);
@@ -1169,7 +1410,7 @@ static int json_models(struct models *m, const struct cfsr_md_row *rows, size_t 
 }
 
 static int compare_models(const char *path, const char *const kernel[2], const char *clock,
-			  uint64_t interval, long top, bool json)
+			  bool perf_groups, uint64_t interval, long top, bool json)
 {
 	struct models m = { 0 };
 	const struct cfsr_md_row *rows;
@@ -1179,7 +1420,7 @@ static int compare_models(const char *path, const char *const kernel[2], const c
 
 	m.path = path;
 	m.interval = interval;
-	if (run_models(&m, kernel, clock) < 0)
+	if (run_models(&m, kernel, clock, perf_groups) < 0)
 		goto out;
 	all = cfsr_modeldiff_tasks(m.d, &rows);
 	if (all < 0)
@@ -1211,6 +1452,7 @@ int cmd_compare(int argc, const char **argv)
 		{ "kernel", required_argument, NULL, 'k' },
 		{ "interval", required_argument, NULL, 'i' },
 		{ "clock", required_argument, NULL, 'c' },
+		{ "perf-cgroups", required_argument, NULL, 'G' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -1222,6 +1464,7 @@ int cmd_compare(int argc, const char **argv)
 	const char *kernel[2] = { NULL, NULL };
 	uint64_t interval = 0;
 	const char *clock = NULL;
+	bool perf_groups = false;
 	int nr_kernels = 0;
 	size_t n = 0;
 	double ms;
@@ -1250,6 +1493,11 @@ int cmd_compare(int argc, const char **argv)
 			break;
 		case 'c':
 			clock = optarg;
+			break;
+		case 'G':
+			if (cfsr_perf_groups_arg("compare", optarg) < 0)
+				goto out;
+			perf_groups = true;
 			break;
 		case 'i':
 			ms = strtod(optarg, &end);
@@ -1280,7 +1528,7 @@ int cmd_compare(int argc, const char **argv)
 				"compare --kernel takes one trace; see 'cfsreplay compare --help'");
 			goto out;
 		}
-		status = compare_models(argv[optind], kernel, clock,
+		status = compare_models(argv[optind], kernel, clock, perf_groups,
 					interval ? interval : DEFAULT_INTERVAL_NS, top, json);
 		goto out;
 	}
@@ -1295,8 +1543,14 @@ int cmd_compare(int argc, const char **argv)
 	}
 	for (s = 0; s < 2; s++) {
 		sd[s].path = argv[optind + s];
-		if (account(&sd[s]) < 0)
+		if (account(&sd[s], perf_groups) < 0)
 			goto out;
+	}
+	if (perf_groups && !sd[0].perf_data && !sd[1].perf_data) {
+		cfsr_error("compare: --perf-cgroups takes a perf.data's cgroups: neither '%s' nor "
+			   "'%s' is one",
+			   sd[0].path, sd[1].path);
+		goto out;
 	}
 	rows = match(sd, &n);
 	if (!rows) {
@@ -1315,6 +1569,7 @@ int cmd_compare(int argc, const char **argv)
 	} else {
 		print_machine(sd);
 		print_cpu_table(sd, rows, n);
+		print_side_groups(sd);
 		print_wake_table(sd, rows, n);
 	}
 	status = CFSR_EXIT_OK;
@@ -1322,6 +1577,8 @@ out:
 	free(rows);
 	for (s = 0; s < 2; s++) {
 		cfsr_taskstats_free(sd[s].ts);
+		cfsr_perf_groups_release(&sd[s].pg);
+		group_time_release(&sd[s].gt);
 		if (sd[s].comp)
 			cfsr_comparators_release(&sd[s].c);
 		free(sd[s].fid.pelt);

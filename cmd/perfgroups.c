@@ -45,6 +45,30 @@ int cfsr_perf_groups_arg(const char *cmd, const char *arg)
 			  cmd, arg);
 }
 
+bool cfsr_perf_groups_applies(const struct cfsr_trace *t)
+{
+	return t->info.reader && !strcmp(t->info.reader, "perf.data");
+}
+
+/* A trace that is not a perf.data: its groups are its own (snapshots, markers, attaches). */
+static int not_perf_data(const char *cmd, const struct cfsr_trace *t)
+{
+	return cfsr_error("%s: --perf-cgroups: '%s' is a %s, not a perf.data: its task groups "
+			  "are its own",
+			  cmd, t->path, t->info.reader ? t->info.reader : "trace");
+}
+
+int cfsr_perf_groups_refuse(const char *cmd, const struct cfsr_trace *t, const char *clock)
+{
+	if (!cfsr_perf_groups_applies(t))
+		return not_perf_data(cmd, t);
+	if (clock)
+		return cfsr_error("%s: --perf-cgroups and --clock FILE both give the task groups; "
+				  "give one (--clock none for none)",
+				  cmd);
+	return 0;
+}
+
 /* The path of cgroup @id among @in's CGROUP records, NULL if none names it. */
 static const char *cgroup_path(const struct cfsr_trace_info *in, uint64_t id)
 {
@@ -60,14 +84,13 @@ static const char *cgroup_path(const struct cfsr_trace_info *in, uint64_t id)
  * First pass: perf_event's hierarchy id in the cgroup events, and the
  * cgroup each task's first sample carried.
  */
-static int first_pass(struct cfsr_perf_groups *pg, struct cfsr_replay *r, const char *cmd,
-		      const char *path)
+static int first_pass(struct cfsr_perf_groups *pg, const char *cmd, const char *path)
 {
 	struct cfsr_trace *pt = cfsr_trace_open(path);
 	struct cfsr_pidset seen = CFSR_PIDSET_INIT;
 	struct cfsr_event ev;
 	const char *p;
-	size_t i;
+	size_t i, e;
 	int ret;
 
 	if (!pt)
@@ -101,35 +124,45 @@ static int first_pass(struct cfsr_perf_groups *pg, struct cfsr_replay *r, const 
 		}
 		if (!strcmp(p, "/"))
 			continue;
-		if (cfsr_replay_task_set_group(r, tc->tid, p) < 0) {
-			ret = -1;
-			break;
-		}
-		pg->tasks++;
+		for (e = 0; ret == 0 && e < pg->nr_engines; e++)
+			if (cfsr_replay_task_set_group(pg->engines[e], tc->tid, p) < 0)
+				ret = -1;
+		pg->tasks += ret == 0;
 	}
 	cfsr_pidset_release(&seen);
 	cfsr_trace_close(pt);
 	return ret < 0 ? -1 : 0;
 }
 
-int cfsr_perf_groups_begin(struct cfsr_perf_groups *pg, struct cfsr_replay *r, const char *cmd,
-			   const struct cfsr_trace *t)
+int cfsr_perf_groups_begin(struct cfsr_perf_groups *pg, struct cfsr_replay *const *engines,
+			   size_t nr, const char *cmd, const struct cfsr_trace *t)
 {
+	size_t e;
+
 	memset(pg, 0, sizeof(*pg));
 	pg->root = -1;
 	pg->on = true;
-	if (first_pass(pg, r, cmd, t->path) < 0)
+	if (!cfsr_perf_groups_applies(t))
+		return not_perf_data(cmd, t);
+	if (nr > CFSR_PERF_GROUPS_ENGINES)
+		CFSR_BUG("%zu engines for --perf-cgroups", nr);
+	for (e = 0; e < nr; e++)
+		pg->engines[e] = engines[e];
+	pg->nr_engines = nr;
+	if (first_pass(pg, cmd, t->path) < 0)
 		return -1;
-	if (pg->root >= 0)
-		cfsr_replay_follow_attaches(r, pg->root);
+	for (e = 0; pg->root >= 0 && e < nr; e++)
+		cfsr_replay_follow_attaches(engines[e], pg->root);
 	return 0;
 }
 
-int cfsr_perf_groups_event(struct cfsr_perf_groups *pg, struct cfsr_replay *r,
-			   const struct cfsr_trace *t, const struct cfsr_event *ev)
+int cfsr_perf_groups_event(struct cfsr_perf_groups *pg, const struct cfsr_trace *t,
+			   const struct cfsr_event *ev)
 {
 	const struct cfsr_task *task;
 	const char *path, *now;
+	bool moved = false;
+	size_t e;
 	long i;
 
 	if (!pg->on || !ev->cgroup_id || ev->pid <= 0)
@@ -148,20 +181,26 @@ int cfsr_perf_groups_event(struct cfsr_perf_groups *pg, struct cfsr_replay *r,
 	}
 	pg->last[i] = ev->cgroup_id;
 	path = cgroup_path(&t->info, ev->cgroup_id);
-	task = cfsr_replay_task(r, ev->pid);
-	now = task ? cfsr_replay_group_path(r, task->group) : "/";
-	if (!path || (now && !strcmp(now, path)))
+	if (!path)
 		return 0;
-	if (cfsr_replay_task_move_group(r, ev->pid, path, ev->ts) < 0)
-		return -1;
-	pg->sample_moves++;
+	for (e = 0; e < pg->nr_engines; e++) {
+		struct cfsr_replay *r = pg->engines[e];
+
+		task = cfsr_replay_task(r, ev->pid);
+		now = task ? cfsr_replay_group_path(r, task->group) : "/";
+		if (now && !strcmp(now, path))
+			continue;
+		if (cfsr_replay_task_move_group(r, ev->pid, path, ev->ts) < 0)
+			return -1;
+		moved = true;
+	}
+	pg->sample_moves += moved;
 	return 0;
 }
 
-void cfsr_perf_groups_summary(const struct cfsr_perf_groups *pg, const struct cfsr_replay *r,
-			      const char *cmd)
+void cfsr_perf_groups_summary(const struct cfsr_perf_groups *pg, const char *cmd)
 {
-	if (!pg->on)
+	if (!pg->on || !pg->nr_engines)
 		return;
 	fprintf(stderr,
 		"%s: task groups from the perf.data's cgroups, taken as the cpu controller's "
@@ -169,7 +208,7 @@ void cfsr_perf_groups_summary(const struct cfsr_perf_groups *pg, const struct cf
 		cmd, pg->tasks);
 	if (pg->root >= 0)
 		fprintf(stderr, ", %" PRIu64 " moved at cgroup_attach_task of perf's hierarchy %d",
-			cfsr_replay_stats(r)->attach_moves, pg->root);
+			cfsr_replay_stats(pg->engines[0])->attach_moves, pg->root);
 	else
 		fprintf(stderr, ", no cgroup_attach_task of perf's hierarchy");
 	fprintf(stderr, ", %" PRIu64 " moved at a sample in another cgroup", pg->sample_moves);

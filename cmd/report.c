@@ -339,7 +339,8 @@ static int run(struct report *r)
 		return -1;
 	r->own_clock = ret > 0;
 	if (r->perf_groups &&
-	    cfsr_perf_groups_begin(&r->pg, cfsr_cpuload_engine(r->c.cl), "report", r->t) < 0) {
+	    cfsr_perf_groups_begin(&r->pg, &(struct cfsr_replay *){ cfsr_cpuload_engine(r->c.cl) },
+				   1, "report", r->t) < 0) {
 		cfsr_clock_feed_close(oc.feed);
 		return -1;
 	}
@@ -352,7 +353,7 @@ static int run(struct report *r)
 	while ((ret = cfsr_trace_next(r->t, &ev)) > 0) {
 		if (cfsr_comparators_clock_until(&r->c, &oc, ev.ts) < 0 ||
 		    kernel_until(r, &kr, ev.ts) < 0 ||
-		    cfsr_perf_groups_event(&r->pg, cfsr_cpuload_engine(r->c.cl), r->t, &ev) < 0 ||
+		    cfsr_perf_groups_event(&r->pg, r->t, &ev) < 0 ||
 		    cfsr_comparators_event(&r->c, &ev) < 0) {
 			ret = -1;
 			break;
@@ -1740,11 +1741,9 @@ int cmd_report(int argc, const char **argv)
 	 * the model then takes the clock readings and task groups of the same
 	 * records, as validate does, unless the trace or --clock gives them
 	 */
-	if (r.perf_groups && cfsr_clock_source(r.t, r.clock)) {
-		cfsr_error("report: --perf-cgroups and --clock FILE both give the task groups; "
-			   "give one (--clock none for none)");
+	if (r.perf_groups &&
+	    cfsr_perf_groups_refuse("report", r.t, cfsr_clock_source(r.t, r.clock)) < 0)
 		goto out;
-	}
 	if (r.pelt && !r.clock && !r.perf_groups && !cfsr_clock_source(r.t, NULL))
 		r.clock = r.pelt;
 	if (cfsr_comparators_init(&r.c,

@@ -347,7 +347,7 @@ static int replay(struct cfsr_trace *t, struct cfsr_clock_feed *feed, struct cfs
 			have_rd = cfsr_clock_feed_next(feed, &rd);
 			continue;
 		}
-		if (cfsr_perf_groups_event(pg, r, t, &ev) < 0 || cfsr_replay_event(r, &ev) < 0)
+		if (cfsr_perf_groups_event(pg, t, &ev) < 0 || cfsr_replay_event(r, &ev) < 0)
 			return -1;
 		cfsr_progress_update(&progress, t->stats.records, ev.ts - t->stats.first_ts);
 		have_ev = cfsr_trace_next(t, &ev);
@@ -498,11 +498,8 @@ int cmd_signals(int argc, const char **argv)
 		goto out;
 	clock = cfsr_clock_source(t, clock);
 	/* a clock file gives each task's group too: the kernel's, not perf's */
-	if (perf_groups && clock) {
-		cfsr_error("signals: --perf-cgroups and --clock FILE both give the task groups; "
-			   "give one (--clock none for none)");
+	if (perf_groups && cfsr_perf_groups_refuse("signals", t, clock) < 0)
 		goto out;
-	}
 	if (clock) {
 		feed = cfsr_clock_feed_open(clock);
 		if (!feed)
@@ -548,12 +545,12 @@ int cmd_signals(int argc, const char **argv)
 			       ((s.sig & CFSR_SIG_UTIL_EST) ? CSV_V4_UE : CSV_V4));
 	if (!s.jsonl)
 		puts(s.mark_clock ? ",clock_exact" : "");
-	if (perf_groups && cfsr_perf_groups_begin(&pg, r, "signals", t) < 0)
+	if (perf_groups && cfsr_perf_groups_begin(&pg, &r, 1, "signals", t) < 0)
 		goto out;
 	if (replay(t, feed, r, &pg) < 0)
 		goto out;
 	clock_summary(r, clock, t->path, &map);
-	cfsr_perf_groups_summary(&pg, r, "signals");
+	cfsr_perf_groups_summary(&pg, "signals");
 	status = CFSR_EXIT_OK;
 out:
 	cfsr_replay_free(r);

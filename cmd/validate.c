@@ -37,7 +37,7 @@
 
 static const char *const validate_usage[] = {
 	"usage: cfsreplay validate [--pelt FILE | --truth FILE] [--max-error PCT]",
-	"                          [--kernel VERSION] TRACE",
+	"                          [--kernel VERSION] [--perf-cgroups cpu] TRACE",
 	"",
 	"Replay TRACE and compare the model with the kernel: in lock-step with the",
 	"kernel's own PELT updates (--pelt: pelt.jsonl[.gz]), or as a prediction",
@@ -51,6 +51,9 @@ static const char *const validate_usage[] = {
 	"    --max-error PCT    exit 1 if fewer than 100-PCT % of task updates are exact",
 	"    --diffs N          lock-step: list the first N records of each kind that",
 	"                       differ, each field as model/kernel",
+	"    --perf-cgroups cpu the task groups from a perf.data's cgroups (--all-cgroups)",
+	"                       as the cpu controller's (shares assumed 1024), not from",
+	"                       the kernel's records, whose groups are then only compared",
 	"    -h, --help         show this help",
 	"",
 	"Exit status: 0 success, 1 fidelity below --max-error, 2 error.",
@@ -101,6 +104,12 @@ enum { R_SE_WEIGHT, R_TG_LOAD_AVG, R_CONTRIB, R_NR };
 
 static const char *const rel_names[R_NR] = { "group entity weight", "tg_load_avg",
 					     "tg_load_avg_contrib" };
+
+/* Group cfs_rq records compared, per group of the model (by its index). */
+struct path_stats {
+	uint64_t compared;
+	uint64_t exact;
+};
 
 /* Comparisons of one entity kind. */
 struct kind_stats {
@@ -187,6 +196,14 @@ struct validate {
 	uint64_t exec_start_taken;
 	/* delayed entities a cfs_rq record showed dequeued */
 	uint64_t queued_taken;
+	/* group cfs_rq records per group of the model; those of a group it does not have */
+	struct path_stats *paths;
+	size_t paths_alloc;
+	uint64_t group_absent;
+	/* --perf-cgroups=cpu: the groups are the perf.data's, the records' only compared */
+	struct cfsr_perf_groups pg;
+	/* task records naming another group than the model holds the task in */
+	uint64_t other_group;
 };
 
 static void rel_compare(struct rel_stats *s, int64_t model, int64_t kernel)
@@ -367,6 +384,14 @@ static void take_exec_start(struct validate *v, const struct cfsr_pelt_rec *rec)
 			v->replay, t, (uint64_t)rec->exec_start);
 }
 
+/* Whether the model's group @g is the one @path names. */
+static bool group_is(const struct cfsr_replay *r, int g, const char *path)
+{
+	const char *now = cfsr_replay_group_path(r, g);
+
+	return !strcmp(now ? now : "/", path);
+}
+
 static void on_se_record(struct validate *v, const struct cfsr_pelt_rec *rec)
 {
 	struct cfsr_eevdf eevdf;
@@ -384,8 +409,14 @@ static void on_se_record(struct validate *v, const struct cfsr_pelt_rec *rec)
 		v->not_fair++;
 		return;
 	}
-	/* the task's group is a fact of the kernel's structure, not a PELT value */
-	if (rec->parent_tg && cfsr_replay_task_set_group(v->replay, t->pid, rec->parent_tg) == 1)
+	/*
+	 * the task's group is a fact of the kernel's structure, not a PELT
+	 * value; with --perf-cgroups it is the perf.data's, the record's compared
+	 */
+	if (v->pg.on && rec->parent_tg)
+		v->other_group += !group_is(v->replay, t->group, rec->parent_tg);
+	else if (rec->parent_tg &&
+		 cfsr_replay_task_set_group(v->replay, t->pid, rec->parent_tg) == 1)
 		v->regrouped++;
 	if (rec->sched_delayed > 0)
 		v->delayed++;
@@ -588,13 +619,29 @@ static int free_pending(struct validate *v, const struct cfsr_cfs_rq *cfs,
 	return 0;
 }
 
+/* A group cfs_rq record of group @g compared: @exact in every field. */
+static int note_path(struct validate *v, int g, bool exact)
+{
+	size_t i, from = v->paths_alloc;
+
+	if (g < 0)
+		return 0;
+	if (CFSR_ALLOC_GROW(v->paths, (size_t)g + 1, v->paths_alloc) < 0)
+		return cfsr_error("validate: out of memory");
+	for (i = from; i < v->paths_alloc; i++)
+		v->paths[i] = (struct path_stats){ 0 };
+	v->paths[g].compared++;
+	v->paths[g].exact += exact;
+	return 0;
+}
+
 static int on_cfs_record(struct validate *v, const struct cfsr_pelt_rec *rec)
 {
 	struct cfsr_cfs_rq *cfs;
 	struct kind_stats *k;
 	struct cfsr_sched_avg m;
 	uint64_t model_lut;
-	bool root;
+	bool root, exact;
 	int cross;
 
 	if (!rec->tg || rec->rq_cpu < 0)
@@ -603,6 +650,7 @@ static int on_cfs_record(struct validate *v, const struct cfsr_pelt_rec *rec)
 	cfs = cfsr_replay_cfs_rq(v->replay, rec->tg, (int)rec->rq_cpu);
 	if (!cfs) {
 		v->no_task++;
+		v->group_absent += !root;
 		return 0;
 	}
 	cross = no_crossing(v, &v->klut, &v->klut_alloc, cfs, rec);
@@ -621,7 +669,9 @@ static int on_cfs_record(struct validate *v, const struct cfsr_pelt_rec *rec)
 		cfsr_replay_cfs_rq_settle(v->replay, cfs, (uint64_t)rec->avg.last_update_time, &m);
 		if (cfs->avg.last_update_time > (uint64_t)rec->avg.last_update_time)
 			k->model_ahead++;
-		compare_avg(k, &m, rec, (int)rec->rq_cpu);
+		exact = compare_avg(k, &m, rec, (int)rec->rq_cpu);
+		if (!root && note_path(v, cfs->group, exact) < 0)
+			return -1;
 		if (!root && rec->tg_load_avg >= 0 && rec->tg_load_avg_contrib >= 0) {
 			rel_compare(&v->rel[R_TG_LOAD_AVG], cfsr_replay_tg_load_avg(v->replay, cfs),
 				    rec->tg_load_avg);
@@ -766,6 +816,36 @@ static void print_pick(const struct cfsr_pickcheck *pc)
 	printf("\n");
 }
 
+/* The group cfs_rq comparisons per group, and the records of groups the model lacks. */
+static void print_paths(const struct validate *v)
+{
+	size_t g;
+
+	printf("\n%-30s %9s %9s %9s\n", "group cfs_rq updates of", "compared", "exact", "exact %");
+	for (g = 0; g < v->paths_alloc; g++)
+		if (v->paths[g].compared)
+			printf("%-30s %9" PRIu64 " %9" PRIu64 " %9.2f\n",
+			       cfsr_replay_group_path(v->replay, (int)g), v->paths[g].compared,
+			       v->paths[g].exact,
+			       100.0 * (double)v->paths[g].exact / (double)v->paths[g].compared);
+	printf("records of group cfs_rqs of a group the model does not have: %" PRIu64 "\n",
+	       v->group_absent);
+}
+
+/* Where the model's task groups came from: the kernel's @what, or perf's cgroups. */
+static void print_groups_source(const struct cfsr_perf_groups *pg, const char *what)
+{
+	if (!pg->on) {
+		printf("task groups:      the kernel %s' (each task in the group they name)\n",
+		       what);
+		return;
+	}
+	printf("task groups:      the perf.data's cgroups, taken as the cpu controller's "
+	       "(--perf-cgroups=cpu): %" PRIu64 " tasks by their first sample, %" PRIu64
+	       " moves at a sample; the kernel %s' groups compared, not taken; assumed: %s\n",
+	       pg->tasks, pg->sample_moves, what, CFSR_PERF_GROUPS_ASSUMED);
+}
+
 static void print_report(const struct validate *v, const char *trace, const char *pelt)
 {
 	const struct cfsr_replay_stats *rs = cfsr_replay_stats(v->replay);
@@ -791,6 +871,11 @@ static void print_report(const struct validate *v, const char *trace, const char
 	       "; switch clocks from exec_start: %" PRIu64 "\n",
 	       v->state_differs, v->delayed, v->delayed_model, v->regrouped, v->weight_taken,
 	       v->exec_start_taken);
+	print_groups_source(&v->pg, "records");
+	if (v->pg.on)
+		printf("                  task records naming another group than the model's: "
+		       "%" PRIu64 "\n",
+		       v->other_group);
 	print_group_moves(rs);
 	printf("replay:           %" PRIu64 " events, %" PRIu64 " task and %" PRIu64
 	       " cfs_rq updates, %" PRIu64 " recovered switches in (%" PRIu64
@@ -840,6 +925,7 @@ static void print_report(const struct validate *v, const char *trace, const char
 		print_kind(&v->k[i], kind_names[i]);
 		print_diffs(&v->k[i]);
 	}
+	print_paths(v);
 	printf("\n%-22s %9s %9s %9s %12s\n", "group value", "compared", "exact %", "±1 %",
 	       "max |err|");
 	for (i = 0; i < R_NR; i++)
@@ -893,6 +979,8 @@ struct snapshots {
 	/* task rows whose group (cgroup_cpu, else autogroup) the model's differs from */
 	uint64_t other_group;
 	uint64_t max_abs[S_NR];
+	/* --perf-cgroups=cpu: the groups are the perf.data's */
+	struct cfsr_perf_groups pg;
 };
 
 static void snap_compare(struct snap_stats *st, int field, uint64_t model, uint64_t kernel)
@@ -1043,7 +1131,7 @@ static int replay_until(struct snapshots *sn, struct cfsr_replay *r, struct cfsr
 			*have_rd = cfsr_clock_feed_next(feed, rd);
 			continue;
 		}
-		if (cfsr_replay_event(r, ev) < 0)
+		if (cfsr_perf_groups_event(&sn->pg, t, ev) < 0 || cfsr_replay_event(r, ev) < 0)
 			return -1;
 		cfsr_progress_update(progress, t->stats.records, ev->ts - t->stats.first_ts);
 		*have_ev = cfsr_trace_next(t, ev);
@@ -1179,10 +1267,20 @@ static int set_group(void *data, int tid, const char *group)
 	return cfsr_replay_task_set_group(data, tid, group) < 0 ? -1 : 0;
 }
 
-/* Put every task in the group of its first record or snapshot row in @path. */
-static int assign_groups(struct cfsr_replay *r, const char *path)
+/*
+ * Put every task in the group of its first record or snapshot row in
+ * @path, and follow the cpu controller's moves; with @perf_groups, in the
+ * cgroup of its first sample in the perf.data @t, following perf's
+ * hierarchy (@pg, cmd/perfgroups.c): @path's groups are then only compared.
+ */
+static int take_groups(struct cfsr_replay *r, struct cfsr_perf_groups *pg, bool perf_groups,
+		       const struct cfsr_trace *t, const char *path)
 {
-	return cfsr_task_groups(path, set_group, NULL, r);
+	if (perf_groups)
+		return cfsr_perf_groups_begin(pg, &r, 1, "validate", t);
+	if (cfsr_task_groups(path, set_group, NULL, r) < 0)
+		return -1;
+	return cfsr_follow_attaches(r, t, path);
 }
 
 /*
@@ -1285,6 +1383,7 @@ static int run(struct validate *v, struct cfsr_trace *t, struct cfsr_truth_reade
 			mark_followed(v, &ev);
 			v->started = true;
 			if ((v->pick && cfsr_pickcheck_before(v->pick, &ev) < 0) ||
+			    cfsr_perf_groups_event(&v->pg, t, &ev) < 0 ||
 			    cfsr_replay_event(v->replay, &ev) < 0)
 				return -1;
 			if (v->pick)
@@ -1332,7 +1431,7 @@ static int run(struct validate *v, struct cfsr_trace *t, struct cfsr_truth_reade
 }
 
 static int validate_truth(const char *truth, const char *trace, double max_error,
-			  const char *kernel)
+			  const char *kernel, bool perf_groups)
 {
 	const struct cfsr_profile *prof;
 	struct cfsr_truth_reader *tr = NULL;
@@ -1373,7 +1472,7 @@ static int validate_truth(const char *truth, const char *trace, double max_error
 	if (!feed || cfsr_clock_map_find(truth, t->info.clock, &map) < 0)
 		goto out;
 	cfsr_clock_feed_align(feed, &map);
-	if (assign_groups(r, truth) < 0 || cfsr_follow_attaches(r, t, truth) < 0 ||
+	if (take_groups(r, &sn->pg, perf_groups, t, truth) < 0 ||
 	    run_snapshots(sn, r, t, tr, feed) < 0)
 		goto out;
 	printf("trace:            %s\n", t->path);
@@ -1388,6 +1487,7 @@ static int validate_truth(const char *truth, const char *trace, double max_error
 	       "%" PRIu64 " rows of tasks still warming up\n",
 	       sn->not_compared, sn->warming);
 	rs = cfsr_replay_stats(r);
+	print_groups_source(&sn->pg, "snapshots");
 	print_group_moves(rs);
 	printf("                  compared rows of tasks the model had in another group: %" PRIu64
 	       "\n",
@@ -1405,6 +1505,7 @@ static int validate_truth(const char *truth, const char *trace, double max_error
 	print_snap_class("group cfs_rqs", &sn->group);
 	print_snap_class("group cfs_rqs, snapshots 500 ms or more after the trace's start",
 			 &sn->group_settled);
+	cfsr_perf_groups_summary(&sn->pg, "validate");
 	status = CFSR_EXIT_OK;
 	exact = sn->sleeping.f[S_UTIL].n ? 100.0 * (double)sn->sleeping.f[S_UTIL].exact /
 						   (double)sn->sleeping.f[S_UTIL].n :
@@ -1413,6 +1514,8 @@ static int validate_truth(const char *truth, const char *trace, double max_error
 		status = CFSR_EXIT_DIVERGED;
 out:
 	cfsr_replay_free(r);
+	if (sn)
+		cfsr_perf_groups_release(&sn->pg);
 	free(sn);
 	cfsr_clock_feed_close(feed);
 	cfsr_truth_close(tr);
@@ -1420,7 +1523,8 @@ out:
 	return status;
 }
 
-static int validate_pelt(const char *pelt, const char *path, double max_error, const char *kernel);
+static int validate_pelt(const char *pelt, const char *path, double max_error, const char *kernel,
+			 bool perf_groups);
 
 int cmd_validate(int argc, const char **argv)
 {
@@ -1430,10 +1534,12 @@ int cmd_validate(int argc, const char **argv)
 		{ "max-error", required_argument, NULL, 'm' },
 		{ "kernel", required_argument, NULL, 'K' },
 		{ "diffs", required_argument, NULL, 'd' },
+		{ "perf-cgroups", required_argument, NULL, 'G' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *pelt = NULL, *truth = NULL, *kernel = NULL;
+	bool perf_groups = false;
 	char *beside = NULL;
 	double max_error = -1;
 	int c, status;
@@ -1457,6 +1563,11 @@ int cmd_validate(int argc, const char **argv)
 			break;
 		case 't':
 			truth = optarg;
+			break;
+		case 'G':
+			if (cfsr_perf_groups_arg("validate", optarg) < 0)
+				return CFSR_EXIT_ERROR;
+			perf_groups = true;
 			break;
 		case 'K':
 			kernel = optarg;
@@ -1499,10 +1610,16 @@ int cmd_validate(int argc, const char **argv)
 		else
 			truth = argv[optind];
 	}
+	if (perf_groups && truth == argv[optind]) {
+		cfsr_error("validate: --perf-cgroups needs the kernel's records of the run, "
+			   "--pelt FILE or --truth FILE (a perf.data carries no snapshots)");
+		free(beside);
+		return CFSR_EXIT_ERROR;
+	}
 	if (truth)
-		status = validate_truth(truth, argv[optind], max_error, kernel);
+		status = validate_truth(truth, argv[optind], max_error, kernel, perf_groups);
 	else
-		status = validate_pelt(pelt, argv[optind], max_error, kernel);
+		status = validate_pelt(pelt, argv[optind], max_error, kernel, perf_groups);
 	free(beside);
 	return status;
 }
@@ -1521,14 +1638,21 @@ static void validate_free(struct validate *v)
 		free(v->k[k].diffs);
 	}
 	cfsr_replay_free(v->replay);
+	cfsr_perf_groups_release(&v->pg);
+	free(v->paths);
 	free(v->klut);
 	free(v->gklut);
 	free(v->pending);
 	free(v);
 }
 
-/* Replay @path in lock-step with @pelt; return the state, or NULL after cfsr_error(). */
-static struct validate *lockstep(const char *pelt, struct cfsr_trace *t, const char *kernel)
+/*
+ * Replay @path in lock-step with @pelt, the task groups from the records or
+ * (@perf_groups) from the perf.data's cgroups; return the state, or NULL
+ * after cfsr_error().
+ */
+static struct validate *lockstep(const char *pelt, struct cfsr_trace *t, const char *kernel,
+				 bool perf_groups)
 {
 	struct cfsr_truth_reader *pr = NULL;
 	const struct cfsr_profile *prof;
@@ -1595,11 +1719,11 @@ static struct validate *lockstep(const char *pelt, struct cfsr_trace *t, const c
 		v->pick = cfsr_pickcheck_new(&pp);
 		if (!v->pick)
 			goto out;
-		/* the records name each task's group */
-		cfsr_pickcheck_groups_known(v->pick);
+		/* the records name each task's group (perf's cgroups are assumed the cpu's) */
+		if (!perf_groups)
+			cfsr_pickcheck_groups_known(v->pick);
 	}
-	if (assign_groups(v->replay, pelt) < 0 || cfsr_follow_attaches(v->replay, t, pelt) < 0 ||
-	    run(v, t, pr) < 0)
+	if (take_groups(v->replay, &v->pg, perf_groups, t, pelt) < 0 || run(v, t, pr) < 0)
 		goto out;
 	ok = true;
 out:
@@ -1611,7 +1735,8 @@ out:
 	return v;
 }
 
-static int validate_pelt(const char *pelt, const char *path, double max_error, const char *kernel)
+static int validate_pelt(const char *pelt, const char *path, double max_error, const char *kernel,
+			 bool perf_groups)
 {
 	struct cfsr_trace *t = NULL;
 	struct validate *v = NULL;
@@ -1620,10 +1745,11 @@ static int validate_pelt(const char *pelt, const char *path, double max_error, c
 	t = cfsr_trace_open(path);
 	if (!t)
 		goto out;
-	v = lockstep(pelt, t, kernel);
+	v = lockstep(pelt, t, kernel, perf_groups);
 	if (!v)
 		goto out;
 	print_report(v, t->path, pelt);
+	cfsr_perf_groups_summary(&v->pg, "validate");
 	status = CFSR_EXIT_OK;
 	if (max_error >= 0 && v->k[K_TASK].compared &&
 	    100.0 * (double)(v->k[K_TASK].compared - v->k[K_TASK].all_exact) /
@@ -1683,7 +1809,7 @@ int cfsr_fidelity_beside(const char *trace, const char *kernel, struct cfsr_fide
 	t = cfsr_trace_open(trace);
 	if (!t)
 		goto out;
-	v = lockstep(beside, t, kernel);
+	v = lockstep(beside, t, kernel, false);
 	if (!v)
 		goto out;
 	f->pelt = beside;

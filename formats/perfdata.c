@@ -190,9 +190,10 @@ enum {
  */
 #define PD_CGROUP_HIERARCHY \
 	"the perf_event controller's (cgroup v2 unless perf_event is mounted on v1)"
-#define PD_CGROUP_MEMBERSHIP                                                                      \
-	"unknown: the file does not say which hierarchy holds the cpu controller, nor in which "  \
-	"of these cgroups it is enabled (--perf-cgroups=cpu of signals and report takes them as " \
+#define PD_CGROUP_MEMBERSHIP                                                                     \
+	"unknown: the file does not say which hierarchy holds the cpu controller, nor in which " \
+	"of these cgroups it is enabled (--perf-cgroups=cpu of signals, report, validate and "   \
+	"compare takes them as "                                                                 \
 	"the task groups, on the user's word)"
 
 /* HEADER_COMPRESSED.type */

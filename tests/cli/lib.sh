@@ -66,6 +66,31 @@ for pid, (cpu, group) in sorted(workers.items()):
 '
 }
 
+# perf_cgroup_events PERF_DATA: from `perf script`, one line per record the
+# cgroup tests read, times in ns: "cgroup ID PATH" (PERF_RECORD_CGROUP),
+# "attach TS ROOT ID PATH PID" (cgroup:cgroup_attach_task) and "switch TS
+# CPU PREV_PID NEXT_PID" (sched:sched_switch)
+perf_cgroup_events() {
+	perf script -i "$1" --show-cgroup-events --ns -F comm,tid,cpu,time,event,trace 2>/dev/null |
+	python3 -c '
+import re, sys
+ts = r"\[(\d+)\]\s+(\d+)\.(\d+):\s+"
+for l in sys.stdin:
+    m = re.search(r"PERF_RECORD_CGROUP cgroup: (\d+) (\S+)", l)
+    if m:
+        print("cgroup", m.group(1), m.group(2))
+        continue
+    m = re.search(ts + r"cgroup:cgroup_attach_task: dst_root=(\d+) dst_id=(\d+) "
+                  r"dst_level=\d+ dst_path=(\S+) pid=(\d+)", l)
+    if m:
+        print("attach", int(m.group(2)) * 10**9 + int(m.group(3)), *m.group(4, 5, 6, 7))
+        continue
+    m = re.search(ts + r"sched:sched_switch: .*prev_pid=(\d+) .*next_pid=(\d+)", l)
+    if m:
+        print("switch", int(m.group(2)) * 10**9 + int(m.group(3)), *m.group(1, 4, 5))
+'
+}
+
 # kernel_delayed_records PELT_JSONL: the number of the kernel's own task
 # records (pelt.jsonl.gz) of a delayed task (sched_delayed)
 kernel_delayed_records() {

@@ -26,7 +26,7 @@ d = json.load(open("self.json"))
 a, b = d["traces"]
 a.pop("file"); b.pop("file")
 assert a == b, "machine sides differ"
-assert d["format_version"] == 5
+assert d["format_version"] == 6
 assert d["tasks"], "no tasks"
 for t in d["tasks"]:
     assert t["a"] == t["b"], t["comm"]

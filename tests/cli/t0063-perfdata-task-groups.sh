@@ -46,7 +46,7 @@ test_expect_success 'without an option: no group rows, info says why and names t
 	test -z \"\$(groups plain.csv)\" &&
 	! grep -q 'perf-cgroups' plain.err &&
 	cfsreplay info '$P' >info.txt &&
-	grep -q '^  membership: *unknown: .*--perf-cgroups=cpu of signals and report' info.txt
+	grep -q '^  membership: *unknown: .*--perf-cgroups=cpu of signals, report, validate and compare' info.txt
 "
 
 test_expect_success 'the trace.dat span and the workers' "

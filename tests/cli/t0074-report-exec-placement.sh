@@ -55,7 +55,7 @@ test_expect_success 'compare --json: exec beside the other placement kinds' '
 	python3 - <<-PY
 	import json
 	d = json.load(open("c.json"))
-	assert d["format_version"] == 5, d["format_version"]
+	assert d["format_version"] == 6, d["format_version"]
 	for t in d["traces"]:
 	    assert set(t["comparators"]["placement"]) == {"wakeup", "fork", "migration", "exec"}, t
 	PY
