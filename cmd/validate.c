@@ -1562,6 +1562,9 @@ static struct validate *lockstep(const char *pelt, struct cfsr_trace *t, const c
 	if (cfsr_meta_group_shares(t, cfsr_replay_group_shares_fn, v->replay) < 0)
 		goto out;
 	cfsr_replay_expect_clock(v->replay);
+	/* lock-step: the records say when update_blocked_averages() ran */
+	if (!v->free_run)
+		cfsr_replay_expect_blocked(v->replay);
 	/* a perf.data's samples may be on another clock than the records */
 	if (cfsr_clock_map_find(pelt, t->info.clock, &v->map) < 0)
 		goto out;
