@@ -4765,6 +4765,9 @@ static void correct_chain(struct cfsr_replay *r, int cpu, uint64_t ts, uint64_t 
 	anchor(&r->rqs[cpu], p->ts, clock, true, false, t->pid);
 }
 
+static bool off_tick(const struct cfsr_replay *r, uint64_t ts);
+static void tick_seen(struct cfsr_replay *r, uint64_t ts);
+
 /*
  * Apply the PELT update of the CPU's last run-time report, unless @ev shows
  * that report came from a wakeup: a wakeup onto the task's run queue
@@ -4772,11 +4775,16 @@ static void correct_chain(struct cfsr_replay *r, int cpu, uint64_t ts, uint64_t 
  * comes within half a period of the CPU's last tick came from a read of
  * the task's run time instead (task_sched_runtime(): update_curr() only,
  * e.g. the task reading its thread CPU-time clock, v6.12-v6.18): ticks
- * come a period apart.  No PELT update.
+ * come a period apart.  No PELT update.  One off the ticks' grid within
+ * CFSR_REPLAY_PATH_NS of a wakeup onto its CPU came from the pick of that
+ * wakeup's preemption (check_preempt_wakeup_fair() -> resched_curr_lazy(),
+ * then __schedule(): pick_task_fair()'s update_curr() at every level,
+ * kernel/sched/fair.c v6.12-v6.18), which kept the task: no switch, so no
+ * put_prev_entity()/set_next_entity(), no PELT update and no
+ * update_cfs_group() (off_tick()); the pick completes the delayed dequeues
+ * it meets.  After a tick's update, the periodic balance a newly-idle
+ * balance brought in makes its blocked-load pass (newidle_balance()).
  */
-static bool off_tick(const struct cfsr_replay *r, uint64_t ts);
-static void tick_seen(struct cfsr_replay *r, uint64_t ts);
-
 static void settle_runtime(struct cfsr_replay *r, const struct cfsr_event *ev)
 {
 	struct pending_runtime *p;
