@@ -882,11 +882,13 @@ static void print_report(const struct validate *v, const char *trace, const char
 	       " placed ahead of their report), %" PRIu64 " unseen switches out (%" PRIu64
 	       " run to the next task's switch-in), %" PRIu64 " unseen migrations, %" PRIu64
 	       " on an estimated clock, %" PRIu64 " unanchored, %" PRIu64
-	       " reads of a task's run time (%" PRIu64 " no tick's record showed)\n",
+	       " reads of a task's run time, %" PRIu64
+	       " picks off the ticks' grid after a wakeup (%" PRIu64
+	       " of these reports no tick's record showed)\n",
 	       rs->events, rs->updates, rs->cfs_updates, rs->recovered_switches,
 	       rs->recovered_ahead, rs->unseen_switch_outs, rs->unseen_puts, rs->unseen_migrations,
 	       rs->estimated_updates, rs->unanchored_updates, rs->runtime_reads,
-	       rs->runtime_reads_unrecorded);
+	       rs->off_tick_reports, rs->runtime_reads_unrecorded);
 	printf("delayed dequeue:  %" PRIu64 " sleeps delayed, %" PRIu64
 	       " completed by a pick, %" PRIu64 " requeued by a wakeup; group entities: %" PRIu64
 	       " delayed, %" PRIu64 " completed by a pick, %" PRIu64 " requeued; %" PRIu64
@@ -1696,6 +1698,9 @@ static struct validate *lockstep(const char *pelt, struct cfsr_trace *t, const c
 	if (cfsr_meta_group_shares(t, cfsr_replay_group_shares_fn, v->replay) < 0)
 		goto out;
 	cfsr_replay_expect_clock(v->replay);
+	/* lock-step: the records say when update_blocked_averages() ran */
+	if (!v->free_run)
+		cfsr_replay_expect_blocked(v->replay);
 	/* a perf.data's samples may be on another clock than the records */
 	if (cfsr_clock_map_find(pelt, t->info.clock, &v->map) < 0)
 		goto out;

@@ -21,6 +21,10 @@
 struct replay_rq {
 	/* current task: pid, 0 for idle, -1 unknown */
 	int curr;
+	/* a newly-idle balance brought rq->next_balance to the next tick (newidle_balance()) */
+	bool balance_due;
+	/* trace time of the last wakeup that enqueued a task here */
+	uint64_t woken_ts;
 	/* trace time of the last update_blocked_averages() of the older models, 0 if none */
 	uint64_t blocked_ts;
 	/* clock anchor: clock_task was anchor_clock at trace time anchor_ts */
@@ -211,6 +215,9 @@ struct cfsr_replay {
 	struct cfsr_pelt_params own_pelt;
 	/* TICK_NSEC and sysctl_sched_base_slice */
 	uint64_t tick_nsec;
+	/* the last report taken as a tick's, and whether the ticks' grid is confirmed (tick_seen()) */
+	uint64_t tick_anchor;
+	bool tick_confirmed;
 	uint64_t base_slice;
 	/*
 	 * reweight_entity() places a queued entity again (v6.13+; the v6.12
@@ -225,6 +232,8 @@ struct cfsr_replay {
 	struct cfsr_cfs_tunables cfs_tu;
 	/* clock readings will come: no update on a CPU until its first */
 	bool expect_clock;
+	/* the kernel's update_blocked_averages() passes will be told (cfsr_replay_blocked_hint()) */
+	bool blocked_hints;
 	/* the CPUs' frequency scale follows power:cpu_frequency (cfsr_topo_freq_from_cpufreq()) */
 	bool freq_events;
 	/* a per-CPU list could not grow: the event fails */
@@ -522,6 +531,11 @@ static uint64_t clock_at(struct cfsr_replay *r, struct replay_rq *rq, uint64_t t
 static bool clock_ok(const struct cfsr_replay *r, int cpu)
 {
 	return cpu >= 0 && cpu < r->nr_cpus && (!r->expect_clock || r->rqs[cpu].anchored);
+}
+
+void cfsr_replay_expect_blocked(struct cfsr_replay *r)
+{
+	r->blocked_hints = true;
 }
 
 void cfsr_replay_expect_clock(struct cfsr_replay *r)
@@ -3617,6 +3631,44 @@ static void pulled_clock(struct cfsr_replay *r, struct replay_rq *rq, const stru
 	rq->pulled_pid = 0;
 }
 
+/*
+ * Whether the engine makes a v5.7+ model's update_blocked_averages()
+ * passes itself: no kernel records say when the kernel made them
+ * (cfsr_replay_expect_blocked()).
+ */
+static bool own_balance(const struct cfsr_replay *r)
+{
+	return !r->blocked_hints && r->profile->arith == CFSR_ARITH_RUNNABLE;
+}
+
+/*
+ * Mirrors the blocked-load part of the newly-idle balance of a CPU about to
+ * run its idle task (sched_balance_newidle(), kernel/sched/fair.c,
+ * v6.10-v6.18; newidle_balance() v5.7-v6.9, called from
+ * pick_next_task_fair() or balance_fair() once no fair task is left):
+ * update_blocked_averages() of the CPU -- every cfs_rq on its leaf list
+ * decayed, a group cfs_rq's change published into tg->load_avg
+ * (update_tg_load_avg()), which the group entities' weights on the other
+ * CPUs read (calc_group_shares()) -- and update_next_balance(), which sets
+ * rq->next_balance to the domain's last balance plus its idle interval
+ * (get_sd_balance_interval(sd, 0): at least a jiffy), so the CPU's next
+ * tick raises the periodic balance (sched_balance_trigger()), whose
+ * sched_balance_softirq() makes a pass again (settle_runtime()).
+ * Differs: from v5.16 (9d783c8dd112) the kernel skips the newly-idle pass
+ * when the root domain is not overloaded or the CPU's avg_idle is below
+ * the domain's max_newidle_lb_cost (it still brings next_balance in); the
+ * trace shows neither, and the engine makes the pass.  The periodic
+ * balance's own rhythm on a busy CPU (balance_interval x busy_factor less
+ * a jiffy, the interval doubling while balanced) and the nohz idle
+ * balance are not modelled: their phase precedes the trace.
+ */
+static void newidle_balance(struct cfsr_replay *r, int cpu, uint64_t now, uint64_t ts, bool exact)
+{
+	blocked_pass(r, cpu, now, ts, exact);
+	r->rqs[cpu].balance_due = true;
+	r->stats.own_balances++;
+}
+
 static int on_switch(struct cfsr_replay *r, const struct cfsr_event *ev)
 {
 	struct replay_rq *rq = rq_of(r, ev->cpu);
@@ -3690,6 +3742,8 @@ static int on_switch(struct cfsr_replay *r, const struct cfsr_event *ev)
 	}
 	if (!next || next->fair)
 		pick_delayed(r, ev->cpu, next, now, ev->ts, exact);
+	if (ev->sw.next_pid == 0 && own_balance(r) && clock_ok(r, ev->cpu))
+		newidle_balance(r, ev->cpu, now, ev->ts, exact);
 	pulled_clock(r, rq, next, sleep, &now, &exact, &at);
 	if (next) {
 		task_set_prio(r, next, ev->sw.next_prio);
@@ -3880,6 +3934,8 @@ static bool exit_same(const struct cfsr_replay *r)
 #define EXIT_AHEAD_NS 20000000ull
 /* How far from its CPU's tick phase a report may be and still be taken as a tick's. */
 #define TICK_PHASE_NS 60000ull
+/* How late after the ticks' grid a tick's report may come (off_tick()): up to ~80 us seen */
+#define TICK_LATE_NS 200000ull
 
 /*
  * Event @ev of the dying task @t's CPU is the task's own: perf stamps the
@@ -3899,6 +3955,33 @@ static bool at_tick_phase(const struct cfsr_replay *r, int cpu, uint64_t ts)
 		return false;
 	d = (ts - last) % r->tick_nsec;
 	return d < TICK_PHASE_NS || r->tick_nsec - d < TICK_PHASE_NS;
+}
+
+/*
+ * The ticks' grid: tick_sched_timer() fires on every CPU at the same
+ * multiples of TICK_NSEC (tick_init_jiffy_update(), without skew_tick), its
+ * report up to TICK_LATE_NS later.  Each report taken as a tick's moves the
+ * grid's anchor (tick_seen()); the grid is confirmed while the last two
+ * fell a whole number of periods apart.  A report off a confirmed grid is
+ * not entity_tick()'s (off_tick()).
+ */
+static bool on_tick_grid(const struct cfsr_replay *r, uint64_t ts)
+{
+	uint64_t d =
+		(ts > r->tick_anchor ? ts - r->tick_anchor : r->tick_anchor - ts) % r->tick_nsec;
+
+	return d < TICK_LATE_NS || r->tick_nsec - d < TICK_LATE_NS;
+}
+
+static void tick_seen(struct cfsr_replay *r, uint64_t ts)
+{
+	r->tick_confirmed = r->tick_anchor && on_tick_grid(r, ts);
+	r->tick_anchor = ts;
+}
+
+static bool off_tick(const struct cfsr_replay *r, uint64_t ts)
+{
+	return r->tick_confirmed && !on_tick_grid(r, ts);
 }
 
 /*
@@ -4139,6 +4222,7 @@ static int on_wakeup(struct cfsr_replay *r, const struct cfsr_event *ev, bool ne
 		return 0;
 	now = wakeup_clock(r, rq, ev->ts, &exact);
 	request_skip(r, rq, t, now, exact, ev->ts);
+	rq->woken_ts = ev->ts;
 	set_cpu(r, t, cpu, ev->ts);
 	cfs = task_cfs(r, t);
 	if (!t->fair || !cfs) {
@@ -4744,6 +4828,9 @@ static void correct_chain(struct cfsr_replay *r, int cpu, uint64_t ts, uint64_t 
 	anchor(&r->rqs[cpu], p->ts, clock, true, false, t->pid);
 }
 
+static bool off_tick(const struct cfsr_replay *r, uint64_t ts);
+static void tick_seen(struct cfsr_replay *r, uint64_t ts);
+
 /*
  * Apply the PELT update of the CPU's last run-time report, unless @ev shows
  * that report came from a wakeup: a wakeup onto the task's run queue
@@ -4751,7 +4838,15 @@ static void correct_chain(struct cfsr_replay *r, int cpu, uint64_t ts, uint64_t 
  * comes within half a period of the CPU's last tick came from a read of
  * the task's run time instead (task_sched_runtime(): update_curr() only,
  * e.g. the task reading its thread CPU-time clock, v6.12-v6.18): ticks
- * come a period apart.  No PELT update.
+ * come a period apart.  No PELT update.  One off the ticks' grid within
+ * CFSR_REPLAY_PATH_NS of a wakeup onto its CPU came from the pick of that
+ * wakeup's preemption (check_preempt_wakeup_fair() -> resched_curr_lazy(),
+ * then __schedule(): pick_task_fair()'s update_curr() at every level,
+ * kernel/sched/fair.c v6.12-v6.18), which kept the task: no switch, so no
+ * put_prev_entity()/set_next_entity(), no PELT update and no
+ * update_cfs_group() (off_tick()); the pick completes the delayed dequeues
+ * it meets.  After a tick's update, the periodic balance a newly-idle
+ * balance brought in makes its blocked-load pass (newidle_balance()).
  */
 /*
  * In lock-step, a report no event followed that would have been a tick's
@@ -4780,7 +4875,7 @@ static void settle_runtime(struct cfsr_replay *r, const struct cfsr_event *ev)
 	struct pending_runtime *p;
 	struct walk w, set;
 	struct cfsr_task *t;
-	bool sleep;
+	bool sleep, tick = false;
 
 	if (ev->cpu < 0 || ev->cpu >= r->nr_cpus || !r->pending[ev->cpu].set)
 		return;
@@ -4848,16 +4943,30 @@ static void settle_runtime(struct cfsr_replay *r, const struct cfsr_event *ev)
 		/* within half a period of the CPU's last tick: a read (settle_ticks()) */
 		r->stats.runtime_reads++;
 		return;
+	} else if (p->ts - r->rqs[t->cpu].woken_ts < CFSR_REPLAY_PATH_NS && off_tick(r, p->ts)) {
+		/* off the ticks' grid after a wakeup here: the pick of its preemption (off_tick()) */
+		r->stats.off_tick_reports++;
+		r->stats.runtime_reads_unrecorded += tick_unrecorded(r, t, p);
+		pick_delayed(r, t->cpu, t, p->now, p->ts, p->exact);
+		return;
 	} else if (tick_unrecorded(r, t, p)) {
 		r->stats.runtime_reads++;
 		r->stats.runtime_reads_unrecorded++;
 		return;
 	} else {
 		p->last_tick_ts = p->ts;
+		tick_seen(r, p->ts);
+		tick = true;
 	}
 	update_task(r, t, p->now, p->ts, CFSR_UPD_RUNTIME, p->exact, &w);
 	if (sleep && r->profile->util_est_late)
 		sample_util_est(r, t);
+	if (tick && r->rqs[t->cpu].balance_due && own_balance(r)) {
+		/* sched_balance_softirq(): update_blocked_averages() before the domains */
+		blocked_pass(r, t->cpu, p->now, p->ts, p->exact);
+		r->rqs[t->cpu].balance_due = false;
+		r->stats.own_balances++;
+	}
 }
 
 /* How far ahead recover_ahead() looks for the report of a task seen running. */

@@ -435,7 +435,14 @@ typedef void (*cfsr_replay_hook)(void *data, const struct cfsr_replay_update *u)
  *                 the CPU's last tick: a read of the task's run time, no
  *                 PELT update (settle_ticks()), or later in lock-step
  *                 where the kernel's records show no tick's update
- * @runtime_reads_unrecorded: of those, the later ones (tick_unrecorded())
+ * @runtime_reads_unrecorded: reports of those and of @off_tick_reports
+ *                            whose tick's update the kernel's records
+ *                            would show and do not (tick_unrecorded())
+ * @off_tick_reports: run-time reports no event followed, off the ticks'
+ *                    grid: a pick that kept the task or a read, no PELT
+ *                    update, no reweight (off_tick())
+ * @own_balances: update_blocked_averages() passes the engine made itself,
+ *                newly-idle and the next tick's (cfsr_replay_expect_blocked())
  * @unseen_switch_outs: switches whose prev was not the task the model had
  *                      running: that task left without a trace event
  * @unseen_puts: of the tasks that left so, those whose run until the next
@@ -480,6 +487,8 @@ struct cfsr_replay_stats {
 	uint64_t recovered_ahead;
 	uint64_t runtime_reads;
 	uint64_t runtime_reads_unrecorded;
+	uint64_t off_tick_reports;
+	uint64_t own_balances;
 	uint64_t blocked_updates;
 	uint64_t blocked_set_aside;
 	uint64_t lost_sleeps;
@@ -712,6 +721,18 @@ uint32_t cfsr_replay_capacity(const struct cfsr_replay *r, int cpu);
  * every scale has been 1024 (clock_pelt never behind clock_task).
  */
 uint64_t cfsr_replay_lost_idle_time(const struct cfsr_replay *r, int cpu);
+
+/**
+ * cfsr_replay_expect_blocked() - the kernel's blocked-load passes will be told
+ * @r: the engine
+ *
+ * Lock-step: the kernel's records say when update_blocked_averages() ran
+ * (cfsr_replay_blocked_hint(), cfsr_replay_cfs_rq_blocked()).  Without
+ * this call a v5.7+ model makes the passes the trace implies itself: the
+ * newly-idle balance of a CPU switching to its idle task, and the periodic
+ * balance of that CPU's next tick (newidle_balance() in lib/replay.c).
+ */
+void cfsr_replay_expect_blocked(struct cfsr_replay *r);
 
 /**
  * cfsr_replay_expect_clock() - clock readings will be given

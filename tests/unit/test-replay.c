@@ -1580,6 +1580,104 @@ static void test_newidle_pull(void **state)
 }
 
 /*
+ * Task 60 of /g runs on CPU 0; its reports at t0 + 4.3 ms and 8.3 ms are
+ * ticks, a period apart: the ticks' grid.  Task 72 wakes onto CPU 0 at
+ * t0 + 10.9 ms and a report of task 60 follows 10 us later, more than half
+ * a tick after the last one (not a read of its run time) and 1.39 ms off
+ * the grid, with no switch: the wakeup asked for a reschedule
+ * (check_preempt_wakeup_fair()), whose pick (pick_task_fair(): update_curr()
+ * at every level) kept task 60.  No PELT update (a kept pick calls no
+ * put_prev_entity()/set_next_entity()), no update_cfs_group(): task 60's
+ * signal and its group entity's weight stay as the 8.3 ms tick left them.
+ */
+static void test_off_tick_pick(void **state)
+{
+	struct cfsr_replay *r = cfsr_replay_new(2, prof(), 250);
+	const uint64_t t0 = 4000000000ull;
+	struct cfsr_sched_avg want;
+	uint64_t weight;
+
+	(void)state;
+	run_lone_in_g(r, t0, false);
+	feed(r, ev_wakeup(t0 + 4400000, 1, 0, 71, 1));
+	feed(r, ev_runtime(t0 + 8300000, 0, 60, 60, 4000000));
+	feed(r, ev_wakeup(t0 + 8400000, 1, 0, 73, 1));
+	want = cfsr_replay_task(r, 60)->avg;
+	weight = cfsr_replay_cfs_rq(r, "/g", 0)->se_weight;
+	assert_int_equal(cfsr_replay_stats(r)->off_tick_reports, 0);
+
+	feed(r, ev_wakeup(t0 + 10900000, 0, 60, 72, 0));
+	feed(r, ev_runtime(t0 + 10910000, 0, 60, 60, 2610000));
+	feed(r, ev_wakeup(t0 + 11100000, 1, 0, 74, 1));
+	assert_avg_equal(&cfsr_replay_task(r, 60)->avg, &want);
+	assert_int_equal(cfsr_replay_cfs_rq(r, "/g", 0)->se_weight, weight);
+	assert_int_equal(cfsr_replay_stats(r)->off_tick_reports, 1);
+	cfsr_replay_free(r);
+}
+
+/*
+ * Task 60 of /g runs alone on CPU 0 and blocks: CPU 0 goes idle
+ * (sched_balance_newidle(), whose update_next_balance() makes the next
+ * tick's sched_balance_trigger() raise the periodic balance).  Task 70 of
+ * the root group wakes there 1.6 ms later and runs; its tick 4 ms after
+ * task 60's is followed by sched_balance_softirq()'s
+ * update_blocked_averages(): /g's cfs_rq on CPU 0, with nothing queued,
+ * decays to the tick's clock and publishes its load (update_tg_load_avg(),
+ * a change above 1/64 of its contribution).  The expected signal is the
+ * sleep's signal aged with no load to that clock (cfsr_pelt_update_cfs_rq()).
+ * With the kernel's passes told instead (lock-step,
+ * cfsr_replay_expect_blocked()), the tick makes none: /g's cfs_rq stays as
+ * the sleep left it.
+ */
+static void run_blocked_after_newidle(bool told)
+{
+	struct cfsr_replay *r = cfsr_replay_new(2, prof(), 250);
+	const uint64_t t0 = 4000000000ull;
+	const struct cfsr_cfs_rq *g0;
+	struct cfsr_sched_avg want;
+	uint64_t contrib, tick_clock;
+
+	if (told)
+		cfsr_replay_expect_blocked(r);
+	run_lone_in_g(r, t0, false);
+	feed(r, ev_runtime(t0 + 4390000, 0, 60, 60, 90000));
+	feed(r, ev_switch(t0 + 4400000, 0, 60, 1, false, 0));
+	g0 = cfsr_replay_cfs_rq(r, "/g", 0);
+	assert_false(g0->se_on_rq);
+	assert_int_equal(g0->load_weight, 0);
+	want = g0->avg;
+	contrib = g0->tg_load_avg_contrib;
+	assert_int_equal(contrib, want.load_avg);
+
+	feed(r, ev_wakeup(t0 + 6000000, 0, 0, 70, 0));
+	feed(r, ev_switch(t0 + 6050000, 0, 0, 0, false, 70));
+	feed(r, ev_runtime(t0 + 8300000, 0, 70, 70, 2250000));
+	tick_clock = cfsr_replay_task(r, 70)->exec_start;
+	/* an event of CPU 1 more than 50 us later settles the report as a tick's */
+	feed(r, ev_wakeup(t0 + 8400000, 1, 0, 71, 1));
+	g0 = cfsr_replay_cfs_rq(r, "/g", 0);
+	if (told) {
+		assert_avg_equal(&g0->avg, &want);
+		assert_int_equal(g0->tg_load_avg_contrib, contrib);
+		cfsr_replay_free(r);
+		return;
+	}
+	assert_int_equal(cfsr_pelt_update_cfs_rq(P, tick_clock, &want, 0, 0, false), 1);
+	assert_avg_equal(&g0->avg, &want);
+	assert_true(contrib - want.load_avg > contrib / 64);
+	assert_int_equal(g0->tg_load_avg_contrib, want.load_avg);
+	assert_int_equal(cfsr_replay_tg_load_avg(r, g0), (int64_t)want.load_avg);
+	cfsr_replay_free(r);
+}
+
+static void test_blocked_after_newidle(void **state)
+{
+	(void)state;
+	run_blocked_after_newidle(false);
+	run_blocked_after_newidle(true);
+}
+
+/*
  * A record's exec_start for a running task with no update since the
  * model's switch into it is the switch's clock: the task's update at the
  * switch is made again there (from its signal before the switch: here
@@ -3286,6 +3384,8 @@ int main(void)
 		cmocka_unit_test(test_moved_to_idle),
 		cmocka_unit_test(test_take_exec_start),
 		cmocka_unit_test(test_newidle_pull),
+		cmocka_unit_test(test_blocked_after_newidle),
+		cmocka_unit_test(test_off_tick_pick),
 		cmocka_unit_test(test_put_unseen),
 		cmocka_unit_test(test_group_entity_eevdf),
 		cmocka_unit_test(test_take_eevdf),
