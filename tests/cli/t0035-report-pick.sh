@@ -118,7 +118,9 @@ lv = [d for d in p[\"top\"] if \"level\" in d]
 assert lv, p[\"top\"]
 for d in lv:
     assert d[\"level\"] >= 0 and d[\"cfs_rq\"].startswith(\"/\"), d
-    assert \"group\" in d[\"ran\"] or \"group\" in d[\"preferred\"] or d[\"level\"] > 0, d
+# (a pick on a CPU with groups names its level also where two tasks of the root's diverge)
+assert any(\"group\" in d[\"ran\"] or \"group\" in d[\"preferred\"] or d[\"level\"] > 0
+           for d in lv), lv
 # CFS profiles: picks through the CFS vruntimes of group entities are judged too
 p = json.load(open(\"cg61.json\"))[\"pick_check\"]
 assert p[\"reasons\"][\"task-groups\"] == 0, p[\"reasons\"]
