@@ -118,7 +118,7 @@ lv = [d for d in p[\"top\"] if \"level\" in d]
 assert lv, p[\"top\"]
 for d in lv:
     assert d[\"level\"] >= 0 and d[\"cfs_rq\"].startswith(\"/\"), d
-# (a pick on a CPU with groups names its level also where two tasks of the root's diverge)
+# (a pick on a CPU with groups names its level also where two tasks of the root diverge)
 assert any(\"group\" in d[\"ran\"] or \"group\" in d[\"preferred\"] or d[\"level\"] > 0
            for d in lv), lv
 # CFS profiles: picks through the CFS vruntimes of group entities are judged too
