@@ -559,8 +559,9 @@ static int autogroup_nice_shares(const char *path,
 			seq = k->seq;
 		if (k->seq != seq)
 			break;
-		if (!k->autogroup || k->autogroup_nice == CFSR_TRUTH_NONE ||
-		    k->autogroup_nice == 0 || !cfsr_group_autogroup_shares((int)k->autogroup_nice))
+		/* nice 0 or none (NONE is below -20), or out of the table */
+		if (!k->autogroup || k->autogroup_nice == 0 || k->autogroup_nice < -20 ||
+		    k->autogroup_nice > 19)
 			continue;
 		for (i = 0; i < nr && strcmp(seen[i], k->autogroup); i++)
 			;

@@ -269,8 +269,8 @@ static void test_truth_local_onto_perf(void **state)
  * Stated shares of a recorded trace: the first snapshot's task rows give
  * /autogroup-5 nice 5 (twice: stated once) and /autogroup-7 nice -3, by
  * the nice table 335 and 1991, scaled by 1024: 343040 and 2038784;
- * /autogroup-6 has nice 0 (the default, not stated) and /autogroup-8 is
- * only in snapshot 1.  The metadata: v2 /idle with cpu.idle 1 (its
+ * /autogroup-6 has nice 0 (the default, not stated), /autogroup-9 a nice
+ * out of -20..19 (not stated), and /autogroup-8 is only in snapshot 1.  The metadata: v2 /idle with cpu.idle 1 (its
  * cpu.weight reads 1) gets 3 << 10 = 3072; v2 /w cpu.weight 200:
  * (200 * 1024 + 50) / 100 = 2048, 2048 << 10 = 2097152; v1 /s
  * cpu.shares 512, cpu.idle 0: 512 << 10 = 524288; the root is skipped.
@@ -284,6 +284,8 @@ static const char truth_nice[] = "{\"seq\":0,\"kind\":\"snap\",\"trace_ts_begin\
 				 "\"autogroup\":\"/autogroup-6\",\"autogroup_nice\":0}\n"
 				 "{\"seq\":0,\"kind\":\"task\",\"pid\":13,\"tid\":13,"
 				 "\"autogroup\":\"/autogroup-7\",\"autogroup_nice\":-3}\n"
+				 "{\"seq\":0,\"kind\":\"task\",\"pid\":15,\"tid\":15,"
+				 "\"autogroup\":\"/autogroup-9\",\"autogroup_nice\":4294967301}\n"
 				 "{\"seq\":1,\"kind\":\"snap\",\"trace_ts_begin\":5000}\n"
 				 "{\"seq\":1,\"kind\":\"task\",\"pid\":14,\"tid\":14,"
 				 "\"autogroup\":\"/autogroup-8\",\"autogroup_nice\":10}\n";
