@@ -508,14 +508,94 @@ const char *cfsr_clock_source(const struct cfsr_trace *t, const char *given)
 	return t->info.has_record_truth ? t->path : NULL;
 }
 
+/*
+ * The tg->shares the metadata gives group @g of a cgroup @version
+ * hierarchy into @shares: 1 when it gives them, 0 when not.  cpu.idle 1
+ * (v5.15+) overrides cpu.shares and cpu.weight: sched_group_set_idle()
+ * set the shares to scale_load(WEIGHT_IDLEPRIO), which those files then
+ * read back rounded (cpu.weight 0, or 1 from v6.12, on v2).
+ */
+static int meta_cgroup_shares(json_object *g, int version, uint64_t *shares)
+{
+	json_object *v;
+
+	if (json_object_object_get_ex(g, "cpu.idle", &v) && json_object_get_int64(v) == 1) {
+		*shares = cfsr_group_idle_shares();
+		return 1;
+	}
+	if (version == 2)
+		return json_object_object_get_ex(g, "cpu.weight", &v) &&
+		       json_object_get_int64(v) > 0 &&
+		       cfsr_group_shares_from_v2((uint64_t)json_object_get_int64(v), shares) == 0;
+	if (!json_object_object_get_ex(g, "cpu.shares", &v) || json_object_get_int64(v) <= 0)
+		return 0;
+	*shares = cfsr_group_shares_from_v1((uint64_t)json_object_get_int64(v));
+	return 1;
+}
+
+/*
+ * @fn with the shares of each autogroup of non-zero nice among the task
+ * rows of the first snapshot of the truth @path holds: nice 0 gives
+ * NICE_0_LOAD, the shares of an autogroup not stated.
+ */
+static int autogroup_nice_shares(const char *path,
+				 int (*fn)(void *data, const char *path, uint64_t shares),
+				 void *data)
+{
+	struct cfsr_truth_reader *pr = cfsr_truth_open(path);
+	struct cfsr_truth_item item;
+	const struct cfsr_truth_task *k = &item.task;
+	char **seen = NULL;
+	size_t nr = 0, alloc = 0, i;
+	int64_t seq = CFSR_TRUTH_NONE;
+	int ret = -1, have;
+
+	if (!pr)
+		return -1;
+	while ((have = cfsr_truth_next(pr, &item)) > 0) {
+		if (item.kind != CFSR_TRUTH_TASK)
+			continue;
+		if (seq == CFSR_TRUTH_NONE)
+			seq = k->seq;
+		if (k->seq != seq)
+			break;
+		/* nice 0 or none (NONE is below -20), or out of the table */
+		if (!k->autogroup || k->autogroup_nice == 0 || k->autogroup_nice < -20 ||
+		    k->autogroup_nice > 19)
+			continue;
+		for (i = 0; i < nr && strcmp(seen[i], k->autogroup); i++)
+			;
+		if (i < nr)
+			continue;
+		if (CFSR_ALLOC_GROW(seen, nr + 1, alloc) < 0 ||
+		    !(seen[nr] = strdup(k->autogroup))) {
+			cfsr_error("out of memory for autogroup shares");
+			goto out;
+		}
+		nr++;
+		if (fn(data, k->autogroup, cfsr_group_autogroup_shares((int)k->autogroup_nice)) < 0)
+			goto out;
+	}
+	if (have >= 0)
+		ret = 0;
+out:
+	while (nr)
+		free(seen[--nr]);
+	free(seen);
+	cfsr_truth_close(pr);
+	return ret;
+}
+
 int cfsr_meta_group_shares(const struct cfsr_trace *t,
 			   int (*fn)(void *data, const char *path, uint64_t shares), void *data)
 {
-	json_object *meta, *hs, *h, *gs, *g, *path, *v, *ver;
+	json_object *meta, *hs, *h, *gs, *g, *path, *ver;
 	uint64_t shares;
 	size_t i, j;
 	int ret = 0;
 
+	if (t->info.has_record_truth && autogroup_nice_shares(t->path, fn, data) < 0)
+		return -1;
 	if (!t->info.record_meta)
 		return 0;
 	meta = json_tokener_parse(t->info.record_meta);
@@ -534,21 +614,9 @@ int cfsr_meta_group_shares(const struct cfsr_trace *t,
 			g = json_object_array_get_idx(gs, j);
 			if (!json_object_object_get_ex(g, "path", &path) ||
 			    !json_object_is_type(path, json_type_string) ||
-			    !strcmp(json_object_get_string(path), "/"))
+			    !strcmp(json_object_get_string(path), "/") ||
+			    !meta_cgroup_shares(g, json_object_get_int(ver), &shares))
 				continue;
-			if (json_object_get_int(ver) == 2) {
-				if (!json_object_object_get_ex(g, "cpu.weight", &v) ||
-				    json_object_get_int64(v) <= 0 ||
-				    cfsr_group_shares_from_v2((uint64_t)json_object_get_int64(v),
-							      &shares) < 0)
-					continue;
-			} else if (json_object_object_get_ex(g, "cpu.shares", &v) &&
-				   json_object_get_int64(v) > 0) {
-				shares = cfsr_group_shares_from_v1(
-					(uint64_t)json_object_get_int64(v));
-			} else {
-				continue;
-			}
 			ret = fn(data, json_object_get_string(path), shares);
 		}
 	}

@@ -206,18 +206,25 @@ int cfsr_task_fork_groups(const char *path, int (*fn)(void *data, int tid, const
 int cfsr_meta_cpu_hierarchy(const struct cfsr_trace *t);
 
 /**
- * cfsr_meta_group_shares() - the cpu cgroups' shares a recorded trace lists
+ * cfsr_meta_group_shares() - the group shares a recorded trace states
  * @t: the trace
  * @fn: called for each non-root group of the cpu controller's hierarchies
  *      in the metadata of 'cfsreplay record' (cgroup_hierarchies, as they
- *      were when recording began), with its tg->shares: cpu.shares (v1)
- *      through cfsr_group_shares_from_v1(), cpu.weight (v2) through
- *      cfsr_group_shares_from_v2(); a negative return stops it
+ *      were when recording began), with its tg->shares: cfsr_group_idle_shares()
+ *      when its cpu.idle is 1 (sched_group_set_idle(), v5.15+), else
+ *      cpu.shares (v1) through cfsr_group_shares_from_v1(), cpu.weight (v2)
+ *      through cfsr_group_shares_from_v2(); and, before those, for each
+ *      autogroup of non-zero nice in the task rows (autogroup,
+ *      autogroup_nice) of the first snapshot of the trace's own truth,
+ *      with cfsr_group_autogroup_shares() of that nice
+ *      (proc_sched_autogroup_set_nice()); a negative return stops it
  * @data: passed to @fn
  *
- * A write to cpu.shares has no trace event; the metadata is where a
- * recorded trace says it.  Nothing for a trace without that metadata.
- * Return: 0, or @fn's failure.
+ * A write to cpu.shares, cpu.weight, cpu.idle or /proc/PID/autogroup has
+ * no trace event; the metadata and the first snapshot are where a
+ * recorded trace says them, as of the start of the recording.  Nothing
+ * for a trace without them.
+ * Return: 0, or -1 (reported, or @fn's failure).
  */
 struct cfsr_trace;
 int cfsr_meta_group_shares(const struct cfsr_trace *t,

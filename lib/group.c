@@ -368,3 +368,8 @@ uint64_t cfsr_group_autogroup_shares(int nice)
 {
 	return cfsr_nice_to_load_weight(nice);
 }
+
+uint64_t cfsr_group_idle_shares(void)
+{
+	return cfsr_idle_load_weight();
+}

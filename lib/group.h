@@ -198,4 +198,17 @@ int cfsr_group_shares_from_v2(uint64_t cpu_weight, uint64_t *shares);
  */
 uint64_t cfsr_group_autogroup_shares(int nice);
 
+/**
+ * cfsr_group_idle_shares() - tg->shares of a group whose cpu.idle is 1
+ *
+ * Mirrors sched_group_set_idle() in kernel/sched/fair.c, v5.15-v6.18 (the
+ * cpu.idle file of both cgroup versions came in v5.15, 304000390f88): an
+ * idle group's shares are set to scale_load(WEIGHT_IDLEPRIO) through
+ * __sched_group_set_shares(), and cpu.shares or cpu.weight writes are
+ * refused while it stays idle; clearing it sets NICE_0_LOAD.
+ *
+ * Return: scale_load(WEIGHT_IDLEPRIO), 3072.
+ */
+uint64_t cfsr_group_idle_shares(void);
+
 #endif /* CFSR_GROUP_H */

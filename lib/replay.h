@@ -38,8 +38,12 @@
  * calc_group_shares() gives.  The arithmetic is lib/group.c's and
  * lib/pelt.c's; the state is the engine's, the only model of the
  * hierarchy.  Group shares are NICE_0_LOAD (the default cpu.shares and an
- * autogroup of nice 0) unless stated (cfsr_replay_group_shares()):
- * shares the trace does not carry are not known.  A task's move to
+ * autogroup of nice 0) unless stated (cfsr_replay_group_shares(): a
+ * recorded trace states cpu.shares, cpu.weight, cpu.idle's
+ * scale_load(WEIGHT_IDLEPRIO) and an autogroup's nice as they stood when
+ * recording began, cfsr_meta_group_shares()): shares the trace does not
+ * carry are not known, and a change of them during the trace (no event
+ * shows it) is not seen.  A task's move to
  * another group takes its signal along (cfsr_replay_task_move_group());
  * the blocked-load walk of the periodic and idle balance (updates without
  * a trace event) is made where a kernel record shows it
@@ -47,7 +51,10 @@
  * modelled: a group's creation and removal (its entities start at zero
  * at their first update, as entities of unknown past, not attached by
  * online_fair_sched_group(); unregister_fair_sched_group() does not take
- * their load away), cpu.idle, and an autogroup's nice value.
+ * their load away), and of cpu.idle (v5.15+) all but its shares: the
+ * idle group's entities are not se_is_idle() for wakeup preemption
+ * (check_preempt_wakeup_fair()), and cfs_rq->idle, h_nr_idle
+ * (idle_h_nr_running before v6.14) and sched_idle_cpu() are not kept.
  *
  * Every PELT call goes through the profile's table of operations
  * (lib/pelt-ops.h).  The models of v3.8-v4.2 (legacy: load_avg_contrib,

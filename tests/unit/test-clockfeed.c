@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "clockfeed.h"
+#include "formats.h"
 #include "replay.h"
 
 static const char pelt_local[] =
@@ -264,6 +265,80 @@ static void test_truth_local_onto_perf(void **state)
 	unlink(path);
 }
 
+/*
+ * Stated shares of a recorded trace: the first snapshot's task rows give
+ * /autogroup-5 nice 5 (twice: stated once) and /autogroup-7 nice -3, by
+ * the nice table 335 and 1991, scaled by 1024: 343040 and 2038784;
+ * /autogroup-6 has nice 0 (the default, not stated), /autogroup-9 a nice
+ * out of -20..19 (not stated), and /autogroup-8 is only in snapshot 1.  The metadata: v2 /idle with cpu.idle 1 (its
+ * cpu.weight reads 1) gets 3 << 10 = 3072; v2 /w cpu.weight 200:
+ * (200 * 1024 + 50) / 100 = 2048, 2048 << 10 = 2097152; v1 /s
+ * cpu.shares 512, cpu.idle 0: 512 << 10 = 524288; the root is skipped.
+ */
+static const char truth_nice[] = "{\"seq\":0,\"kind\":\"snap\",\"trace_ts_begin\":1000}\n"
+				 "{\"seq\":0,\"kind\":\"task\",\"pid\":10,\"tid\":10,"
+				 "\"autogroup\":\"/autogroup-5\",\"autogroup_nice\":5}\n"
+				 "{\"seq\":0,\"kind\":\"task\",\"pid\":11,\"tid\":11,"
+				 "\"autogroup\":\"/autogroup-5\",\"autogroup_nice\":5}\n"
+				 "{\"seq\":0,\"kind\":\"task\",\"pid\":12,\"tid\":12,"
+				 "\"autogroup\":\"/autogroup-6\",\"autogroup_nice\":0}\n"
+				 "{\"seq\":0,\"kind\":\"task\",\"pid\":13,\"tid\":13,"
+				 "\"autogroup\":\"/autogroup-7\",\"autogroup_nice\":-3}\n"
+				 "{\"seq\":0,\"kind\":\"task\",\"pid\":15,\"tid\":15,"
+				 "\"autogroup\":\"/autogroup-9\",\"autogroup_nice\":4294967301}\n"
+				 "{\"seq\":1,\"kind\":\"snap\",\"trace_ts_begin\":5000}\n"
+				 "{\"seq\":1,\"kind\":\"task\",\"pid\":14,\"tid\":14,"
+				 "\"autogroup\":\"/autogroup-8\",\"autogroup_nice\":10}\n";
+
+static const char meta_idle[] = "{\"cgroup_hierarchies\":["
+				"{\"version\":2,\"mount\":\"/sys/fs/cgroup\",\"groups\":["
+				"{\"path\":\"/\",\"id\":1},"
+				"{\"path\":\"/idle\",\"id\":2,\"cpu.weight\":1,\"cpu.idle\":1},"
+				"{\"path\":\"/w\",\"id\":3,\"cpu.weight\":200,\"cpu.idle\":0}]},"
+				"{\"version\":1,\"mount\":\"/sys/fs/cgroup/cpu\",\"groups\":["
+				"{\"path\":\"/s\",\"id\":4,\"cpu.shares\":512,\"cpu.idle\":0}]}]}";
+
+struct stated {
+	char path[32][32];
+	uint64_t shares[32];
+	int n;
+};
+
+static int note_shares(void *data, const char *path, uint64_t shares)
+{
+	struct stated *st = data;
+
+	assert_true(st->n < 32);
+	snprintf(st->path[st->n], sizeof(st->path[0]), "%s", path);
+	st->shares[st->n++] = shares;
+	return 0;
+}
+
+static void test_meta_group_shares(void **state)
+{
+	static const char *const want_path[] = { "/autogroup-5", "/autogroup-7", "/idle", "/w",
+						 "/s" };
+	static const uint64_t want[] = { 343040, 2038784, 3072, 2097152, 524288 };
+	struct cfsr_trace t;
+	struct stated st = { .n = 0 };
+	char path[64];
+	int i;
+
+	(void)state;
+	write_file(path, sizeof(path), truth_nice);
+	memset(&t, 0, sizeof(t));
+	t.path = path;
+	t.info.has_record_truth = true;
+	t.info.record_meta = meta_idle;
+	assert_int_equal(cfsr_meta_group_shares(&t, note_shares, &st), 0);
+	assert_int_equal(st.n, 5);
+	for (i = 0; i < 5; i++) {
+		assert_string_equal(st.path[i], want_path[i]);
+		assert_int_equal(st.shares[i], want[i]);
+	}
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -271,6 +346,7 @@ int main(void)
 		cmocka_unit_test(test_pelt_other_clocks),
 		cmocka_unit_test(test_pelt_clock_by_release),
 		cmocka_unit_test(test_truth_local_onto_perf),
+		cmocka_unit_test(test_meta_group_shares),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -357,6 +357,13 @@ static void test_shares_sources(void **state)
 	assert_int_equal(cfsr_group_autogroup_shares(19), 15 * 1024);
 	assert_int_equal(cfsr_group_autogroup_shares(-20), 88761 * 1024);
 	assert_int_equal(cfsr_group_autogroup_shares(20), 0);
+
+	/*
+	 * cpu.idle 1: scale_load(WEIGHT_IDLEPRIO) = 3 << 10, what a v1 group's
+	 * cpu.shares reads then (scale_load_down(tg->shares) = 3) gives back.
+	 */
+	assert_int_equal(cfsr_group_idle_shares(), 3072);
+	assert_int_equal(cfsr_group_shares_from_v1(3), cfsr_group_idle_shares());
 }
 
 /* ---- kernel records ------------------------------------------------------------------------------- */

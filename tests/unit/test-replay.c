@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "cfspick.h"
+#include "group.h"
 #include "replay.h"
 #include "trace.h"
 #include "weight.h"
@@ -1223,6 +1224,36 @@ static void test_group_shares_stated(void **state)
 	assert_non_null(g0);
 	assert_int_equal(g0->se_weight, 256 * 1024);
 	assert_int_equal(root0->load_weight, 256 * 1024);
+	cfsr_replay_free(r);
+}
+
+/*
+ * The same with the shares of a group made idle (cpu.idle 1,
+ * sched_group_set_idle(): scale_load(WEIGHT_IDLEPRIO) = 3 << 10 = 3072)
+ * and of an autogroup of nice 19 (proc_sched_autogroup_set_nice():
+ * sched_prio_to_weight[39] = 15, scaled 15 << 10 = 15360): the lone
+ * task's group entity weighs the whole tg->shares, which is also the
+ * root cfs_rq's load (calc_group_shares() clamps to [MIN_SHARES = 2,
+ * tg->shares] only).
+ */
+static void test_group_shares_idle_nice(void **state)
+{
+	struct cfsr_replay *r = cfsr_replay_new(2, prof(), 250);
+	const struct cfsr_cfs_rq *root0, *g0;
+
+	(void)state;
+	assert_int_equal(cfsr_replay_group_shares(r, "/g", cfsr_group_idle_shares()), 0);
+	run_lone_in_g(r, 4000000000ull, false);
+	root0 = cfsr_replay_cfs_rq(r, "/", 0);
+	g0 = cfsr_replay_cfs_rq(r, "/g", 0);
+	assert_non_null(g0);
+	assert_int_equal(g0->se_weight, 3072);
+	assert_int_equal(root0->load_weight, 3072);
+	/* stated after the engine met the group: taken at the next update */
+	assert_int_equal(cfsr_replay_group_shares(r, "/g", cfsr_group_autogroup_shares(19)), 0);
+	feed(r, ev_runtime(4000000000ull + 5300000, 0, 60, 60, 1000000));
+	assert_int_equal(g0->se_weight, 15360);
+	assert_int_equal(root0->load_weight, 15360);
 	cfsr_replay_free(r);
 }
 
@@ -3374,6 +3405,7 @@ int main(void)
 		cmocka_unit_test(test_move_group),
 		cmocka_unit_test(test_fork_and_attach),
 		cmocka_unit_test(test_group_shares_stated),
+		cmocka_unit_test(test_group_shares_idle_nice),
 		cmocka_unit_test(test_delayed_requeue),
 		cmocka_unit_test(test_delayed_pick_keeps),
 		cmocka_unit_test(test_root_cfs_rq),
