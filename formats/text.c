@@ -721,23 +721,49 @@ static int decode_print(struct tx_reader *r, char *payload, struct cfsr_event *e
 }
 
 /*
+ * A syscall entry event's argument "NAME: 0x..." (the kernel prints each as
+ * an unsigned long in hex), as the syscall's int: its low 32 bits.
+ */
+static int syscall_arg(const char *payload, const char *name, int *val)
+{
+	const char *p = strstr(payload, name);
+	unsigned long long v;
+	char *end;
+
+	if (!p)
+		return -1;
+	p += strlen(name);
+	if (strncmp(p, ": ", 2))
+		return -1;
+	p += 2;
+	errno = 0;
+	v = strtoull(p, &end, 16);
+	if (errno || end == p)
+		return -1;
+	*val = (int)(uint32_t)v;
+	return 0;
+}
+
+/*
  * The syscall event prints "pid: 0x00000000, len: 0x00000080, user_mask_ptr: 0x...":
  * only the target thread is of use (the mask is in user memory).
  */
 static int decode_affinity(struct tx_reader *r, char *payload, struct cfsr_event *ev)
 {
-	const char *p = strstr(payload, "pid: ");
-	char *end;
-	long v;
-
 	(void)r;
-	if (!p)
+	if (syscall_arg(payload, "pid", &ev->affinity.pid) < 0 || ev->affinity.pid < 0)
 		return -1;
-	errno = 0;
-	v = strtol(p + 5, &end, 16);
-	if (errno || end == p + 5 || v < 0 || v > INT32_MAX)
+	return 0;
+}
+
+/* "which: 0x00000000, who: 0x00000000, niceval: 0x00000005" */
+static int decode_setprio(struct tx_reader *r, char *payload, struct cfsr_event *ev)
+{
+	(void)r;
+	if (syscall_arg(payload, "which", &ev->setprio.which) < 0 ||
+	    syscall_arg(payload, "who", &ev->setprio.who) < 0 ||
+	    syscall_arg(payload, "niceval", &ev->setprio.niceval) < 0)
 		return -1;
-	ev->affinity.pid = (int)v;
 	return 0;
 }
 
@@ -766,6 +792,7 @@ static const struct tx_handler handlers[] = {
 	{ "sched", "sched_wakeup_new", CFSR_EV_WAKEUP_NEW, decode_wake },
 	{ "sched", "sched_waking", CFSR_EV_WAKING, decode_wake },
 	{ "syscalls", "sys_enter_sched_setaffinity", CFSR_EV_SETAFFINITY, decode_affinity },
+	{ "syscalls", "sys_enter_setpriority", CFSR_EV_SETPRIORITY, decode_setprio },
 	{ "power", "cpu_frequency", CFSR_EV_CPU_FREQ, decode_freq },
 };
 

@@ -267,6 +267,16 @@ static int decode_affinity(struct td_decoder *r, const struct td_type *ty,
 	return field_int(r, rec, ty->f[0], &ev->affinity.pid);
 }
 
+static int decode_setprio(struct td_decoder *r, const struct td_type *ty,
+			  const struct tep_record *rec, struct cfsr_event *ev)
+{
+	if (field_int(r, rec, ty->f[0], &ev->setprio.which) < 0 ||
+	    field_int(r, rec, ty->f[1], &ev->setprio.who) < 0 ||
+	    field_int(r, rec, ty->f[2], &ev->setprio.niceval) < 0)
+		return -1;
+	return 0;
+}
+
 static int decode_freq(struct td_decoder *r, const struct td_type *ty, const struct tep_record *rec,
 		       struct cfsr_event *ev)
 {
@@ -383,6 +393,11 @@ static const struct td_handler handlers[] = {
 	  CFSR_EV_SETAFFINITY,
 	  { "pid" },
 	  decode_affinity },
+	{ "syscalls",
+	  "sys_enter_setpriority",
+	  CFSR_EV_SETPRIORITY,
+	  { "which", "who", "niceval" },
+	  decode_setprio },
 	{ "power", "cpu_frequency", CFSR_EV_CPU_FREQ, { "state", "cpu_id" }, decode_freq },
 };
 

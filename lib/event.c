@@ -71,6 +71,10 @@ int cfsr_event_pids(const struct cfsr_event *ev, int pids[4])
 	case CFSR_EV_SETAFFINITY:
 		n = add_pid(pids, n, ev->affinity.pid);
 		break;
+	case CFSR_EV_SETPRIORITY:
+		if (ev->setprio.which == 0)
+			n = add_pid(pids, n, ev->setprio.who);
+		break;
 	default:
 		break;
 	}

@@ -39,6 +39,7 @@
 	X(CFSR_EV_CGROUP_RMDIR, "cgroup_rmdir")   \
 	X(CFSR_EV_MARKER, "marker")               \
 	X(CFSR_EV_SETAFFINITY, "setaffinity")     \
+	X(CFSR_EV_SETPRIORITY, "setpriority")     \
 	X(CFSR_EV_CPU_FREQ, "cpu_frequency")      \
 	X(CFSR_EV_LOST, "lost")
 
@@ -159,6 +160,19 @@ struct cfsr_event {
 			/* target thread as passed: 0 means the caller (@pid above) */
 			int pid;
 		} affinity;
+		/*
+		 * CFSR_EV_SETPRIORITY: entry of the setpriority() system call,
+		 * its arguments as passed (the syscall's ints): whether it
+		 * succeeds is not known at its entry.
+		 */
+		struct {
+			/* PRIO_PROCESS 0, PRIO_PGRP 1, PRIO_USER 2 */
+			int which;
+			/* for PRIO_PROCESS, the target thread: 0 means the caller (@pid above) */
+			int who;
+			/* the nice value asked for, not clamped */
+			int niceval;
+		} setprio;
 		/* CFSR_EV_MARKER */
 		struct {
 			const char *text;

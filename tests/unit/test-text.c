@@ -197,6 +197,14 @@ static void same_payload(const struct cfsr_event *a, const struct cfsr_event *b,
 		assert_int_equal(a->pi.oldprio, b->pi.oldprio);
 		assert_int_equal(a->pi.newprio, b->pi.newprio);
 		break;
+	case CFSR_EV_SETAFFINITY:
+		assert_int_equal(a->affinity.pid, b->affinity.pid);
+		break;
+	case CFSR_EV_SETPRIORITY:
+		assert_int_equal(a->setprio.which, b->setprio.which);
+		assert_int_equal(a->setprio.who, b->setprio.who);
+		assert_int_equal(a->setprio.niceval, b->setprio.niceval);
+		break;
 	case CFSR_EV_CGROUP_ATTACH:
 	case CFSR_EV_CGROUP_MKDIR:
 	case CFSR_EV_CGROUP_RMDIR:
@@ -295,7 +303,7 @@ static void report(const char *what, const struct cmp_result *res)
 
 /* ---- trace-cmd report ------------------------------------------------------------------------ */
 
-static const char *const dat_traces[] = { "periodic", "cgroups", "v6" };
+static const char *const dat_traces[] = { "periodic", "cgroups", "v6", "recorded" };
 
 static void check_report(const char *name, const char *opts, bool preempt, const char *reader)
 {
@@ -316,6 +324,9 @@ static void check_report(const char *name, const char *opts, bool preempt, const
 	assert_null(x->info.clock);
 	tx_close(x);
 	compare_streams(dat, txt, preempt, 0, &res);
+	/* recorded.dat: two setpriority(PRIO_PROCESS, 0, 5) calls, as trace-cmd lists them */
+	if (!strcmp(name, "recorded"))
+		assert_int_equal(res.per_kind[CFSR_EV_SETPRIORITY], 2);
 	snprintf(what, sizeof(what), "trace-cmd report %s %s.dat:", opts, name);
 	report(what, &res);
 	unlink(txt);
