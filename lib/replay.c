@@ -4551,6 +4551,46 @@ static void move_set_next(struct cfsr_replay *r, struct cfsr_task *t, uint64_t n
 }
 
 /*
+ * The accounting part of dequeue_task(DEQUEUE_SAVE) (sched_move_task(),
+ * set_user_nice(); kernel/sched/fair.c, v6.12-v6.18), after the task's
+ * update: a queued task's lag saved and its deadline made relative
+ * (dequeue_entity(), PLACE_REL_DEADLINE), then account_entity_dequeue(),
+ * update_min_vruntime() and the group entities above dequeued or
+ * reweighted.
+ */
+static void save_task(struct cfsr_replay *r, struct cfsr_task *t, struct cfsr_cfs_rq *cfs,
+		      bool queued)
+{
+	if (queued) {
+		task_lag(r, cfs, t);
+		t->deadline -= t->vruntime;
+		t->rel_deadline = true;
+	}
+	task_account(r, t, -1);
+	cfs_update_min(r, cfs);
+	reweight_groups(r, t->group, t->cpu);
+}
+
+/*
+ * enqueue_task(ENQUEUE_RESTORE) of a task dequeued with DEQUEUE_SAVE and
+ * placed already (sched_move_task(), set_user_nice(); kernel/sched/core.c,
+ * v6.12-v6.18): accounted again, the group entities above enqueued and
+ * reweighted; a running task was put (put_prev_task()): enqueued as a
+ * waiting entity, then set running (move_set_next()).
+ */
+static void restore_task(struct cfsr_replay *r, struct cfsr_task *t, uint64_t now)
+{
+	bool running = t->state == CFSR_TS_RUNNING;
+
+	if (running)
+		t->state = CFSR_TS_QUEUED;
+	task_account(r, t, 1);
+	reweight_groups(r, t->group, t->cpu);
+	if (running)
+		move_set_next(r, t, now);
+}
+
+/*
  * Mirrors sched_move_task() (kernel/sched/core.c) with
  * task_change_group_fair() (kernel/sched/fair.c), v6.12-v6.18; the PELT
  * steps are those of every implemented profile (v5.7 on).  A queued,
@@ -4572,7 +4612,7 @@ static int move_task_group_at(struct cfsr_replay *r, struct cfsr_task *t, int g,
 			      uint64_t now, bool exact)
 {
 	struct cfsr_cfs_rq *cfs = task_cfs(r, t);
-	bool queued, running;
+	bool queued;
 
 	if (!t->fair || !cfs || t->state == CFSR_TS_UNKNOWN || t->migrated ||
 	    !t->avg.last_update_time)
@@ -4583,14 +4623,7 @@ static int move_task_group_at(struct cfsr_replay *r, struct cfsr_task *t, int g,
 	cfs->prop_runnable_sum += r->ops->detach(r->profile, &cfs->avg, &t->avg, t->load_weight);
 	cfs->propagate = true;
 	tg_publish(r, cfs, ts, false);
-	if (queued) {
-		task_lag(r, cfs, t);
-		t->deadline -= t->vruntime;
-		t->rel_deadline = true;
-	}
-	task_account(r, t, -1);
-	cfs_update_min(r, cfs);
-	reweight_groups(r, t->group, t->cpu);
+	save_task(r, t, cfs, queued);
 	group_walk(r, cfs, now, ts, exact, &walk_full);
 	t->group = g;
 	t->group_given = true;
@@ -4599,14 +4632,7 @@ static int move_task_group_at(struct cfsr_replay *r, struct cfsr_task *t, int g,
 		cfs_move_group(r, t, cfs, task_cfs(r, t), queued);
 	else if (queued)
 		task_place(r, task_cfs(r, t), t, false);
-	/* put_prev_task(): enqueued as a waiting entity, set running after */
-	running = t->state == CFSR_TS_RUNNING;
-	if (running)
-		t->state = CFSR_TS_QUEUED;
-	task_account(r, t, 1);
-	reweight_groups(r, t->group, t->cpu);
-	if (running)
-		move_set_next(r, t, now);
+	restore_task(r, t, now);
 	return 1;
 }
 
@@ -4760,6 +4786,173 @@ static int on_cgroup_attach(struct cfsr_replay *r, const struct cfsr_event *ev)
 		moved->group_traced = true;
 	r->stats.attach_moves += (uint64_t)ret;
 	return 0;
+}
+
+/*
+ * Mirrors reweight_task_fair() -> reweight_entity() (kernel/sched/fair.c,
+ * v6.12-v6.18) on a task entity that is not queued (set_user_nice()
+ * dequeued it first, or it sleeps): dequeue_load_avg() of its averages as
+ * they are (a sleeping task's as of its last update), load_avg rebuilt
+ * from load_sum with the new weight, enqueue_load_avg(); the EEVDF lag
+ * saved at the dequeue (se->vlag = V - v) scaled by old/new weight, and a
+ * relative deadline with it (v6.13-v6.18, r->reweight_place; the vlag
+ * alone v6.6-v6.12).  The older models (r->ops->reweight_gse) change the
+ * weight only.
+ */
+static void reweight_task_se(struct cfsr_replay *r, struct cfsr_task *t, int prio)
+{
+	struct cfsr_cfs_rq *cfs = task_cfs(r, t);
+	uint64_t old = t->load_weight, nw = cfsr_prio_to_load_weight(prio);
+
+	t->prio = prio;
+	t->load_weight = nw;
+	if (cfs && !r->ops->reweight_gse && t->avg.last_update_time)
+		cfsr_pelt_reweight_se(r->params, &cfs->avg, &t->avg, old, nw);
+	if (!r->profile->eevdf || old == nw)
+		return;
+	t->vlag = t->vlag * (int64_t)old / (int64_t)nw;
+	if (r->reweight_place && t->rel_deadline)
+		t->deadline = (uint64_t)((int64_t)t->deadline * (int64_t)old / (int64_t)nw);
+}
+
+/*
+ * Mirrors set_user_nice() (kernel/sched/core.c, v6.12-v6.18: the task_rq
+ * lock with update_rq_clock(), in v6.18 the sched_change guard) for a fair
+ * task whose nice value changes: a queued (or delayed) task is dequeued
+ * with DEQUEUE_SAVE | DEQUEUE_NOCLOCK -- update_load_avg(UPDATE_TG) of
+ * each level (dequeue_entity(), the walk of dequeue_entities()), its lag
+ * and a relative deadline saved, account_entity_dequeue(), update_cfs_group()
+ * of the group entities above; a running one is put (put_prev_task(): no
+ * PELT update of a dequeued entity).  set_load_weight(p, true) calls
+ * reweight_task_fair() whether the task is queued or not
+ * (reweight_task_se()).  ENQUEUE_RESTORE places it back with its lag
+ * (place_entity()), accounts it with the new weight and calls
+ * update_cfs_group() of each level above, the group entities taking the
+ * group's new load.weight; its update_load_avg() calls at the same clock
+ * change nothing.  A running task is set running again (set_next_task()).
+ * A sleeping task only has its entity reweighted: no level is updated.  A
+ * task whose signal or CPU clock is not known yet only changes weight
+ * (task_set_prio()).
+ * Differs: the update_curr() of the dequeue of a running task is not made
+ * unless its report follows (on_setpriority()).
+ */
+static void set_nice_at(struct cfsr_replay *r, struct cfsr_task *t, int prio, uint64_t ts,
+			uint64_t now, bool exact)
+{
+	struct cfsr_cfs_rq *cfs = task_cfs(r, t);
+	bool queued;
+
+	if (!cfs || t->state == CFSR_TS_UNKNOWN || t->migrated || !t->avg.last_update_time ||
+	    r->ops->reweight_gse) {
+		task_set_prio(r, t, prio);
+		return;
+	}
+	cfsr_replay_task_settle(r, t, now);
+	queued = state_on_rq(t->state);
+	if (!queued) {
+		reweight_task_se(r, t, prio);
+		return;
+	}
+	update_task(r, t, now, ts, CFSR_UPD_DEQUEUE, exact, &walk_tg);
+	save_task(r, t, cfs, true);
+	reweight_task_se(r, t, prio);
+	task_place(r, cfs, t, false);
+	restore_task(r, t, now);
+}
+
+/*
+ * Whether the next event of running task @t's CPU (within a path's length
+ * of @ev) is its run-time report: set_user_nice()'s dequeue (or
+ * put_prev_task()) of a running task begins with update_curr(), whose
+ * report gives the clock of the change, the rq clock of task_rq_lock()'s
+ * update_rq_clock().  It comes after the syscall's entry.
+ */
+static bool nice_report_next(const struct cfsr_replay *r, const struct cfsr_task *t,
+			     const struct cfsr_event *ev)
+{
+	const struct cfsr_event *next;
+	size_t i;
+
+	if (!r->peek || t->state != CFSR_TS_RUNNING || t->cpu != ev->cpu || !t->exec_known)
+		return false;
+	for (i = 0; r->peek(r->peek_ctx, i, &next) > 0; i++) {
+		if (next->ts > ev->ts + CFSR_REPLAY_PATH_NS)
+			return false;
+		if (next->cpu != ev->cpu)
+			continue;
+		return next->kind == CFSR_EV_STAT_RUNTIME && next->runtime.pid == t->pid;
+	}
+	return false;
+}
+
+/*
+ * Mirrors setpriority(PRIO_PROCESS, who, niceval) (kernel/sys.c, v2.6-v6.18)
+ * at its entry: @who 0 is the caller, else a thread id; niceval is clamped
+ * to [MIN_NICE, MAX_NICE] = [-20, 19]; set_one_prio() -> set_user_nice(),
+ * which does nothing when the nice value is the task's already.  A task of
+ * another class (its prio not a fair one) keeps its class: only its
+ * static_prio changes, which its next sched_switch shows if it comes back.
+ * PRIO_PGRP and PRIO_USER name no task the event carries: not applied.
+ * The call may fail after its entry, which the trace does not show:
+ * set_one_prio() returns EPERM for another user's task without
+ * CAP_SYS_NICE, EACCES for a lower nice value than the task's unless
+ * can_nice() (RLIMIT_NICE or CAP_SYS_NICE), or an LSM's refusal; ESRCH
+ * when no task has the pid.  A task raising its own nice value cannot
+ * fail but by an LSM.  The change is applied in every case; a failed one
+ * is set right by the task's next sched_switch prio (task_set_prio()) or a
+ * kernel record's weight.  The change
+ * of a running task is made at its run-time report that follows
+ * (nice_report_next(), on_nice_report()), at that report's clock; else at
+ * the event's time.
+ */
+static void on_setpriority(struct cfsr_replay *r, const struct cfsr_event *ev)
+{
+	int pid = ev->setprio.who ? ev->setprio.who : ev->pid;
+	int nice = ev->setprio.niceval;
+	struct replay_rq *rq;
+	struct cfsr_task *t;
+	uint64_t now;
+	bool exact;
+
+	if (ev->setprio.which != 0 || pid <= 0) {
+		r->stats.setprio_other++;
+		return;
+	}
+	nice = nice < -20 ? -20 : nice > 19 ? 19 : nice;
+	t = cfsr_replay_task(r, pid);
+	if (!t || !t->fair || t->dead || t->prio == 120 + nice) {
+		r->stats.setprio_other++;
+		return;
+	}
+	r->stats.nice_changes++;
+	rq = t->cpu >= 0 ? rq_of(r, t->cpu) : NULL;
+	if (!rq || !clock_ok(r, t->cpu)) {
+		task_set_prio(r, t, 120 + nice);
+		return;
+	}
+	if (nice_report_next(r, t, ev)) {
+		t->nice_prio = 120 + nice;
+		return;
+	}
+	now = clock_at(r, rq, ev->ts, &exact);
+	set_nice_at(r, t, 120 + nice, ev->ts, now, exact);
+}
+
+/* After a run-time report of @ev's task: the nice change it was waited for, at its clock. */
+static void on_nice_report(struct cfsr_replay *r, const struct cfsr_event *ev)
+{
+	struct cfsr_task *t = cfsr_replay_task(r, ev->runtime.pid);
+	int prio;
+
+	if (!t || !t->nice_prio)
+		return;
+	prio = t->nice_prio;
+	t->nice_prio = 0;
+	if (!t->fair || t->state != CFSR_TS_RUNNING || !t->exec_known) {
+		task_set_prio(r, t, prio);
+		return;
+	}
+	set_nice_at(r, t, prio, ev->ts, t->exec_start, true);
 }
 
 static void on_lost(struct cfsr_replay *r, const struct cfsr_event *ev)
@@ -5517,6 +5710,8 @@ int cfsr_replay_event(struct cfsr_replay *r, const struct cfsr_event *ev)
 		break;
 	case CFSR_EV_STAT_RUNTIME:
 		ret = on_runtime(r, ev);
+		if (!ret)
+			on_nice_report(r, ev);
 		break;
 	case CFSR_EV_WAKEUP:
 		ret = on_wakeup(r, ev, false);
@@ -5548,6 +5743,9 @@ int cfsr_replay_event(struct cfsr_replay *r, const struct cfsr_event *ev)
 		break;
 	case CFSR_EV_CGROUP_ATTACH:
 		ret = on_cgroup_attach(r, ev);
+		break;
+	case CFSR_EV_SETPRIORITY:
+		on_setpriority(r, ev);
 		break;
 	default:
 		break;

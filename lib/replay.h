@@ -313,6 +313,8 @@ struct cfsr_cfs_rq {
  * @slice: se->slice
  * @rel_deadline: @deadline is relative (dequeued by a migration)
  * @exiting: the task exited: its last dequeue is special (never delayed)
+ * @nice_prio: the prio a setpriority() entry gave it, made at its next
+ *             run-time report (set_user_nice()'s update_curr()), 0 none
  * @dead: task_dead_fair() removed its signal; it has no signal until the
  *        pid runs again
  * @set_next_est: its last update was a switch into it at an estimated clock
@@ -372,6 +374,7 @@ struct cfsr_task {
 	uint64_t slice;
 	bool rel_deadline;
 	bool exiting;
+	int nice_prio;
 	bool exit_moved;
 	bool dead;
 	bool set_next_est;
@@ -486,6 +489,10 @@ typedef void (*cfsr_replay_hook)(void *data, const struct cfsr_replay_update *u)
  *                    (cfsr_replay_blocked_averages())
  * @exit_moves: dying tasks moved out of their autogroup to their cgroup's
  *              group (sched_autogroup_exit_task()) at a run-time report
+ * @nice_changes: setpriority(PRIO_PROCESS) calls applied to a fair task
+ *                whose nice value they change (set_user_nice())
+ * @setprio_other: setpriority() calls not applied: PRIO_PGRP, PRIO_USER,
+ *                 a task not known, not fair, or already at that nice value
  */
 struct cfsr_replay_stats {
 	uint64_t events;
@@ -521,6 +528,8 @@ struct cfsr_replay_stats {
 	uint64_t fork_group_unknown;
 	uint64_t blocked_averages;
 	uint64_t exit_moves;
+	uint64_t nice_changes;
+	uint64_t setprio_other;
 };
 
 struct cfsr_replay;

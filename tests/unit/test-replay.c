@@ -2388,6 +2388,140 @@ static void test_group_one_group_two_cpus(void **state)
 	cfsr_replay_free(r);
 }
 
+static struct cfsr_event ev_setprio(uint64_t ts, int cpu, int ctx, int which, int who, int nice)
+{
+	struct cfsr_event e = ev_head(ts, cpu, ctx, CFSR_EV_SETPRIORITY);
+
+	e.setprio.which = which;
+	e.setprio.who = who;
+	e.setprio.niceval = nice;
+	return e;
+}
+
+/* reweight_entity()'s se->avg.load_avg: se_weight * load_sum / get_pelt_divider() */
+static uint64_t load_avg_of(const struct cfsr_sched_avg *sa, uint64_t weight)
+{
+	return (weight >> 10) * sa->load_sum / (47742 - 1024 + sa->period_contrib);
+}
+
+/*
+ * set_user_nice() of a running task in a group, nice 0 -> 5, the group busy
+ * on both CPUs (test_group_one_group_two_cpus()).  setpriority(PRIO_PROCESS,
+ * 0, 5) by task 96 on CPU 0: its weight becomes 335 << 10 = 343040, its
+ * load_avg 335 * load_sum / (LOAD_AVG_MAX - 1024 + period_contrib); /g's
+ * cfs_rq on CPU 0, which held task 96 alone (load_avg about 1024), drops to
+ * the task's new load_avg (both on one window: within the rounding of the
+ * two series, 2); its load.weight is 343040; the group entity is
+ * reweighted by calc_group_shares() at the enqueue: load = max(335,
+ * load_avg), tg_weight = tg->load_avg - tg_load_avg_contrib + load, shares
+ * = 1048576 * load / tg_weight, about 1048576 * 335 / (1024 + 335).  A
+ * PRIO_USER call, a nice value out of range (clamped to 19) for a task
+ * already there, and the same nice again change nothing more.
+ */
+static void test_set_nice_running(void **state)
+{
+	struct cfsr_replay *r = cfsr_replay_new(2, prof(), 250);
+	const int pid[2] = { 96, 97 };
+	const uint64_t ts = 4000000000ull + 1010000 + 500 * 4000000ull + 1000000;
+	const struct cfsr_cfs_rq *g0;
+	const struct cfsr_task *a;
+	uint64_t load, tg_weight;
+
+	(void)state;
+	assert_int_equal(cfsr_replay_task_set_group(r, 96, "/g"), 1);
+	assert_int_equal(cfsr_replay_task_set_group(r, 97, "/g"), 1);
+	run_busy(r, pid, 2, 2000000000ull);
+	g0 = cfsr_replay_cfs_rq(r, "/g", 0);
+	a = cfsr_replay_task(r, 96);
+	assert_int_equal(a->state, CFSR_TS_RUNNING);
+	assert_in_range(g0->avg.load_avg, 1000, 1024);
+	feed(r, ev_setprio(ts, 0, 96, 2, 0, 5));
+	assert_int_equal(a->load_weight, W0);
+	feed(r, ev_setprio(ts, 0, 96, 0, 0, 5));
+	g0 = cfsr_replay_cfs_rq(r, "/g", 0);
+	a = cfsr_replay_task(r, 96);
+	assert_int_equal(a->prio, 125);
+	assert_int_equal(a->load_weight, 343040);
+	assert_int_equal(a->state, CFSR_TS_RUNNING);
+	assert_int_equal(a->avg.load_avg, load_avg_of(&a->avg, 343040));
+	assert_in_range(a->avg.load_avg, 320, 335);
+	assert_in_range(g0->avg.load_avg, a->avg.load_avg, a->avg.load_avg + 2);
+	assert_int_equal(g0->load_weight, 343040);
+	load = g0->avg.load_avg > 335 ? g0->avg.load_avg : 335;
+	tg_weight = (uint64_t)cfsr_replay_tg_load_avg(r, g0) - g0->tg_load_avg_contrib + load;
+	print_message("group entity weight %llu, load %llu, tg_weight %llu\n",
+		      (unsigned long long)g0->se_weight, (unsigned long long)load,
+		      (unsigned long long)tg_weight);
+	assert_int_equal(g0->se_weight, 1048576 * load / tg_weight);
+	assert_in_range(g0->se_weight, 1048576 * 335 / (1024 + 335) * 98 / 100,
+			1048576 * 335 / (1024 + 335) * 102 / 100);
+	assert_int_equal(cfsr_replay_stats(r)->nice_changes, 1);
+	feed(r, ev_setprio(ts + 1000, 0, 96, 0, 96, 5));
+	feed(r, ev_setprio(ts + 2000, 0, 96, 0, 0, 1000));
+	assert_int_equal(a->prio, 139);
+	assert_int_equal(cfsr_replay_stats(r)->nice_changes, 2);
+	assert_int_equal(cfsr_replay_stats(r)->setprio_other, 2);
+	cfsr_replay_free(r);
+}
+
+/*
+ * set_user_nice() of a sleeping task: reweight_task_fair() still runs
+ * reweight_entity(), with no update of any level.  Task 97 sleeps on CPU 1
+ * (alone, so eligible: dequeued, not delayed); task 96 calls
+ * setpriority(PRIO_PROCESS, 97, 5).  Task 97's averages stay on their
+ * window, its load_avg becomes 335 * load_sum / divider; /g's cfs_rq on
+ * CPU 1 loses the old load_avg and gains the new one (dequeue_load_avg(),
+ * enqueue_load_avg()): load_avg - old + new; load_sum - 1024 * load_sum,
+ * raised to the reduced load_avg * PELT_MIN_DIVIDER, + 335 * load_sum; its
+ * last_update_time, load.weight (0) and the group entity's weight do not
+ * change.
+ */
+static void test_set_nice_sleeping(void **state)
+{
+	struct cfsr_replay *r = cfsr_replay_new(2, prof(), 250);
+	const int pid[2] = { 96, 97 };
+	const uint64_t ts = 4000000000ull + 1010000 + 500 * 4000000ull + 1000000;
+	struct cfsr_sched_avg t_before, g_before;
+	const struct cfsr_cfs_rq *g1;
+	const struct cfsr_task *b;
+	uint64_t se_weight, want_avg, want_sum;
+
+	(void)state;
+	assert_int_equal(cfsr_replay_task_set_group(r, 96, "/g"), 1);
+	assert_int_equal(cfsr_replay_task_set_group(r, 97, "/g"), 1);
+	run_busy(r, pid, 2, 2000000000ull);
+	feed(r, ev_runtime(ts, 1, 97, 97, 1000000));
+	feed(r, ev_switch(ts + 100, 1, 97, 1, false, 0));
+	b = cfsr_replay_task(r, 97);
+	assert_int_equal(b->state, CFSR_TS_SLEEPING);
+	g1 = cfsr_replay_cfs_rq(r, "/g", 1);
+	t_before = b->avg;
+	g_before = g1->avg;
+	se_weight = g1->se_weight;
+	assert_int_equal(g1->load_weight, 0);
+	feed(r, ev_setprio(ts + 50000, 0, 96, 0, 97, 5));
+	assert_int_equal(b->load_weight, 343040);
+	assert_int_equal(b->avg.last_update_time, t_before.last_update_time);
+	assert_int_equal(b->avg.load_sum, t_before.load_sum);
+	assert_int_equal(b->avg.load_avg, load_avg_of(&t_before, 343040));
+	/* dequeue_load_avg(), its floor, then enqueue_load_avg() */
+	want_avg = g_before.load_avg - t_before.load_avg;
+	want_sum = g_before.load_sum - 1024 * t_before.load_sum;
+	if (want_sum < want_avg * (47742 - 1024))
+		want_sum = want_avg * (47742 - 1024);
+	want_avg += b->avg.load_avg;
+	want_sum += 335 * t_before.load_sum;
+	print_message("cfs_rq load_avg %llu -> %llu\n", (unsigned long long)g_before.load_avg,
+		      (unsigned long long)g1->avg.load_avg);
+	assert_true(g_before.load_avg > t_before.load_avg);
+	assert_int_equal(g1->avg.load_avg, want_avg);
+	assert_int_equal(g1->avg.load_sum, want_sum);
+	assert_int_equal(g1->avg.last_update_time, g_before.last_update_time);
+	assert_int_equal(g1->load_weight, 0);
+	assert_int_equal(g1->se_weight, se_weight);
+	cfsr_replay_free(r);
+}
+
 /*
  * A marker on @cpu at @ts (no scheduler path): it makes the blocked-load
  * walk a hint left pending on that CPU.
@@ -3432,6 +3566,8 @@ int main(void)
 		cmocka_unit_test(test_group_propagation_series),
 		cmocka_unit_test(test_group_two_groups_two_cpus),
 		cmocka_unit_test(test_group_one_group_two_cpus),
+		cmocka_unit_test(test_set_nice_running),
+		cmocka_unit_test(test_set_nice_sleeping),
 		cmocka_unit_test(test_group_move_and_blocked),
 		cmocka_unit_test(test_group_reweight_unchanged),
 		cmocka_unit_test(test_wakeup_reading),
