@@ -267,6 +267,8 @@ struct cfsr_replay {
 	bool records;
 	/* tasks a load balance moved, not attached on their new CPU yet */
 	unsigned int attach_pending;
+	/* tasks whose nice change waits for the next event after its report (nice_due()) */
+	unsigned int nice_pending;
 	cfsr_replay_hook hook;
 	void *hook_data;
 	/* a look at the events ahead (cfsr_replay_set_peek()), NULL none */
@@ -4555,11 +4557,12 @@ static void move_set_next(struct cfsr_replay *r, struct cfsr_task *t, uint64_t n
  * set_user_nice(); kernel/sched/fair.c, v6.12-v6.18), after the task's
  * update: a queued task's lag saved and its deadline made relative
  * (dequeue_entity(), PLACE_REL_DEADLINE), then account_entity_dequeue(),
- * update_min_vruntime() and the group entities above dequeued or
+ * update_min_vruntime() with DEQUEUE_MOVE (@move: dequeue_entity() skips
+ * it for DEQUEUE_SAVE alone) and the group entities above dequeued or
  * reweighted.
  */
 static void save_task(struct cfsr_replay *r, struct cfsr_task *t, struct cfsr_cfs_rq *cfs,
-		      bool queued)
+		      bool queued, bool move)
 {
 	if (queued) {
 		task_lag(r, cfs, t);
@@ -4567,7 +4570,8 @@ static void save_task(struct cfsr_replay *r, struct cfsr_task *t, struct cfsr_cf
 		t->rel_deadline = true;
 	}
 	task_account(r, t, -1);
-	cfs_update_min(r, cfs);
+	if (move)
+		cfs_update_min(r, cfs);
 	reweight_groups(r, t->group, t->cpu);
 }
 
@@ -4623,7 +4627,7 @@ static int move_task_group_at(struct cfsr_replay *r, struct cfsr_task *t, int g,
 	cfs->prop_runnable_sum += r->ops->detach(r->profile, &cfs->avg, &t->avg, t->load_weight);
 	cfs->propagate = true;
 	tg_publish(r, cfs, ts, false);
-	save_task(r, t, cfs, queued);
+	save_task(r, t, cfs, queued, true);
 	group_walk(r, cfs, now, ts, exact, &walk_full);
 	t->group = g;
 	t->group_given = true;
@@ -4830,6 +4834,9 @@ static void reweight_task_se(struct cfsr_replay *r, struct cfsr_task *t, int pri
  * update_cfs_group() of each level above, the group entities taking the
  * group's new load.weight; its update_load_avg() calls at the same clock
  * change nothing.  A running task is set running again (set_next_task()).
+ * CFS profiles (v3.8-v6.5): the vruntime, normalized by the dequeue
+ * against a min_vruntime that DEQUEUE_SAVE alone leaves as it was, comes
+ * back unchanged.
  * A sleeping task only has its entity reweighted: no level is updated.  A
  * task whose signal or CPU clock is not known yet only changes weight
  * (task_set_prio()).
@@ -4854,9 +4861,10 @@ static void set_nice_at(struct cfsr_replay *r, struct cfsr_task *t, int prio, ui
 		return;
 	}
 	update_task(r, t, now, ts, CFSR_UPD_DEQUEUE, exact, &walk_tg);
-	save_task(r, t, cfs, true);
+	save_task(r, t, cfs, true, false);
 	reweight_task_se(r, t, prio);
-	task_place(r, cfs, t, false);
+	if (r->profile->eevdf)
+		task_place(r, cfs, t, false);
 	restore_task(r, t, now);
 }
 
@@ -4902,8 +4910,8 @@ static bool nice_report_next(const struct cfsr_replay *r, const struct cfsr_task
  * is set right by the task's next sched_switch prio (task_set_prio()) or a
  * kernel record's weight.  The change
  * of a running task is made at its run-time report that follows
- * (nice_report_next(), on_nice_report()), at that report's clock; else at
- * the event's time.
+ * (nice_report_next(), on_nice_report()), at that report's clock, after
+ * the records of its dequeue; else at the event's time.
  */
 static void on_setpriority(struct cfsr_replay *r, const struct cfsr_event *ev)
 {
@@ -4938,21 +4946,43 @@ static void on_setpriority(struct cfsr_replay *r, const struct cfsr_event *ev)
 	set_nice_at(r, t, 120 + nice, ev->ts, now, exact);
 }
 
-/* After a run-time report of @ev's task: the nice change it was waited for, at its clock. */
+/*
+ * After a run-time report of @ev's task that a nice change waits for: its
+ * clock is the change's.  The dequeue's update_load_avg() at that clock
+ * (whose kernel records, in lock-step, show the old weight) comes before
+ * the reweight: the change is made at the next event (nice_due()).
+ */
 static void on_nice_report(struct cfsr_replay *r, const struct cfsr_event *ev)
 {
 	struct cfsr_task *t = cfsr_replay_task(r, ev->runtime.pid);
-	int prio;
 
-	if (!t || !t->nice_prio)
+	if (!t || !t->nice_prio || t->nice_due)
 		return;
-	prio = t->nice_prio;
-	t->nice_prio = 0;
-	if (!t->fair || t->state != CFSR_TS_RUNNING || !t->exec_known) {
-		task_set_prio(r, t, prio);
-		return;
+	t->nice_due = true;
+	t->nice_clock = t->exec_start;
+	t->nice_ts = ev->ts;
+	r->nice_pending++;
+}
+
+/* The nice changes due (on_nice_report()), before the event that follows their report. */
+static void nice_due(struct cfsr_replay *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nr_tasks && r->nice_pending; i++) {
+		struct cfsr_task *t = &r->tasks[i];
+		int prio = t->nice_prio;
+
+		if (!t->nice_due)
+			continue;
+		t->nice_due = false;
+		t->nice_prio = 0;
+		r->nice_pending--;
+		if (!t->fair || t->state != CFSR_TS_RUNNING)
+			task_set_prio(r, t, prio);
+		else
+			set_nice_at(r, t, prio, t->nice_ts, t->nice_clock, true);
 	}
-	set_nice_at(r, t, prio, ev->ts, t->exec_start, true);
 }
 
 static void on_lost(struct cfsr_replay *r, const struct cfsr_event *ev)
@@ -5693,6 +5723,8 @@ int cfsr_replay_event(struct cfsr_replay *r, const struct cfsr_event *ev)
 	r->stats.events++;
 	if (r->attach_pending)
 		attach_clocked_due(r, ev);
+	if (r->nice_pending)
+		nice_due(r);
 	settle_ticks(r, ev->ts);
 	settle_blocked(r, ev);
 	settle_publishers(r, ev->cpu);

@@ -313,8 +313,12 @@ struct cfsr_cfs_rq {
  * @slice: se->slice
  * @rel_deadline: @deadline is relative (dequeued by a migration)
  * @exiting: the task exited: its last dequeue is special (never delayed)
- * @nice_prio: the prio a setpriority() entry gave it, made at its next
- *             run-time report (set_user_nice()'s update_curr()), 0 none
+ * @nice_prio: the prio a setpriority() entry gave it, made at the clock of
+ *             its next run-time report (set_user_nice()'s update_curr()),
+ *             0 none
+ * @nice_due: that report came: the change is made before the next event
+ * @nice_clock: the report's clock
+ * @nice_ts: the report's trace time
  * @dead: task_dead_fair() removed its signal; it has no signal until the
  *        pid runs again
  * @set_next_est: its last update was a switch into it at an estimated clock
@@ -375,6 +379,9 @@ struct cfsr_task {
 	bool rel_deadline;
 	bool exiting;
 	int nice_prio;
+	bool nice_due;
+	uint64_t nice_clock;
+	uint64_t nice_ts;
 	bool exit_moved;
 	bool dead;
 	bool set_next_est;
