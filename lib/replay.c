@@ -4804,7 +4804,13 @@ static void attach_group_se(struct cfsr_replay *r, struct cfsr_cfs_rq *gcfs, uin
 
 	if (!p || !clock_ok(r, gcfs->cpu) || gcfs->se_avg.last_update_time || gcfs->se_on_rq)
 		return;
-	now = clock_at(r, rq_of(r, gcfs->cpu), ts, &exact);
+	/*
+	 * the attach's update_rq_clock(): a reading of that rq within
+	 * WAKEUP_HOLD_NS before the tracepoint (the pelt_cfs_tp of the parent's
+	 * update), which the rest of cgroup_mkdir() follows by some 10 to
+	 * 40 us in traces/perf-groups.dat; else the event's time on the clock
+	 */
+	now = wakeup_clock(r, rq_of(r, gcfs->cpu), ts, &exact);
 	cfs_update(r, p, now, ts, exact);
 	memset(&gcfs->se_avg, 0, sizeof(gcfs->se_avg));
 	p->prop_runnable_sum +=
@@ -4824,7 +4830,7 @@ static void attach_group_se(struct cfsr_replay *r, struct cfsr_cfs_rq *gcfs, uin
  * sched_online_group() -> online_fair_sched_group() attaches each entity
  * to its parent cfs_rq (attach_group_se()), and the tracepoint fires after
  * (cgroup_apply_control_enable() comes first): the attaches are made at
- * the event's time on each CPU's clock.  The v5.7+ arithmetic only: the
+ * each CPU's last reading just before, else at the event's time.  The v5.7+ arithmetic only: the
  * older models take the group as made, without the attach.
  */
 static int on_cgroup_mkdir(struct cfsr_replay *r, const struct cfsr_event *ev)
