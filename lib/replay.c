@@ -4830,8 +4830,9 @@ static void attach_group_se(struct cfsr_replay *r, struct cfsr_cfs_rq *gcfs, uin
  * sched_online_group() -> online_fair_sched_group() attaches each entity
  * to its parent cfs_rq (attach_group_se()), and the tracepoint fires after
  * (cgroup_apply_control_enable() comes first): the attaches are made at
- * each CPU's last reading just before, else at the event's time.  The v5.7+ arithmetic only: the
- * older models take the group as made, without the attach.
+ * each CPU's last reading just before, else at the event's time.  The
+ * v5.7+ arithmetic only: the older models take the group as made, without
+ * the attach.
  */
 static int on_cgroup_mkdir(struct cfsr_replay *r, const struct cfsr_event *ev)
 {
@@ -4864,24 +4865,27 @@ static int on_cgroup_mkdir(struct cfsr_replay *r, const struct cfsr_event *ev)
  * least two RCU grace periods after the rmdir, which the trace does not
  * show; the engine makes it at the rmdir event.  The parent's figures
  * differ only where the parent updates in between (the removal then
- * waits for a later update).
+ * waits for a later update).  The v5.7+ arithmetic only: the older models
+ * count the event and keep the group.
  */
 static int on_cgroup_rmdir(struct cfsr_replay *r, const struct cfsr_event *ev)
 {
-	int g = cgroup_dir_group(r, ev), c;
+	int g = cgroup_dir_group(r, ev), c, busy = 0;
 	struct cfsr_cfs_rq *gcfs, *p;
 
 	if (g <= 0)
 		return g;
 	r->stats.group_rmdirs++;
+	if (r->ops->update_gse)
+		return 0;
 	for (c = 0; c < r->nr_cpus; c++) {
 		gcfs = cfs_of(r, g, c);
 		p = parent_cfs(r, gcfs);
 		if (cfs_nr_queued(gcfs) || gcfs->se_on_rq) {
-			r->stats.group_rmdir_busy++;
+			busy++;
 			continue;
 		}
-		if (p && gcfs->se_avg.last_update_time && !r->ops->update_gse)
+		if (p && gcfs->se_avg.last_update_time)
 			r->ops->remove(r->profile, &p->avg, &p->removed, &gcfs->se_avg,
 				       gcfs->se_weight);
 		memset(&gcfs->avg, 0, sizeof(gcfs->avg));
@@ -4893,7 +4897,10 @@ static int on_cgroup_rmdir(struct cfsr_replay *r, const struct cfsr_event *ev)
 		gcfs->prop_runnable_sum = 0;
 		gcfs->tg_load_avg_contrib = 0;
 	}
-	r->tgs[g].load_avg = 0;
+	r->stats.group_rmdir_busy += (uint64_t)busy;
+	/* a new group of that path starts with tg->load_avg 0 */
+	if (!busy)
+		r->tgs[g].load_avg = 0;
 	return 0;
 }
 
