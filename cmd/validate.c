@@ -782,9 +782,13 @@ static void print_group_moves(const struct cfsr_replay_stats *rs)
 	       " into the parent's group, %" PRIu64
 	       " into their rows' autogroup (the parent's group not known, its cgroup taken as the"
 	       " root), %" PRIu64 " left in the given group (the parent's not known); %" PRIu64
-	       " moves of a dying task (sched_autogroup_exit_task())\n",
+	       " moves of a dying task (sched_autogroup_exit_task()); %" PRIu64
+	       " made at a cgroup_mkdir (%" PRIu64 " group entities attached), %" PRIu64
+	       " removed at a cgroup_rmdir (%" PRIu64 " CPUs still queuing there), %" PRIu64
+	       " mkdir and rmdir of other hierarchies\n",
 	       rs->attach_moves, rs->attaches_other, rs->fork_parent_group, rs->fork_autogroup,
-	       rs->fork_group_unknown, rs->exit_moves);
+	       rs->fork_group_unknown, rs->exit_moves, rs->group_mkdirs, rs->group_attaches,
+	       rs->group_rmdirs, rs->group_rmdir_busy, rs->group_dirs_other);
 }
 
 /*

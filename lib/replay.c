@@ -4985,6 +4985,148 @@ static void nice_due(struct cfsr_replay *r)
 	}
 }
 
+/*
+ * The cpu controller's group of a cgroup_mkdir or cgroup_rmdir event
+ * (made if new), or 0 for none: another hierarchy (counted), or the root;
+ * -1 out of memory.  With the hierarchy not given, the first whose event
+ * names a group the engine already holds or was named (not an autogroup)
+ * is taken as the cpu controller's, as for an attach (on_cgroup_attach()).
+ */
+static int cgroup_dir_group(struct cfsr_replay *r, const struct cfsr_event *ev)
+{
+	if (!r->follow_attaches || !ev->cgroup.path || ev->cgroup.level <= 0)
+		return 0;
+	if (r->cpu_root == CFSR_CPU_ROOT_UNKNOWN && cpu_group_known(r, ev->cgroup.path))
+		r->cpu_root = ev->cgroup.root;
+	if (r->cpu_root == CFSR_CPU_ROOT_UNKNOWN || ev->cgroup.root != r->cpu_root) {
+		r->stats.group_dirs_other++;
+		return 0;
+	}
+	return group_get(r, ev->cgroup.path);
+}
+
+/*
+ * Mirrors online_fair_sched_group() (kernel/sched/fair.c, v5.7-v6.18) on
+ * one CPU: under the rq lock, update_rq_clock() and attach_entity_cfs_rq()
+ * of the new group entity: update_load_avg() of its parent cfs_rq (the
+ * entity itself, never attached, is not aged), attach_entity_load_avg()
+ * -- the entity's averages are zero (init_entity_runnable_average() of a
+ * group entity in alloc_fair_sched_group()), its window the parent's, its
+ * load_sum max(1, 0) = 1 from v5.18 (40f5aa4c5eae, the profile's
+ * attach_load_sum_min1), so that the parent gains load_sum
+ * scale_load_down(NICE_0_LOAD) * 1 = 1024 and prop_runnable_sum 1 --,
+ * update_tg_load_avg() of the parent, and propagate_entity_cfs_rq(): the
+ * levels above, update_load_avg(UPDATE_TG).  An entity attached already
+ * (the group met earlier in the trace) is left as it is.
+ */
+static void attach_group_se(struct cfsr_replay *r, struct cfsr_cfs_rq *gcfs, uint64_t ts)
+{
+	struct cfsr_cfs_rq *p = parent_cfs(r, gcfs);
+	uint64_t now;
+	bool exact;
+
+	if (!p || !clock_ok(r, gcfs->cpu) || gcfs->se_avg.last_update_time || gcfs->se_on_rq)
+		return;
+	/*
+	 * the attach's update_rq_clock(): a reading of that rq within
+	 * WAKEUP_HOLD_NS before the tracepoint (the pelt_cfs_tp of the parent's
+	 * update), which the rest of cgroup_mkdir() follows by some 10 to
+	 * 40 us in traces/perf-groups.dat; else the event's time on the clock
+	 */
+	now = wakeup_clock(r, rq_of(r, gcfs->cpu), ts, &exact);
+	cfs_update(r, p, now, ts, exact);
+	memset(&gcfs->se_avg, 0, sizeof(gcfs->se_avg));
+	p->prop_runnable_sum +=
+		r->ops->attach(r->profile, &p->avg, &gcfs->se_avg, gcfs->se_weight, now);
+	p->propagate = true;
+	gcfs->se_known = true;
+	tg_publish(r, p, ts, false);
+	group_walk(r, p, now, ts, exact, &walk_tg);
+	r->stats.group_attaches++;
+}
+
+/*
+ * Mirrors cgroup_mkdir() of the cpu controller's hierarchy
+ * (kernel/cgroup/cgroup.c): cpu_cgroup_css_alloc() -> sched_create_group()
+ * -> alloc_fair_sched_group() makes the group's cfs_rq and entity per CPU
+ * (cfsr_replay_group_created()), cpu_cgroup_css_online() ->
+ * sched_online_group() -> online_fair_sched_group() attaches each entity
+ * to its parent cfs_rq (attach_group_se()), and the tracepoint fires after
+ * (cgroup_apply_control_enable() comes first): the attaches are made at
+ * each CPU's last reading just before, else at the event's time.  The
+ * v5.7+ arithmetic only: the older models take the group as made, without
+ * the attach.
+ */
+static int on_cgroup_mkdir(struct cfsr_replay *r, const struct cfsr_event *ev)
+{
+	int g = cgroup_dir_group(r, ev), c;
+
+	if (g <= 0)
+		return g;
+	if (cfsr_replay_group_created(r, ev->cgroup.path) < 0)
+		return -1;
+	r->stats.group_mkdirs++;
+	if (r->ops->update_gse)
+		return 0;
+	for (c = 0; c < r->nr_cpus; c++)
+		attach_group_se(r, cfs_of(r, g, c), ev->ts);
+	return 0;
+}
+
+/*
+ * Mirrors unregister_fair_sched_group() (kernel/sched/fair.c, v5.16-v6.18:
+ * sched_destroy_group() from cpu_cgroup_css_free(), through
+ * sched_unregister_group_rcu()) on each CPU: remove_entity_load_avg() of
+ * the group entity -- synced to its parent cfs_rq's last update, its
+ * averages queued as removed there, taken out at the parent's next
+ * update -- and list_del_leaf_cfs_rq(): the group's cfs_rq is no longer
+ * walked; its contributions to tg->load_avg go with the task group.  Only
+ * an empty group can be removed (cgroup_rmdir() fails with tasks in it), so
+ * a CPU where the model still queues something below keeps its state
+ * (counted: @group_rmdir_busy).
+ * Differs: the kernel makes it after the css is released and freed, at
+ * least two RCU grace periods after the rmdir, which the trace does not
+ * show; the engine makes it at the rmdir event.  The parent's figures
+ * differ only where the parent updates in between (the removal then
+ * waits for a later update).  The v5.7+ arithmetic only: the older models
+ * count the event and keep the group.
+ */
+static int on_cgroup_rmdir(struct cfsr_replay *r, const struct cfsr_event *ev)
+{
+	int g = cgroup_dir_group(r, ev), c, busy = 0;
+	struct cfsr_cfs_rq *gcfs, *p;
+
+	if (g <= 0)
+		return g;
+	r->stats.group_rmdirs++;
+	if (r->ops->update_gse)
+		return 0;
+	for (c = 0; c < r->nr_cpus; c++) {
+		gcfs = cfs_of(r, g, c);
+		p = parent_cfs(r, gcfs);
+		if (cfs_nr_queued(gcfs) || gcfs->se_on_rq) {
+			busy++;
+			continue;
+		}
+		if (p && gcfs->se_avg.last_update_time)
+			r->ops->remove(r->profile, &p->avg, &p->removed, &gcfs->se_avg,
+				       gcfs->se_weight);
+		memset(&gcfs->avg, 0, sizeof(gcfs->avg));
+		memset(&gcfs->se_avg, 0, sizeof(gcfs->se_avg));
+		memset(&gcfs->removed, 0, sizeof(gcfs->removed));
+		gcfs->avg_known = false;
+		gcfs->se_known = false;
+		gcfs->propagate = false;
+		gcfs->prop_runnable_sum = 0;
+		gcfs->tg_load_avg_contrib = 0;
+	}
+	r->stats.group_rmdir_busy += (uint64_t)busy;
+	/* a new group of that path starts with tg->load_avg 0 */
+	if (!busy)
+		r->tgs[g].load_avg = 0;
+	return 0;
+}
+
 static void on_lost(struct cfsr_replay *r, const struct cfsr_event *ev)
 {
 	struct replay_rq *rq = rq_of(r, ev->cpu);
@@ -5778,6 +5920,12 @@ int cfsr_replay_event(struct cfsr_replay *r, const struct cfsr_event *ev)
 		break;
 	case CFSR_EV_SETPRIORITY:
 		on_setpriority(r, ev);
+		break;
+	case CFSR_EV_CGROUP_MKDIR:
+		ret = on_cgroup_mkdir(r, ev);
+		break;
+	case CFSR_EV_CGROUP_RMDIR:
+		ret = on_cgroup_rmdir(r, ev);
 		break;
 	default:
 		break;

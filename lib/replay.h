@@ -500,6 +500,16 @@ typedef void (*cfsr_replay_hook)(void *data, const struct cfsr_replay_update *u)
  *                whose nice value they change (set_user_nice())
  * @setprio_other: setpriority() calls not applied: PRIO_PGRP, PRIO_USER,
  *                 a task not known, not fair, or already at that nice value
+ * @group_mkdirs: cgroup_mkdir events of the cpu controller's hierarchy
+ *                (cfsr_replay_follow_attaches()): groups made
+ * @group_attaches: group entities those attached to their parent cfs_rq
+ *                  (online_fair_sched_group())
+ * @group_rmdirs: cgroup_rmdir events of the cpu controller's hierarchy:
+ *                groups removed (unregister_fair_sched_group())
+ * @group_rmdir_busy: CPUs where the model still queued something in a
+ *                    removed group, left as they were
+ * @group_dirs_other: cgroup_mkdir and cgroup_rmdir events of other
+ *                    hierarchies, or before the cpu controller's was known
  */
 struct cfsr_replay_stats {
 	uint64_t events;
@@ -537,6 +547,11 @@ struct cfsr_replay_stats {
 	uint64_t exit_moves;
 	uint64_t nice_changes;
 	uint64_t setprio_other;
+	uint64_t group_mkdirs;
+	uint64_t group_attaches;
+	uint64_t group_rmdirs;
+	uint64_t group_rmdir_busy;
+	uint64_t group_dirs_other;
 };
 
 struct cfsr_replay;
@@ -829,6 +844,15 @@ int cfsr_replay_task_set_group(struct cfsr_replay *r, int pid, const char *path)
  * as sched_move_task() does (cfsr_replay_task_move_group()), and a task
  * forked in the trace whose given group is a cgroup starts in its
  * parent's group (sched_cgroup_fork()), reaching its own at the attach.
+ * A cgroup_mkdir of that hierarchy (or, with it not given, of the first
+ * whose mkdir names a known group) makes the group
+ * (cfsr_replay_group_created()) and, for the v5.7+ arithmetic, attaches
+ * its group entity to the parent cfs_rq on every CPU at the event's time
+ * (online_fair_sched_group(): the parent's load_sum gains
+ * scale_load_down(NICE_0_LOAD) from v5.18, prop_runnable_sum 1); a
+ * cgroup_rmdir queues each group entity's averages as removed on its
+ * parent cfs_rq (unregister_fair_sched_group(), which the kernel makes
+ * RCU grace periods later) and clears the group's signals.
  * Call after the groups are given, before the first event.
  */
 void cfsr_replay_follow_attaches(struct cfsr_replay *r, int cpu_root);
@@ -930,8 +954,9 @@ int cfsr_replay_group_shares_fn(void *engine, const char *path, uint64_t shares)
 /**
  * cfsr_replay_group_created() - group @path was made within the trace
  *
- * As a recorder's marker says it (the group made just before): for the
- * CFS profiles its cfs_rqs start at init_cfs_rq()'s min_vruntime and its
+ * As a recorder's marker says it (the group made just before), or a
+ * cgroup_mkdir of the cpu controller's hierarchy when attaches are
+ * followed (cfsr_replay_follow_attaches()): for the CFS profiles its cfs_rqs start at init_cfs_rq()'s min_vruntime and its
  * group entities at vruntime 0 (alloc_fair_sched_group()), so their first
  * placement is known (kernel/sched/fair.c, v3.8-v6.5).  Applied at once,
  * or when the engine first meets the group.

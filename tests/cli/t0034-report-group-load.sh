@@ -41,13 +41,21 @@ assert g[\"groups\"] == 2 and g[\"bad_markers\"] == 0, g
 # first group and "cfsr-move pid=N to=P" for a later move.  Each of those
 # moves follows a cgroup_attach_task to a group the cfsr-mkdir markers
 # made (the cpu controller's hierarchy): made there, or at the marker.
+# The engine holds the groups the tasks use and those made by a
+# cgroup_mkdir of that hierarchy once an attach has shown which it is
+# (the trace has no metadata naming it): /cfsr-tmp, which no task uses.
 test_expect_success 'cgroups.dat: groups, shares and the later move of its markers' "
 	tr=\$(trace-cmd report -N '$TRACES/cgroups.dat') &&
 	firsts=\$(echo \"\$tr\" | grep -c 'cfsr-task pid=[0-9]* .*cgroup=/sys/fs/cgroup/cpu/') &&
 	moves=\$(echo \"\$tr\" | grep -c 'cfsr-move pid=[0-9]* to=/sys/fs/cgroup/cpu/') &&
 	mkdirs=\$(echo \"\$tr\" | grep -c 'cfsr-mkdir path=/sys/fs/cgroup/cpu/[^ ]* shares=') &&
-	used=\$(echo \"\$tr\" | grep -o 'cfsr-\(task\|move\) pid=[0-9]* .*\(cgroup\|to\)=/sys/fs/cgroup/cpu/[^ ]*' |
-		sed 's/.*=\/sys\/fs\/cgroup\/cpu//' | sort -u | wc -l) &&
+	echo \"\$tr\" | grep -o 'cfsr-\(task\|move\) pid=[0-9]* .*\(cgroup\|to\)=/sys/fs/cgroup/cpu/[^ ]*' |
+		sed 's/.*=\/sys\/fs\/cgroup\/cpu//' | sort -u >used.txt &&
+	used=\$(wc -l <used.txt) &&
+	echo \"\$tr\" | awk '/cgroup_attach_task: .*dst_path=\/cfsr-(A|B|B\/child) / && r == \"\" {
+			match(\$0, /dst_root=[0-9]+/); r = substr(\$0, RSTART + 9, RLENGTH - 9) }
+		r != \"\" && \$0 ~ (\"cgroup_mkdir: +root=\" r \" \") { sub(/.*path=/, \"\"); print }' >late.txt &&
+	held=\$(sort -u used.txt late.txt | wc -l) &&
 	attaches=\$(echo \"\$tr\" | grep -c 'cgroup_attach_task: .*dst_path=/cfsr-\(A\|B\|B/child\) ') &&
 	test \$firsts -eq 4 && test \$moves -eq 1 && test \$mkdirs -eq 4 && test \$used -eq 3 &&
 	test \$attaches -eq 5 &&
@@ -56,12 +64,12 @@ test_expect_success 'cgroups.dat: groups, shares and the later move of its marke
 	at=\$(sed -n 's/^  - \([0-9]*\) moves of tasks between groups at the cpu controller.s\$/\1/p' c.txt) &&
 	python3 -c '
 import json, sys
-firsts, moves, mkdirs, used, attaches, at = map(int, sys.argv[1:])
+firsts, moves, mkdirs, used, attaches, at, held = map(int, sys.argv[1:])
 g = json.load(open(\"c.json\"))[\"groups\"]
 assert g[\"marker_moves\"] + at == firsts + moves, (g, at)
 assert 1 <= at <= attaches and g[\"cgroup_attaches\"] == attaches, (g, at)
-assert g[\"shares_given\"] == mkdirs and g[\"groups\"] == used and g[\"bad_markers\"] == 0, g
-' \$firsts \$moves \$mkdirs \$used \$attaches \$at
+assert g[\"shares_given\"] == mkdirs and g[\"groups\"] == held and g[\"bad_markers\"] == 0, g
+' \$firsts \$moves \$mkdirs \$used \$attaches \$at \$held
 "
 
 test_expect_success 'shares.dat: one heavy and both light workers weigh about one heavy' "

@@ -657,6 +657,117 @@ static struct cfsr_event ev_attach(uint64_t ts, int cpu, int root, int pid, cons
 	return e;
 }
 
+/* A cgroup_mkdir (@kind) or cgroup_rmdir of hierarchy @root at @level. */
+static struct cfsr_event ev_dir(uint64_t ts, enum cfsr_event_kind kind, int root, int level,
+				const char *path)
+{
+	struct cfsr_event e = ev_head(ts, 0, 1, kind);
+
+	e.cgroup.root = root;
+	e.cgroup.level = level;
+	e.cgroup.pid = -1;
+	e.cgroup.path = path;
+	return e;
+}
+
+/* A known PELT window on @cfs: last update @lut, period_contrib @pc, load_sum @ls. */
+static void set_cfs_avg(struct cfsr_cfs_rq *cfs, uint64_t lut, uint32_t pc, uint64_t ls)
+{
+	memset(&cfs->avg, 0, sizeof(cfs->avg));
+	cfs->avg.last_update_time = lut;
+	cfs->avg.period_contrib = pc;
+	cfs->avg.load_sum = ls;
+	cfs->avg.load_avg = ls / (47742 - 1024 + pc);
+	cfs->avg_known = true;
+}
+
+/*
+ * online_fair_sched_group() at a cgroup_mkdir of the cpu controller's
+ * hierarchy (1), on two CPUs, v6.18: each new group entity, its averages
+ * zero, attaches to the root cfs_rq.  The mkdir comes 500 ns after the
+ * roots' last updates (no clock anchor: the trace clock stands in), within
+ * their period: no aging.  attach_entity_load_avg() gives the entity the
+ * root's window and load_sum max(1, 0 * divider / 1024) = 1; the root
+ * gains se_weight * load_sum = 1024 * 1 in load_sum, 0 in load_avg, and
+ * add_tg_cfs_propagate(1).  A mkdir of hierarchy 0 with the same path
+ * changes nothing.  A nested /a/b attaches to /a's cfs_rq the same way
+ * (+1024).  rmdir of /a/b: remove_entity_load_avg() of its entity, synced
+ * to /a's last update (no change), queues it as removed on /a (one entity,
+ * load 0); /a/b's state is cleared.  rmdir of a group the model still
+ * queues a task in leaves that CPU's state (counted).
+ */
+static void test_group_mkdir_rmdir(void **state)
+{
+	struct cfsr_replay *r = cfsr_replay_new(2, prof(), 250);
+	const uint64_t t0 = 3000000000ull * 1024, ls0 = 20000000, ls1 = 30000000;
+	struct cfsr_cfs_rq *root0 = cfsr_replay_cfs_rq(r, "/", 0);
+	struct cfsr_cfs_rq *root1 = cfsr_replay_cfs_rq(r, "/", 1);
+	struct cfsr_cfs_rq *g, *a, *b;
+	uint64_t la0, la1, ls_a;
+	int c;
+
+	(void)state;
+	cfsr_replay_follow_attaches(r, 1);
+	set_cfs_avg(root0, t0, 300, ls0);
+	set_cfs_avg(root1, t0, 700, ls1);
+	la0 = root0->avg.load_avg;
+	la1 = root1->avg.load_avg;
+	feed(r, ev_dir(t0 + 500, CFSR_EV_CGROUP_MKDIR, 0, 1, "/g"));
+	assert_int_equal(cfsr_replay_stats(r)->group_dirs_other, 1);
+	assert_int_equal(root0->avg.load_sum, ls0);
+	feed(r, ev_dir(t0 + 500, CFSR_EV_CGROUP_MKDIR, 1, 1, "/g"));
+	root0 = cfsr_replay_cfs_rq(r, "/", 0);
+	root1 = cfsr_replay_cfs_rq(r, "/", 1);
+	assert_int_equal(cfsr_replay_stats(r)->group_mkdirs, 1);
+	assert_int_equal(cfsr_replay_stats(r)->group_attaches, 2);
+	assert_int_equal(root0->avg.load_sum, ls0 + 1024);
+	assert_int_equal(root1->avg.load_sum, ls1 + 1024);
+	assert_int_equal(root0->avg.load_avg, la0);
+	assert_int_equal(root1->avg.load_avg, la1);
+	assert_int_equal(root0->prop_runnable_sum, 1);
+	assert_int_equal(root1->prop_runnable_sum, 1);
+	assert_true(root0->propagate && root1->propagate);
+	for (c = 0; c < 2; c++) {
+		g = cfsr_replay_cfs_rq(r, "/g", c);
+		assert_int_equal(g->se_avg.load_sum, 1);
+		assert_int_equal(g->se_avg.load_avg, 0);
+		assert_int_equal(g->se_avg.last_update_time, t0);
+		assert_int_equal(g->se_avg.period_contrib, c ? 700 : 300);
+		assert_false(g->se_on_rq);
+	}
+
+	/* nested: /a/b onto /a */
+	feed(r, ev_dir(t0 + 600, CFSR_EV_CGROUP_MKDIR, 1, 1, "/a"));
+	a = cfsr_replay_cfs_rq(r, "/a", 0);
+	set_cfs_avg(a, t0, 300, 5000000);
+	ls_a = a->avg.load_sum;
+	feed(r, ev_dir(t0 + 700, CFSR_EV_CGROUP_MKDIR, 1, 2, "/a/b"));
+	a = cfsr_replay_cfs_rq(r, "/a", 0);
+	b = cfsr_replay_cfs_rq(r, "/a/b", 0);
+	assert_int_equal(a->avg.load_sum, ls_a + 1024);
+	assert_int_equal(b->se_avg.load_sum, 1);
+	assert_int_equal(b->se_avg.last_update_time, t0);
+
+	/* rmdir: queued as removed on the parent, the group's state cleared */
+	feed(r, ev_dir(t0 + 800, CFSR_EV_CGROUP_RMDIR, 1, 2, "/a/b"));
+	a = cfsr_replay_cfs_rq(r, "/a", 0);
+	b = cfsr_replay_cfs_rq(r, "/a/b", 0);
+	assert_int_equal(cfsr_replay_stats(r)->group_rmdirs, 1);
+	assert_int_equal(a->removed.nr, 1);
+	assert_int_equal(a->removed.load_avg, 0);
+	assert_int_equal(b->se_avg.last_update_time, 0);
+	assert_int_equal(b->se_avg.load_sum, 0);
+	assert_false(b->se_known);
+
+	/* a group the model still queues a task in */
+	assert_int_equal(cfsr_replay_task_set_group(r, 10, "/g"), 1);
+	feed(r, ev_wakeup(t0 + 900, 0, 0, 10, 0));
+	feed(r, ev_dir(t0 + 1000, CFSR_EV_CGROUP_RMDIR, 1, 1, "/g"));
+	assert_int_equal(cfsr_replay_stats(r)->group_rmdirs, 2);
+	assert_int_equal(cfsr_replay_stats(r)->group_rmdir_busy, 1);
+	cfsr_replay_free(r);
+}
+
 /*
  * sched_cgroup_fork(), then sched_move_task() at cgroup_attach_task, with
  * attaches of hierarchy 1 followed.  Parent 10 runs in /p; its child 11,
@@ -3538,6 +3649,7 @@ int main(void)
 		cmocka_unit_test(test_trace_place_initial),
 		cmocka_unit_test(test_move_group),
 		cmocka_unit_test(test_fork_and_attach),
+		cmocka_unit_test(test_group_mkdir_rmdir),
 		cmocka_unit_test(test_group_shares_stated),
 		cmocka_unit_test(test_group_shares_idle_nice),
 		cmocka_unit_test(test_delayed_requeue),
