@@ -635,6 +635,27 @@ static int note_path(struct validate *v, int g, bool exact)
 	return 0;
 }
 
+/*
+ * A group cfs_rq record's pending propagation (add_tg_cfs_propagate():
+ * cfs_rq->propagate and prop_runnable_sum, kernel/sched/fair.c,
+ * v4.13-v6.18), taken where the record is of an update the model has not
+ * made yet (its last_update_time behind the record's): the removed load
+ * the record shows applied (update_cfs_rq_load_avg()) is then never
+ * applied by the model, and without the kernel's pending propagation the
+ * group entity's next update (propagate_entity_load_avg()) would not carry
+ * it up.  A record of an update the model already made (the trace event
+ * came first, as a migration's) leaves the model's own: it propagated, or
+ * will, once.
+ */
+static void take_propagate(struct cfsr_cfs_rq *cfs, const struct cfsr_pelt_rec *rec,
+			   uint64_t model_lut)
+{
+	if (!cfs->group || rec->propagate <= 0 || model_lut >= (uint64_t)rec->avg.last_update_time)
+		return;
+	cfs->propagate = true;
+	cfs->prop_runnable_sum = rec->prop_runnable_sum;
+}
+
 static int on_cfs_record(struct validate *v, const struct cfsr_pelt_rec *rec)
 {
 	struct cfsr_cfs_rq *cfs;
@@ -711,6 +732,7 @@ static int on_cfs_record(struct validate *v, const struct cfsr_pelt_rec *rec)
 	cfs->removed.util_avg = rec->removed_util_avg > 0 ? (uint64_t)rec->removed_util_avg : 0;
 	cfs->removed.runnable_avg =
 		rec->removed_runnable_avg > 0 ? (uint64_t)rec->removed_runnable_avg : 0;
+	take_propagate(cfs, rec, model_lut);
 	cfs->avg_known = true;
 	take_cfs_eevdf(v, cfs, rec);
 	return 0;
