@@ -4623,12 +4623,20 @@ static int move_task_group_at(struct cfsr_replay *r, struct cfsr_task *t, int g,
 		return cfsr_replay_task_set_group(r, t->pid, r->groups[g]);
 	cfsr_replay_task_settle(r, t, now);
 	queued = state_on_rq(t->state);
-	update_task(r, t, now, ts, CFSR_UPD_DETACH, exact, &walk_full);
+	/*
+	 * dequeue_task(): update_load_avg(UPDATE_TG) of each level, each
+	 * group entity's update_cfs_group() after the accounting below, the
+	 * task's load still in its group (save_task()); a sleeping task's
+	 * only update is detach_entity_cfs_rq()'s, at its level, without
+	 * UPDATE_TG.  The detach comes after, and propagate_entity_cfs_rq()
+	 * walks up without update_cfs_group().
+	 */
+	update_task(r, t, now, ts, CFSR_UPD_DETACH, exact, queued ? &walk_tg : &walk_task);
+	save_task(r, t, cfs, queued, true);
 	cfs->prop_runnable_sum += r->ops->detach(r->profile, &cfs->avg, &t->avg, t->load_weight);
 	cfs->propagate = true;
 	tg_publish(r, cfs, ts, false);
-	save_task(r, t, cfs, queued, true);
-	group_walk(r, cfs, now, ts, exact, &walk_full);
+	group_walk(r, cfs, now, ts, exact, &walk_tg);
 	t->group = g;
 	t->group_given = true;
 	attach_task(r, t, now, ts, exact);

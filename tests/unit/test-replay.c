@@ -2718,6 +2718,72 @@ static void test_group_move_and_blocked(void **state)
 }
 
 /*
+ * sched_move_task() of a running task out of a group that keeps another
+ * queued task, its new child (the exit's sched_autogroup_exit_task(), a cgroup move),
+ * v6.18: dequeue_task() updates each level and, after the accounting,
+ * update_cfs_group() reweights the group entity with the task's load
+ * still in the group's load_avg; only then does task_change_group_fair()
+ * detach it (detach_entity_cfs_rq(): its propagate_entity_cfs_rq() walk
+ * has no update_cfs_group()), and the task's enqueue in the root touches
+ * no entity of /a.  /a holds busy tasks on both CPUs, so its entity on
+ * CPU 0 weighs less than the full shares: calc_group_shares() gives
+ * shares * load / (tg->load_avg - contrib + load), load = max(load.weight
+ * >> 10, load_avg) with load_avg before the detach = after it + the
+ * task's.  The move comes at the clock of the CPU's last update: no
+ * ageing, no publication before the reweight.
+ */
+static void test_move_group_reweight_before_detach(void **state)
+{
+	struct cfsr_replay *r = cfsr_replay_new(2, prof(), 250);
+	const int pid[2] = { 96, 97 };
+	const uint64_t t0 = 4000000000ull, tick = 4000000;
+	const uint64_t tw = t0 + 1010000 + 51 * tick + 300000, tr = tw + 20000;
+	const struct cfsr_cfs_rq *a;
+	const struct cfsr_task *t;
+	struct cfsr_event e;
+	uint64_t tg, contrib, load, lw, want, wrong;
+
+	(void)state;
+	assert_int_equal(cfsr_replay_task_set_group(r, 96, "/a"), 1);
+	assert_int_equal(cfsr_replay_task_set_group(r, 97, "/a"), 1);
+	run_busy(r, pid, 2, 200000000ull);
+	/* 96 forks 98 (into /a, its load_avg its weight's) which waits on CPU 0 */
+	e = ev_head(tw - 100, 0, 96, CFSR_EV_FORK);
+	e.fork.parent_pid = 96;
+	e.fork.child_pid = 98;
+	feed(r, e);
+	e = ev_wakeup(tw, 0, 96, 98, 0);
+	e.kind = CFSR_EV_WAKEUP_NEW;
+	feed(r, e);
+	feed(r, ev_runtime(tr, 0, 96, 96, tr - (t0 + 1010000 + 50 * tick)));
+	cfsr_replay_settle_ticks(r, tr + 100000);
+	a = cfsr_replay_cfs_rq(r, "/a", 0);
+	assert_int_equal(a->load_weight, 2 * W0);
+	tg = (uint64_t)cfsr_replay_tg_load_avg(r, a);
+	contrib = a->tg_load_avg_contrib;
+	assert_true(tg > contrib);
+
+	assert_int_equal(cfsr_replay_task_move_group(r, 96, "/", tr), 1);
+	a = cfsr_replay_cfs_rq(r, "/a", 0);
+	t = cfsr_replay_task(r, 96);
+	assert_int_equal(t->group, 0);
+	assert_int_equal(a->load_weight, W0);
+	assert_true(a->se_on_rq);
+	lw = a->load_weight >> 10;
+	/* the group's load_avg before the detach */
+	load = a->avg.load_avg + t->avg.load_avg;
+	load = load > lw ? load : lw;
+	want = (uint64_t)W0 * load / (tg - contrib + load);
+	load = a->avg.load_avg > lw ? a->avg.load_avg : lw;
+	wrong = (uint64_t)W0 * load / (tg - contrib + load);
+	print_message("entity of /a on CPU 0: %llu (after the detach it would be %llu)\n",
+		      (unsigned long long)a->se_weight, (unsigned long long)wrong);
+	assert_true(want != wrong);
+	assert_int_equal(a->se_weight, want);
+	cfsr_replay_free(r);
+}
+
+/*
  * reweight_entity()'s load_avg: se_weight * load_sum / get_pelt_divider(),
  * the divider PELT_MIN_DIVIDER + period_contrib.
  */
@@ -3681,6 +3747,7 @@ int main(void)
 		cmocka_unit_test(test_set_nice_running),
 		cmocka_unit_test(test_set_nice_sleeping),
 		cmocka_unit_test(test_group_move_and_blocked),
+		cmocka_unit_test(test_move_group_reweight_before_detach),
 		cmocka_unit_test(test_group_reweight_unchanged),
 		cmocka_unit_test(test_wakeup_reading),
 		cmocka_unit_test(test_balance_attach),
