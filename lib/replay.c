@@ -5835,6 +5835,24 @@ static void settle_blocked_after(struct cfsr_replay *r, const struct cfsr_event 
 }
 
 /*
+ * A wakeup made on its CPU for a task that goes to another CPU: the
+ * interrupt or softirq of a tick (an RCU or timer wakeup) emits it before
+ * the __schedule() that tick's resched asked for, whose report (the pick's)
+ * then follows the tick's with this in between.
+ */
+static bool wakes_elsewhere(const struct cfsr_event *ev)
+{
+	switch (ev->kind) {
+	case CFSR_EV_WAKING:
+	case CFSR_EV_WAKEUP:
+	case CFSR_EV_WAKEUP_NEW:
+		return ev->wake.target_cpu >= 0 && ev->wake.target_cpu != ev->cpu;
+	default:
+		return false;
+	}
+}
+
+/*
  * power:cpu_frequency: where the kernel derives arch_scale_freq_capacity()
  * from cpufreq (arm, arm64: topology_set_freq_scale(), v4.10+, through
  * arch_set_freq_scale() at each frequency change), the CPU's scale is
@@ -5884,7 +5902,8 @@ int cfsr_replay_event(struct cfsr_replay *r, const struct cfsr_event *ev)
 	r->stamp = false;
 	observe_current(r, ev);
 	observe_idle(r, ev);
-	if (ev->cpu >= 0 && ev->cpu < r->nr_cpus && ev->kind != CFSR_EV_STAT_RUNTIME)
+	if (ev->cpu >= 0 && ev->cpu < r->nr_cpus && ev->kind != CFSR_EV_STAT_RUNTIME &&
+	    !wakes_elsewhere(ev))
 		r->pending[ev->cpu].last_runtime_pid = 0;
 	switch (ev->kind) {
 	case CFSR_EV_SWITCH:
