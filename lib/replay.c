@@ -1921,6 +1921,7 @@ static void set_state(struct cfsr_replay *r, struct cfsr_task *t, enum cfsr_task
 
 	if (t->state == state)
 		return;
+	t->sleep_guessed = false;
 	if (state != CFSR_TS_SLEEPING)
 		t->dead = false;
 	task_account(r, t, -1);
@@ -4292,6 +4293,20 @@ static int on_migrate(struct cfsr_replay *r, const struct cfsr_event *ev)
 	}
 	now = clock_at(r, src, ev->ts, &exact);
 	cfsr_replay_task_settle(r, t, now);
+	if (t->state == CFSR_TS_SLEEPING && t->sleep_guessed && t->waking_ts <= t->guess_ts &&
+	    t->cpu == ev->migrate.orig_cpu && task_cfs(r, t)) {
+		/*
+		 * Only a wakeup (after the task's sched_waking) moves a
+		 * sleeping task (set_task_cpu() in try_to_wake_up()); a load
+		 * balance (detach_task()) or the migration stopper moves
+		 * queued ones: the sleep taken from a cfs_rq record's weight
+		 * was another entity's.  Queued again, where it stood.
+		 */
+		task_place(r, task_cfs(r, t), t, false);
+		root_util_est(r, t, 1);
+		set_state(r, t, CFSR_TS_QUEUED);
+		r->stats.lost_sleeps_undone++;
+	}
 	if (t->state == CFSR_TS_QUEUED || t->state == CFSR_TS_DELAYED) {
 		/*
 		 * Load balance: dequeue_entity() with DO_DETACH (a delayed task
@@ -5905,6 +5920,8 @@ int cfsr_replay_event(struct cfsr_replay *r, const struct cfsr_event *ev)
 	if (ev->cpu >= 0 && ev->cpu < r->nr_cpus && ev->kind != CFSR_EV_STAT_RUNTIME &&
 	    !wakes_elsewhere(ev))
 		r->pending[ev->cpu].last_runtime_pid = 0;
+	if (ev->kind == CFSR_EV_WAKING && task_find(r, ev->wake.pid))
+		task_find(r, ev->wake.pid)->waking_ts = ev->ts;
 	switch (ev->kind) {
 	case CFSR_EV_SWITCH:
 		ret = on_switch(r, ev);
@@ -7115,6 +7132,8 @@ int cfsr_replay_cfs_rq_take_queued(struct cfsr_replay *r, struct cfsr_cfs_rq *cf
 	if (t && r->rqs[cfs->cpu].curr != t->pid) {
 		task_lag(r, cfs, t);
 		set_state(r, t, CFSR_TS_SLEEPING);
+		t->sleep_guessed = true;
+		t->guess_ts = r->cur_ts;
 		r->stats.lost_sleeps++;
 		return 1;
 	}

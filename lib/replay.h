@@ -335,6 +335,10 @@ struct cfsr_cfs_rq {
  *              (a task already there when the trace began takes its
  *              cfs_rq's min_vruntime), not from the trace; cleared when a
  *              wakeup places the task at the sleeper floor instead
+ * @sleep_guessed: asleep because a cfs_rq record lacked its weight, no
+ *                 event of its sleep (cfsr_replay_cfs_rq_take_queued())
+ * @guess_ts: the engine's time of that guess
+ * @waking_ts: trace time of its last sched_waking, 0 none
  */
 struct cfsr_task {
 	int pid;
@@ -394,6 +398,9 @@ struct cfsr_task {
 	bool vr_placed;
 	bool vr_rel;
 	bool vr_guessed;
+	bool sleep_guessed;
+	uint64_t guess_ts;
+	uint64_t waking_ts;
 	char comm[CFSR_COMM_LEN];
 };
 
@@ -523,6 +530,7 @@ struct cfsr_replay_stats {
 	uint64_t blocked_updates;
 	uint64_t blocked_set_aside;
 	uint64_t lost_sleeps;
+	uint64_t lost_sleeps_undone;
 	uint64_t unseen_puts;
 	uint64_t unseen_switch_outs;
 	uint64_t unanchored_updates;

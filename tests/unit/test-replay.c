@@ -355,8 +355,9 @@ static void test_runtime_in_wakeup(void **state)
  */
 /*
  * Task 22 runs on CPU 0; its tick reports come 4 ms apart (HZ 250).  It
- * wakes task 23 onto CPU 1 after a tick; its report 40 us after the tick,
- * with no event of its CPU after it, is a read of its run time
+ * forks task 23 after a tick (task context: no pick was pending, the
+ * child's wakeup onto CPU 1 alone would not tell); its report 40 us after
+ * the tick, with no event of its CPU after it, is a read of its run time
  * (task_sched_runtime(), a thread CPU-time clock): update_curr() only, no
  * PELT update.  The next tick's report, 4 ms after the last tick, updates
  * from the last tick's update: the signal equals one aged straight from
@@ -367,12 +368,19 @@ static struct cfsr_replay *run_ticks(bool read)
 {
 	struct cfsr_replay *r = cfsr_replay_new(2, prof(), 250);
 	const uint64_t c0 = 2500000000000ull, t0 = 9500000000ull;
+	struct cfsr_event e;
 
 	cfsr_replay_clock_sample(r, 0, t0, c0);
 	cfsr_replay_clock_sample(r, 1, t0, c0);
 	feed(r, ev_switch(t0, 0, 0, 0, false, 22));
 	feed(r, ev_runtime(t0 + 4000000, 0, 22, 22, 4000000));
-	feed(r, ev_wakeup(t0 + 4020000, 0, 22, 23, 1));
+	e = ev_head(t0 + 4010000, 0, 22, CFSR_EV_FORK);
+	e.fork.parent_pid = 22;
+	e.fork.child_pid = 23;
+	feed(r, e);
+	e = ev_wakeup(t0 + 4020000, 0, 22, 23, 1);
+	e.kind = CFSR_EV_WAKEUP_NEW;
+	feed(r, e);
 	if (read)
 		feed(r, ev_runtime(t0 + 4040000, 0, 22, 22, 40000));
 	feed(r, ev_runtime(t0 + 8000000, 0, 22, 22, read ? 3960000 : 4000000));
@@ -2718,6 +2726,66 @@ static void test_group_move_and_blocked(void **state)
 }
 
 /*
+ * A sleep taken from a cfs_rq record's weight (a waiting task the kernel
+ * no longer counts, cfsr_replay_cfs_rq_take_queued()) is undone by a
+ * migration of that task with no sched_waking of it since: only
+ * try_to_wake_up() moves a sleeping task (after sched_waking); a load
+ * balance's detach_task() and the migration stopper move queued ones
+ * (kernel/sched/core.c, fair.c, v6.12-v6.18).  The task arrives queued on
+ * the destination.  A migration after the task's sched_waking is a
+ * wakeup's: the task stays asleep until its sched_wakeup.
+ */
+static void test_lost_sleep_undone(void **state)
+{
+	struct cfsr_replay *r = cfsr_replay_new(2, prof(), 250);
+	const int pid[2] = { 70, 71 };
+	const uint64_t t0 = 4000000000ull, tick = 4000000;
+	const uint64_t tw = t0 + 1010000 + 26 * tick + 300000;
+	struct cfsr_cfs_rq *root0;
+	struct cfsr_task *t;
+	struct cfsr_event e;
+
+	(void)state;
+	run_busy(r, pid, 2, 100000000ull);
+	/* 72 and 73 wake onto CPU 0 and wait behind 70 */
+	feed(r, ev_wakeup(tw, 0, 70, 72, 0));
+	feed(r, ev_wakeup(tw + 1000, 0, 70, 73, 0));
+	root0 = cfsr_replay_cfs_rq(r, "/", 0);
+	assert_int_equal(root0->load_weight, 3 * W0);
+	/* a record lacks one waiting task's weight: 72, the first, taken as asleep */
+	assert_int_equal(cfsr_replay_cfs_rq_take_queued(r, root0, 2 * W0, 2), 1);
+	t = cfsr_replay_task(r, 72);
+	if (t->state != CFSR_TS_SLEEPING)
+		t = cfsr_replay_task(r, 73);
+	assert_int_equal(t->state, CFSR_TS_SLEEPING);
+	assert_int_equal(cfsr_replay_stats(r)->lost_sleeps, 1);
+	/* CPU 1 pulls it with no sched_waking: it was queued */
+	feed(r, ev_migrate(tw + 20000, 1, 71, t->pid, 0, 1));
+	t = cfsr_replay_task(r, t->pid);
+	assert_int_equal(t->cpu, 1);
+	assert_int_equal(t->state, CFSR_TS_QUEUED);
+	assert_int_equal(cfsr_replay_stats(r)->lost_sleeps_undone, 1);
+	assert_int_equal(cfsr_replay_cfs_rq(r, "/", 1)->load_weight, 2 * W0);
+
+	/* the other one, taken as asleep too, then woken onto CPU 1 */
+	root0 = cfsr_replay_cfs_rq(r, "/", 0);
+	assert_int_equal(cfsr_replay_cfs_rq_take_queued(r, root0, W0, 1), 1);
+	t = cfsr_replay_task(r, t->pid == 72 ? 73 : 72);
+	assert_int_equal(t->state, CFSR_TS_SLEEPING);
+	e = ev_head(tw + 40000, 1, 71, CFSR_EV_WAKING);
+	e.wake.pid = t->pid;
+	e.wake.prio = 120;
+	e.wake.target_cpu = 0;
+	feed(r, e);
+	feed(r, ev_migrate(tw + 41000, 1, 71, t->pid, 0, 1));
+	t = cfsr_replay_task(r, t->pid);
+	assert_int_equal(t->cpu, 1);
+	assert_int_equal(t->state, CFSR_TS_SLEEPING);
+	assert_int_equal(cfsr_replay_stats(r)->lost_sleeps_undone, 1);
+	cfsr_replay_free(r);
+}
+
+/*
  * sched_move_task() of a running task out of a group that keeps another
  * queued task, its new child (the exit's sched_autogroup_exit_task(), a cgroup move),
  * v6.18: dequeue_task() updates each level and, after the accounting,
@@ -3708,6 +3776,7 @@ int main(void)
 		cmocka_unit_test(test_switch_grows_table),
 		cmocka_unit_test(test_delayed_dequeue),
 		cmocka_unit_test(test_take_queued),
+		cmocka_unit_test(test_lost_sleep_undone),
 		cmocka_unit_test(test_recorded_base_slice),
 		cmocka_unit_test(test_stable_base_slice),
 		cmocka_unit_test(test_recorded_cfs_tunables),
