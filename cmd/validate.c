@@ -1728,8 +1728,10 @@ static struct validate *lockstep(const char *pelt, struct cfsr_trace *t, const c
 		v->pick = cfsr_pickcheck_new(&pp);
 		if (!v->pick)
 			goto out;
-		/* the records name each task's group (perf's cgroups are assumed the cpu's) */
-		if (!perf_groups)
+		/* the records name each task's group, or perf's cgroups are assumed the cpu's */
+		if (perf_groups)
+			cfsr_pickcheck_groups_perf(v->pick);
+		else
 			cfsr_pickcheck_groups_known(v->pick);
 	}
 	if (take_groups(v->replay, &v->pg, perf_groups, t, pelt) < 0 || run(v, t, pr) < 0)
