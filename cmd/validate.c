@@ -1436,6 +1436,27 @@ static int run(struct validate *v, struct cfsr_trace *t, struct cfsr_truth_reade
 	return 0;
 }
 
+/*
+ * The trace itself as the records (none given, none beside it): only a
+ * trace.dat of 'cfsreplay record' embeds kernel snapshots; any other
+ * trace is refused here, naming what is missing, rather than read as JSON.
+ */
+static bool own_records(const struct cfsr_trace *t, const char *truth)
+{
+	char *beside;
+
+	if (strcmp(truth, t->path) || (t->info.reader && !strcmp(t->info.reader, "trace.dat")))
+		return true;
+	beside = cfsr_record_pelt_path(t->path);
+	cfsr_error("validate: '%s' is a %s, which carries no kernel records of the run: give "
+		   "the kernel's PELT updates with --pelt FILE (pelt.jsonl[.gz], read by default "
+		   "from '%s') or its snapshots with --truth FILE (truth.jsonl[.gz])",
+		   t->path, t->info.reader ? t->info.reader : "trace",
+		   beside ? beside : "TRACE.pelt.jsonl.gz");
+	free(beside);
+	return false;
+}
+
 static int validate_truth(const char *truth, const char *trace, double max_error,
 			  const char *kernel, bool perf_groups)
 {
@@ -1453,6 +1474,8 @@ static int validate_truth(const char *truth, const char *trace, double max_error
 	t = cfsr_trace_open(trace);
 	if (!t)
 		return status;
+	if (!own_records(t, truth))
+		goto out;
 	tr = cfsr_truth_open(truth);
 	if (!tr)
 		goto out;
