@@ -348,6 +348,8 @@ static int account(struct side *sd, bool perf_groups)
 		    (sd->perf_data &&
 		     cfsr_perf_groups_begin(&sd->pg, &engine, 1, "compare", t) < 0))
 			goto out;
+		if (sd->perf_data)
+			cfsr_pickcheck_groups_perf(sd->c.pk);
 	}
 	cfsr_progress_init(&progress, t->path);
 	while ((ret = cfsr_trace_next(t, &ev)) > 0) {
@@ -1072,6 +1074,8 @@ static int run_models(struct models *m, const char *const kernel[2], const char 
 			goto out;
 	if (perf_groups && cfsr_perf_groups_begin(&m->pg, m->r, 2, "compare", t) < 0)
 		goto out;
+	for (s = 0; perf_groups && s < 2; s++)
+		cfsr_pickcheck_groups_perf(m->pk[s]);
 	if (clock) {
 		/* only clock readings and each task's group: structure, not PELT values */
 		feed = cfsr_clock_feed_open(clock);

@@ -344,6 +344,8 @@ static int run(struct report *r)
 		cfsr_clock_feed_close(oc.feed);
 		return -1;
 	}
+	if (r->perf_groups)
+		cfsr_pickcheck_groups_perf(r->c.pk);
 	if (open_kernel_recs(r, &kr) < 0) {
 		cfsr_truth_close(kr.rd);
 		cfsr_clock_feed_close(oc.feed);
@@ -1004,6 +1006,9 @@ static void text_pick(struct report *r, const struct report_opts *o)
 		       "  moves before the trace unseen)\n");
 	else if (cfsr_pickcheck_groups(r->c.pk) == CFSR_PICK_GROUPS_MARKERS)
 		printf("  task groups from the recorders' markers (autogroups unseen)\n");
+	else if (cfsr_pickcheck_groups(r->c.pk) == CFSR_PICK_GROUPS_PERF)
+		printf("  task groups from the perf.data's cgroups (--perf-cgroups=cpu; autogroups\n"
+		       "  unseen)\n");
 	cfsr_pick_text_header();
 	for (c = 0; c < r->t->info.nr_cpus; c++) {
 		if (o->cpu >= 0 && c != o->cpu)
@@ -1521,6 +1526,7 @@ static json_object *json_pick(struct report *r, const struct report_opts *op)
 	const struct cfsr_replay *eng = cfsr_cpuload_engine(r->c.cl);
 	static const char *const pick_groups[] = {
 		[CFSR_PICK_GROUPS_SNAPSHOTS] = "snapshots",
+		[CFSR_PICK_GROUPS_PERF] = "perf-cgroups",
 		[CFSR_PICK_GROUPS_MARKERS] = "markers",
 		[CFSR_PICK_GROUPS_ATTACH] = "cgroup-attach-events",
 		[CFSR_PICK_GROUPS_UNKNOWN] = "unknown-all-root",

@@ -190,7 +190,7 @@ struct validate {
 	struct pending_update *pending;
 	size_t nr_pending, pending_alloc;
 	uint64_t blocked_updates;
-	/* tasks whose weight a record changed (a nice change no event shows) */
+	/* tasks whose weight a record changed (a nice or SCHED_IDLE change no event shows) */
 	uint64_t weight_taken;
 	/* switch clocks taken from a record's exec_start */
 	uint64_t exec_start_taken;
@@ -200,6 +200,8 @@ struct validate {
 	struct path_stats *paths;
 	size_t paths_alloc;
 	uint64_t group_absent;
+	/* of those, records of autogroups (/autogroup-N) */
+	uint64_t autogroup_absent;
 	/* --perf-cgroups=cpu: the groups are the perf.data's, the records' only compared */
 	struct cfsr_perf_groups pg;
 	/* task records naming another group than the model holds the task in */
@@ -672,6 +674,8 @@ static int on_cfs_record(struct validate *v, const struct cfsr_pelt_rec *rec)
 	if (!cfs) {
 		v->no_task++;
 		v->group_absent += !root;
+		v->autogroup_absent +=
+			!root && !strncmp(rec->tg, "/autogroup-", strlen("/autogroup-"));
 		return 0;
 	}
 	cross = no_crossing(v, &v->klut, &v->klut_alloc, cfs, rec);
@@ -856,6 +860,20 @@ static void print_paths(const struct validate *v)
 			       100.0 * (double)v->paths[g].exact / (double)v->paths[g].compared);
 	printf("records of group cfs_rqs of a group the model does not have: %" PRIu64 "\n",
 	       v->group_absent);
+	if (!v->autogroup_absent)
+		return;
+	printf("  of autogroups (/autogroup-N): %" PRIu64 "\n", v->autogroup_absent);
+	/*
+	 * An autogroup is a session's (setsid(): sched_autogroup_create_attach()),
+	 * not a cgroup: no CGROUP record, sample cgroup id or cgroup event names
+	 * it, and it holds tasks of the cpu controller's root cgroup only
+	 * (autogroup_task_group(), v3.8-v6.18; docs/FORMATS.md).
+	 */
+	if (v->pg.on)
+		printf("  (a perf.data cannot give them: an autogroup is a session's, made by "
+		       "setsid(), not a cgroup, and holds only tasks of the cpu controller's root "
+		       "cgroup; perf's cgroups put them in the root group, whose cfs_rq records "
+		       "then differ)\n");
 }
 
 /* Where the model's task groups came from: the kernel's @what, or perf's cgroups. */
@@ -1459,6 +1477,27 @@ static int run(struct validate *v, struct cfsr_trace *t, struct cfsr_truth_reade
 	return 0;
 }
 
+/*
+ * The trace itself as the records (none given, none beside it): only a
+ * trace.dat of 'cfsreplay record' embeds kernel snapshots; any other
+ * trace is refused here, naming what is missing, rather than read as JSON.
+ */
+static bool own_records(const struct cfsr_trace *t, const char *truth)
+{
+	char *beside;
+
+	if (strcmp(truth, t->path) || (t->info.reader && !strcmp(t->info.reader, "trace.dat")))
+		return true;
+	beside = cfsr_record_pelt_path(t->path);
+	cfsr_error("validate: '%s' is a %s, which carries no kernel records of the run: give "
+		   "the kernel's PELT updates with --pelt FILE (pelt.jsonl[.gz], read by default "
+		   "from '%s') or its snapshots with --truth FILE (truth.jsonl[.gz])",
+		   t->path, t->info.reader ? t->info.reader : "trace",
+		   beside ? beside : "TRACE.pelt.jsonl.gz");
+	free(beside);
+	return false;
+}
+
 static int validate_truth(const char *truth, const char *trace, double max_error,
 			  const char *kernel, bool perf_groups)
 {
@@ -1476,6 +1515,8 @@ static int validate_truth(const char *truth, const char *trace, double max_error
 	t = cfsr_trace_open(trace);
 	if (!t)
 		return status;
+	if (!own_records(t, truth))
+		goto out;
 	tr = cfsr_truth_open(truth);
 	if (!tr)
 		goto out;
@@ -1751,8 +1792,10 @@ static struct validate *lockstep(const char *pelt, struct cfsr_trace *t, const c
 		v->pick = cfsr_pickcheck_new(&pp);
 		if (!v->pick)
 			goto out;
-		/* the records name each task's group (perf's cgroups are assumed the cpu's) */
-		if (!perf_groups)
+		/* the records name each task's group, or perf's cgroups are assumed the cpu's */
+		if (perf_groups)
+			cfsr_pickcheck_groups_perf(v->pick);
+		else
 			cfsr_pickcheck_groups_known(v->pick);
 	}
 	if (take_groups(v->replay, &v->pg, perf_groups, t, pelt) < 0 || run(v, t, pr) < 0)

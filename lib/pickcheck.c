@@ -60,6 +60,8 @@ struct cfsr_pickcheck {
 	/* the engine is the per-CPU load's (p.cl), not the check's own */
 	bool borrowed;
 	bool groups_known;
+	/* ... from a perf.data's cgroups (--perf-cgroups=cpu) */
+	bool groups_perf;
 	/* cgroup attach events put tasks in groups (when no snapshot gave them) */
 	uint64_t attaches;
 	/* with a borrowed engine: the cgroup path an attach event gave each task */
@@ -789,8 +791,16 @@ void cfsr_pickcheck_groups_known(struct cfsr_pickcheck *pc)
 	pc->groups_known = true;
 }
 
+void cfsr_pickcheck_groups_perf(struct cfsr_pickcheck *pc)
+{
+	pc->groups_known = true;
+	pc->groups_perf = true;
+}
+
 enum cfsr_pick_groups cfsr_pickcheck_groups(const struct cfsr_pickcheck *pc)
 {
+	if (pc->groups_perf)
+		return CFSR_PICK_GROUPS_PERF;
 	if (pc->groups_known)
 		return CFSR_PICK_GROUPS_SNAPSHOTS;
 	if (groups_given(pc))

@@ -204,10 +204,20 @@ void cfsr_pickcheck_after(struct cfsr_pickcheck *pc, const struct cfsr_event *ev
  */
 void cfsr_pickcheck_groups_known(struct cfsr_pickcheck *pc);
 
+/*
+ * The tasks' groups are a perf.data's cgroups, taken as the cpu
+ * controller's on the user's word (--perf-cgroups=cpu, cmd/perfgroups.c):
+ * the engine's groups and moves are those, and the picks are judged
+ * through their group entities as with snapshots.
+ */
+void cfsr_pickcheck_groups_perf(struct cfsr_pickcheck *pc);
+
 /* Where the tasks' groups came from. */
 enum cfsr_pick_groups {
 	/* cfsr_pickcheck_groups_known(): a recorded trace's snapshots */
 	CFSR_PICK_GROUPS_SNAPSHOTS,
+	/* cfsr_pickcheck_groups_perf(): a perf.data's cgroups (autogroups unseen) */
+	CFSR_PICK_GROUPS_PERF,
 	/* the recorders' group markers (the per-CPU load's engine takes them) */
 	CFSR_PICK_GROUPS_MARKERS,
 	/* cgroup attach events of the trace (autogroups and earlier moves unseen) */

@@ -336,6 +336,7 @@ struct cfsr_task *cfsr_replay_task(struct cfsr_replay *r, int pid)
 }
 
 static void task_account(struct cfsr_replay *r, const struct cfsr_task *t, int sign);
+static uint32_t task_wmult(const struct cfsr_task *t);
 static void task_load_leave(struct cfsr_replay *r, struct cfsr_task *t, bool sleep);
 static void root_util_est(struct cfsr_replay *r, struct cfsr_task *t, int sign);
 static int group_get(struct cfsr_replay *r, const char *path);
@@ -1113,7 +1114,7 @@ static struct ent task_ent(struct cfsr_task *t)
 			 &t->slice,
 			 &t->rel_deadline,
 			 t->load_weight,
-			 cfsr_prio_to_wmult(t->prio) };
+			 task_wmult(t) };
 
 	return e;
 }
@@ -1503,7 +1504,7 @@ static void cfs_place_task(const struct cfsr_replay *r, const struct cfsr_cfs_rq
 				      &r->cfs_tu,
 				      cfsr_cfs_sched_slice(&r->cfs_tu, cfs_nr_queued(cfs),
 							   cfs->load_weight, t->load_weight),
-				      t->load_weight, cfsr_prio_to_wmult(t->prio)) :
+				      t->load_weight, task_wmult(t)) :
 			      0;
 		t->vruntime = cfsr_cfs_place(&r->cfs_tu, cfs->min_vruntime, cfs->min_vruntime,
 					     initial, v);
@@ -1556,9 +1557,9 @@ static void cfs_fork(struct cfsr_replay *r, struct cfsr_task *child, int cpu)
 		curr = NULL;
 	nr = r->cfs_tu.alt_period ? root->h_nr_runnable : cfs_nr_queued(cfs);
 	slice = cfsr_cfs_sched_slice(&r->cfs_tu, nr, cfs->load_weight, child->load_weight);
-	v = cfsr_cfs_place(&r->cfs_tu, cfs->min_vruntime, curr ? curr->vruntime : 0, true,
-			   cfsr_cfs_calc_delta_fair(&r->cfs_tu, slice, child->load_weight,
-						    cfsr_prio_to_wmult(child->prio)));
+	v = cfsr_cfs_place(
+		&r->cfs_tu, cfs->min_vruntime, curr ? curr->vruntime : 0, true,
+		cfsr_cfs_calc_delta_fair(&r->cfs_tu, slice, child->load_weight, task_wmult(child)));
 	child->vruntime = v - cfs->min_vruntime;
 	child->vr_rel = true;
 	child->vr_placed = true;
@@ -1979,6 +1980,20 @@ static bool fair_prio(int prio)
 	return prio >= 100 && prio < 140;
 }
 
+/*
+ * set_load_weight() (kernel/sched/core.c, v3.8-v6.18): a SCHED_IDLE task
+ * weighs scale_load(WEIGHT_IDLEPRIO), with WMULT_IDLEPRIO, at any nice.
+ */
+static uint64_t task_weight_at(const struct cfsr_task *t, int prio)
+{
+	return t->idle_policy ? cfsr_idle_load_weight() : cfsr_prio_to_load_weight(prio);
+}
+
+static uint32_t task_wmult(const struct cfsr_task *t)
+{
+	return t->idle_policy ? WMULT_IDLEPRIO : cfsr_prio_to_wmult(t->prio);
+}
+
 static void task_set_prio(struct cfsr_replay *r, struct cfsr_task *t, int prio)
 {
 	if (t->prio == prio)
@@ -1987,7 +2002,7 @@ static void task_set_prio(struct cfsr_replay *r, struct cfsr_task *t, int prio)
 	t->prio = prio;
 	t->fair = fair_prio(prio);
 	if (t->fair)
-		t->load_weight = cfsr_prio_to_load_weight(prio);
+		t->load_weight = task_weight_at(t, prio);
 	task_account(r, t, 1);
 }
 
@@ -4493,17 +4508,23 @@ static int on_fork(struct cfsr_replay *r, const struct cfsr_event *ev)
 	const struct cfsr_task *parent;
 	int prio, group;
 	struct cfsr_task *child;
+	bool idle;
 
 	if (fork_parent_group(r, ev) < 0)
 		return -1;
 	parent = cfsr_replay_task(r, ev->fork.parent_pid);
 	prio = parent ? parent->prio : 120;
 	group = parent ? parent->group : 0;
+	/* sched_fork() keeps the parent's policy (reset_on_fork is not in the trace) */
+	idle = parent && parent->idle_policy;
 
 	/* task_reset() can move the table: parent is not used past here */
 	child = task_reset(r, ev->fork.child_pid);
 	if (!child)
 		return -1;
+	/* not queued yet: no cfs_rq holds its weight */
+	child->idle_policy = idle;
+	child->load_weight = task_weight_at(child, child->prio);
 	task_set_prio(r, child, prio);
 	/* a group the caller gave (the kernel's structure) stands */
 	if (!child->group_given) {
@@ -4829,7 +4850,7 @@ static int on_cgroup_attach(struct cfsr_replay *r, const struct cfsr_event *ev)
 static void reweight_task_se(struct cfsr_replay *r, struct cfsr_task *t, int prio)
 {
 	struct cfsr_cfs_rq *cfs = task_cfs(r, t);
-	uint64_t old = t->load_weight, nw = cfsr_prio_to_load_weight(prio);
+	uint64_t old = t->load_weight, nw = task_weight_at(t, prio);
 
 	t->prio = prio;
 	t->load_weight = nw;
@@ -6236,7 +6257,7 @@ static int cfs_pick(const struct cfsr_replay *r, int cpu, const struct cfsr_pick
 		if (t->pid == q->other_pid)
 			other = (int)n;
 		ents[n++] = (struct cfsr_cfs_ent){ t->pid, t->vruntime, t->load_weight,
-						   cfsr_prio_to_wmult(t->prio), t == prev };
+						   task_wmult(t), t == prev };
 	}
 	if (q->prev_pid > 0 && !prev) {
 		t = task_find(r, q->prev_pid);
@@ -7160,12 +7181,17 @@ int cfsr_replay_task_take_weight(struct cfsr_replay *r, struct cfsr_task *t, uin
 
 	if (!t->fair || t->load_weight == weight)
 		return 0;
-	for (prio = 100; prio < 140; prio++)
-		if (cfsr_prio_to_load_weight(prio) == weight) {
-			task_set_prio(r, t, prio);
-			return 1;
-		}
-	return 0;
+	for (prio = 100; prio < 140 && cfsr_prio_to_load_weight(prio) != weight; prio++)
+		;
+	if (prio == 140 && weight != cfsr_idle_load_weight())
+		return 0;
+	task_account(r, t, -1);
+	t->idle_policy = prio == 140;
+	if (prio < 140)
+		t->prio = prio;
+	t->load_weight = task_weight_at(t, t->prio);
+	task_account(r, t, 1);
+	return 1;
 }
 
 int cfsr_replay_task_take_exec_start(struct cfsr_replay *r, struct cfsr_task *t,

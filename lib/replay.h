@@ -273,6 +273,9 @@ struct cfsr_cfs_rq {
  * @fair: the fair class schedules it (prio >= 100)
  * @avg: its PELT signal
  * @load_weight: se->load.weight (scaled: nice 0 = 1048576)
+ * @idle_policy: SCHED_IDLE, as a kernel reading of its weight showed
+ *               (cfsr_replay_task_take_weight()): its weight is
+ *               scale_load(WEIGHT_IDLEPRIO) whatever its prio
  * @exec_start: rq clock_task when its run time was last accounted
  * @exec_known: @exec_start is set (by a switch into the task or a reading),
  *              so its run-time reports chain from it
@@ -348,6 +351,7 @@ struct cfsr_task {
 	bool fair;
 	struct cfsr_sched_avg avg;
 	uint64_t load_weight;
+	bool idle_policy;
 	uint64_t exec_start;
 	/* exec_start descends from a trace time stamp (struct cfsr_replay stamp) */
 	bool exec_stamp;
@@ -1379,7 +1383,11 @@ int cfsr_replay_task_take_dequeued(struct cfsr_replay *r, struct cfsr_task *t);
  * where it is another nice level's than the model's, the task's nice was
  * changed with no trace event (set_user_nice() -> set_load_weight(), with
  * reweight_task() of a fair task, kernel/sched/core.c, v5.7-v6.18) and the
- * model takes it, with its cfs_rq's weight.  Returns 1 if it changed.
+ * model takes it, with its cfs_rq's weight.  A reading of
+ * scale_load(WEIGHT_IDLEPRIO) is a SCHED_IDLE task's (set_load_weight(),
+ * v3.8-v6.18), which no trace event shows (sched_switch gives its prio,
+ * 120 for nice 0): the task keeps that weight, and WMULT_IDLEPRIO, at any
+ * prio until a reading of a nice level's weight.  Returns 1 if it changed.
  */
 int cfsr_replay_task_take_weight(struct cfsr_replay *r, struct cfsr_task *t, uint64_t weight);
 

@@ -2524,6 +2524,53 @@ static uint64_t load_avg_of(const struct cfsr_sched_avg *sa, uint64_t weight)
 }
 
 /*
+ * A kernel reading of a SCHED_IDLE task's weight (set_load_weight():
+ * scale_load(WEIGHT_IDLEPRIO) = 3 << 10 = 3072, whatever its nice; the
+ * sched_switch prio stays 120).  Task 10 runs on CPU 0, task 11 waits
+ * there: the root holds 2 * 1048576 until the reading of 10's weight,
+ * then 1048576 + 3072; the prio stays 120.  A child 10 forks keeps the
+ * policy (sched_fork() copies it).  A reading of nice 0's weight ends it;
+ * one of a weight no nice level or SCHED_IDLE has is not taken.
+ */
+static void test_take_weight_idle(void **state)
+{
+	struct cfsr_replay *r = cfsr_replay_new(1, prof(), 250);
+	struct cfsr_task *t;
+	struct cfsr_event e;
+
+	(void)state;
+	feed(r, ev_wakeup(1000000, 0, 0, 10, 0));
+	feed(r, ev_switch(1100000, 0, 0, 0, false, 10));
+	feed(r, ev_wakeup(1200000, 0, 10, 11, 0));
+	t = cfsr_replay_task(r, 10);
+	assert_int_equal(t->state, CFSR_TS_RUNNING);
+	assert_int_equal(cfsr_replay_task(r, 11)->state, CFSR_TS_QUEUED);
+	assert_int_equal(cfsr_replay_cfs_rq(r, "/", 0)->load_weight, 2 * W0);
+	assert_int_equal(cfsr_replay_task_take_weight(r, t, 3 << 10), 1);
+	assert_int_equal(t->load_weight, 3 << 10);
+	assert_true(t->idle_policy);
+	assert_int_equal(t->prio, 120);
+	assert_int_equal(cfsr_replay_cfs_rq(r, "/", 0)->load_weight, W0 + (3 << 10));
+	assert_int_equal(cfsr_replay_task_take_weight(r, t, 3 << 10), 0);
+	memset(&e, 0, sizeof(e));
+	e.kind = CFSR_EV_FORK;
+	e.ts = 1300000;
+	e.pid = 10;
+	e.fork.parent_pid = 10;
+	e.fork.child_pid = 12;
+	feed(r, e);
+	assert_int_equal(cfsr_replay_task(r, 12)->load_weight, 3 << 10);
+	t = cfsr_replay_task(r, 10);
+	assert_int_equal(cfsr_replay_task_take_weight(r, t, W0), 1);
+	assert_false(t->idle_policy);
+	assert_int_equal(t->load_weight, W0);
+	assert_int_equal(cfsr_replay_cfs_rq(r, "/", 0)->load_weight, 2 * W0);
+	assert_int_equal(cfsr_replay_task_take_weight(r, t, 12345), 0);
+	assert_int_equal(t->load_weight, W0);
+	cfsr_replay_free(r);
+}
+
+/*
  * set_user_nice() of a running task in a group, nice 0 -> 5, the group busy
  * on both CPUs (test_group_one_group_two_cpus()).  setpriority(PRIO_PROCESS,
  * 0, 5) by task 96 on CPU 0: its weight becomes 335 << 10 = 343040, its
@@ -3813,6 +3860,7 @@ int main(void)
 		cmocka_unit_test(test_group_propagation_series),
 		cmocka_unit_test(test_group_two_groups_two_cpus),
 		cmocka_unit_test(test_group_one_group_two_cpus),
+		cmocka_unit_test(test_take_weight_idle),
 		cmocka_unit_test(test_set_nice_running),
 		cmocka_unit_test(test_set_nice_sleeping),
 		cmocka_unit_test(test_group_move_and_blocked),
