@@ -1173,8 +1173,15 @@ static int replay_until(struct snapshots *sn, struct cfsr_replay *r, struct cfsr
 		if (*have_rd < 0)
 			return -1;
 		if (*have_rd > 0 && rd->ts <= ev->ts) {
-			cfsr_replay_clock_update(r, rd->cpu, rd->ts, rd->clock, rd->until);
-			sn->readings++;
+			if (rd->cpu >= 0) {
+				cfsr_replay_clock_update(r, rd->cpu, rd->ts, rd->clock, rd->until);
+				sn->readings++;
+			}
+			/* a group's shares changed (sched_group_set_shares()) */
+			if (rd->shares_group &&
+			    cfsr_replay_group_set_shares(r, rd->shares_group, rd->shares, rd->ts) <
+				    0)
+				return -1;
 			*have_rd = cfsr_clock_feed_next(feed, rd);
 			continue;
 		}

@@ -34,7 +34,43 @@ struct cfsr_clock_feed {
 	bool to_local;
 	/* cfsr_clock_feed_align(): the readings' times onto the trace clock */
 	struct cfsr_clock_map map;
+	/* each group's last tg->shares (records) or autogroup nice (snapshots) */
+	struct feed_shares *shares;
+	size_t nr_shares, shares_alloc;
 };
+
+struct feed_shares {
+	char *path;
+	int64_t value;
+};
+
+/*
+ * @value for group @path: whether it changed from the last one @f saw for
+ * that group (the first one seen is no change: its value is the group's
+ * from the start, which the trace's metadata or cfsr_task_groups() give);
+ * -1 out of memory.  *@kept: the feed's copy of @path.
+ */
+static int shares_changed(struct cfsr_clock_feed *f, const char *path, int64_t value,
+			  const char **kept)
+{
+	size_t i;
+
+	for (i = 0; i < f->nr_shares && strcmp(f->shares[i].path, path); i++)
+		;
+	if (i < f->nr_shares) {
+		*kept = f->shares[i].path;
+		if (f->shares[i].value == value)
+			return 0;
+		f->shares[i].value = value;
+		return 1;
+	}
+	if (CFSR_ALLOC_GROW(f->shares, f->nr_shares + 1, f->shares_alloc) < 0 ||
+	    !(f->shares[f->nr_shares].path = strdup(path)))
+		return cfsr_error("out of memory for group shares");
+	f->shares[f->nr_shares].value = value;
+	*kept = f->shares[f->nr_shares++].path;
+	return 0;
+}
 
 /* A clock name the files use, as a static string; NULL for any other. */
 static const char *known_clock(const char *name)
@@ -220,6 +256,67 @@ static int reading_cmp(const void *a, const void *b)
 	return x->cpu - y->cpu;
 }
 
+static int cgroup_shares(int64_t version, int64_t shares, int64_t weight, int64_t idle,
+			 uint64_t *out);
+
+/* A shares reading: group @kept (the feed's copy) has @shares from @mid on. */
+static int shares_reading(struct cfsr_clock_feed *f, const char *kept, uint64_t shares, int64_t mid)
+{
+	struct cfsr_clock_reading *rd;
+
+	if (CFSR_ALLOC_GROW(f->snaps, f->nr_snaps + 1, f->snaps_alloc) < 0)
+		return cfsr_error("out of memory for clock readings");
+	rd = &f->snaps[f->nr_snaps++];
+	memset(rd, 0, sizeof(*rd));
+	rd->cpu = -1;
+	rd->ts = (uint64_t)mid;
+	rd->clock_pelt = -1;
+	rd->shares_group = kept;
+	rd->shares = shares;
+	return 0;
+}
+
+/*
+ * A snapshot's cgroup row: the group's shares as cpu.idle, cpu.shares or
+ * cpu.weight give them (cgroup_shares()); one that differs from the
+ * group's in an earlier snapshot is a write made between the two
+ * (sched_group_set_shares() or sched_group_set_idle(), an instant no
+ * event shows): a reading at @mid.
+ */
+static int snap_cgroup(struct cfsr_clock_feed *f, const struct cfsr_truth_cgroup *g, int64_t mid)
+{
+	const char *kept;
+	uint64_t shares;
+	int ret;
+
+	if (!g->path || !strcmp(g->path, "/") || mid <= 0 ||
+	    !cgroup_shares(g->version, g->shares, g->weight, g->idle, &shares))
+		return 0;
+	ret = shares_changed(f, g->path, (int64_t)shares, &kept);
+	return ret <= 0 ? ret : shares_reading(f, kept, shares, mid);
+}
+
+/*
+ * A snapshot's task row: its autogroup's nice (autogroup_nice, which
+ * proc_sched_autogroup_set_nice() turns into the group's shares:
+ * sched_group_set_shares() at a write of /proc/PID/autogroup, an instant
+ * no event shows).  One that differs from the group's in an earlier
+ * snapshot is a change made between the two: a reading at @mid, the
+ * snapshot's "truth-mid" marker, with no clock (cpu -1).
+ */
+static int snap_nice(struct cfsr_clock_feed *f, const struct cfsr_truth_task *k, int64_t mid)
+{
+	const char *kept;
+	int ret;
+
+	if (!k->autogroup || k->autogroup_nice < -20 || k->autogroup_nice > 19 || mid <= 0)
+		return 0;
+	ret = shares_changed(f, k->autogroup, k->autogroup_nice, &kept);
+	if (ret <= 0)
+		return ret;
+	return shares_reading(f, kept, cfsr_group_autogroup_shares((int)k->autogroup_nice), mid);
+}
+
 /*
  * A truth.jsonl's readings: each cpu row's rq->clock_task at the instant
  * of its update_rq_clock(), which is rq->clock, local_clock() then
@@ -254,6 +351,10 @@ static int snap_readings(struct cfsr_clock_feed *f)
 				k = it.snap.cpu_clk - it.snap.sched_clk;
 			continue;
 		}
+		if (it.kind == CFSR_TRUTH_TASK && snap_nice(f, &it.task, mid) < 0)
+			return -1;
+		if (it.kind == CFSR_TRUTH_CGROUP && snap_cgroup(f, &it.cgroup, mid) < 0)
+			return -1;
 		if (it.kind != CFSR_TRUTH_CPU || it.cpu.cpu < 0 || it.cpu.cpu > INT32_MAX ||
 		    it.cpu.clock < 0 || it.cpu.clock_task < 0)
 			continue;
@@ -281,6 +382,12 @@ static int snap_readings(struct cfsr_clock_feed *f)
 	for (i = 0; i < f->nr_snaps; i++) {
 		struct cfsr_clock_reading *rd = &f->snaps[i];
 
+		if (rd->cpu < 0) {
+			/* a shares change: at its snapshot's markers, as @until */
+			if (f->map.how == CFSR_CLOCK_SHIFTED)
+				rd->ts = (uint64_t)((int64_t)rd->ts + f->map.shift);
+			continue;
+		}
 		ts = (int64_t)rd->ts;
 		if (f->to_local)
 			ts -= k;
@@ -335,6 +442,20 @@ int cfsr_clock_feed_next(struct cfsr_clock_feed *f, struct cfsr_clock_reading *o
 					   (int)p->tid :
 					   0;
 			out->group = out->tid ? p->parent_tg : NULL;
+			out->shares_group = NULL;
+			out->shares = 0;
+			if (p->type == CFSR_PELT_CFS && p->tg && strcmp(p->tg, "/") &&
+			    p->tg_shares > 0) {
+				const char *kept;
+				int ch = shares_changed(f, p->tg, p->tg_shares, &kept);
+
+				if (ch < 0)
+					return -1;
+				if (ch) {
+					out->shares_group = kept;
+					out->shares = (uint64_t)p->tg_shares;
+				}
+			}
 			return 1;
 		}
 	}
@@ -361,6 +482,9 @@ void cfsr_clock_feed_close(struct cfsr_clock_feed *f)
 		return;
 	cfsr_truth_close(f->r);
 	free(f->snaps);
+	while (f->nr_shares)
+		free(f->shares[--f->nr_shares].path);
+	free(f->shares);
 	free(f);
 }
 
@@ -509,28 +633,41 @@ const char *cfsr_clock_source(const struct cfsr_trace *t, const char *given)
 }
 
 /*
- * The tg->shares the metadata gives group @g of a cgroup @version
- * hierarchy into @shares: 1 when it gives them, 0 when not.  cpu.idle 1
- * (v5.15+) overrides cpu.shares and cpu.weight: sched_group_set_idle()
- * set the shares to scale_load(WEIGHT_IDLEPRIO), which those files then
- * read back rounded (cpu.weight 0, or 1 from v6.12, on v2).
+ * The tg->shares a cpu cgroup's files give: cpu.idle 1 (v5.15+) overrides
+ * cpu.shares and cpu.weight (sched_group_set_idle() set the shares to
+ * scale_load(WEIGHT_IDLEPRIO), which those files then read back rounded:
+ * cpu.weight 0, or 1 from v6.12, on v2); else cpu.weight (v2) or
+ * cpu.shares (v1).  @shares, @weight, @idle: the files' values, negative
+ * when absent.  1 when they give the shares (*@out), 0 when not.
  */
-static int meta_cgroup_shares(json_object *g, int version, uint64_t *shares)
+static int cgroup_shares(int64_t version, int64_t shares, int64_t weight, int64_t idle,
+			 uint64_t *out)
 {
-	json_object *v;
-
-	if (json_object_object_get_ex(g, "cpu.idle", &v) && json_object_get_int64(v) == 1) {
-		*shares = cfsr_group_idle_shares();
+	if (idle == 1) {
+		*out = cfsr_group_idle_shares();
 		return 1;
 	}
 	if (version == 2)
-		return json_object_object_get_ex(g, "cpu.weight", &v) &&
-		       json_object_get_int64(v) > 0 &&
-		       cfsr_group_shares_from_v2((uint64_t)json_object_get_int64(v), shares) == 0;
-	if (!json_object_object_get_ex(g, "cpu.shares", &v) || json_object_get_int64(v) <= 0)
+		return weight > 0 && cfsr_group_shares_from_v2((uint64_t)weight, out) == 0;
+	if (shares <= 0)
 		return 0;
-	*shares = cfsr_group_shares_from_v1((uint64_t)json_object_get_int64(v));
+	*out = cfsr_group_shares_from_v1((uint64_t)shares);
 	return 1;
+}
+
+/* The tg->shares the metadata gives group @g of a cgroup @version hierarchy (cgroup_shares()). */
+static int meta_cgroup_shares(json_object *g, int version, uint64_t *shares)
+{
+	json_object *v;
+	int64_t s = -1, w = -1, idle = -1;
+
+	if (json_object_object_get_ex(g, "cpu.idle", &v))
+		idle = json_object_get_int64(v);
+	if (json_object_object_get_ex(g, "cpu.weight", &v))
+		w = json_object_get_int64(v);
+	if (json_object_object_get_ex(g, "cpu.shares", &v))
+		s = json_object_get_int64(v);
+	return cgroup_shares(version, s, w, idle, shares);
 }
 
 /*

@@ -50,6 +50,15 @@ struct cfsr_clock_reading {
 	 */
 	int tid;
 	const char *group;
+	/*
+	 * A change of a task group's tg->shares: a PELT record of that
+	 * group's cfs_rq with other tg_shares than its last one, or a
+	 * snapshot whose task rows give an autogroup another nice than the
+	 * snapshot before (@cpu -1 then: no clock reading).  The group's path
+	 * (valid until the next call) and its new shares; NULL none.
+	 */
+	const char *shares_group;
+	uint64_t shares;
 };
 
 struct cfsr_trace;

@@ -451,6 +451,40 @@ static struct json_object *new_row(long seq, const char *kind, int cpu, const ch
 	return row;
 }
 
+static struct json_object *cpu_hierarchies(void);
+
+/*
+ * A "cgroup" row per group of each cpu controller hierarchy: its version,
+ * path and the files cgroup_walk() reads (cpu.shares, cpu.weight,
+ * cpu.idle, ...), as they stand at this snapshot: a write to them shows
+ * in no trace event (sched_group_set_shares(), sched_group_set_idle()).
+ */
+static int cgroup_rows(FILE *rows, long seq)
+{
+	struct json_object *list = cpu_hierarchies(), *h, *groups, *ver, *row;
+	size_t i, j;
+	int ret = 0;
+
+	for (i = 0; i < json_object_array_length(list); i++) {
+		h = json_object_array_get_idx(list, i);
+		if (!json_object_object_get_ex(h, "groups", &groups) ||
+		    !json_object_object_get_ex(h, "version", &ver))
+			continue;
+		for (j = 0; j < json_object_array_length(groups); j++) {
+			row = new_row(seq, "cgroup", 0, NULL);
+			json_object_object_del(row, "cpu");
+			json_object_object_add(row, "version",
+					       json_object_new_int(json_object_get_int(ver)));
+			json_object_object_foreach(json_object_array_get_idx(groups, j), key, val)
+				json_object_object_add(row, key, json_object_get(val));
+			if (emit(rows, row) < 0)
+				ret = -1;
+		}
+	}
+	json_object_put(list);
+	return ret;
+}
+
 /*
  * The layout of print_cpu() / print_cfs_rq() in kernel/sched/debug.c:
  * a header of "key : value" lines, "sysctl_sched" with indented values,
@@ -527,6 +561,8 @@ int rs_snapshot_debug(FILE *out, long seq, struct json_object **sysctl, long *nr
 	if (f)
 		fclose(f);
 	if (cur && emit(rows, cur) < 0)
+		ret = -1;
+	if (cgroup_rows(rows, seq) < 0)
 		ret = -1;
 	if (emit(out, snap) < 0)
 		ret = -1;
@@ -965,7 +1001,7 @@ static void cgroup_walk(struct json_object *groups, const char *mnt, const char 
 }
 
 /* The cpu controller's hierarchies: v1 with "cpu" among its options, v2 if it has cpu. */
-static void cgroups_meta(struct json_object *meta)
+static struct json_object *cpu_hierarchies(void)
 {
 	struct json_object *list = json_object_new_array();
 	char line[RS_LINE];
@@ -1008,6 +1044,15 @@ static void cgroups_meta(struct json_object *meta)
 	}
 	if (f)
 		fclose(f);
+	return list;
+}
+
+static void cgroups_meta(struct json_object *meta)
+{
+	struct json_object *list = cpu_hierarchies();
+	char line[RS_LINE];
+	FILE *f;
+
 	/* hierarchy ids, to read the "root" of cgroup events */
 	f = fopen("/proc/self/cgroup", "re");
 	while (f && fgets(line, sizeof(line), f)) {

@@ -246,6 +246,12 @@ static const struct field cpu_fields[] = {
 	I64("curr->pid", cfsr_truth_cpu, curr_pid),
 };
 
+static const struct field cgroup_fields[] = {
+	I64("seq", cfsr_truth_cgroup, seq),	      I64("version", cfsr_truth_cgroup, version),
+	STR("path", cfsr_truth_cgroup, path),	      I64("cpu.shares", cfsr_truth_cgroup, shares),
+	I64("cpu.weight", cfsr_truth_cgroup, weight), I64("cpu.idle", cfsr_truth_cgroup, idle),
+};
+
 static const struct field other_fields[] = {
 	I64("seq", cfsr_truth_other, seq),
 	I64("cpu", cfsr_truth_other, cpu),
@@ -677,6 +683,11 @@ static int decode_snapshot_line(struct json_object *obj, struct cfsr_truth_item 
 	if (!strcmp(kind, "cpu")) {
 		out->kind = CFSR_TRUTH_CPU;
 		return fill(cpu_fields, ARRAY_SIZE(cpu_fields), obj, &out->cpu, why, why_len);
+	}
+	if (!strcmp(kind, "cgroup")) {
+		out->kind = CFSR_TRUTH_CGROUP;
+		return fill(cgroup_fields, ARRAY_SIZE(cgroup_fields), obj, &out->cgroup, why,
+			    why_len);
 	}
 	out->kind = CFSR_TRUTH_OTHER;
 	return fill(other_fields, ARRAY_SIZE(other_fields), obj, &out->other, why, why_len);

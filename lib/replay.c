@@ -2520,6 +2520,36 @@ int cfsr_replay_group_shares(struct cfsr_replay *r, const char *path, uint64_t s
 	return 0;
 }
 
+static void group_walk(struct cfsr_replay *r, struct cfsr_cfs_rq *gcfs, uint64_t now, uint64_t ts,
+		       bool exact, const struct walk *w);
+
+int cfsr_replay_group_set_shares(struct cfsr_replay *r, const char *path, uint64_t shares,
+				 uint64_t ts)
+{
+	struct cfsr_cfs_rq *gcfs;
+	uint64_t now;
+	bool exact;
+	size_t i;
+	int c;
+
+	for (i = 1; i < r->nr_groups && strcmp(r->groups[i], path); i++)
+		;
+	if (i >= r->nr_groups || r->tgs[i].shares == shares)
+		return cfsr_replay_group_shares(r, path, shares);
+	if (cfsr_replay_group_shares(r, path, shares) < 0)
+		return -1;
+	r->stats.shares_changes++;
+	for (c = 0; c < r->nr_cpus; c++) {
+		gcfs = cfs_of(r, (int)i, c);
+		if (!gcfs || !clock_ok(r, c))
+			continue;
+		r->stamp = false;
+		now = clock_at(r, rq_of(r, c), ts, &exact);
+		group_walk(r, gcfs, now, ts, exact, &walk_full);
+	}
+	return 1;
+}
+
 int cfsr_replay_group_created(struct cfsr_replay *r, const char *path)
 {
 	struct replay_shares *st = stated_of(r, path);

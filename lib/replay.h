@@ -557,6 +557,7 @@ struct cfsr_replay_stats {
 	uint64_t fork_group_unknown;
 	uint64_t blocked_averages;
 	uint64_t exit_moves;
+	uint64_t shares_changes;
 	uint64_t nice_changes;
 	uint64_t setprio_other;
 	uint64_t group_mkdirs;
@@ -959,6 +960,22 @@ int64_t cfsr_replay_tg_load_avg(const struct cfsr_replay *r, const struct cfsr_c
  * Return: 0, or -1 after cfsr_error().
  */
 int cfsr_replay_group_shares(struct cfsr_replay *r, const char *path, uint64_t shares);
+
+/**
+ * cfsr_replay_group_set_shares() - group @path's tg->shares changed at @ts
+ *
+ * Mirrors sched_group_set_shares() -> __sched_group_set_shares()
+ * (kernel/sched/fair.c, v5.7-v6.18) at a change a kernel reading shows
+ * (a PELT record's tg_shares, an autogroup's nice in a snapshot): the new
+ * shares, then on every CPU whose clock the engine has, under the rq lock
+ * after update_rq_clock(), update_load_avg(UPDATE_TG) and
+ * update_cfs_group() of the group's entity and of each one above it.  A
+ * group the engine has not met yet only takes the value
+ * (cfsr_replay_group_shares()).  Counted in shares_changes.
+ * Return: 1 if the engine reweighted, 0 if not, -1 after cfsr_error().
+ */
+int cfsr_replay_group_set_shares(struct cfsr_replay *r, const char *path, uint64_t shares,
+				 uint64_t ts);
 
 /* The same as a callback: @engine is the struct cfsr_replay. */
 int cfsr_replay_group_shares_fn(void *engine, const char *path, uint64_t shares);

@@ -6,8 +6,8 @@
  *
  * - truth.jsonl: snapshots of /proc/PID/task/TID/sched and
  *   /sys/kernel/debug/sched/debug, one object per line, tagged by "kind"
- *   (snap, task, cfs_rq, cpu, and kinds decoded only as CFSR_TRUTH_OTHER:
- *   rq_task, rt_rq, dl_rq).
+ *   (snap, task, cfs_rq, cpu, cgroup, and kinds decoded only as
+ *   CFSR_TRUTH_OTHER: rq_task, rt_rq, dl_rq).
  * - pelt.jsonl (usually gzip-compressed): every PELT update the kernel
  *   reported through its bare tracepoints, tagged by "type" (hdr first, then
  *   sync, sw, se, gse, cfs, ue_se, ue_cfs, rt).
@@ -202,6 +202,25 @@ struct cfsr_truth_cpu {
 	int64_t nr_running;
 	int64_t nr_switches;
 	int64_t curr_pid;
+};
+
+/**
+ * struct cfsr_truth_cgroup - a "cgroup" row (`cfsreplay record` snapshots):
+ * one group of a cpu controller hierarchy as the snapshot found it
+ * @seq: snapshot number
+ * @version: the hierarchy's cgroup version (1 or 2)
+ * @path: the group's path, "/" for the root (borrowed)
+ * @shares: its cpu.shares (v1), CFSR_TRUTH_NONE if absent
+ * @weight: its cpu.weight (v2), CFSR_TRUTH_NONE if absent
+ * @idle: its cpu.idle, CFSR_TRUTH_NONE if absent
+ */
+struct cfsr_truth_cgroup {
+	int64_t seq;
+	int64_t version;
+	const char *path;
+	int64_t shares;
+	int64_t weight;
+	int64_t idle;
 };
 
 /**
@@ -453,6 +472,7 @@ struct cfsr_pelt_rec {
 	X(CFSR_TRUTH_TASK, "task")     \
 	X(CFSR_TRUTH_CFS_RQ, "cfs_rq") \
 	X(CFSR_TRUTH_CPU, "cpu")       \
+	X(CFSR_TRUTH_CGROUP, "cgroup") \
 	X(CFSR_TRUTH_OTHER, "other")   \
 	X(CFSR_TRUTH_PELT, "pelt")
 
@@ -477,6 +497,7 @@ struct cfsr_truth_item {
 		struct cfsr_truth_task task;
 		struct cfsr_truth_cfs_rq cfs_rq;
 		struct cfsr_truth_cpu cpu;
+		struct cfsr_truth_cgroup cgroup;
 		struct cfsr_truth_other other;
 		struct cfsr_pelt_rec pelt;
 	};

@@ -4,7 +4,7 @@
 # record-groups.sh - record one of the task-group traces (traces/groups-*.dat
 # and the kernel PELT capture beside each) with `cfsreplay record --truth`.
 #
-#   usage: scripts/record-groups.sh solo|split|nested OUTPUT.dat
+#   usage: scripts/record-groups.sh solo|split|nested|shares OUTPUT.dat
 #
 # Each scenario makes cgroup v1 cpu groups (names cfsr-g-*) with chosen
 # cpu.shares *before* recording, so that the recorder's metadata carries
@@ -23,6 +23,11 @@
 #           inner group entities sit on the outer group's cfs_rqs, whose
 #           own entities weigh the outer shares in the ratio of the outer
 #           cfs_rqs' loads (about 1024 + 256 on CPU 0 against 256 on CPU 1).
+#   shares  /cfsr-g-hi and /cfsr-g-lo (1024 each), one worker of each on
+#           CPU 0; half-way through, /cfsr-g-hi's cpu.shares becomes 4096
+#           (a write no trace event shows; a marker "cfsr-shares
+#           /cfsr-g-hi 4096" follows it), so its entity goes from about
+#           half the CPU's group weight to four fifths.
 #
 # Each worker writes a marker "cfsr-worker pid=N cpu=C group=/PATH" into the
 # recording's trace_marker when it starts spinning.
@@ -40,10 +45,10 @@ set -euo pipefail
 
 die() { echo "record-groups.sh: $*" >&2; exit 1; }
 
-[ $# -eq 2 ] || { echo "usage: $0 solo|split|nested OUTPUT.dat" >&2; exit 2; }
+[ $# -eq 2 ] || { echo "usage: $0 solo|split|nested|shares OUTPUT.dat" >&2; exit 2; }
 SCENARIO=$1
 OUT=$(realpath -m "$2")
-case $SCENARIO in solo|split|nested) ;; *) die "unknown scenario '$SCENARIO'" ;; esac
+case $SCENARIO in solo|split|nested|shares) ;; *) die "unknown scenario '$SCENARIO'" ;; esac
 [ "$(id -u)" -eq 0 ] || die "must be run as root (writes to cgroupfs and tracefs)"
 [ "$(nproc --all)" -ge 2 ] || die "needs at least 2 CPUs"
 command -v taskset >/dev/null || die "taskset (util-linux) is not installed"
@@ -61,7 +66,9 @@ fi
 make -C "$HERE/.." -s >/dev/null || die "cannot build cfsreplay"
 CFSR=$HERE/../cfsreplay
 
-# groups to make, parents first: "PATH SHARES"; workers: "CPU PATH"
+# groups to make, parents first: "PATH SHARES"; workers: "CPU PATH"; a
+# change of shares made half-way: "PATH SHARES" or empty
+CHANGE=
 case $SCENARIO in
 solo)
 	GROUPS_MADE="/cfsr-g-hi 2048
@@ -81,6 +88,12 @@ nested)
 	WORKERS="0 /cfsr-g-outer
 0 /cfsr-g-outer/inner
 1 /cfsr-g-outer/inner" ;;
+shares)
+	GROUPS_MADE="/cfsr-g-hi 1024
+/cfsr-g-lo 1024"
+	WORKERS="0 /cfsr-g-hi
+0 /cfsr-g-lo"
+	CHANGE="/cfsr-g-hi 4096" ;;
 esac
 
 MADE=
@@ -128,7 +141,13 @@ while nxt - start < secs:
 		taskset -c "$cpu" sh -c "echo \$\$ > \"\$1\$2/tasks\" && exec \"\$3\" -c \"\$4\" \"\$5\" \"\$6\" \"\$7\" \"\$CFSREPLAY_TRACE_MARKER\" \"\$2\"" \
 			sh "$1" "$g" "$2" "$3" "$4" "$5" "$6" &
 	done <<<"$7"
+	if [ -n "$8" ]; then
+		sleep "$(awk -v s="$4" "BEGIN { print s / 2 }")"
+		set -- "$@" $8
+		echo "${10}" > "$1${9}/cpu.shares"
+		echo "cfsr-shares ${9} ${10}" > "$CFSREPLAY_TRACE_MARKER"
+	fi
 	wait' \
-	bash "$CG" "$PYTHON" "$WORKER" "$SECONDS_RUN" "$BUSY_MS" "$PERIOD_MS" "$WORKERS" ||
+	bash "$CG" "$PYTHON" "$WORKER" "$SECONDS_RUN" "$BUSY_MS" "$PERIOD_MS" "$WORKERS" "$CHANGE" ||
 	die "cfsreplay record failed"
 echo "wrote $OUT ($(stat -c %s "$OUT") bytes) and ${OUT%.dat}.pelt.jsonl.gz ($(stat -c %s "${OUT%.dat}.pelt.jsonl.gz") bytes)"

@@ -1347,6 +1347,38 @@ static void test_group_shares_stated(void **state)
 }
 
 /*
+ * A write of the shares mid-trace (sched_group_set_shares(), v5.7-v6.18):
+ * each CPU's group entity is updated and reweighted at once.  The lone
+ * task's group carries load on CPU 0 only, so its entity there weighs the
+ * whole new shares (calc_group_shares()), and the root's load.weight with
+ * it, before the next event; an unchanged value changes nothing.
+ */
+static void test_group_set_shares(void **state)
+{
+	struct cfsr_replay *r = cfsr_replay_new(2, prof(), 250);
+	const struct cfsr_cfs_rq *root0, *g0;
+	uint64_t lut;
+
+	(void)state;
+	run_lone_in_g(r, 4000000000ull, false);
+	g0 = cfsr_replay_cfs_rq(r, "/g", 0);
+	assert_int_equal(g0->se_weight, W0);
+	lut = g0->se_avg.last_update_time;
+	assert_int_equal(cfsr_replay_group_set_shares(r, "/g", W0, 4100000000ull), 0);
+	assert_int_equal(cfsr_replay_group_set_shares(r, "/g", 4 * W0, 4100000000ull), 1);
+	g0 = cfsr_replay_cfs_rq(r, "/g", 0);
+	root0 = cfsr_replay_cfs_rq(r, "/", 0);
+	assert_int_equal(g0->se_weight, 4 * W0);
+	assert_int_equal(root0->load_weight, 4 * W0);
+	/* update_load_avg() of the entity came first, at the write's clock */
+	assert_true(g0->se_avg.last_update_time > lut);
+	assert_int_equal(cfsr_replay_stats(r)->shares_changes, 1);
+	/* a group not met yet only takes the value */
+	assert_int_equal(cfsr_replay_group_set_shares(r, "/h", 2 * W0, 4100000000ull), 0);
+	cfsr_replay_free(r);
+}
+
+/*
  * The same with the shares of a group made idle (cpu.idle 1,
  * sched_group_set_idle(): scale_load(WEIGHT_IDLEPRIO) = 3 << 10 = 3072)
  * and of an autogroup of nice 19 (proc_sched_autogroup_set_nice():
@@ -3833,6 +3865,7 @@ int main(void)
 		cmocka_unit_test(test_fork_and_attach),
 		cmocka_unit_test(test_group_mkdir_rmdir),
 		cmocka_unit_test(test_group_shares_stated),
+		cmocka_unit_test(test_group_set_shares),
 		cmocka_unit_test(test_group_shares_idle_nice),
 		cmocka_unit_test(test_delayed_requeue),
 		cmocka_unit_test(test_delayed_pick_keeps),
