@@ -3,6 +3,7 @@
  * Kernel model profiles.  See profile.h.
  */
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "error.h"
@@ -241,9 +242,8 @@ int cfsr_profile_version(const char *release)
 	return (int)CFSR_KVER(major, minor, sub > CFSR_KVER_SUB_MAX ? CFSR_KVER_SUB_MAX : sub);
 }
 
-const struct cfsr_profile *cfsr_profile_for(const char *release)
+static const struct cfsr_profile *profile_of(int v)
 {
-	int v = cfsr_profile_version(release);
 	size_t i;
 
 	if (v < 0)
@@ -252,6 +252,56 @@ const struct cfsr_profile *cfsr_profile_for(const char *release)
 		if (v >= profiles[i].first && v <= profiles[i].last)
 			return &profiles[i];
 	return NULL;
+}
+
+const struct cfsr_profile *cfsr_profile_for(const char *release)
+{
+	return profile_of(cfsr_profile_version(release));
+}
+
+bool cfsr_profile_series_only(const char *release)
+{
+	const char *s = release;
+	int dots = 0;
+
+	if (cfsr_profile_version(release) < 0)
+		return false;
+	for (; *s; s++) {
+		if (*s == '.')
+			dots++;
+		else if (!isdigit((unsigned char)*s))
+			return false;
+	}
+	return dots == 1;
+}
+
+int cfsr_profile_modelled(const char *trace_release, const char *override, bool *own)
+{
+	int o = cfsr_profile_version(override), t = cfsr_profile_version(trace_release);
+
+	if (own)
+		*own = false;
+	if (!override)
+		return t;
+	if (o < 0 || !cfsr_profile_series_only(override) || t < 0 || t / 1000 != o / 1000)
+		return o;
+	if (own)
+		*own = true;
+	return t;
+}
+
+const char *cfsr_profile_series_note(const char *trace_release, const char *override, char *buf,
+				     size_t len)
+{
+	bool own;
+	int v = cfsr_profile_modelled(trace_release, override, &own);
+
+	if (!override || v < 0 || !cfsr_profile_series_only(override))
+		return NULL;
+	snprintf(buf, len, "--kernel %s taken as %d.%d.%d, %s", override, v / 1000000,
+		 v / 1000 % 1000, v % 1000,
+		 own ? "the trace's own sublevel" : "the series' first release");
+	return buf;
 }
 
 const struct cfsr_profile *cfsr_profile_choose(const char *trace_release, const char *override,
@@ -264,7 +314,7 @@ const struct cfsr_profile *cfsr_profile_choose(const char *trace_release, const 
 		cfsr_error("'%s' does not record its kernel release; give --kernel VERSION", what);
 		return NULL;
 	}
-	p = cfsr_profile_for(release);
+	p = profile_of(cfsr_profile_modelled(trace_release, override, NULL));
 	if (!p) {
 		cfsr_error("no model for kernel '%s'; models exist for v3.8 to v6.18", release);
 		return NULL;

@@ -351,12 +351,67 @@ static void test_choose(void **state)
 	assert_true(cfsr_profile_what_if("6.13.2", p));
 }
 
+/*
+ * --kernel MAJOR.MINOR: the trace's own release when of that series, else
+ * MAJOR.MINOR.0; a value with a sublevel is taken as it is.
+ */
+static void test_series_only(void **state)
+{
+	char buf[96];
+	bool own;
+
+	(void)state;
+	assert_true(cfsr_profile_series_only("6.6"));
+	assert_true(cfsr_profile_series_only("10.1"));
+	assert_false(cfsr_profile_series_only("6.6.0"));
+	assert_false(cfsr_profile_series_only("6.6.50"));
+	assert_false(cfsr_profile_series_only("6.6-rc3"));
+	assert_false(cfsr_profile_series_only("6.6."));
+	assert_false(cfsr_profile_series_only("6"));
+	assert_false(cfsr_profile_series_only(NULL));
+
+	assert_int_equal(cfsr_profile_modelled("6.6.50-x", "6.6", &own), CFSR_KVER(6, 6, 50));
+	assert_true(own);
+	assert_int_equal(cfsr_profile_modelled("6.18.44-fc", "6.6", &own), CFSR_KVER(6, 6, 0));
+	assert_false(own);
+	assert_int_equal(cfsr_profile_modelled(NULL, "6.6", &own), CFSR_KVER(6, 6, 0));
+	assert_false(own);
+	assert_int_equal(cfsr_profile_modelled("6.6.50", "6.6.0", &own), CFSR_KVER(6, 6, 0));
+	assert_false(own);
+	assert_int_equal(cfsr_profile_modelled("6.6.50", "6.6-rc3", NULL), CFSR_KVER(6, 6, 0));
+	assert_int_equal(cfsr_profile_modelled("6.6.50", NULL, &own), CFSR_KVER(6, 6, 50));
+	assert_false(own);
+	/* 6.60.x is not of the 6.6 series */
+	assert_int_equal(cfsr_profile_modelled("6.60.1", "6.6", NULL), CFSR_KVER(6, 6, 0));
+	assert_int_equal(cfsr_profile_modelled(NULL, NULL, NULL), -1);
+	assert_int_equal(cfsr_profile_modelled("6.6.50", "linux", NULL), -1);
+
+	/* 6.6.50 is past eab03c23c2a1 (6.6.4): not the profile of 6.6.0 */
+	assert_string_equal(cfsr_profile_choose("6.6.50", "6.6", "t.dat")->name,
+			    "v6.6.4-v6.6.92 EEVDF");
+	assert_false(cfsr_profile_what_if("6.6.50", cfsr_profile_choose("6.6.50", "6.6", "t")));
+	assert_string_equal(cfsr_profile_choose("6.18.44", "6.6", "t.dat")->name,
+			    "v6.6.0-v6.6.3 EEVDF");
+	assert_string_equal(cfsr_profile_choose("6.6.50", "6.6.0", "t.dat")->name,
+			    "v6.6.0-v6.6.3 EEVDF");
+	assert_string_equal(cfsr_profile_choose("6.12.31", "6.12", "t.dat")->name,
+			    "v6.12.31-v6.12.y EEVDF, delayed dequeue");
+
+	assert_string_equal(cfsr_profile_series_note("6.6.50-x", "6.6", buf, sizeof(buf)),
+			    "--kernel 6.6 taken as 6.6.50, the trace's own sublevel");
+	assert_string_equal(cfsr_profile_series_note("6.18.44", "6.6", buf, sizeof(buf)),
+			    "--kernel 6.6 taken as 6.6.0, the series' first release");
+	assert_null(cfsr_profile_series_note("6.6.50", "6.6.0", buf, sizeof(buf)));
+	assert_null(cfsr_profile_series_note("6.6.50", NULL, buf, sizeof(buf)));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_version),		 cmocka_unit_test(test_profiles),
 		cmocka_unit_test(test_table_contiguous), cmocka_unit_test(test_boundaries),
 		cmocka_unit_test(test_stable_sublevels), cmocka_unit_test(test_choose),
+		cmocka_unit_test(test_series_only),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
