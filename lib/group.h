@@ -61,6 +61,13 @@
  *                  reweight_eevdf(), its lag and deadline against V scaled
  *                  by old/new weight (eab03c23c2a1, v6.7 and stable 6.6.4);
  *                  before, only its deadline relative to its vruntime
+ * @reweight_v_fixed: reweight_eevdf() reads V before a waiting entity
+ *                    leaves the tree (afae8002b4fd) and clamps the lag as
+ *                    entity_lag() does (1560d1f6eb6b), both with
+ *                    11b1b8bc2b98 (update_curr() whether the entity runs
+ *                    or not, which the engine does not model): v6.9 and
+ *                    stable 6.6.30, 6.8.9; before, V without the waiting
+ *                    entity and the lag unclamped
  *
  * Every table also assumes what v4.15+ kernels share: calc_group_shares()
  * with tg_weight = tg->load_avg - contrib + max(load.weight, load_avg),
@@ -82,13 +89,18 @@ struct cfsr_group_params {
 	bool keep_empty_weight;
 	bool reweight_unchanged;
 	bool reweight_eevdf;
+	bool reweight_v_fixed;
 };
 
 /* v6.12-v6.18. */
 extern const struct cfsr_group_params cfsr_group_params_v6_12;
-/* v6.7-v6.11. */
+/* Stable 6.8.9-6.8.y and v6.9-v6.11. */
+extern const struct cfsr_group_params cfsr_group_params_v6_8_9;
+/* v6.7-v6.8.8. */
 extern const struct cfsr_group_params cfsr_group_params_v6_7;
-/* Stable 6.6.4-6.6.y: v6.6 with eab03c23c2a1. */
+/* Stable 6.6.30-6.6.y: 6.6.4's with the reweight_eevdf() fixes of v6.9. */
+extern const struct cfsr_group_params cfsr_group_params_v6_6_30;
+/* Stable 6.6.4-6.6.29: v6.6 with eab03c23c2a1. */
 extern const struct cfsr_group_params cfsr_group_params_v6_6_4;
 /* v5.7-v6.6.3. */
 extern const struct cfsr_group_params cfsr_group_params_v6_6;

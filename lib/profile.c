@@ -14,8 +14,9 @@
  * the changes that alter the numbers (MODEL.md section 6, corrected in
  * docs/PROFILES.md); a stable backport whose first sublevel is pinned
  * splits its series (4.9.220, 4.14.177, 4.19.116, 5.4.33, 5.5.18, 5.6.5,
- * 5.7.7, 5.10.113, 5.15.19, 5.15.36, 5.16.5, 5.17.5, 6.6.4, 6.6.93, 6.12.31,
- * 6.14.9: docs/PROFILES.md, "Stable backports"), the others are noted in
+ * 5.7.7, 5.10.113, 5.15.19, 5.15.36, 5.16.5, 5.17.5, 6.6.4, 6.6.30, 6.6.93,
+ * 6.8.9, 6.12.31, 6.14.9: docs/PROFILES.md, "Stable backports"), the others
+ * are noted in
  * the traits.
  */
 #define LEGACY(nm, from, to, params, what)                                         \
@@ -176,21 +177,29 @@ static const struct cfsr_profile profiles[] = {
 		 &cfsr_pelt_params_v6_2, true, false, 750000, true,
 		 "EEVDF pick and lag placement; PELT as v6.5; group entities reweighted "
 		 "even at an unchanged weight"),
-	RUNNABLE("v6.6.4-v6.6.92 EEVDF", CFSR_KVER(6, 6, 4), CFSR_KVER(6, 6, 92),
+	RUNNABLE("v6.6.4-v6.6.29 EEVDF", CFSR_KVER(6, 6, 4), CFSR_KVER(6, 6, 29),
 		 &cfsr_pelt_params_v6_2, true, false, 750000, true,
 		 "as v6.6.0, no reweight at an unchanged weight and reweight_eevdf() "
 		 "(eab03c23c2a1, stable 6.6.4)"),
+	RUNNABLE("v6.6.30-v6.6.92 EEVDF", CFSR_KVER(6, 6, 30), CFSR_KVER(6, 6, 92),
+		 &cfsr_pelt_params_v6_2, true, false, 750000, true,
+		 "as v6.6.4, reweight_eevdf() reads V with the entity and clamps its lag "
+		 "(afae8002b4fd, 1560d1f6eb6b, stable 6.6.30)"),
 	RUNNABLE("v6.6.93-v6.6.y EEVDF", CFSR_KVER(6, 6, 93), CFSR_KVER(6, 6, 999),
 		 &cfsr_pelt_params_v6_2, true, false, 700000, true,
-		 "as v6.6.4, base slice 0.70 ms (2ae891b82695, stable 6.6.93)"),
+		 "as v6.6.30, base slice 0.70 ms (2ae891b82695, stable 6.6.93)"),
 	RUNNABLE("v6.7 EEVDF", CFSR_KVER(6, 7, 0), CFSR_KVER(6, 7, 999), &cfsr_pelt_params_v6_2,
 		 true, false, 750000, true,
 		 "tg->load_avg rate limit (1528c661c24b); no reweight at an unchanged "
 		 "weight (eab03c23c2a1); util_est still a pair"),
-	RUNNABLE("v6.8-v6.9 EEVDF", CFSR_KVER(6, 8, 0), CFSR_KVER(6, 9, 999),
+	RUNNABLE("v6.8.0-v6.8.8 EEVDF", CFSR_KVER(6, 8, 0), CFSR_KVER(6, 8, 8),
 		 &cfsr_pelt_params_v6_8, true, false, 750000, true,
 		 "util_est in one u32 (11137d384996); a sleeping task leaves at once; "
-		 "util_est sampled after the dequeue's update"),
+		 "util_est sampled after the dequeue's update; reweight_eevdf() as v6.7"),
+	RUNNABLE("v6.8.9-v6.9 EEVDF", CFSR_KVER(6, 8, 9), CFSR_KVER(6, 9, 999),
+		 &cfsr_pelt_params_v6_8, true, false, 750000, true,
+		 "as v6.8.0, reweight_eevdf() reads V with the entity and clamps its lag "
+		 "(afae8002b4fd, 1560d1f6eb6b: v6.9, stable 6.8.9)"),
 	RUNNABLE("v6.10-v6.11 EEVDF", CFSR_KVER(6, 10, 0), CFSR_KVER(6, 11, 999),
 		 &cfsr_pelt_params_v6_10, true, false, 750000, true,
 		 "post_init_entity_util_avg() scales by se_weight(); otherwise as v6.8"),

@@ -2348,13 +2348,18 @@ int64_t cfsr_replay_tg_load_avg(const struct cfsr_replay *r, const struct cfsr_c
  *  - v6.6.0-v6.6.3: a queued entity keeps its vruntime, its deadline
  *    relative to it is scaled by old/new weight; a dequeued one has its
  *    vlag scaled.
- *  - v6.7-v6.8 and stable 6.6.4+ (reweight_eevdf(), eab03c23c2a1,
+ *  - v6.7-v6.8.8 and stable 6.6.4-6.6.29 (reweight_eevdf(), eab03c23c2a1,
  *    gparams->reweight_eevdf): a queued entity's lag
  *    against V = avg_vruntime() and its deadline relative to V are scaled
  *    by old/new; vruntime and deadline are set back from V.  V is read
  *    after a waiting entity left the tree, the lag is not clamped.
- *  - v6.9-v6.12: the same with V read before the entity leaves the tree
+ *  - v6.9-v6.12 and stable 6.6.30+, 6.8.9+ (gparams->reweight_v_fixed):
+ *    the same with V read before the entity leaves the tree
  *    (afae8002b4fd) and the lag clamped as entity_lag() does (1560d1f6eb6b).
+ *    Not modelled: 11b1b8bc2b98's update_curr() of the cfs_rq before a
+ *    waiting entity's reweight; the engine advances the running entity at
+ *    the run-time reports and enqueues the trace shows (gse_update_curr()),
+ *    for these releases as for v6.9.
  *  - v6.13-v6.18 (6d71a9c61604): a queued entity saves its lag
  *    (update_entity_lag()) and a relative deadline, leaves cfs_rq->nr_queued
  *    (c70fc32f4443, v6.16 and 6.15.y; the same result before, where only a
@@ -2365,9 +2370,8 @@ int64_t cfsr_replay_tg_load_avg(const struct cfsr_replay *r, const struct cfsr_c
  * A dequeued entity's vlag is scaled in every release.  The sums of the
  * cfs_rq follow the new weight.  CFS profiles: no EEVDF state, only the
  * weight changes.
- * Not keyed: the later stable backports of these changes (the V and lag
- * fixes in 6.6.y, 6.8.y) and of the revert of 6d71a9c61604 (101f3498b4bd,
- * v7.0) by sublevel.
+ * Not keyed: the stable backports of the revert of 6d71a9c61604
+ * (101f3498b4bd, v7.0) by sublevel.
  */
 static void reweight_eevdf(struct cfsr_replay *r, struct cfsr_cfs_rq *g, uint64_t weight)
 {
@@ -2390,13 +2394,13 @@ static void reweight_eevdf(struct cfsr_replay *r, struct cfsr_cfs_rq *g, uint64_
 		vslice = (int64_t)(g->se_deadline - g->se_vruntime) * old / nw;
 		g->se_deadline = g->se_vruntime + (uint64_t)vslice;
 	} else if (!r->reweight_place) {
-		if (r->profile->last >= CFSR_KVER(6, 9, 0))
+		if (r->gparams->reweight_v_fixed)
 			gse_sums_sync(r, g);
 		avr = avg_vruntime(r, p);
 		gse_sums_set(r, g, false);
 		if (avr != g->se_vruntime) {
 			vlag = (int64_t)(avr - g->se_vruntime);
-			if (r->profile->last >= CFSR_KVER(6, 9, 0)) {
+			if (r->gparams->reweight_v_fixed) {
 				span = 2 * g->se_slice > r->tick_nsec ? 2 * g->se_slice :
 									r->tick_nsec;
 				limit = (int64_t)calc_delta_fair(span, &e);

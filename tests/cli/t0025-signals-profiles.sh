@@ -101,8 +101,10 @@ test_expect_success 'v5.17-v6.7 releases replay under their profile' "
 	replayed 6.1.140 'v6.1 CFS, runnable_avg' &&
 	replayed 6.5.13 'v6.2-v6.5 CFS, runnable_avg' &&
 	replayed 6.6.3 'v6.6.0-v6.6.3 EEVDF' &&
-	replayed 6.6.4 'v6.6.4-v6.6.92 EEVDF' &&
-	replayed 6.6.92 'v6.6.4-v6.6.92 EEVDF' &&
+	replayed 6.6.4 'v6.6.4-v6.6.29 EEVDF' &&
+	replayed 6.6.29 'v6.6.4-v6.6.29 EEVDF' &&
+	replayed 6.6.30 'v6.6.30-v6.6.92 EEVDF' &&
+	replayed 6.6.92 'v6.6.30-v6.6.92 EEVDF' &&
 	replayed 6.6.93 'v6.6.93-v6.6.y EEVDF' &&
 	replayed 6.7.12 'v6.7 EEVDF'
 "
@@ -112,7 +114,8 @@ model() {
 	cfsreplay report ${1:+--kernel "$1"} "$TRACES/recorded.dat" | sed -n 's/^model    //p'
 }
 test_expect_success 'v6.8-v6.11 replay, labelled what-if on a 6.18 trace' "
-	test \"\$(model 6.8.12)\" = 'v6.8-v6.9 EEVDF (what-if: not the traced kernel'\\''s model)' &&
+	test \"\$(model 6.8.8)\" = 'v6.8.0-v6.8.8 EEVDF (what-if: not the traced kernel'\\''s model)' &&
+	test \"\$(model 6.8.12)\" = 'v6.8.9-v6.9 EEVDF (what-if: not the traced kernel'\\''s model)' &&
 	test \"\$(model 6.11.11)\" = 'v6.10-v6.11 EEVDF (what-if: not the traced kernel'\\''s model)' &&
 	test \"\$(model)\" = 'v6.16-v6.18 EEVDF, delayed dequeue' &&
 	test \"\$(model 6.18.3)\" = 'v6.16-v6.18 EEVDF, delayed dequeue' &&

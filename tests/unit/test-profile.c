@@ -74,7 +74,7 @@ static void test_profiles(void **state)
 	assert_int_equal(cfsr_profile_for("6.18")->base_slice_ns, 700000);
 	p = cfsr_profile_for("6.6.30");
 	assert_true(p->eevdf && !p->delay_dequeue && p->implemented);
-	assert_string_equal(p->name, "v6.6.4-v6.6.92 EEVDF");
+	assert_string_equal(p->name, "v6.6.30-v6.6.92 EEVDF");
 	assert_string_equal(cfsr_profile_for("6.7.1")->name, "v6.7 EEVDF");
 	p = cfsr_profile_for("6.5.13");
 	assert_true(!p->eevdf && p->implemented && p->base_slice_ns == 0 && !p->place_lag);
@@ -276,8 +276,18 @@ static void test_stable_sublevels(void **state)
 	assert_false(cfsr_profile_for("5.17.0")->pelt->removed_util_bound);
 	/* eab03c23c2a1: between "Linux 6.6.3" and "Linux 6.6.4" in 6.6.y */
 	assert_string_equal(cfsr_profile_for("6.6.3")->name, "v6.6.0-v6.6.3 EEVDF");
-	assert_string_equal(cfsr_profile_for("6.6.4")->name, "v6.6.4-v6.6.92 EEVDF");
-	assert_int_equal(cfsr_profile_for("6.6.4")->last, CFSR_KVER(6, 6, 92));
+	assert_string_equal(cfsr_profile_for("6.6.4")->name, "v6.6.4-v6.6.29 EEVDF");
+	assert_int_equal(cfsr_profile_for("6.6.4")->last, CFSR_KVER(6, 6, 29));
+	/* afae8002b4fd, 1560d1f6eb6b (with 11b1b8bc2b98): 6.6.30-rc1 and 6.8.9-rc1 */
+	assert_string_equal(cfsr_profile_for("6.6.29")->name, "v6.6.4-v6.6.29 EEVDF");
+	assert_string_equal(cfsr_profile_for("6.6.30")->name, "v6.6.30-v6.6.92 EEVDF");
+	assert_int_equal(cfsr_profile_for("6.6.92")->last, CFSR_KVER(6, 6, 92));
+	assert_ptr_equal(cfsr_profile_for("6.6.30")->pelt, cfsr_profile_for("6.6.29")->pelt);
+	assert_int_equal(cfsr_profile_for("6.6.30")->base_slice_ns, 750000);
+	assert_string_equal(cfsr_profile_for("6.8.8")->name, "v6.8.0-v6.8.8 EEVDF");
+	assert_string_equal(cfsr_profile_for("6.8.9")->name, "v6.8.9-v6.9 EEVDF");
+	assert_ptr_equal(cfsr_profile_for("6.8.9")->pelt, cfsr_profile_for("6.8.8")->pelt);
+	assert_string_equal(cfsr_profile_for("6.9.12")->name, "v6.8.9-v6.9 EEVDF");
 	assert_ptr_equal(cfsr_profile_for("6.6.4")->pelt, cfsr_profile_for("6.6.3")->pelt);
 	assert_int_equal(cfsr_profile_for("6.6.4")->base_slice_ns, 750000);
 	assert_true(cfsr_profile_for("6.6.3")->eevdf && cfsr_profile_for("6.6.4")->eevdf);
@@ -332,7 +342,7 @@ static void test_choose(void **state)
 	assert_string_equal(p->name, "v5.17.0-v5.17.4 CFS, runnable_avg");
 	p = cfsr_profile_choose("6.18.1", "6.9", "t.dat");
 	assert_non_null(p);
-	assert_string_equal(p->name, "v6.8-v6.9 EEVDF");
+	assert_string_equal(p->name, "v6.8.9-v6.9 EEVDF");
 	assert_null(cfsr_profile_choose(NULL, NULL, "t.dat"));
 	assert_non_null(strstr(last_msg, "--kernel"));
 	assert_null(cfsr_profile_choose("2.6.32", NULL, "t.dat"));
@@ -386,9 +396,9 @@ static void test_series_only(void **state)
 	assert_int_equal(cfsr_profile_modelled(NULL, NULL, NULL), -1);
 	assert_int_equal(cfsr_profile_modelled("6.6.50", "linux", NULL), -1);
 
-	/* 6.6.50 is past eab03c23c2a1 (6.6.4): not the profile of 6.6.0 */
+	/* 6.6.50 is past eab03c23c2a1 (6.6.4) and its fixes (6.6.30): not 6.6.0's */
 	assert_string_equal(cfsr_profile_choose("6.6.50", "6.6", "t.dat")->name,
-			    "v6.6.4-v6.6.92 EEVDF");
+			    "v6.6.30-v6.6.92 EEVDF");
 	assert_false(cfsr_profile_what_if("6.6.50", cfsr_profile_choose("6.6.50", "6.6", "t")));
 	assert_string_equal(cfsr_profile_choose("6.18.44", "6.6", "t.dat")->name,
 			    "v6.6.0-v6.6.3 EEVDF");

@@ -1971,7 +1971,9 @@ static void test_moved_to_idle(void **state)
  * (70) and B (71) in the root; the three wake onto the idle CPU and @next
  * runs 2 ms.
  */
-static struct cfsr_replay *group_of_three(const struct cfsr_profile *p, uint64_t t0, int next)
+/* As group_of_three(), @next running @ran ns. */
+static struct cfsr_replay *group_of_three_ran(const struct cfsr_profile *p, uint64_t t0, int next,
+					      uint64_t ran)
 {
 	struct cfsr_replay *r = cfsr_replay_new(1, p, 250);
 	struct cfsr_cfs_rq *g;
@@ -1986,8 +1988,13 @@ static struct cfsr_replay *group_of_three(const struct cfsr_profile *p, uint64_t
 	feed(r, ev_wakeup(t0 + 105000, 0, 0, 72, 0));
 	feed(r, ev_wakeup(t0 + 110000, 0, 0, 71, 0));
 	feed(r, ev_switch(t0 + 115000, 0, 0, 0, false, next));
-	feed(r, ev_runtime(t0 + 2115000, 0, next, next, 2000000));
+	feed(r, ev_runtime(t0 + 115000 + ran, 0, next, next, ran));
 	return r;
+}
+
+static struct cfsr_replay *group_of_three(const struct cfsr_profile *p, uint64_t t0, int next)
+{
+	return group_of_three_ran(p, t0, next, 2000000);
 }
 
 static struct cfsr_replay *run_group_delayed(uint64_t t0)
@@ -2096,12 +2103,16 @@ static void test_group_entity_reweight(void **state)
  * deadline 500000 + (374999 - 500000) * 2 = 249998.  v6.7 (V without the
  * waiting entity, over A and B): V = 1e6, lag 1e6 doubled: vruntime
  * -1e6; deadline 1e6 + (374999 - 1e6) * 2 = -250002.  Stable 6.6.4
- * carries eab03c23c2a1 and so v6.7's form; 6.6.0-6.6.3 keep the vruntime
- * 0 and scale the deadline relative to it: 374999 * 2 = 749998.
+ * carries eab03c23c2a1 and so v6.7's form, as does 6.8.0; 6.6.30 and
+ * 6.8.9 carry v6.9's fixes (afae8002b4fd, 1560d1f6eb6b) and so its form;
+ * 6.6.0-6.6.3 keep the vruntime 0 and scale the deadline relative to it:
+ * 374999 * 2 = 749998.
  */
-static void reweight_waiting(const char *release, int64_t vruntime, int64_t deadline)
+static void reweight_waiting_ran(const char *release, uint64_t ran, int64_t vruntime,
+				 int64_t deadline)
 {
-	struct cfsr_replay *r = group_of_three(cfsr_profile_for(release), 5000000000ull, 70);
+	struct cfsr_replay *r =
+		group_of_three_ran(cfsr_profile_for(release), 5000000000ull, 70, ran);
 	struct cfsr_cfs_rq *g = cfsr_replay_cfs_rq(r, "/g", 0);
 
 	assert_int_equal(g->se_vruntime, 0);
@@ -2112,13 +2123,42 @@ static void reweight_waiting(const char *release, int64_t vruntime, int64_t dead
 	cfsr_replay_free(r);
 }
 
+static void reweight_waiting(const char *release, int64_t vruntime, int64_t deadline)
+{
+	reweight_waiting_ran(release, 2000000, vruntime, deadline);
+}
+
+/*
+ * The same after A ran 10 ms, past the lag clamp of 1560d1f6eb6b.  v6.9
+ * form: V = 10e6 * 1024 / 4096 = 2.5e6, lag 2.5e6 clamped to
+ * calc_delta_fair(max(2 * 750000, TICK_NSEC = 4e6)) at 2048 = 1999999,
+ * doubled: vruntime 2.5e6 - 3999998 = -1499998; deadline 2.5e6 + (374999 -
+ * 2.5e6) * 2 = -1750002.  v6.7 form: V = 10e6 * 1024 / 2048 = 5e6, lag
+ * 5e6 unclamped: vruntime 5e6 - 10e6 = -5e6; deadline 5e6 + (374999 -
+ * 5e6) * 2 = -4250002.
+ */
+static void test_reweight_eevdf_clamp(void **state)
+{
+	(void)state;
+	reweight_waiting_ran("6.6.29", 10000000, -5000000, -4250002);
+	reweight_waiting_ran("6.6.30", 10000000, -1499998, -1750002);
+	reweight_waiting_ran("6.8.8", 10000000, -5000000, -4250002);
+	reweight_waiting_ran("6.8.9", 10000000, -1499998, -1750002);
+	reweight_waiting_ran("6.10", 10000000, -1499998, -1750002);
+}
+
 static void test_group_entity_reweight_eevdf(void **state)
 {
 	(void)state;
 	reweight_waiting("6.10", -500000, 249998);
 	reweight_waiting("6.7", -1000000, -250002);
 	reweight_waiting("6.6.4", -1000000, -250002);
-	reweight_waiting("6.6.92", -1000000, -250002);
+	reweight_waiting("6.6.29", -1000000, -250002);
+	reweight_waiting("6.6.30", -500000, 249998);
+	reweight_waiting("6.6.92", -500000, 249998);
+	reweight_waiting("6.8.8", -1000000, -250002);
+	reweight_waiting("6.8.9", -500000, 249998);
+	reweight_waiting("6.9", -500000, 249998);
 	reweight_waiting("6.6.3", 0, 749998);
 }
 
@@ -3671,6 +3711,7 @@ int main(void)
 		cmocka_unit_test(test_group_entity_pick),
 		cmocka_unit_test(test_group_entity_reweight),
 		cmocka_unit_test(test_group_entity_reweight_eevdf),
+		cmocka_unit_test(test_reweight_eevdf_clamp),
 		cmocka_unit_test(test_group_entity_enqueue_update_curr),
 		cmocka_unit_test(test_group_entity_cfs_profile),
 		cmocka_unit_test(test_group_walk_counts),
