@@ -75,11 +75,12 @@
  * prop_runnable_sum.  The PELT arithmetic proper is chosen separately
  * (struct cfsr_pelt_params).
  *
- * Not modelled (the engine keeps the v6.13+ form throughout): v6.12.0-
- * v6.12.6 counting delayed tasks as runnable in a cfs_rq's runnable input
- * and a group entity's runnable_weight (h_nr_running; h_nr_running -
- * h_nr_delayed from stable 6.12.7 and v6.13, h_nr_runnable from v6.14),
- * and cfs_rq_is_decayed() also requiring tg_load_avg_contrib == 0
+ * A cfs_rq's runnable input and a group entity's runnable_weight count
+ * delayed tasks in 6.12.0-6.12.6 (h_nr_running; h_nr_running -
+ * h_nr_delayed from stable 6.12.7 and v6.13, h_nr_runnable from v6.14):
+ * a profile field, profile->runnable_delayed.
+ *
+ * Not modelled: cfs_rq_is_decayed() also requiring tg_load_avg_contrib == 0
  * (ca125231dd29, stable 6.17.y and 6.18.y from December 2025), which keeps
  * a cfs_rq on the leaf list until its contribution is withdrawn.
  */

@@ -440,8 +440,8 @@ int cfsr_pelt_update_se(const struct cfsr_pelt_params *params, uint64_t now,
  * @sa: the cfs_rq's signal
  * @load_weight: cfs_rq->load.weight (sum of the queued entities' weights,
  *               delayed ones included)
- * @runnable: h_nr_runnable (v6.14+); h_nr_running - h_nr_delayed (v6.13);
- *            h_nr_running (v5.7-v6.12)
+ * @runnable: h_nr_runnable (v6.14+); h_nr_running - h_nr_delayed (v6.13,
+ *            stable 6.12.7+); h_nr_running (v5.7-v6.12.6)
  * @running: cfs_rq->curr != NULL
  *
  * Return: 1 if the averages changed, else 0.

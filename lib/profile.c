@@ -15,7 +15,7 @@
  * docs/PROFILES.md); a stable backport whose first sublevel is pinned
  * splits its series (4.9.220, 4.14.177, 4.19.116, 5.4.33, 5.5.18, 5.6.5,
  * 5.7.7, 5.10.113, 5.15.19, 5.15.36, 5.16.5, 5.17.5, 6.6.4, 6.6.30, 6.6.93,
- * 6.8.9, 6.12.31, 6.14.9: docs/PROFILES.md, "Stable backports"), the others
+ * 6.8.9, 6.12.7, 6.12.31, 6.14.9: docs/PROFILES.md, "Stable backports"), the others
  * are noted in
  * the traits.
  */
@@ -41,12 +41,14 @@
  * DELAY_ZERO and PLACE_REL_DEADLINE too; UTIL_EST and UTIL_EST_FASTUP (a
  * feature until v6.7, then the only behaviour) are on in all of them;
  * migrate_se_pelt_lag() exists from v6.0 (e2f3e35f1f5a), the detach inside
- * dequeue_entity() from v6.1 (e1f078f50478).
+ * dequeue_entity() from v6.1 (e1f078f50478); the delayed tasks count as
+ * runnable for a cfs_rq's PELT up to 6.12.6 (76f2f783294d is in 6.12.7).
  */
 #define RUNNABLE(nm, from, to, params, is_eevdf, delay, slice_ns, impl, what)              \
 	{                                                                                  \
 		.name = nm, .first = from, .last = to, .pelt = params, .eevdf = is_eevdf,  \
 		.delay_dequeue = delay, .delay_zero = delay, .place_lag = is_eevdf,        \
+		.runnable_delayed = (delay) && (to) <= CFSR_KVER(6, 12, 6),                \
 		.place_deadline_initial = is_eevdf, .place_rel_deadline = delay,           \
 		.run_to_parity = is_eevdf, .pick_buddy = (from) >= CFSR_KVER(6, 15, 0),    \
 		.util_est = true, .util_est_fastup = true, .base_slice_ns = slice_ns,      \
@@ -203,9 +205,14 @@ static const struct cfsr_profile profiles[] = {
 	RUNNABLE("v6.10-v6.11 EEVDF", CFSR_KVER(6, 10, 0), CFSR_KVER(6, 11, 999),
 		 &cfsr_pelt_params_v6_10, true, false, 750000, true,
 		 "post_init_entity_util_avg() scales by se_weight(); otherwise as v6.8"),
-	RUNNABLE("v6.12.0-v6.12.30 EEVDF, delayed dequeue", CFSR_KVER(6, 12, 0),
+	RUNNABLE("v6.12.0-v6.12.6 EEVDF, delayed dequeue", CFSR_KVER(6, 12, 0), CFSR_KVER(6, 12, 6),
+		 &cfsr_pelt_params_v6_12, true, true, 750000, true,
+		 "DELAY_DEQUEUE; a delayed task not runnable for its own PELT, but counted "
+		 "in its cfs_rq's (h_nr_running); util_est capacity check"),
+	RUNNABLE("v6.12.7-v6.12.30 EEVDF, delayed dequeue", CFSR_KVER(6, 12, 7),
 		 CFSR_KVER(6, 12, 30), &cfsr_pelt_params_v6_12, true, true, 750000, true,
-		 "DELAY_DEQUEUE; delayed tasks not runnable for PELT; util_est capacity check"),
+		 "as v6.12.0, delayed tasks not runnable for their cfs_rq's PELT either "
+		 "(76f2f783294d, stable 6.12.7)"),
 	RUNNABLE("v6.12.31-v6.12.y EEVDF, delayed dequeue", CFSR_KVER(6, 12, 31),
 		 CFSR_KVER(6, 12, 999), &cfsr_pelt_params_v6_12, true, true, 700000, true,
 		 "as v6.12.0, base slice 0.70 ms (2ae891b82695, stable 6.12.31)"),

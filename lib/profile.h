@@ -48,6 +48,12 @@ enum cfsr_profile_arith {
  * @eevdf: EEVDF pick (v6.6+) rather than classic CFS
  * @delay_dequeue: DELAY_DEQUEUE (v6.12+): a task that blocks while not
  *                 eligible stays queued until picked or woken
+ * @runnable_delayed: a cfs_rq's runnable count for PELT, and a group
+ *                    entity's runnable_weight, count its delayed tasks
+ *                    (h_nr_running, 6.12.0-6.12.6); from 6.12.7 and v6.13
+ *                    they do not (h_nr_running - h_nr_delayed, 76f2f783294d
+ *                    "sched/eevdf: More PELT vs DELAYED_DEQUEUE";
+ *                    h_nr_runnable from v6.14)
  * @delay_zero: DELAY_ZERO (v6.12+): a delayed task leaves, or is requeued,
  *              with its positive lag dropped
  * @place_lag: PLACE_LAG (v6.6+): an enqueued entity keeps its lag
@@ -103,6 +109,7 @@ struct cfsr_profile {
 	const struct cfsr_pelt_params *pelt;
 	bool eevdf;
 	bool delay_dequeue;
+	bool runnable_delayed;
 	bool delay_zero;
 	bool place_lag;
 	bool place_deadline_initial;

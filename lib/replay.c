@@ -1698,6 +1698,18 @@ static void onrq_account(struct cfsr_replay *r, const struct cfsr_task *t, int s
 }
 
 /*
+ * The runnable count of @cfs that PELT reads (__update_load_avg_cfs_rq(),
+ * and se_update_runnable() for its group entity): the tasks queued at or
+ * below it, delayed ones included up to 6.12.6 (h_nr_running), not from
+ * 6.12.7 and v6.13 (h_nr_running - h_nr_delayed, 76f2f783294d; h_nr_runnable
+ * from v6.14, profile->runnable_delayed).
+ */
+static unsigned int cfs_runnable(const struct cfsr_replay *r, const struct cfsr_cfs_rq *cfs)
+{
+	return r->profile->runnable_delayed ? cfs->h_nr_queued : cfs->h_nr_runnable;
+}
+
+/*
  * Add (@sign 1) or remove (-1) a task's part in its cfs_rq: account_entity_
  * enqueue/dequeue() (load.weight, nr_queued), the runnable counts of its
  * cfs_rq and the levels above (h_nr_queued, h_nr_runnable), cfs_rq->curr
@@ -1859,7 +1871,7 @@ static void group_levels(struct cfsr_replay *r, int group, int cpu, int reweight
 		busy = cfs_nr_queued(c) > 0;
 		/* se_update_runnable() after the accounting below (v5.7-v6.18) */
 		if (reweight != LEVELS_KEEP)
-			c->se_runnable = c->h_nr_runnable;
+			c->se_runnable = cfs_runnable(r, c);
 		if (!busy && c->se_on_rq && !c->se_delayed)
 			gse_dequeue(r, c);
 		if (reweight >= LEVELS_CHANGED)
@@ -2038,7 +2050,7 @@ static void start_unknown(struct cfsr_sched_avg *sa, uint64_t now, uint64_t *war
 
 /*
  * The cfs_rq's inputs: scale_load_down(load.weight), the runnable count
- * (h_nr_runnable, v6.14+), and whether an entity runs on it.
+ * (cfs_runnable()), and whether an entity runs on it.
  */
 static void cfs_age(const struct cfsr_replay *r, const struct cfsr_cfs_rq *cfs,
 		    struct cfsr_sched_avg *sa, struct cfsr_pelt_removed *removed, uint64_t now)
@@ -2047,7 +2059,7 @@ static void cfs_age(const struct cfsr_replay *r, const struct cfsr_cfs_rq *cfs,
 
 	r->ops->update_cfs_rq(r->profile, pelt_now(r, cfs->cpu, now, sa->last_update_time),
 			      pelt_scale(r, cfs->cpu), sa, removed, cfs->load_weight,
-			      cfs->h_nr_runnable, cfs->curr > 0, &prop);
+			      cfs_runnable(r, cfs), cfs->curr > 0, &prop);
 }
 
 void cfsr_replay_cfs_rq_settle(const struct cfsr_replay *r, const struct cfsr_cfs_rq *cfs,
@@ -2131,10 +2143,10 @@ static int cfs_update(struct cfsr_replay *r, struct cfsr_cfs_rq *cfs, uint64_t n
 		start_unknown(&cfs->avg, pelt_now(r, cfs->cpu, now, 0), &cfs->warm_until);
 	if (now < cfs->avg.last_update_time)
 		now = cfs->avg.last_update_time;
-	decayed = r->ops->update_cfs_rq(r->profile,
-					pelt_now(r, cfs->cpu, now, cfs->avg.last_update_time),
-					pelt_scale(r, cfs->cpu), &cfs->avg, &cfs->removed,
-					cfs->load_weight, cfs->h_nr_runnable, cfs->curr > 0, &prop);
+	decayed = r->ops->update_cfs_rq(
+		r->profile, pelt_now(r, cfs->cpu, now, cfs->avg.last_update_time),
+		pelt_scale(r, cfs->cpu), &cfs->avg, &cfs->removed, cfs->load_weight,
+		cfs_runnable(r, cfs), cfs->curr > 0, &prop);
 	if (prop) {
 		/* add_tg_cfs_propagate() of the removed load */
 		cfs->propagate = true;

@@ -296,6 +296,15 @@ static void test_stable_sublevels(void **state)
 	assert_int_equal(cfsr_profile_for("6.6.93")->base_slice_ns, 700000);
 	assert_int_equal(cfsr_profile_for("6.12.30")->base_slice_ns, 750000);
 	assert_int_equal(cfsr_profile_for("6.12.31")->base_slice_ns, 700000);
+	/* 76f2f783294d ("More PELT vs DELAYED_DEQUEUE"): 6.12.7-rc1 */
+	assert_true(cfsr_profile_for("6.12.0")->runnable_delayed);
+	assert_true(cfsr_profile_for("6.12.6")->runnable_delayed);
+	assert_false(cfsr_profile_for("6.12.7")->runnable_delayed);
+	assert_false(cfsr_profile_for("6.12.31")->runnable_delayed);
+	assert_false(cfsr_profile_for("6.13.0")->runnable_delayed);
+	assert_false(cfsr_profile_for("6.11.0")->runnable_delayed);
+	assert_ptr_equal(cfsr_profile_for("6.12.7")->pelt, cfsr_profile_for("6.12.6")->pelt);
+	assert_int_equal(cfsr_profile_for("6.12.7")->base_slice_ns, 750000);
 	assert_int_equal(cfsr_profile_for("6.13.12")->base_slice_ns, 750000);
 	assert_int_equal(cfsr_profile_for("6.14.8")->base_slice_ns, 750000);
 	assert_int_equal(cfsr_profile_for("6.14.9")->base_slice_ns, 700000);
@@ -356,7 +365,10 @@ static void test_choose(void **state)
 	assert_non_null(p);
 	assert_true(cfsr_profile_what_if("6.18.44-fc", p));
 	assert_false(cfsr_profile_what_if(NULL, p));
-	assert_false(cfsr_profile_what_if("6.12.30", p));
+	/* 6.12 is 6.12.0 here: 76f2f783294d (6.12.7) splits the series there */
+	assert_false(cfsr_profile_what_if("6.12.6", p));
+	assert_true(cfsr_profile_what_if("6.12.7", p));
+	assert_true(cfsr_profile_what_if("6.12.30", p));
 	/* 6.12 and 6.13 no longer share a profile: the base slice of 6.12.31+ splits it */
 	assert_true(cfsr_profile_what_if("6.13.2", p));
 }

@@ -1124,6 +1124,54 @@ static void test_delayed_dequeue(void **state)
 }
 
 /*
+ * The root's runnable input while A is delayed, under 6.12.6 and 6.12.7
+ * (76f2f783294d): after run_until_delayed() (A delayed at c0 + 2.8 ms; the
+ * root just updated, the same in both), B runs 1 ms and blocks; the root's
+ * next update, at c0 + 3.8 ms, ages the 1 ms with load 2 * 1024 (A's
+ * weight stays), running 1, and a runnable count of 2 (h_nr_running, A
+ * counted) under 6.12.6, 1 (B alone) under 6.12.7 (cfsr_pelt_update_cfs_rq()
+ * with those inputs from the root at the delay).  Their runnable_sum then
+ * differ by one runnable task's 1 ms in SCHED_CAPACITY units (976 or 977
+ * units of 1024 ns, decayed at most once), load and util not at all.
+ */
+static void test_stable_runnable_delayed(void **state)
+{
+	const uint64_t c0 = 5000000000000ull, t0 = 3000000000ull;
+	const char *const rel[2] = { "6.12.6", "6.12.7" };
+	struct cfsr_sched_avg at_delay[2], want, got[2];
+	struct cfsr_cfs_rq *root;
+	struct cfsr_task *a, *b;
+	struct cfsr_replay *r;
+	int i;
+
+	(void)state;
+	for (i = 0; i < 2; i++) {
+		r = cfsr_replay_new(1, cfsr_profile_for(rel[i]), 250);
+		root = delayed_pair(r, c0, t0, &want, &a, &b);
+		assert_int_equal(root->h_nr_queued, 2);
+		assert_int_equal(root->h_nr_runnable, 1);
+		at_delay[i] = root->avg;
+		feed(r, ev_runtime(t0 + 3900300, 0, 51, 51, 1000000));
+		feed(r, ev_switch(t0 + 3900400, 0, 51, 1, false, 0));
+		assert_int_equal(a->state, CFSR_TS_SLEEPING);
+		assert_int_equal(b->state, CFSR_TS_SLEEPING);
+		got[i] = root->avg;
+		want = at_delay[i];
+		cfsr_pelt_update_cfs_rq(P, c0 + 3800000, &want, 2 * W0, 2 - (uint64_t)i, true);
+		assert_avg_equal(&got[i], &want);
+		cfsr_replay_free(r);
+	}
+	assert_avg_equal(&at_delay[0], &at_delay[1]);
+	assert_true(got[0].runnable_avg > got[1].runnable_avg);
+	assert_int_equal(got[0].load_avg, got[1].load_avg);
+	assert_int_equal(got[0].util_avg, got[1].util_avg);
+	assert_int_equal(got[0].util_sum, got[1].util_sum);
+	/* 1 ms is 976 or 977 whole 1024 ns units, at most one period's decay (y = 0.9786) off */
+	assert_int_equal((got[0].runnable_sum - got[1].runnable_sum) % 1024, 0);
+	assert_in_range(got[0].runnable_sum - got[1].runnable_sum, 955 * 1024, 977 * 1024);
+}
+
+/*
  * After run_until_delayed(): B's tick after 1.7 ms more (vruntime 2.2 ms,
  * deadline renewed to 2.9 ms) asks for a reschedule; the pick's
  * update_curr() reports 10 us more and finds A eligible (mean 2.155 ms)
@@ -3681,6 +3729,7 @@ int main(void)
 		cmocka_unit_test(test_pid_reuse_and_growth),
 		cmocka_unit_test(test_switch_grows_table),
 		cmocka_unit_test(test_delayed_dequeue),
+		cmocka_unit_test(test_stable_runnable_delayed),
 		cmocka_unit_test(test_take_queued),
 		cmocka_unit_test(test_recorded_base_slice),
 		cmocka_unit_test(test_stable_base_slice),
