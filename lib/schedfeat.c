@@ -31,7 +31,8 @@
  *   v6.19    NI_RANDOM after LATENCY_WARN (33cf66d88306; in 6.18.5; 6.1.160
  *            and 6.6.120 carry it after LATENCY_WARN too, not at their end:
  *            before ALT_PERIOD and BASE_SLICE, before HZ_BW, as the hunks of
- *            their stable review patches put it)
+ *            their stable review patches put it; 6.12.65 at its end, after
+ *            LATENCY_WARN, the last line of 6.12's file)
  */
 #include <string.h>
 
@@ -74,6 +75,8 @@ static const char *const v6_8[] = { EEVDF_HEAD, MID, "SIS_UTIL", TAIL, "LATENCY_
 static const char *const v6_11[] = { EEVDF_HEAD, MID, "SIS_UTIL", TAIL, "LATENCY_WARN" };
 static const char *const v6_12[] = { REL_HEAD, DELAY, "DOUBLE_TICK", REL_TAIL };
 static const char *const v6_12_13[] = { REL_HEAD, "PICK_BUDDY", DELAY, "DOUBLE_TICK", REL_TAIL };
+static const char *const v6_12_65[] = { REL_HEAD, "PICK_BUDDY", DELAY, "DOUBLE_TICK", REL_TAIL,
+	"NI_RANDOM" };
 static const char *const v6_13[] = { REL_HEAD, DELAY, REL_TAIL };
 static const char *const v6_14[] = { REL_HEAD, "PICK_BUDDY", DELAY, REL_TAIL };
 static const char *const v6_18_5[] = { REL_HEAD, "PICK_BUDDY", DELAY, REL_TAIL, "NI_RANDOM" };
@@ -104,7 +107,8 @@ static const struct {
 	ORDER(CFSR_KVER(6, 8, 0), CFSR_KVER(6, 10, 999), "v6.8-v6.10", v6_8),
 	ORDER(CFSR_KVER(6, 11, 0), CFSR_KVER(6, 11, 999), "v6.11", v6_11),
 	ORDER(CFSR_KVER(6, 12, 0), CFSR_KVER(6, 12, 12), "v6.12-v6.12.12", v6_12),
-	ORDER(CFSR_KVER(6, 12, 13), CFSR_KVER(6, 12, 999), "v6.12.13-v6.12.y", v6_12_13),
+	ORDER(CFSR_KVER(6, 12, 13), CFSR_KVER(6, 12, 64), "v6.12.13-v6.12.64", v6_12_13),
+	ORDER(CFSR_KVER(6, 12, 65), CFSR_KVER(6, 12, 999), "v6.12.65-v6.12.y", v6_12_65),
 	ORDER(CFSR_KVER(6, 13, 0), CFSR_KVER(6, 13, 1), "v6.13-v6.13.1", v6_13),
 	ORDER(CFSR_KVER(6, 13, 2), CFSR_KVER(6, 18, 4), "v6.13.2-v6.18.4", v6_14),
 	ORDER(CFSR_KVER(6, 18, 5), CFSR_KVER(6, 18, 999), "v6.18.5-v6.18.y", v6_18_5),

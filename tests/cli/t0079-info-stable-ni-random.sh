@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# NI_RANDOM in the stable series 6.1.y and 6.6.y (33cf66d88306, from 6.1.160
-# and 6.6.120): their features.h has it after LATENCY_WARN, before
+# NI_RANDOM in the stable series 6.1.y, 6.6.y and 6.12.y (33cf66d88306,
+# from 6.1.160, 6.6.120 and 6.12.65): 6.1.y's and 6.6.y's features.h has it after LATENCY_WARN, before
 # ALT_PERIOD and BASE_SLICE (6.1.y) or HZ_BW (6.6.y), so a bitmask's bits
 # from there on name other features than in the sublevel before.
 # traces/periodic.dat is given each release (the uname in its header,
@@ -14,7 +14,11 @@
 #    features: NI_RANDOM and BASE_SLICE on;
 #  - 6.6.y up to 6.6.119: HZ_BW is bit 24, 25 features; bits 24 and 25
 #    set: HZ_BW on, bit 25 unnamed; 6.6.120: NI_RANDOM 24, HZ_BW 25, 26
-#    features: both on.
+#    features: both on;
+#  - 6.12.y from 6.12.13 up to 6.12.64: DELAY_DEQUEUE is bit 8, LATENCY_WARN
+#    26, 27 features; bits 8 and 27 set: DELAY_DEQUEUE on, bit 27 unnamed;
+#    6.12.65 (6.12.13's order, NI_RANDOM appended after LATENCY_WARN, the
+#    last line): NI_RANDOM 27, 28 features: both on.
 . "$(dirname "$0")/lib.sh"
 
 METASET=${HELPER_DIR:-$SRC_DIR/tests/helpers}/meta-set
@@ -57,6 +61,15 @@ test_expect_success '6.6.119 and 6.6.120 name bits 24 and 25 differently' '
 	as_release 6.6.120 $(( (1 << 24) | (1 << 25) )) &&
 	decoded 6.6.120 v6.6.120-v6.6.y 26 "NI_RANDOM HZ_BW" &&
 	! grep -q "unnamed" info-6.6.120.txt
+'
+
+test_expect_success '6.12.64 and 6.12.65 name bit 27 differently' '
+	as_release 6.12.64 $(( (1 << 27) | (1 << 8) )) &&
+	decoded 6.12.64 v6.12.13-v6.12.64 27 DELAY_DEQUEUE &&
+	grep -q "^  unnamed bits: 27 " info-6.12.64.txt &&
+	as_release 6.12.65 $(( (1 << 27) | (1 << 8) )) &&
+	decoded 6.12.65 v6.12.65-v6.12.y 28 "DELAY_DEQUEUE NI_RANDOM" &&
+	! grep -q "unnamed" info-6.12.65.txt
 '
 
 test_done

@@ -128,7 +128,8 @@ static void test_decode_6_12_6_13(void **state)
  * lines); 6.1.160 has NI_RANDOM 24, ALT_PERIOD 25, BASE_SLICE 26 (27).
  * 6.6.y up to 6.6.119: PLACE_LAG 0 .. DOUBLE_TICK 8 (9 lines), then the same
  * 9-23 as 6.1 (NONTASK_CAPACITY to LATENCY_WARN), HZ_BW 24 (25 lines);
- * 6.6.120 NI_RANDOM 24, HZ_BW 25 (26).
+ * 6.6.120 NI_RANDOM 24, HZ_BW 25 (26).  6.12.65 (6.12.65-rc1) appends it to
+ * 6.12.13's 27 lines, after LATENCY_WARN, their last.
  */
 static void test_decode_ni_random_stable(void **state)
 {
@@ -172,6 +173,28 @@ static void test_decode_ni_random_stable(void **state)
 	assert_int_equal(cfsr_sched_feat_state(&f, "NI_RANDOM"), 1);
 	assert_int_equal(cfsr_sched_feat_state(&f, "HZ_BW"), 0);
 	assert_string_equal(f.names[25], "HZ_BW");
+	/*
+	 * 6.12.65: PLACE_LAG 0 .. PICK_BUDDY 6, CACHE_HOT_BUDDY 7, DELAY_DEQUEUE
+	 * 8 .. DOUBLE_TICK 13, NONTASK_CAPACITY 14 .. UTIL_EST 25, LATENCY_WARN
+	 * 26, then NI_RANDOM 27
+	 */
+	in = info_for("6.12.64", (1ull << 27) | (1ull << 8));
+	cfsr_sched_feats_decode(&f, &in);
+	assert_int_equal(f.nr, 27);
+	assert_int_equal(cfsr_sched_feat_state(&f, "DELAY_DEQUEUE"), 1);
+	assert_int_equal(cfsr_sched_feat_state(&f, "NI_RANDOM"), -1);
+	assert_int_equal(cfsr_sched_feat_unnamed(&f), 1ull << 27);
+	in.kernel_release = "6.12.65";
+	cfsr_sched_feats_decode(&f, &in);
+	assert_int_equal(f.nr, 28);
+	assert_int_equal(cfsr_sched_feat_state(&f, "DELAY_DEQUEUE"), 1);
+	assert_int_equal(cfsr_sched_feat_state(&f, "NI_RANDOM"), 1);
+	assert_int_equal(cfsr_sched_feat_state(&f, "LATENCY_WARN"), 0);
+	assert_string_equal(f.names[26], "LATENCY_WARN");
+	assert_string_equal(f.names[27], "NI_RANDOM");
+	assert_int_equal(cfsr_sched_feat_unnamed(&f), 0);
+	assert_non_null(cfsr_sched_feat_order("6.12.70", &nr, &range));
+	assert_string_equal(range, "v6.12.65-v6.12.y");
 	/* a 6.6.120 kernel's HZ_BW bit is unnamed under the older order */
 	in = info_for("6.6.119", 1ull << 25);
 	cfsr_sched_feats_decode(&f, &in);
