@@ -21,15 +21,25 @@
 #include "weight.h"
 
 /*
- * v6.12-v6.18: update_tg_load_avg() rate-limited to once per ms
- * (1528c661c24b, v6.7), update_cfs_group() skipping an unchanged weight
- * (eab03c23c2a1, v6.7) and leaving an empty group's weight alone (v6.12,
- * with DELAY_DEQUEUE).
+ * v6.13-v6.18 and stable 6.12.11+: update_tg_load_avg() rate-limited to
+ * once per ms (1528c661c24b, v6.7), update_cfs_group() skipping an
+ * unchanged weight (eab03c23c2a1, v6.7) and leaving an empty group's weight
+ * alone (66951e4860d3, "Fix update_cfs_group() vs DELAY_DEQUEUE", v6.13
+ * and stable 6.12.11; docs/PROFILES.md, "Stable backports").
  */
 const struct cfsr_group_params cfsr_group_params_v6_12 = {
-	.name = "v6.12-v6.18",
+	.name = "6.12.11-v6.18",
 	.tg_load_ratelimit = true,
 	.keep_empty_weight = true,
+	.reweight_eevdf = true,
+	.reweight_v_fixed = true,
+};
+
+/* 6.12.0-6.12.10: v6.11's, an empty group reweighted (66951e4860d3 is 6.12.11). */
+const struct cfsr_group_params cfsr_group_params_v6_12_0 = {
+	.name = "6.12.0-6.12.10",
+	.tg_load_ratelimit = true,
+	.keep_empty_weight = false,
 	.reweight_eevdf = true,
 	.reweight_v_fixed = true,
 };
@@ -105,8 +115,10 @@ const struct cfsr_group_params cfsr_group_params_v6_6 = {
 
 const struct cfsr_group_params *cfsr_group_params_for(int version)
 {
-	if (version >= CFSR_KVER(6, 12, 0))
+	if (version >= CFSR_KVER(6, 12, 11))
 		return &cfsr_group_params_v6_12;
+	if (version >= CFSR_KVER(6, 12, 0))
+		return &cfsr_group_params_v6_12_0;
 	if (version >= CFSR_KVER(6, 8, 9))
 		return &cfsr_group_params_v6_8_9;
 	if (version >= CFSR_KVER(6, 7, 0))

@@ -49,9 +49,10 @@
  *                     1 ms of sched_clock_cpu() per cfs_rq (1528c661c24b,
  *                     v6.7); before, on every call past the threshold
  * @keep_empty_weight: update_cfs_group() leaves the weight of a group
- *                     entity whose cfs_rq is empty as it is (v6.12, with
- *                     DELAY_DEQUEUE); before, an empty group was reweighted
- *                     (to MIN_SHARES once its load decayed)
+ *                     entity whose cfs_rq is empty as it is (66951e4860d3,
+ *                     v6.13 and stable 6.12.11, for DELAY_DEQUEUE);
+ *                     before, an empty group was reweighted (to MIN_SHARES
+ *                     once its load decayed)
  * @reweight_unchanged: update_cfs_group() calls reweight_entity() even
  *                      when calc_group_shares() gives the entity's current
  *                      weight, which recomputes its load_avg from its
@@ -93,8 +94,10 @@ struct cfsr_group_params {
 	bool reweight_v_fixed;
 };
 
-/* v6.12-v6.18. */
+/* v6.13-v6.18 and stable 6.12.11+. */
 extern const struct cfsr_group_params cfsr_group_params_v6_12;
+/* Stable 6.12.0-6.12.10: an empty group still reweighted. */
+extern const struct cfsr_group_params cfsr_group_params_v6_12_0;
 /* Stable 6.8.9-6.8.y and v6.9-v6.11. */
 extern const struct cfsr_group_params cfsr_group_params_v6_8_9;
 /* v6.7-v6.8.8. */

@@ -15,7 +15,7 @@
  * docs/PROFILES.md); a stable backport whose first sublevel is pinned
  * splits its series (4.9.220, 4.14.177, 4.19.116, 5.4.33, 5.5.18, 5.6.5,
  * 5.7.7, 5.10.113, 5.15.19, 5.15.36, 5.16.5, 5.17.5, 6.6.4, 6.6.30, 6.6.93,
- * 6.8.9, 6.12.7, 6.12.31, 6.14.9: docs/PROFILES.md, "Stable backports"), the others
+ * 6.8.9, 6.12.7, 6.12.11, 6.12.31, 6.14.9: docs/PROFILES.md, "Stable backports"), the others
  * are noted in
  * the traits.
  */
@@ -208,11 +208,16 @@ static const struct cfsr_profile profiles[] = {
 	RUNNABLE("v6.12.0-v6.12.6 EEVDF, delayed dequeue", CFSR_KVER(6, 12, 0), CFSR_KVER(6, 12, 6),
 		 &cfsr_pelt_params_v6_12, true, true, 750000, true,
 		 "DELAY_DEQUEUE; a delayed task not runnable for its own PELT, but counted "
-		 "in its cfs_rq's (h_nr_running); util_est capacity check"),
-	RUNNABLE("v6.12.7-v6.12.30 EEVDF, delayed dequeue", CFSR_KVER(6, 12, 7),
-		 CFSR_KVER(6, 12, 30), &cfsr_pelt_params_v6_12, true, true, 750000, true,
+		 "in its cfs_rq's (h_nr_running); util_est capacity check; an empty group "
+		 "reweighted; reweight_eevdf() as v6.9 (6d71a9c61604 is v6.13)"),
+	RUNNABLE("v6.12.7-v6.12.10 EEVDF, delayed dequeue", CFSR_KVER(6, 12, 7),
+		 CFSR_KVER(6, 12, 10), &cfsr_pelt_params_v6_12, true, true, 750000, true,
 		 "as v6.12.0, delayed tasks not runnable for their cfs_rq's PELT either "
 		 "(76f2f783294d, stable 6.12.7)"),
+	RUNNABLE("v6.12.11-v6.12.30 EEVDF, delayed dequeue", CFSR_KVER(6, 12, 11),
+		 CFSR_KVER(6, 12, 30), &cfsr_pelt_params_v6_12, true, true, 750000, true,
+		 "as v6.12.7, an empty group keeps its entity's weight (66951e4860d3, "
+		 "stable 6.12.11)"),
 	RUNNABLE("v6.12.31-v6.12.y EEVDF, delayed dequeue", CFSR_KVER(6, 12, 31),
 		 CFSR_KVER(6, 12, 999), &cfsr_pelt_params_v6_12, true, true, 700000, true,
 		 "as v6.12.0, base slice 0.70 ms (2ae891b82695, stable 6.12.31)"),

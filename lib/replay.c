@@ -220,8 +220,8 @@ struct cfsr_replay {
 	bool tick_confirmed;
 	uint64_t base_slice;
 	/*
-	 * reweight_entity() places a queued entity again (v6.13+; the v6.12
-	 * profiles too, as when they shared one with v6.13-v6.14)
+	 * reweight_entity() places a queued entity again (6d71a9c61604, v6.13+;
+	 * not in 6.12.y, which keeps v6.9's reweight_eevdf())
 	 */
 	bool reweight_place;
 	/* a dying task is moved even within its group (exit_same()), by release */
@@ -2444,7 +2444,7 @@ static void reweight_eevdf(struct cfsr_replay *r, struct cfsr_cfs_rq *g, uint64_
 /*
  * Mirrors update_cfs_group() in kernel/sched/fair.c, v5.7-v6.18, with
  * reweight_entity()'s PELT part: an empty group keeps its entity's weight
- * (v6.12+); otherwise calc_group_shares() and, when the weight changes
+ * (v6.13+, 6.12.11+, gparams->keep_empty_weight); otherwise calc_group_shares() and, when the weight changes
  * (v6.7+, 6.6.4+) or always (v5.7-v6.6.3, gparams->reweight_unchanged), the
  * entity's load leaves the parent, its load_avg is recomputed from its
  * load_sum for the weight, and it re-enters (lib/group.c, lib/pelt.c).
@@ -2979,7 +2979,8 @@ static void attach_task(struct cfsr_replay *r, struct cfsr_task *t, uint64_t now
 	cfs->propagate = true;
 	tg_publish(r, cfs, ts, false);
 	/*
-	 * a load-balance attach in lock-step (v6.12+): enqueue_entity()'s
+	 * a load-balance attach in lock-step (an empty group keeping its
+	 * weight: v6.13+, 6.12.11+): enqueue_entity()'s
 	 * update_cfs_group() of each level after its update (on_migrate())
 	 */
 	group_walk(r, cfs, now, ts, exact,
@@ -4365,8 +4366,8 @@ static int on_migrate(struct cfsr_replay *r, const struct cfsr_event *ev)
 		 * and update_cfs_group() at each level, after the level's
 		 * update_load_avg(), whose DO_ATTACH below published the
 		 * task's load into tg->load_avg (v5.7-v6.18).  The walk is
-		 * made here where the attach was; in lock-step from v6.12
-		 * (an empty group kept its weight, so nothing is due before)
+		 * made here where the attach was; in lock-step where an empty
+		 * group keeps its weight (v6.13+, 6.12.11+: nothing is due before)
 		 * by the attach itself, at the records' clock (attach_task()).
 		 */
 		group_levels(r, t->group, t->cpu,
@@ -6001,7 +6002,8 @@ struct cfsr_replay *cfsr_replay_new(int nr_cpus, const struct cfsr_profile *prof
 		factor++;
 	r->factor = factor;
 	r->base_slice = (uint64_t)profile->base_slice_ns * factor;
-	r->reweight_place = profile->eevdf && profile->first >= CFSR_KVER(6, 12, 0);
+	/* 6d71a9c61604 (v6.13): dropped from 6.12.11-rc2, not in 6.12.y */
+	r->reweight_place = profile->eevdf && profile->first >= CFSR_KVER(6, 13, 0);
 	/* a release range that straddles v6.14 is taken by its first release */
 	r->exit_same = profile->first < CFSR_KVER(6, 4, 0) || profile->first >= CFSR_KVER(6, 14, 0);
 	cfsr_cfs_tunables_init(&r->cfs_tu, profile, factor);

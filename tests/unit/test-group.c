@@ -822,7 +822,14 @@ static void test_params_for(void **state)
 {
 	(void)state;
 	assert_ptr_equal(cfsr_group_params_for(CFSR_KVER(6, 18, 44)), &cfsr_group_params_v6_12);
-	assert_ptr_equal(cfsr_group_params_for(CFSR_KVER(6, 12, 0)), &cfsr_group_params_v6_12);
+	/* 66951e4860d3 (an empty group keeps its weight): v6.13 and stable 6.12.11 */
+	assert_ptr_equal(cfsr_group_params_for(CFSR_KVER(6, 13, 0)), &cfsr_group_params_v6_12);
+	assert_ptr_equal(cfsr_group_params_for(CFSR_KVER(6, 12, 11)), &cfsr_group_params_v6_12);
+	assert_ptr_equal(cfsr_group_params_for(CFSR_KVER(6, 12, 10)), &cfsr_group_params_v6_12_0);
+	assert_ptr_equal(cfsr_group_params_for(CFSR_KVER(6, 12, 0)), &cfsr_group_params_v6_12_0);
+	assert_false(cfsr_group_params_v6_12_0.keep_empty_weight);
+	assert_true(cfsr_group_params_v6_12_0.tg_load_ratelimit &&
+		    cfsr_group_params_v6_12_0.reweight_v_fixed);
 	assert_ptr_equal(cfsr_group_params_for(CFSR_KVER(6, 11, 0)), &cfsr_group_params_v6_8_9);
 	/* the reweight_eevdf() fixes of v6.9 in stable 6.8.9 and 6.6.30 */
 	assert_ptr_equal(cfsr_group_params_for(CFSR_KVER(6, 9, 0)), &cfsr_group_params_v6_8_9);

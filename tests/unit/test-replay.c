@@ -1467,6 +1467,56 @@ static void test_group_entity(void **state)
 }
 
 /*
+ * update_cfs_group() of an emptied group, before and after 66951e4860d3
+ * (6.12.10, 6.12.11): test_group_entity()'s run, /g's entity on CPU 0 at
+ * the weight calc_group_shares() gave it with task 60 queued
+ * (load = max(1024, load_avg)); 60 sleeps and the entity leaves the root.
+ * 6.12.11 keeps that weight; 6.12.10 reweights it at its dequeue
+ * (dequeue_entity()'s update_cfs_group()) with the group's load.weight 0:
+ * load = max(0, load_avg) = load_avg, so the shares are
+ * W0 * load_avg / (tg->load_avg - contrib + load_avg), on the values the
+ * dequeue's update left (the same clock: load_avg unchanged).
+ */
+static void test_stable_keep_empty_weight(void **state)
+{
+	const char *const rel[2] = { "6.12.10", "6.12.11" };
+	const uint64_t t0 = 4000000000ull;
+	const struct cfsr_cfs_rq *g0;
+	struct cfsr_replay *r;
+	uint64_t before, want, la;
+	int i;
+
+	(void)state;
+	for (i = 0; i < 2; i++) {
+		r = cfsr_replay_new(2, cfsr_profile_for(rel[i]), 250);
+		run_lone_in_g(r, t0, true);
+		feed(r, ev_wakeup(t0 + 4400000, 1, 0, 61, 1));
+		feed(r, ev_switch(t0 + 4500000, 1, 0, 0, false, 61));
+		feed(r, ev_wakeup(t0 + 8400000, 0, 60, 62, 1));
+		feed(r, ev_runtime(t0 + 8500000, 1, 61, 61, 4000000));
+		feed(r, ev_runtime(t0 + 8600000, 0, 60, 60, 4300000));
+		feed(r, ev_runtime(t0 + 9500000, 1, 61, 61, 1000000));
+		feed(r, ev_runtime(t0 + 9600000, 0, 60, 60, 1000000));
+		g0 = cfsr_replay_cfs_rq(r, "/g", 0);
+		before = g0->se_weight;
+		assert_true(g0->avg.load_avg < 1024);
+		assert_int_equal(before, (uint64_t)W0 * 1024 /
+						 ((uint64_t)cfsr_replay_tg_load_avg(r, g0) -
+						  g0->tg_load_avg_contrib + 1024));
+		feed(r, ev_switch(t0 + 9600000, 0, 60, 1, false, 0));
+		g0 = cfsr_replay_cfs_rq(r, "/g", 0);
+		assert_false(g0->se_on_rq);
+		assert_int_equal(g0->load_weight, 0);
+		la = g0->avg.load_avg;
+		want = (uint64_t)W0 * la /
+		       ((uint64_t)cfsr_replay_tg_load_avg(r, g0) - g0->tg_load_avg_contrib + la);
+		assert_true(want < before);
+		assert_int_equal(g0->se_weight, i == 0 ? want : before);
+		cfsr_replay_free(r);
+	}
+}
+
+/*
  * A reading of CPU 0's group cfs_rq gives tg->load_avg 22 above the sum
  * the engine holds: on two CPUs that is CPU 1's publication the engine
  * has not made yet, credited to CPU 1 as of its own last reading, so that
@@ -2193,6 +2243,7 @@ static void test_reweight_eevdf_clamp(void **state)
 	reweight_waiting_ran("6.8.8", 10000000, -5000000, -4250002);
 	reweight_waiting_ran("6.8.9", 10000000, -1499998, -1750002);
 	reweight_waiting_ran("6.10", 10000000, -1499998, -1750002);
+	reweight_waiting_ran("6.12.11", 10000000, -1499998, -1750002);
 }
 
 static void test_group_entity_reweight_eevdf(void **state)
@@ -2207,6 +2258,8 @@ static void test_group_entity_reweight_eevdf(void **state)
 	reweight_waiting("6.8.8", -1000000, -250002);
 	reweight_waiting("6.8.9", -500000, 249998);
 	reweight_waiting("6.9", -500000, 249998);
+	/* 6.12.y keeps v6.9's form: 6d71a9c61604 left 6.12.11 at its -rc2 */
+	reweight_waiting("6.12.30", -500000, 249998);
 	reweight_waiting("6.6.3", 0, 749998);
 }
 
@@ -3745,6 +3798,7 @@ int main(void)
 		cmocka_unit_test(test_delayed_pick_keeps),
 		cmocka_unit_test(test_root_cfs_rq),
 		cmocka_unit_test(test_group_entity),
+		cmocka_unit_test(test_stable_keep_empty_weight),
 		cmocka_unit_test(test_group_take_tg),
 		cmocka_unit_test(test_recover_ahead),
 		cmocka_unit_test(test_exit_move),
