@@ -1416,6 +1416,27 @@ static void test_group_shares_idle_nice(void **state)
 	cfsr_replay_free(r);
 }
 
+/*
+ * After run_lone_in_g() with CPU 1: task 61 of /g runs on CPU 1 from
+ * t0 + 4.5 ms; both report run time until t0 + 9.6 ms.
+ */
+static void run_second_in_g(struct cfsr_replay *r, uint64_t t0)
+{
+	feed(r, ev_wakeup(t0 + 4400000, 1, 0, 61, 1));
+	feed(r, ev_switch(t0 + 4500000, 1, 0, 0, false, 61));
+	/* an event between two reports of task 60, so that the second is a tick's */
+	feed(r, ev_wakeup(t0 + 8400000, 0, 60, 62, 1));
+	feed(r, ev_runtime(t0 + 8500000, 1, 61, 61, 4000000));
+	feed(r, ev_runtime(t0 + 8600000, 0, 60, 60, 4300000));
+	/*
+	 * each report's update is applied as a tick's once no event of its
+	 * CPU followed it for 50 us, in time order: CPU 1 publishes its load,
+	 * then CPU 0's tick reweights the group entity against it
+	 */
+	feed(r, ev_runtime(t0 + 9500000, 1, 61, 61, 1000000));
+	feed(r, ev_runtime(t0 + 9600000, 0, 60, 60, 1000000));
+}
+
 static void test_group_entity(void **state)
 {
 	struct cfsr_replay *r = cfsr_replay_new(2, prof(), 250);
@@ -1434,19 +1455,7 @@ static void test_group_entity(void **state)
 	assert_int_equal(root0->load_weight, W0);
 	assert_int_equal(cfsr_replay_tg_load_avg(r, g0), (int64_t)g0->tg_load_avg_contrib);
 
-	feed(r, ev_wakeup(t0 + 4400000, 1, 0, 61, 1));
-	feed(r, ev_switch(t0 + 4500000, 1, 0, 0, false, 61));
-	/* an event between two reports of task 60, so that the second is a tick's */
-	feed(r, ev_wakeup(t0 + 8400000, 0, 60, 62, 1));
-	feed(r, ev_runtime(t0 + 8500000, 1, 61, 61, 4000000));
-	feed(r, ev_runtime(t0 + 8600000, 0, 60, 60, 4300000));
-	/*
-	 * each report's update is applied as a tick's once no event of its
-	 * CPU followed it for 50 us, in time order: CPU 1 publishes its load,
-	 * then CPU 0's tick reweights the group entity against it
-	 */
-	feed(r, ev_runtime(t0 + 9500000, 1, 61, 61, 1000000));
-	feed(r, ev_runtime(t0 + 9600000, 0, 60, 60, 1000000));
+	run_second_in_g(r, t0);
 	g0 = cfsr_replay_cfs_rq(r, "/g", 0);
 	g1 = cfsr_replay_cfs_rq(r, "/g", 1);
 	assert_int_equal(cfsr_replay_tg_load_avg(r, g0),
@@ -1490,13 +1499,7 @@ static void test_stable_keep_empty_weight(void **state)
 	for (i = 0; i < 2; i++) {
 		r = cfsr_replay_new(2, cfsr_profile_for(rel[i]), 250);
 		run_lone_in_g(r, t0, true);
-		feed(r, ev_wakeup(t0 + 4400000, 1, 0, 61, 1));
-		feed(r, ev_switch(t0 + 4500000, 1, 0, 0, false, 61));
-		feed(r, ev_wakeup(t0 + 8400000, 0, 60, 62, 1));
-		feed(r, ev_runtime(t0 + 8500000, 1, 61, 61, 4000000));
-		feed(r, ev_runtime(t0 + 8600000, 0, 60, 60, 4300000));
-		feed(r, ev_runtime(t0 + 9500000, 1, 61, 61, 1000000));
-		feed(r, ev_runtime(t0 + 9600000, 0, 60, 60, 1000000));
+		run_second_in_g(r, t0);
 		g0 = cfsr_replay_cfs_rq(r, "/g", 0);
 		before = g0->se_weight;
 		assert_true(g0->avg.load_avg < 1024);
