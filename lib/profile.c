@@ -15,7 +15,8 @@
  * docs/PROFILES.md); a stable backport whose first sublevel is pinned
  * splits its series (4.9.220, 4.14.177, 4.19.116, 5.4.33, 5.5.18, 5.6.5,
  * 5.7.7, 5.10.113, 5.15.19, 5.15.36, 5.16.5, 5.17.5, 6.6.4, 6.6.30, 6.6.93,
- * 6.8.9, 6.12.7, 6.12.11, 6.12.31, 6.14.9: docs/PROFILES.md, "Stable backports"), the others
+ * 6.8.9, 6.12.7, 6.12.11, 6.12.31, 6.14.9, and 5.10.36, 5.10.44, 5.10.46,
+ * 5.10.51, 5.10.96: docs/PROFILES.md, "Stable backports"), the others
  * are noted in
  * the traits.
  */
@@ -122,15 +123,34 @@ static const struct cfsr_profile profiles[] = {
 		 &cfsr_pelt_params_v5_7_7, false, false, 0, true,
 		 "a new task's runnable_avg from its util_avg (e21cf43406a1, stable 5.7.7); "
 		 "otherwise as v5.7.0"),
-	RUNNABLE("v5.8-v5.10.112 CFS, runnable_avg", CFSR_KVER(5, 8, 0), CFSR_KVER(5, 10, 112),
+	RUNNABLE("v5.8-v5.10.35 CFS, runnable_avg", CFSR_KVER(5, 8, 0), CFSR_KVER(5, 10, 35),
 		 &cfsr_pelt_params_v5_8, false, false, 0, true,
 		 "update_tg_cfs_*() by the parent's divider (95d685935a2e); util_est flag in "
-		 "the LSB; 5.10.y later carries v5.13-v5.17 fixes (98b0d890220d from 5.10.96; "
-		 "not keyed: mainline arithmetic used)"),
+		 "the LSB; 5.10.y later takes v5.13-v5.18 fixes, keyed from 5.10.36"),
+	RUNNABLE("v5.10.36-v5.10.43 CFS, runnable_avg", CFSR_KVER(5, 10, 36), CFSR_KVER(5, 10, 43),
+		 &cfsr_pelt_params_v5_10_36, false, false, 0, true,
+		 "as v5.8, util_est's last_enqueued_diff filter (b89997aa88f0) on the LSB "
+		 "flag, ALT_PERIOD and BASE_SLICE (0c2de3f054a5): stable 5.10.36"),
+	RUNNABLE("v5.10.44-v5.10.45 CFS, runnable_avg", CFSR_KVER(5, 10, 44), CFSR_KVER(5, 10, 45),
+		 &cfsr_pelt_params_v5_10_44, false, false, 0, true,
+		 "as 5.10.36, util_est flag in the MSB (68d7a190682a) and "
+		 "update_tg_cfs_load() resyncing load_sum (7c7ad626d9a0): stable 5.10.44"),
+	RUNNABLE("v5.10.46-v5.10.50 CFS, runnable_avg", CFSR_KVER(5, 10, 46), CFSR_KVER(5, 10, 50),
+		 &cfsr_pelt_params_v5_13, false, false, 0, true,
+		 "as 5.10.44, detach resyncing _sum from _avg (fcf6631f3736, stable 5.10.46): "
+		 "the arithmetic of v5.13"),
+	RUNNABLE("v5.10.51-v5.10.95 CFS, runnable_avg", CFSR_KVER(5, 10, 51), CFSR_KVER(5, 10, 95),
+		 &cfsr_pelt_params_v5_10_51, false, false, 0, true,
+		 "as 5.10.46, removed load resyncing _sum from _avg (1c35b07e6d39, stable "
+		 "5.10.51)"),
+	RUNNABLE("v5.10.96-v5.10.112 CFS, runnable_avg", CFSR_KVER(5, 10, 96),
+		 CFSR_KVER(5, 10, 112), &cfsr_pelt_params_v5_10_96, false, false, 0, true,
+		 "as 5.10.51, removed util_sum bounded by PELT_MIN_DIVIDER (98b0d890220d, "
+		 "stable 5.10.96)"),
 	RUNNABLE("v5.10.113-v5.10.y CFS, runnable_avg", CFSR_KVER(5, 10, 113),
 		 CFSR_KVER(5, 10, 999), &cfsr_pelt_params_v5_10_113, false, false, 0, true,
-		 "as v5.8, attach_entity_load_avg() keeps load_sum >= 1 (40f5aa4c5eae, stable "
-		 "5.10.113); the other v5.13-v5.17 fixes of 5.10.y not keyed"),
+		 "as 5.10.96, attach_entity_load_avg() keeps load_sum >= 1 (40f5aa4c5eae, "
+		 "stable 5.10.113)"),
 	RUNNABLE("v5.11-v5.12 CFS, runnable_avg", CFSR_KVER(5, 11, 0), CFSR_KVER(5, 12, 999),
 		 &cfsr_pelt_params_v5_8, false, false, 0, true, "as v5.8"),
 	RUNNABLE("v5.13 CFS, runnable_avg", CFSR_KVER(5, 13, 0), CFSR_KVER(5, 13, 999),

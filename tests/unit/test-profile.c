@@ -256,12 +256,36 @@ static void test_stable_sublevels(void **state)
 	assert_true(p->attach_load_sum_min1 && p->removed_util_bound && p->removed_resync);
 	assert_true(p->dequeue_load_resync && p->detach_resync && !p->sum_lower_bounds);
 	assert_ptr_equal(cfsr_profile_for("5.15.199-x")->pelt, p);
-	/* 40f5aa4c5eae: 5.10.113-rc1, on v5.8's arithmetic otherwise */
-	assert_ptr_equal(cfsr_profile_for("5.10.112")->pelt, &cfsr_pelt_params_v5_8);
-	p = cfsr_profile_for("5.10.113")->pelt;
-	assert_true(p->attach_load_sum_min1 && !p->removed_resync && !p->sum_lower_bounds);
-	assert_int_equal(p->util_est_repr, CFSR_UTIL_EST_PAIR_LSB);
+	/*
+	 * 5.10.y, by its review series: b89997aa88f0 5.10.36, 68d7a190682a and
+	 * 7c7ad626d9a0 5.10.44, fcf6631f3736 5.10.46, 1c35b07e6d39 5.10.51,
+	 * 98b0d890220d 5.10.96, 40f5aa4c5eae 5.10.113
+	 */
+	assert_ptr_equal(cfsr_profile_for("5.10.35")->pelt, &cfsr_pelt_params_v5_8);
+	assert_false(cfsr_profile_for("5.10.35")->pelt->util_est_lsb_filter);
+	p = cfsr_profile_for("5.10.36")->pelt;
+	assert_true(p->util_est_lsb_filter && p->util_est_repr == CFSR_UTIL_EST_PAIR_LSB);
 	assert_int_equal(p->prop_load, CFSR_PROP_LOAD_ADD);
+	assert_ptr_equal(cfsr_profile_for("5.10.43")->pelt, p);
+	p = cfsr_profile_for("5.10.44")->pelt;
+	assert_true(p->util_est_repr == CFSR_UTIL_EST_PAIR &&
+		    p->prop_load == CFSR_PROP_LOAD_RESYNC);
+	assert_false(p->detach_resync || p->removed_resync);
+	assert_ptr_equal(cfsr_profile_for("5.10.45")->pelt, p);
+	assert_ptr_equal(cfsr_profile_for("5.10.46")->pelt, &cfsr_pelt_params_v5_13);
+	assert_ptr_equal(cfsr_profile_for("5.10.50")->pelt, &cfsr_pelt_params_v5_13);
+	p = cfsr_profile_for("5.10.51")->pelt;
+	assert_true(p->detach_resync && p->removed_resync && !p->removed_util_bound);
+	assert_false(p->dequeue_load_resync || p->prop_load == CFSR_PROP_LOAD_RESYNC_EARLY);
+	assert_ptr_equal(cfsr_profile_for("5.10.95")->pelt, p);
+	p = cfsr_profile_for("5.10.96")->pelt;
+	assert_true(p->removed_util_bound && p->removed_resync && !p->attach_load_sum_min1);
+	assert_ptr_equal(cfsr_profile_for("5.10.112")->pelt, p);
+	p = cfsr_profile_for("5.10.113")->pelt;
+	assert_true(p->attach_load_sum_min1 && p->removed_util_bound && !p->sum_lower_bounds);
+	assert_int_equal(p->util_est_repr, CFSR_UTIL_EST_PAIR);
+	assert_int_equal(p->prop_load, CFSR_PROP_LOAD_RESYNC);
+	assert_false(p->dequeue_load_resync);
 	assert_false(cfsr_pelt_params_v5_8.attach_load_sum_min1);
 	assert_ptr_equal(cfsr_profile_for("5.10.240-cip")->pelt, p);
 	assert_ptr_equal(cfsr_profile_for("5.11.0")->pelt, &cfsr_pelt_params_v5_8);
@@ -342,7 +366,7 @@ static void test_choose(void **state)
 	assert_string_equal(last_msg, "");
 	p = cfsr_profile_choose("6.18.1", "5.10", "t.dat");
 	assert_non_null(p);
-	assert_string_equal(p->name, "v5.8-v5.10.112 CFS, runnable_avg");
+	assert_string_equal(p->name, "v5.8-v5.10.35 CFS, runnable_avg");
 	p = cfsr_profile_choose("6.18.1", "6.7", "t.dat");
 	assert_non_null(p);
 	assert_string_equal(p->name, "v6.7 EEVDF");

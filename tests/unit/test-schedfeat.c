@@ -212,7 +212,8 @@ static void test_decode_ni_random_stable(void **state)
  * START_DEBIT, NEXT_BUDDY, LAST_BUDDY, CACHE_HOT_BUDDY, WAKEUP_PREEMPTION,
  * HRTICK, DOUBLE_TICK, NONTASK_CAPACITY, TTWU_QUEUE, SIS_AVG_CPU, SIS_PROP,
  * WARN_DOUBLE_CLOCK, RT_PUSH_IPI, RT_RUNTIME_SHARE, LB_MIN, ATTACH_AGE_LOAD,
- * WA_IDLE, WA_WEIGHT, WA_BIAS), 22 features with UTIL_EST_FASTUP; v5.12 20
+ * WA_IDLE, WA_WEIGHT, WA_BIAS), 22 features with UTIL_EST_FASTUP (24 in
+ * stable 5.10.36+, ALT_PERIOD and BASE_SLICE appended); v5.12 20
  * (HRTICK_DL in, SIS_AVG_CPU out); v5.13 20 of 25 (LATENCY_WARN,
  * ALT_PERIOD, BASE_SLICE after UTIL_EST_FASTUP); v6.0 21 (SIS_UTIL); v6.6 21 (13 lines PLACE_LAG, PLACE_DEADLINE_INITIAL,
  * RUN_TO_PARITY, NEXT_BUDDY, CACHE_HOT_BUDDY, WAKEUP_PREEMPTION, HRTICK,
@@ -228,11 +229,11 @@ static void test_util_est_bit(void **state)
 	} cases[] = {
 		{ "4.17.0", 21, 22 },  { "4.19.316", 21, 22 }, { "5.2.21", 21, 22 },
 		{ "5.3", 20, 21 },     { "5.4.290", 20, 21 },  { "5.5", 20, 22 },
-		{ "5.6.19", 20, 22 },  { "5.7.0", 20, 22 },    { "5.10.200", 20, 22 },
-		{ "5.11", 20, 22 },    { "5.12", 20, 22 },     { "5.13", 20, 25 },
-		{ "5.15.90", 20, 25 }, { "6.0", 21, 26 },      { "6.5.13", 21, 26 },
-		{ "6.6.30", 21, 25 },  { "6.7", 20, 24 },      { "6.8", 20, 23 },
-		{ "6.11", 20, 22 },
+		{ "5.6.19", 20, 22 },  { "5.7.0", 20, 22 },    { "5.10.35", 20, 22 },
+		{ "5.10.36", 20, 24 }, { "5.10.200", 20, 24 }, { "5.11", 20, 22 },
+		{ "5.12", 20, 22 },    { "5.13", 20, 25 },     { "5.15.90", 20, 25 },
+		{ "6.0", 21, 26 },     { "6.5.13", 21, 26 },   { "6.6.30", 21, 25 },
+		{ "6.7", 20, 24 },     { "6.8", 20, 23 },      { "6.11", 20, 22 },
 	};
 	struct cfsr_sched_feats f;
 	size_t i;
