@@ -590,7 +590,7 @@ void cfsr_pelt_dequeue_load(const struct cfsr_pelt_params *params, struct cfsr_s
 
 /*
  * Mirrors attach_entity_load_avg() in kernel/sched/fair.c, v5.18-v6.18
- * (stable 5.15.36+, 5.17.5+; 5.10.113+ not keyed).
+ * (stable 5.10.113+, 5.15.36+, 5.17.5+).
  *
  * The entity takes the cfs_rq's window (last_update_time and
  * period_contrib), so both cross period boundaries together, and its sums

@@ -323,7 +323,7 @@ extern const struct cfsr_pelt_params cfsr_pelt_params_v5_15_19;
 extern const struct cfsr_pelt_params cfsr_pelt_params_v5_14;
 /* v5.13: util_est flag in the MSB; detach and propagation resynchronise. */
 extern const struct cfsr_pelt_params cfsr_pelt_params_v5_13;
-/* Stable 5.10.113-5.10.y: as v5.8, and attach keeps load_sum >= 1 (40f5aa4c5eae). */
+/* Stable 5.10.113-5.10.y: as 5.10.96, and attach keeps load_sum >= 1 (40f5aa4c5eae). */
 extern const struct cfsr_pelt_params cfsr_pelt_params_v5_10_113;
 /* v5.8-v5.12: util_est flag in the LSB; propagation by the cfs_rq's divider. */
 extern const struct cfsr_pelt_params cfsr_pelt_params_v5_8;
