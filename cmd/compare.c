@@ -936,6 +936,9 @@ struct models {
 	uint64_t last_ts;
 	uint64_t events;
 	const struct cfsr_profile *prof[2];
+	/* what a --kernel without sublevel was taken as (cfsr_profile_series_note()), or NULL */
+	const char *series[2];
+	char series_buf[2][96];
 	struct cfsr_replay *r[2];
 	/* each model's pick check, asking its engine */
 	struct cfsr_pickcheck *pk[2];
@@ -1045,6 +1048,8 @@ static int run_models(struct models *m, const char *const kernel[2], const char 
 		m->prof[s] = cfsr_profile_choose(t->info.kernel_release, kernel[s], t->path);
 		if (!m->prof[s])
 			goto out;
+		m->series[s] = cfsr_profile_series_note(t->info.kernel_release, kernel[s],
+							m->series_buf[s], sizeof(m->series_buf[s]));
 		m->r[s] = cfsr_replay_new(m->nr_cpus, m->prof[s], t->info.hz);
 		if (!m->r[s]) {
 			cfsr_error("compare: out of memory");
@@ -1254,13 +1259,16 @@ static void text_models(struct models *m, const struct cfsr_md_row *rows, size_t
 	double ms = (double)m->interval / 1e6;
 	char who[64];
 	size_t i;
-	int c;
+	int c, s;
 
 	printf("trace    %s\n", m->path);
 	printf("         kernel %s, %d CPUs, %" PRIu64 " events\n",
 	       m->release ? m->release : "unknown", m->nr_cpus, m->events);
-	printf("model A  %s%s\n", m->prof[0]->name, model_label(m, 0));
-	printf("model B  %s%s\n", m->prof[1]->name, model_label(m, 1));
+	for (s = 0; s < 2; s++) {
+		printf("model %c  %s%s\n", 'A' + s, m->prof[s]->name, model_label(m, s));
+		if (m->series[s])
+			printf("         %s\n", m->series[s]);
+	}
 	printf("samples  %" PRIu64 ", every %.3f ms of trace time; %" PRIu64
 	       " task readings skipped while warming up\n",
 	       cfsr_modeldiff_samples(m->d), ms, cfsr_modeldiff_warming(m->d));

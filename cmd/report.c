@@ -77,6 +77,9 @@ struct report_opts {
 struct report {
 	struct cfsr_trace *t;
 	const struct cfsr_profile *prof;
+	/* what a --kernel without sublevel was taken as (cfsr_profile_series_note()), or NULL */
+	const char *series;
+	char series_buf[96];
 	struct cfsr_comparators c;
 	/* lock-step against the kernel records beside the trace, if any */
 	bool have_fid;
@@ -1054,6 +1057,8 @@ static void print_text(struct report *r, const struct report_opts *o)
 	       cfsr_profile_what_if(in->kernel_release, r->prof) ?
 		       " (what-if: not the traced kernel's model)" :
 		       "");
+	if (r->series)
+		printf("         %s\n", r->series);
 	printf("span     ");
 	print_ts(tt->first_ts);
 	printf(" .. ");
@@ -1734,6 +1739,8 @@ int cmd_report(int argc, const char **argv)
 		goto out;
 	}
 	r.prof = cfsr_profile_choose(r.t->info.kernel_release, o.kernel, r.t->path);
+	r.series = cfsr_profile_series_note(r.t->info.kernel_release, o.kernel, r.series_buf,
+					    sizeof(r.series_buf));
 	if (!r.prof)
 		goto out;
 	/* the kernel's PELT records: given, else beside a trace 'cfsreplay record' made */

@@ -430,6 +430,7 @@ int cmd_signals(int argc, const char **argv)
 	const struct cfsr_profile *prof;
 	const char *clock = NULL, *kernel = NULL;
 	int c, status = CFSR_EXIT_ERROR;
+	char series[96];
 	char *end;
 	long v;
 
@@ -518,6 +519,8 @@ int cmd_signals(int argc, const char **argv)
 	prof = cfsr_profile_choose(t->info.kernel_release, kernel, t->path);
 	if (!prof)
 		goto out;
+	if (cfsr_profile_series_note(t->info.kernel_release, kernel, series, sizeof(series)))
+		fprintf(stderr, "signals: %s (model %s)\n", series, prof->name);
 	r = cfsr_replay_new(t->info.nr_cpus > 0 ? t->info.nr_cpus : 1, prof, t->info.hz);
 	if (!r) {
 		cfsr_error("signals: out of memory");

@@ -144,6 +144,9 @@ struct pending_update {
 struct validate {
 	const struct cfsr_profile *profile;
 	bool what_if;
+	/* what a --kernel without sublevel was taken as (cfsr_profile_series_note()), or NULL */
+	const char *series;
+	char series_buf[96];
 	/*
 	 * A v3.8-v5.6 model: its arithmetic is not the kernel's records', so
 	 * it runs free (never takes the kernel's values)
@@ -904,6 +907,8 @@ static void print_report(const struct validate *v, const char *trace, const char
 	else
 		printf("model:            tasks, group entities and cfs_rqs, kernel %s%s\n",
 		       v->profile->name, v->what_if ? " (what-if)" : "");
+	if (v->series)
+		printf("                  %s\n", v->series);
 	print_sched_feats(v->replay, v->profile);
 	printf("not compared:     %" PRIu64 " of entities the trace never named, %" PRIu64
 	       " of non-fair tasks, %" PRIu64
@@ -1518,6 +1523,7 @@ static int validate_truth(const char *truth, const char *trace, double max_error
 	struct cfsr_trace *t;
 	int status = CFSR_EXIT_ERROR;
 	double exact;
+	char series[96];
 
 	t = cfsr_trace_open(trace);
 	if (!t)
@@ -1558,6 +1564,8 @@ static int validate_truth(const char *truth, const char *trace, double max_error
 	       "                  prediction: only the snapshots' per-CPU clocks and each\n"
 	       "                  task's group feed it\n",
 	       prof->name, cfsr_profile_what_if(t->info.kernel_release, prof) ? " (what-if)" : "");
+	if (cfsr_profile_series_note(t->info.kernel_release, kernel, series, sizeof(series)))
+		printf("                  %s\n", series);
 	print_sched_feats(r, prof);
 	printf("not compared:     %" PRIu64
 	       " rows of tasks the model does not know (no update yet) or not fair, "
@@ -1762,6 +1770,8 @@ static struct validate *lockstep(const char *pelt, struct cfsr_trace *t, const c
 		goto out;
 	v->profile = prof;
 	v->what_if = cfsr_profile_what_if(t->info.kernel_release, prof);
+	v->series = cfsr_profile_series_note(t->info.kernel_release, kernel, v->series_buf,
+					     sizeof(v->series_buf));
 	v->free_run = !(cfsr_pelt_signals(prof) & CFSR_SIG_RUNNABLE_AVG);
 	v->replay = cfsr_replay_new(t->info.nr_cpus > 0 ? t->info.nr_cpus : 1, prof, t->info.hz);
 	if (!v->replay) {

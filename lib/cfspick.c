@@ -14,7 +14,8 @@
  * sysctl_sched_wakeup_granularity 1 ms), scaled by update_sysctl() with
  * SCHED_TUNABLESCALING_LOG, and sched_nr_latency = DIV_ROUND_UP(latency,
  * min_granularity) as sched_proc_update_handler() keeps it: 8.
- * ALT_PERIOD and BASE_SLICE: 0c2de3f054a5, v5.13, until EEVDF (v6.6).
+ * ALT_PERIOD and BASE_SLICE: 0c2de3f054a5, v5.13 and stable 5.10.36, until
+ * EEVDF (v6.6).
  * The features: the SCHED_FEAT() defaults of kernel/sched/features.h, the
  * same for these five in the CFS files read (v5.9, and a copy of the
  * ARCH_CAPACITY era, v3.x-v4.x, its release not pinned).
@@ -28,7 +29,10 @@ void cfsr_cfs_tunables_init(struct cfsr_cfs_tunables *tu, const struct cfsr_prof
 	tu->wakeup_granularity = 1000000ull * factor;
 	tu->nr_latency =
 		(unsigned int)((tu->latency + tu->min_granularity - 1) / tu->min_granularity);
-	tu->alt_period = prof->first >= CFSR_KVER(5, 13, 0);
+	/* 0c2de3f054a5 is v5.13 and stable 5.10.36 */
+	tu->alt_period =
+		prof->first >= CFSR_KVER(5, 13, 0) ||
+		(prof->first >= CFSR_KVER(5, 10, 36) && prof->last <= CFSR_KVER(5, 10, 999));
 	tu->delta_mine = prof->last < CFSR_KVER(3, 13, 0);
 	tu->start_debit = true;
 	tu->gentle = true;

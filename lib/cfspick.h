@@ -33,7 +33,8 @@
  * @min_granularity: sysctl_sched_min_granularity (ns, scaled)
  * @wakeup_granularity: sysctl_sched_wakeup_granularity (ns, scaled)
  * @nr_latency: sched_nr_latency, latency / min_granularity rounded up
- * @alt_period: ALT_PERIOD and BASE_SLICE (v5.13-v6.5): sched_slice()
+ * @alt_period: ALT_PERIOD and BASE_SLICE (v5.13-v6.5, stable 5.10.36+):
+ *              sched_slice()
  *              counts the CPU's runnable tasks and is at least one
  *              min_granularity
  * @delta_mine: calc_delta_mine() with its rounding (v3.8-v3.12) rather

@@ -21,27 +21,52 @@
 #include "weight.h"
 
 /*
- * v6.12-v6.18: update_tg_load_avg() rate-limited to once per ms
- * (1528c661c24b, v6.7), update_cfs_group() skipping an unchanged weight
- * (eab03c23c2a1, v6.7) and leaving an empty group's weight alone (v6.12,
- * with DELAY_DEQUEUE).
+ * v6.13-v6.18 and stable 6.12.11+: update_tg_load_avg() rate-limited to
+ * once per ms (1528c661c24b, v6.7), update_cfs_group() skipping an
+ * unchanged weight (eab03c23c2a1, v6.7) and leaving an empty group's weight
+ * alone (66951e4860d3, "Fix update_cfs_group() vs DELAY_DEQUEUE", v6.13
+ * and stable 6.12.11; docs/PROFILES.md, "Stable backports").
  */
 const struct cfsr_group_params cfsr_group_params_v6_12 = {
-	.name = "v6.12-v6.18",
+	.name = "6.12.11-v6.18",
 	.tg_load_ratelimit = true,
 	.keep_empty_weight = true,
 	.reweight_eevdf = true,
+	.reweight_v_fixed = true,
+};
+
+/* 6.12.0-6.12.10: v6.11's, an empty group reweighted (66951e4860d3 is 6.12.11). */
+const struct cfsr_group_params cfsr_group_params_v6_12_0 = {
+	.name = "6.12.0-6.12.10",
+	.tg_load_ratelimit = true,
+	.keep_empty_weight = false,
+	.reweight_eevdf = true,
+	.reweight_v_fixed = true,
+};
+
+/*
+ * v6.9-v6.11, and stable 6.8.9-6.8.y: v6.7's with the reweight_eevdf()
+ * fixes of v6.9 (11b1b8bc2b98, afae8002b4fd, 1560d1f6eb6b), which the
+ * 6.8.9-rc1 review series carries ("[PATCH 6.8 218/228]" and the two
+ * after it; docs/PROFILES.md, "Stable backports").
+ */
+const struct cfsr_group_params cfsr_group_params_v6_8_9 = {
+	.name = "6.8.9-v6.11",
+	.tg_load_ratelimit = true,
+	.keep_empty_weight = false,
+	.reweight_eevdf = true,
+	.reweight_v_fixed = true,
 };
 
 const struct cfsr_group_params cfsr_group_params_v6_7 = {
-	.name = "v6.7-v6.11",
+	.name = "v6.7-v6.8.8",
 	.tg_load_ratelimit = true,
 	.keep_empty_weight = false,
 	.reweight_eevdf = true,
 };
 
 /*
- * Stable 6.6.4-6.6.y: v6.6's update_tg_load_avg() (1528c661c24b's rate
+ * Stable 6.6.4-6.6.29: v6.6's update_tg_load_avg() (1528c661c24b's rate
  * limit is not keyed for 6.6.y) with eab03c23c2a1 ("sched/eevdf: Fix
  * vruntime adjustment on reweight", a v6.7-rc fix): update_cfs_group() skips
  * reweight_entity() at an unchanged weight, reweight_eevdf() moves a
@@ -49,11 +74,26 @@ const struct cfsr_group_params cfsr_group_params_v6_7 = {
  * "Linux 6.6.4" (docs/PROFILES.md, "Stable backports").
  */
 const struct cfsr_group_params cfsr_group_params_v6_6_4 = {
-	.name = "6.6.4-6.6.y",
+	.name = "6.6.4-6.6.29",
 	.tg_load_ratelimit = false,
 	.keep_empty_weight = false,
 	.reweight_unchanged = false,
 	.reweight_eevdf = true,
+};
+
+/*
+ * Stable 6.6.30-6.6.y: 6.6.4's with the reweight_eevdf() fixes of v6.9
+ * (11b1b8bc2b98, afae8002b4fd, 1560d1f6eb6b), first in the 6.6.30-rc1
+ * review series ("[PATCH 6.6 176/186]" and the two around it;
+ * docs/PROFILES.md, "Stable backports").
+ */
+const struct cfsr_group_params cfsr_group_params_v6_6_30 = {
+	.name = "6.6.30-6.6.y",
+	.tg_load_ratelimit = false,
+	.keep_empty_weight = false,
+	.reweight_unchanged = false,
+	.reweight_eevdf = true,
+	.reweight_v_fixed = true,
 };
 
 /*
@@ -75,10 +115,16 @@ const struct cfsr_group_params cfsr_group_params_v6_6 = {
 
 const struct cfsr_group_params *cfsr_group_params_for(int version)
 {
-	if (version >= CFSR_KVER(6, 12, 0))
+	if (version >= CFSR_KVER(6, 12, 11))
 		return &cfsr_group_params_v6_12;
+	if (version >= CFSR_KVER(6, 12, 0))
+		return &cfsr_group_params_v6_12_0;
+	if (version >= CFSR_KVER(6, 8, 9))
+		return &cfsr_group_params_v6_8_9;
 	if (version >= CFSR_KVER(6, 7, 0))
 		return &cfsr_group_params_v6_7;
+	if (version >= CFSR_KVER(6, 6, 30))
+		return &cfsr_group_params_v6_6_30;
 	if (version >= CFSR_KVER(6, 6, 4))
 		return &cfsr_group_params_v6_6_4;
 	if (version >= CFSR_KVER(5, 7, 0))

@@ -49,9 +49,10 @@
  *                     1 ms of sched_clock_cpu() per cfs_rq (1528c661c24b,
  *                     v6.7); before, on every call past the threshold
  * @keep_empty_weight: update_cfs_group() leaves the weight of a group
- *                     entity whose cfs_rq is empty as it is (v6.12, with
- *                     DELAY_DEQUEUE); before, an empty group was reweighted
- *                     (to MIN_SHARES once its load decayed)
+ *                     entity whose cfs_rq is empty as it is (66951e4860d3,
+ *                     v6.13 and stable 6.12.11, for DELAY_DEQUEUE);
+ *                     before, an empty group was reweighted (to MIN_SHARES
+ *                     once its load decayed)
  * @reweight_unchanged: update_cfs_group() calls reweight_entity() even
  *                      when calc_group_shares() gives the entity's current
  *                      weight, which recomputes its load_avg from its
@@ -61,6 +62,13 @@
  *                  reweight_eevdf(), its lag and deadline against V scaled
  *                  by old/new weight (eab03c23c2a1, v6.7 and stable 6.6.4);
  *                  before, only its deadline relative to its vruntime
+ * @reweight_v_fixed: reweight_eevdf() reads V before a waiting entity
+ *                    leaves the tree (afae8002b4fd) and clamps the lag as
+ *                    entity_lag() does (1560d1f6eb6b), both with
+ *                    11b1b8bc2b98 (update_curr() whether the entity runs
+ *                    or not, which the engine does not model): v6.9 and
+ *                    stable 6.6.30, 6.8.9; before, V without the waiting
+ *                    entity and the lag unclamped
  *
  * Every table also assumes what v4.15+ kernels share: calc_group_shares()
  * with tg_weight = tg->load_avg - contrib + max(load.weight, load_avg),
@@ -68,11 +76,12 @@
  * prop_runnable_sum.  The PELT arithmetic proper is chosen separately
  * (struct cfsr_pelt_params).
  *
- * Not modelled (the engine keeps the v6.13+ form throughout): v6.12.0-
- * v6.12.6 counting delayed tasks as runnable in a cfs_rq's runnable input
- * and a group entity's runnable_weight (h_nr_running; h_nr_running -
- * h_nr_delayed from stable 6.12.7 and v6.13, h_nr_runnable from v6.14),
- * and cfs_rq_is_decayed() also requiring tg_load_avg_contrib == 0
+ * A cfs_rq's runnable input and a group entity's runnable_weight count
+ * delayed tasks in 6.12.0-6.12.6 (h_nr_running; h_nr_running -
+ * h_nr_delayed from stable 6.12.7 and v6.13, h_nr_runnable from v6.14):
+ * a profile field, profile->runnable_delayed.
+ *
+ * Not modelled: cfs_rq_is_decayed() also requiring tg_load_avg_contrib == 0
  * (ca125231dd29, stable 6.17.y and 6.18.y from December 2025), which keeps
  * a cfs_rq on the leaf list until its contribution is withdrawn.
  */
@@ -82,13 +91,20 @@ struct cfsr_group_params {
 	bool keep_empty_weight;
 	bool reweight_unchanged;
 	bool reweight_eevdf;
+	bool reweight_v_fixed;
 };
 
-/* v6.12-v6.18. */
+/* v6.13-v6.18 and stable 6.12.11+. */
 extern const struct cfsr_group_params cfsr_group_params_v6_12;
-/* v6.7-v6.11. */
+/* Stable 6.12.0-6.12.10: an empty group still reweighted. */
+extern const struct cfsr_group_params cfsr_group_params_v6_12_0;
+/* Stable 6.8.9-6.8.y and v6.9-v6.11. */
+extern const struct cfsr_group_params cfsr_group_params_v6_8_9;
+/* v6.7-v6.8.8. */
 extern const struct cfsr_group_params cfsr_group_params_v6_7;
-/* Stable 6.6.4-6.6.y: v6.6 with eab03c23c2a1. */
+/* Stable 6.6.30-6.6.y: 6.6.4's with the reweight_eevdf() fixes of v6.9. */
+extern const struct cfsr_group_params cfsr_group_params_v6_6_30;
+/* Stable 6.6.4-6.6.29: v6.6 with eab03c23c2a1. */
 extern const struct cfsr_group_params cfsr_group_params_v6_6_4;
 /* v5.7-v6.6.3. */
 extern const struct cfsr_group_params cfsr_group_params_v6_6;

@@ -212,20 +212,59 @@ const struct cfsr_pelt_params cfsr_pelt_params_v5_13 = {
 };
 
 /*
- * Stable 5.10.113-5.10.y: v5.8's arithmetic with v5.18's attach floor
- * (40f5aa4c5eae, "[PATCH 5.10 66/86]" of the 5.10.113-rc1 review).  The
- * v5.13-v5.17 changes 5.10.y took earlier (98b0d890220d in 5.10.96, the
- * util_est and resync changes from sublevels not pinned) are not keyed
- * (docs/PROFILES.md, "Stable backports").
+ * Stable 5.10.y took v5.13's and v5.14's changes one at a time, by the
+ * review series that first list them (docs/PROFILES.md, "Stable
+ * backports"): b89997aa88f0 in 5.10.36 (on the LSB flag), 68d7a190682a
+ * and 7c7ad626d9a0 in 5.10.44, fcf6631f3736 in 5.10.46 (from there
+ * v5.13's arithmetic, cfsr_pelt_params_v5_13), 1c35b07e6d39 in 5.10.51,
+ * 98b0d890220d in 5.10.96, 40f5aa4c5eae in 5.10.113.  ceb6ba45dc80
+ * (dequeue_load_avg()'s resync) and 83c5e9d573e1 (update_tg_cfs_load()'s
+ * early return) were not found in any 5.10.y series.
  */
+/* what every 5.10.y instance below shares, and what 5.10.44+ add */
+#define V5_10_Y                                                                                    \
+	.whole_unit_advance = true, .divider_period_contrib = true, .scale_load_down_floor = true, \
+	.util_est_capacity_check = true
+#define V5_10_44_Y .util_est_repr = CFSR_UTIL_EST_PAIR, .prop_load = CFSR_PROP_LOAD_RESYNC
+
 const struct cfsr_pelt_params cfsr_pelt_params_v5_10_113 = {
 	.name = "5.10.113-5.10.y",
-	.whole_unit_advance = true,
-	.divider_period_contrib = true,
-	.scale_load_down_floor = true,
+	V5_10_Y,
 	.attach_load_sum_min1 = true,
+	V5_10_44_Y,
+	.detach_resync = true,
+	.removed_resync = true,
+	.removed_util_bound = true,
+};
+
+const struct cfsr_pelt_params cfsr_pelt_params_v5_10_96 = {
+	.name = "5.10.96-5.10.112",
+	V5_10_Y,
+	V5_10_44_Y,
+	.detach_resync = true,
+	.removed_resync = true,
+	.removed_util_bound = true,
+};
+
+const struct cfsr_pelt_params cfsr_pelt_params_v5_10_51 = {
+	.name = "5.10.51-5.10.95",
+	V5_10_Y,
+	V5_10_44_Y,
+	.detach_resync = true,
+	.removed_resync = true,
+};
+
+const struct cfsr_pelt_params cfsr_pelt_params_v5_10_44 = {
+	.name = "5.10.44-5.10.45",
+	V5_10_Y,
+	V5_10_44_Y,
+};
+
+const struct cfsr_pelt_params cfsr_pelt_params_v5_10_36 = {
+	.name = "5.10.36-5.10.43",
+	V5_10_Y,
 	.util_est_repr = CFSR_UTIL_EST_PAIR_LSB,
-	.util_est_capacity_check = true,
+	.util_est_lsb_filter = true,
 	.prop_load = CFSR_PROP_LOAD_ADD,
 };
 
@@ -551,7 +590,7 @@ void cfsr_pelt_dequeue_load(const struct cfsr_pelt_params *params, struct cfsr_s
 
 /*
  * Mirrors attach_entity_load_avg() in kernel/sched/fair.c, v5.18-v6.18
- * (stable 5.15.36+, 5.17.5+; 5.10.113+ not keyed).
+ * (stable 5.10.113+, 5.15.36+, 5.17.5+).
  *
  * The entity takes the cfs_rq's window (last_update_time and
  * period_contrib), so both cross period boundaries together, and its sums
@@ -1043,7 +1082,12 @@ done:
  * Mirrors util_est_update() in kernel/sched/fair.c, v5.11-v5.12, and the
  * sampling half of util_est_dequeue() of v5.7-v5.10 (same code): the pair
  * with UTIL_AVG_UNCHANGED in the LSB of enqueued, before 68d7a190682a and
- * b89997aa88f0 (both v5.13).
+ * b89997aa88f0 (both v5.13).  Stable 5.10.36-5.10.43 has b89997aa88f0 on
+ * it (params->util_est_lsb_filter): last_enqueued_diff is the old enqueued
+ * (its flag clear, as the sample requires) less the new one (flag set), so
+ * one more than the change of util_avg; an EWMA within the margin then
+ * keeps the sample (enqueued written, EWMA not) when that difference is
+ * outside the margin.
  *
  * Only a sleep samples, and only if the LSB of enqueued is clear.  The new
  * enqueued is util_avg | 1 (u32), so the flag is part of every comparison:
@@ -1058,12 +1102,13 @@ done:
 static void util_est_update_lsb(const struct cfsr_pelt_params *params, struct cfsr_sched_avg *sa,
 				uint64_t cpu_capacity, bool task_sleep)
 {
-	int64_t last_ewma_diff;
+	int64_t last_ewma_diff, last_enqueued_diff;
 	uint32_t enqueued, ewma;
 
 	if (!task_sleep || (sa->util_est & UTIL_AVG_UNCHANGED_LSB))
 		return;
 
+	last_enqueued_diff = sa->util_est;
 	ewma = sa->util_est_ewma;
 	enqueued = (uint32_t)sa->util_avg | UTIL_AVG_UNCHANGED_LSB;
 	if (!params->util_est_no_fastup && ewma < enqueued) {
@@ -1072,8 +1117,13 @@ static void util_est_update_lsb(const struct cfsr_pelt_params *params, struct cf
 	}
 
 	last_ewma_diff = (int64_t)(uint32_t)(enqueued - ewma);
-	if (util_est_within_margin(last_ewma_diff, UTIL_EST_MARGIN))
+	last_enqueued_diff -= enqueued;
+	if (util_est_within_margin(last_ewma_diff, UTIL_EST_MARGIN)) {
+		if (params->util_est_lsb_filter &&
+		    !util_est_within_margin(last_enqueued_diff, UTIL_EST_MARGIN))
+			goto done;
 		return;
+	}
 
 	if (params->util_est_capacity_check && sa->util_avg > cpu_capacity)
 		return;

@@ -213,6 +213,11 @@ enum cfsr_prop_load {
  *                       (v6.10+, 72bffbf57c52); before, by the 20-bit
  *                       se->load.weight, which almost always hits the cap
  * @util_est_repr: layout of util_est
+ * @util_est_lsb_filter: with CFSR_UTIL_EST_PAIR_LSB, util_est_update()
+ *                       has b89997aa88f0's last_enqueued_diff filter
+ *                       (stable 5.10.36-5.10.43, before the flag moved to
+ *                       the MSB): an EWMA within the margin keeps the
+ *                       sample if enqueued moved by the margin or more
  * @util_est_runnable_check: util_est_update() keeps the EWMA when
  *                           util_avg + margin < runnable_avg (v6.2+)
  * @util_est_capacity_check: util_est_update() skips the sample when
@@ -264,6 +269,7 @@ struct cfsr_pelt_params {
 	bool attach_load_sum_min1;
 	bool post_init_se_weight;
 	enum cfsr_util_est_repr util_est_repr;
+	bool util_est_lsb_filter;
 	bool util_est_runnable_check;
 	bool util_est_capacity_check;
 	bool post_init_runnable_cpu_scale;
@@ -292,6 +298,18 @@ extern const struct cfsr_pelt_params cfsr_pelt_params_v5_18;
 /* v5.17: the PELT_MIN_DIVIDER lower bounds. */
 extern const struct cfsr_pelt_params cfsr_pelt_params_v5_17;
 /*
+ * Stable 5.10.y (docs/PROFILES.md, "Stable backports"): 5.10.36-5.10.43
+ * v5.8's with the last_enqueued_diff filter (b89997aa88f0); 5.10.44-5.10.45
+ * util_est as v5.13 (68d7a190682a) and update_tg_cfs_load()'s resync
+ * (7c7ad626d9a0); 5.10.46-5.10.50 v5.13's (fcf6631f3736 too); 5.10.51 the
+ * removed-load resync (1c35b07e6d39); 5.10.96 its util_sum bound
+ * (98b0d890220d); 5.10.113 the attach floor (40f5aa4c5eae).
+ */
+extern const struct cfsr_pelt_params cfsr_pelt_params_v5_10_36;
+extern const struct cfsr_pelt_params cfsr_pelt_params_v5_10_44;
+extern const struct cfsr_pelt_params cfsr_pelt_params_v5_10_51;
+extern const struct cfsr_pelt_params cfsr_pelt_params_v5_10_96;
+/*
  * Stable 5.15.36-5.15.y: as 5.15.19, and attach keeps load_sum >= 1
  * (40f5aa4c5eae).
  */
@@ -305,7 +323,7 @@ extern const struct cfsr_pelt_params cfsr_pelt_params_v5_15_19;
 extern const struct cfsr_pelt_params cfsr_pelt_params_v5_14;
 /* v5.13: util_est flag in the MSB; detach and propagation resynchronise. */
 extern const struct cfsr_pelt_params cfsr_pelt_params_v5_13;
-/* Stable 5.10.113-5.10.y: as v5.8, and attach keeps load_sum >= 1 (40f5aa4c5eae). */
+/* Stable 5.10.113-5.10.y: as 5.10.96, and attach keeps load_sum >= 1 (40f5aa4c5eae). */
 extern const struct cfsr_pelt_params cfsr_pelt_params_v5_10_113;
 /* v5.8-v5.12: util_est flag in the LSB; propagation by the cfs_rq's divider. */
 extern const struct cfsr_pelt_params cfsr_pelt_params_v5_8;
@@ -440,8 +458,8 @@ int cfsr_pelt_update_se(const struct cfsr_pelt_params *params, uint64_t now,
  * @sa: the cfs_rq's signal
  * @load_weight: cfs_rq->load.weight (sum of the queued entities' weights,
  *               delayed ones included)
- * @runnable: h_nr_runnable (v6.14+); h_nr_running - h_nr_delayed (v6.13);
- *            h_nr_running (v5.7-v6.12)
+ * @runnable: h_nr_runnable (v6.14+); h_nr_running - h_nr_delayed (v6.13,
+ *            stable 6.12.7+); h_nr_running (v5.7-v6.12.6)
  * @running: cfs_rq->curr != NULL
  *
  * Return: 1 if the averages changed, else 0.

@@ -3,6 +3,7 @@
  * Kernel model profiles.  See profile.h.
  */
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "error.h"
@@ -13,8 +14,10 @@
  * the changes that alter the numbers (MODEL.md section 6, corrected in
  * docs/PROFILES.md); a stable backport whose first sublevel is pinned
  * splits its series (4.9.220, 4.14.177, 4.19.116, 5.4.33, 5.5.18, 5.6.5,
- * 5.7.7, 5.10.113, 5.15.19, 5.15.36, 5.16.5, 5.17.5, 6.6.4, 6.6.93, 6.12.31,
- * 6.14.9: docs/PROFILES.md, "Stable backports"), the others are noted in
+ * 5.7.7, 5.10.113, 5.15.19, 5.15.36, 5.16.5, 5.17.5, 6.6.4, 6.6.30, 6.6.93,
+ * 6.8.9, 6.12.7, 6.12.11, 6.12.31, 6.14.9, and 5.10.36, 5.10.44, 5.10.46,
+ * 5.10.51, 5.10.96: docs/PROFILES.md, "Stable backports"), the others
+ * are noted in
  * the traits.
  */
 #define LEGACY(nm, from, to, params, what)                                         \
@@ -39,12 +42,14 @@
  * DELAY_ZERO and PLACE_REL_DEADLINE too; UTIL_EST and UTIL_EST_FASTUP (a
  * feature until v6.7, then the only behaviour) are on in all of them;
  * migrate_se_pelt_lag() exists from v6.0 (e2f3e35f1f5a), the detach inside
- * dequeue_entity() from v6.1 (e1f078f50478).
+ * dequeue_entity() from v6.1 (e1f078f50478); the delayed tasks count as
+ * runnable for a cfs_rq's PELT up to 6.12.6 (76f2f783294d is in 6.12.7).
  */
 #define RUNNABLE(nm, from, to, params, is_eevdf, delay, slice_ns, impl, what)              \
 	{                                                                                  \
 		.name = nm, .first = from, .last = to, .pelt = params, .eevdf = is_eevdf,  \
 		.delay_dequeue = delay, .delay_zero = delay, .place_lag = is_eevdf,        \
+		.runnable_delayed = (delay) && (to) <= CFSR_KVER(6, 12, 6),                \
 		.place_deadline_initial = is_eevdf, .place_rel_deadline = delay,           \
 		.run_to_parity = is_eevdf, .pick_buddy = (from) >= CFSR_KVER(6, 15, 0),    \
 		.util_est = true, .util_est_fastup = true, .base_slice_ns = slice_ns,      \
@@ -118,15 +123,34 @@ static const struct cfsr_profile profiles[] = {
 		 &cfsr_pelt_params_v5_7_7, false, false, 0, true,
 		 "a new task's runnable_avg from its util_avg (e21cf43406a1, stable 5.7.7); "
 		 "otherwise as v5.7.0"),
-	RUNNABLE("v5.8-v5.10.112 CFS, runnable_avg", CFSR_KVER(5, 8, 0), CFSR_KVER(5, 10, 112),
+	RUNNABLE("v5.8-v5.10.35 CFS, runnable_avg", CFSR_KVER(5, 8, 0), CFSR_KVER(5, 10, 35),
 		 &cfsr_pelt_params_v5_8, false, false, 0, true,
 		 "update_tg_cfs_*() by the parent's divider (95d685935a2e); util_est flag in "
-		 "the LSB; 5.10.y later carries v5.13-v5.17 fixes (98b0d890220d from 5.10.96; "
-		 "not keyed: mainline arithmetic used)"),
+		 "the LSB; 5.10.y later takes v5.13-v5.18 fixes, keyed from 5.10.36"),
+	RUNNABLE("v5.10.36-v5.10.43 CFS, runnable_avg", CFSR_KVER(5, 10, 36), CFSR_KVER(5, 10, 43),
+		 &cfsr_pelt_params_v5_10_36, false, false, 0, true,
+		 "as v5.8, util_est's last_enqueued_diff filter (b89997aa88f0) on the LSB "
+		 "flag, ALT_PERIOD and BASE_SLICE (0c2de3f054a5): stable 5.10.36"),
+	RUNNABLE("v5.10.44-v5.10.45 CFS, runnable_avg", CFSR_KVER(5, 10, 44), CFSR_KVER(5, 10, 45),
+		 &cfsr_pelt_params_v5_10_44, false, false, 0, true,
+		 "as 5.10.36, util_est flag in the MSB (68d7a190682a) and "
+		 "update_tg_cfs_load() resyncing load_sum (7c7ad626d9a0): stable 5.10.44"),
+	RUNNABLE("v5.10.46-v5.10.50 CFS, runnable_avg", CFSR_KVER(5, 10, 46), CFSR_KVER(5, 10, 50),
+		 &cfsr_pelt_params_v5_13, false, false, 0, true,
+		 "as 5.10.44, detach resyncing _sum from _avg (fcf6631f3736, stable 5.10.46): "
+		 "the arithmetic of v5.13"),
+	RUNNABLE("v5.10.51-v5.10.95 CFS, runnable_avg", CFSR_KVER(5, 10, 51), CFSR_KVER(5, 10, 95),
+		 &cfsr_pelt_params_v5_10_51, false, false, 0, true,
+		 "as 5.10.46, removed load resyncing _sum from _avg (1c35b07e6d39, stable "
+		 "5.10.51)"),
+	RUNNABLE("v5.10.96-v5.10.112 CFS, runnable_avg", CFSR_KVER(5, 10, 96),
+		 CFSR_KVER(5, 10, 112), &cfsr_pelt_params_v5_10_96, false, false, 0, true,
+		 "as 5.10.51, removed util_sum bounded by PELT_MIN_DIVIDER (98b0d890220d, "
+		 "stable 5.10.96)"),
 	RUNNABLE("v5.10.113-v5.10.y CFS, runnable_avg", CFSR_KVER(5, 10, 113),
 		 CFSR_KVER(5, 10, 999), &cfsr_pelt_params_v5_10_113, false, false, 0, true,
-		 "as v5.8, attach_entity_load_avg() keeps load_sum >= 1 (40f5aa4c5eae, stable "
-		 "5.10.113); the other v5.13-v5.17 fixes of 5.10.y not keyed"),
+		 "as 5.10.96, attach_entity_load_avg() keeps load_sum >= 1 (40f5aa4c5eae, "
+		 "stable 5.10.113)"),
 	RUNNABLE("v5.11-v5.12 CFS, runnable_avg", CFSR_KVER(5, 11, 0), CFSR_KVER(5, 12, 999),
 		 &cfsr_pelt_params_v5_8, false, false, 0, true, "as v5.8"),
 	RUNNABLE("v5.13 CFS, runnable_avg", CFSR_KVER(5, 13, 0), CFSR_KVER(5, 13, 999),
@@ -175,27 +199,45 @@ static const struct cfsr_profile profiles[] = {
 		 &cfsr_pelt_params_v6_2, true, false, 750000, true,
 		 "EEVDF pick and lag placement; PELT as v6.5; group entities reweighted "
 		 "even at an unchanged weight"),
-	RUNNABLE("v6.6.4-v6.6.92 EEVDF", CFSR_KVER(6, 6, 4), CFSR_KVER(6, 6, 92),
+	RUNNABLE("v6.6.4-v6.6.29 EEVDF", CFSR_KVER(6, 6, 4), CFSR_KVER(6, 6, 29),
 		 &cfsr_pelt_params_v6_2, true, false, 750000, true,
 		 "as v6.6.0, no reweight at an unchanged weight and reweight_eevdf() "
 		 "(eab03c23c2a1, stable 6.6.4)"),
+	RUNNABLE("v6.6.30-v6.6.92 EEVDF", CFSR_KVER(6, 6, 30), CFSR_KVER(6, 6, 92),
+		 &cfsr_pelt_params_v6_2, true, false, 750000, true,
+		 "as v6.6.4, reweight_eevdf() reads V with the entity and clamps its lag "
+		 "(afae8002b4fd, 1560d1f6eb6b, stable 6.6.30)"),
 	RUNNABLE("v6.6.93-v6.6.y EEVDF", CFSR_KVER(6, 6, 93), CFSR_KVER(6, 6, 999),
 		 &cfsr_pelt_params_v6_2, true, false, 700000, true,
-		 "as v6.6.4, base slice 0.70 ms (2ae891b82695, stable 6.6.93)"),
+		 "as v6.6.30, base slice 0.70 ms (2ae891b82695, stable 6.6.93)"),
 	RUNNABLE("v6.7 EEVDF", CFSR_KVER(6, 7, 0), CFSR_KVER(6, 7, 999), &cfsr_pelt_params_v6_2,
 		 true, false, 750000, true,
 		 "tg->load_avg rate limit (1528c661c24b); no reweight at an unchanged "
 		 "weight (eab03c23c2a1); util_est still a pair"),
-	RUNNABLE("v6.8-v6.9 EEVDF", CFSR_KVER(6, 8, 0), CFSR_KVER(6, 9, 999),
+	RUNNABLE("v6.8.0-v6.8.8 EEVDF", CFSR_KVER(6, 8, 0), CFSR_KVER(6, 8, 8),
 		 &cfsr_pelt_params_v6_8, true, false, 750000, true,
 		 "util_est in one u32 (11137d384996); a sleeping task leaves at once; "
-		 "util_est sampled after the dequeue's update"),
+		 "util_est sampled after the dequeue's update; reweight_eevdf() as v6.7"),
+	RUNNABLE("v6.8.9-v6.9 EEVDF", CFSR_KVER(6, 8, 9), CFSR_KVER(6, 9, 999),
+		 &cfsr_pelt_params_v6_8, true, false, 750000, true,
+		 "as v6.8.0, reweight_eevdf() reads V with the entity and clamps its lag "
+		 "(afae8002b4fd, 1560d1f6eb6b: v6.9, stable 6.8.9)"),
 	RUNNABLE("v6.10-v6.11 EEVDF", CFSR_KVER(6, 10, 0), CFSR_KVER(6, 11, 999),
 		 &cfsr_pelt_params_v6_10, true, false, 750000, true,
 		 "post_init_entity_util_avg() scales by se_weight(); otherwise as v6.8"),
-	RUNNABLE("v6.12.0-v6.12.30 EEVDF, delayed dequeue", CFSR_KVER(6, 12, 0),
+	RUNNABLE("v6.12.0-v6.12.6 EEVDF, delayed dequeue", CFSR_KVER(6, 12, 0), CFSR_KVER(6, 12, 6),
+		 &cfsr_pelt_params_v6_12, true, true, 750000, true,
+		 "DELAY_DEQUEUE; a delayed task not runnable for its own PELT, but counted "
+		 "in its cfs_rq's (h_nr_running); util_est capacity check; an empty group "
+		 "reweighted; reweight_eevdf() as v6.9 (6d71a9c61604 is v6.13)"),
+	RUNNABLE("v6.12.7-v6.12.10 EEVDF, delayed dequeue", CFSR_KVER(6, 12, 7),
+		 CFSR_KVER(6, 12, 10), &cfsr_pelt_params_v6_12, true, true, 750000, true,
+		 "as v6.12.0, delayed tasks not runnable for their cfs_rq's PELT either "
+		 "(76f2f783294d, stable 6.12.7)"),
+	RUNNABLE("v6.12.11-v6.12.30 EEVDF, delayed dequeue", CFSR_KVER(6, 12, 11),
 		 CFSR_KVER(6, 12, 30), &cfsr_pelt_params_v6_12, true, true, 750000, true,
-		 "DELAY_DEQUEUE; delayed tasks not runnable for PELT; util_est capacity check"),
+		 "as v6.12.7, an empty group keeps its entity's weight (66951e4860d3, "
+		 "stable 6.12.11)"),
 	RUNNABLE("v6.12.31-v6.12.y EEVDF, delayed dequeue", CFSR_KVER(6, 12, 31),
 		 CFSR_KVER(6, 12, 999), &cfsr_pelt_params_v6_12, true, true, 700000, true,
 		 "as v6.12.0, base slice 0.70 ms (2ae891b82695, stable 6.12.31)"),
@@ -241,9 +283,8 @@ int cfsr_profile_version(const char *release)
 	return (int)CFSR_KVER(major, minor, sub > CFSR_KVER_SUB_MAX ? CFSR_KVER_SUB_MAX : sub);
 }
 
-const struct cfsr_profile *cfsr_profile_for(const char *release)
+static const struct cfsr_profile *profile_of(int v)
 {
-	int v = cfsr_profile_version(release);
 	size_t i;
 
 	if (v < 0)
@@ -252,6 +293,56 @@ const struct cfsr_profile *cfsr_profile_for(const char *release)
 		if (v >= profiles[i].first && v <= profiles[i].last)
 			return &profiles[i];
 	return NULL;
+}
+
+const struct cfsr_profile *cfsr_profile_for(const char *release)
+{
+	return profile_of(cfsr_profile_version(release));
+}
+
+bool cfsr_profile_series_only(const char *release)
+{
+	const char *s = release;
+	int dots = 0;
+
+	if (cfsr_profile_version(release) < 0)
+		return false;
+	for (; *s; s++) {
+		if (*s == '.')
+			dots++;
+		else if (!isdigit((unsigned char)*s))
+			return false;
+	}
+	return dots == 1;
+}
+
+int cfsr_profile_modelled(const char *trace_release, const char *override, bool *own)
+{
+	int o = cfsr_profile_version(override), t = cfsr_profile_version(trace_release);
+
+	if (own)
+		*own = false;
+	if (!override)
+		return t;
+	if (o < 0 || !cfsr_profile_series_only(override) || t < 0 || t / 1000 != o / 1000)
+		return o;
+	if (own)
+		*own = true;
+	return t;
+}
+
+const char *cfsr_profile_series_note(const char *trace_release, const char *override, char *buf,
+				     size_t len)
+{
+	bool own;
+	int v = cfsr_profile_modelled(trace_release, override, &own);
+
+	if (!override || v < 0 || !cfsr_profile_series_only(override))
+		return NULL;
+	snprintf(buf, len, "--kernel %s taken as %d.%d.%d, %s", override, v / 1000000,
+		 v / 1000 % 1000, v % 1000,
+		 own ? "the trace's own sublevel" : "the series' first release");
+	return buf;
 }
 
 const struct cfsr_profile *cfsr_profile_choose(const char *trace_release, const char *override,
@@ -264,7 +355,7 @@ const struct cfsr_profile *cfsr_profile_choose(const char *trace_release, const 
 		cfsr_error("'%s' does not record its kernel release; give --kernel VERSION", what);
 		return NULL;
 	}
-	p = cfsr_profile_for(release);
+	p = profile_of(cfsr_profile_modelled(trace_release, override, NULL));
 	if (!p) {
 		cfsr_error("no model for kernel '%s'; models exist for v3.8 to v6.18", release);
 		return NULL;

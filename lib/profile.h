@@ -48,6 +48,12 @@ enum cfsr_profile_arith {
  * @eevdf: EEVDF pick (v6.6+) rather than classic CFS
  * @delay_dequeue: DELAY_DEQUEUE (v6.12+): a task that blocks while not
  *                 eligible stays queued until picked or woken
+ * @runnable_delayed: a cfs_rq's runnable count for PELT, and a group
+ *                    entity's runnable_weight, count its delayed tasks
+ *                    (h_nr_running, 6.12.0-6.12.6); from 6.12.7 and v6.13
+ *                    they do not (h_nr_running - h_nr_delayed, 76f2f783294d
+ *                    "sched/eevdf: More PELT vs DELAYED_DEQUEUE";
+ *                    h_nr_runnable from v6.14)
  * @delay_zero: DELAY_ZERO (v6.12+): a delayed task leaves, or is requeued,
  *              with its positive lag dropped
  * @place_lag: PLACE_LAG (v6.6+): an enqueued entity keeps its lag
@@ -103,6 +109,7 @@ struct cfsr_profile {
 	const struct cfsr_pelt_params *pelt;
 	bool eevdf;
 	bool delay_dequeue;
+	bool runnable_delayed;
 	bool delay_zero;
 	bool place_lag;
 	bool place_deadline_initial;
@@ -182,12 +189,54 @@ int cfsr_profile_version(const char *release);
 const struct cfsr_profile *cfsr_profile_for(const char *release);
 
 /**
+ * cfsr_profile_series_only() - whether a release names a series, not a release of it
+ * @release: a --kernel value
+ *
+ * Return: true for "MAJOR.MINOR" with nothing after it ("6.6"); false for
+ * "6.6.0", "6.6.50", "6.6-rc3" and what cfsr_profile_version() refuses.
+ */
+bool cfsr_profile_series_only(const char *release);
+
+/**
+ * cfsr_profile_modelled() - the release a replay models
+ * @trace_release: the release the trace records, or NULL
+ * @override: a --kernel value, or NULL
+ * @own: set when a series-only @override was resolved to the trace's own
+ *       release; may be NULL
+ *
+ * A --kernel value without sublevel (cfsr_profile_series_only()) names
+ * the trace's own release when that is in the same series (--kernel 6.6
+ * on a 6.6.50 trace models 6.6.50, not a what-if), otherwise the series'
+ * first release, MAJOR.MINOR.0.  A value with a sublevel is taken as is.
+ * Return: CFSR_KVER(major, minor, sublevel), or -1 when the release
+ * cannot be parsed or neither is given.
+ */
+int cfsr_profile_modelled(const char *trace_release, const char *override, bool *own);
+
+/**
+ * cfsr_profile_series_note() - what a series-only --kernel was taken as
+ * @trace_release: the release the trace records, or NULL
+ * @override: a --kernel value, or NULL
+ * @buf: where to write the note
+ * @len: its size
+ *
+ * Return: @buf holding e.g. "--kernel 6.6 taken as 6.6.0, the series'
+ * first release" (or "as 6.6.50, the trace's own sublevel"), for the
+ * output headers; NULL when @override is absent or has a sublevel.
+ */
+const char *cfsr_profile_series_note(const char *trace_release, const char *override, char *buf,
+				     size_t len);
+
+/**
  * cfsr_profile_choose() - the profile a replay uses
  * @trace_release: the release the trace records, or NULL
  * @override: a --kernel value, or NULL
  * @what: the file, for messages
  *
- * Reports through cfsr_error() a release that is unknown or unparsable,
+ * The release modelled is cfsr_profile_modelled()'s: a --kernel value
+ * without sublevel takes the trace's own sublevel when the trace is of
+ * that series.  Reports through cfsr_error() a release that is unknown or
+ * unparsable,
  * and one whose profile is not implemented: such a profile has its PELT
  * arithmetic (lib/pelt-legacy.h, lib/pelt-v4.h or lib/pelt.h parameters)
  * but not the engine's update points, and is never replaced silently by

@@ -220,8 +220,8 @@ struct cfsr_replay {
 	bool tick_confirmed;
 	uint64_t base_slice;
 	/*
-	 * reweight_entity() places a queued entity again (v6.13+; the v6.12
-	 * profiles too, as when they shared one with v6.13-v6.14)
+	 * reweight_entity() places a queued entity again (6d71a9c61604, v6.13+;
+	 * not in 6.12.y, which keeps v6.9's reweight_eevdf())
 	 */
 	bool reweight_place;
 	/* a dying task is moved even within its group (exit_same()), by release */
@@ -1699,6 +1699,18 @@ static void onrq_account(struct cfsr_replay *r, const struct cfsr_task *t, int s
 }
 
 /*
+ * The runnable count of @cfs that PELT reads (__update_load_avg_cfs_rq(),
+ * and se_update_runnable() for its group entity): the tasks queued at or
+ * below it, delayed ones included up to 6.12.6 (h_nr_running), not from
+ * 6.12.7 and v6.13 (h_nr_running - h_nr_delayed, 76f2f783294d; h_nr_runnable
+ * from v6.14, profile->runnable_delayed).
+ */
+static unsigned int cfs_runnable(const struct cfsr_replay *r, const struct cfsr_cfs_rq *cfs)
+{
+	return r->profile->runnable_delayed ? cfs->h_nr_queued : cfs->h_nr_runnable;
+}
+
+/*
  * Add (@sign 1) or remove (-1) a task's part in its cfs_rq: account_entity_
  * enqueue/dequeue() (load.weight, nr_queued), the runnable counts of its
  * cfs_rq and the levels above (h_nr_queued, h_nr_runnable), cfs_rq->curr
@@ -1860,7 +1872,7 @@ static void group_levels(struct cfsr_replay *r, int group, int cpu, int reweight
 		busy = cfs_nr_queued(c) > 0;
 		/* se_update_runnable() after the accounting below (v5.7-v6.18) */
 		if (reweight != LEVELS_KEEP)
-			c->se_runnable = c->h_nr_runnable;
+			c->se_runnable = cfs_runnable(r, c);
 		if (!busy && c->se_on_rq && !c->se_delayed)
 			gse_dequeue(r, c);
 		if (reweight >= LEVELS_CHANGED)
@@ -2054,7 +2066,7 @@ static void start_unknown(struct cfsr_sched_avg *sa, uint64_t now, uint64_t *war
 
 /*
  * The cfs_rq's inputs: scale_load_down(load.weight), the runnable count
- * (h_nr_runnable, v6.14+), and whether an entity runs on it.
+ * (cfs_runnable()), and whether an entity runs on it.
  */
 static void cfs_age(const struct cfsr_replay *r, const struct cfsr_cfs_rq *cfs,
 		    struct cfsr_sched_avg *sa, struct cfsr_pelt_removed *removed, uint64_t now)
@@ -2063,7 +2075,7 @@ static void cfs_age(const struct cfsr_replay *r, const struct cfsr_cfs_rq *cfs,
 
 	r->ops->update_cfs_rq(r->profile, pelt_now(r, cfs->cpu, now, sa->last_update_time),
 			      pelt_scale(r, cfs->cpu), sa, removed, cfs->load_weight,
-			      cfs->h_nr_runnable, cfs->curr > 0, &prop);
+			      cfs_runnable(r, cfs), cfs->curr > 0, &prop);
 }
 
 void cfsr_replay_cfs_rq_settle(const struct cfsr_replay *r, const struct cfsr_cfs_rq *cfs,
@@ -2147,10 +2159,10 @@ static int cfs_update(struct cfsr_replay *r, struct cfsr_cfs_rq *cfs, uint64_t n
 		start_unknown(&cfs->avg, pelt_now(r, cfs->cpu, now, 0), &cfs->warm_until);
 	if (now < cfs->avg.last_update_time)
 		now = cfs->avg.last_update_time;
-	decayed = r->ops->update_cfs_rq(r->profile,
-					pelt_now(r, cfs->cpu, now, cfs->avg.last_update_time),
-					pelt_scale(r, cfs->cpu), &cfs->avg, &cfs->removed,
-					cfs->load_weight, cfs->h_nr_runnable, cfs->curr > 0, &prop);
+	decayed = r->ops->update_cfs_rq(
+		r->profile, pelt_now(r, cfs->cpu, now, cfs->avg.last_update_time),
+		pelt_scale(r, cfs->cpu), &cfs->avg, &cfs->removed, cfs->load_weight,
+		cfs_runnable(r, cfs), cfs->curr > 0, &prop);
 	if (prop) {
 		/* add_tg_cfs_propagate() of the removed load */
 		cfs->propagate = true;
@@ -2364,13 +2376,18 @@ int64_t cfsr_replay_tg_load_avg(const struct cfsr_replay *r, const struct cfsr_c
  *  - v6.6.0-v6.6.3: a queued entity keeps its vruntime, its deadline
  *    relative to it is scaled by old/new weight; a dequeued one has its
  *    vlag scaled.
- *  - v6.7-v6.8 and stable 6.6.4+ (reweight_eevdf(), eab03c23c2a1,
+ *  - v6.7-v6.8.8 and stable 6.6.4-6.6.29 (reweight_eevdf(), eab03c23c2a1,
  *    gparams->reweight_eevdf): a queued entity's lag
  *    against V = avg_vruntime() and its deadline relative to V are scaled
  *    by old/new; vruntime and deadline are set back from V.  V is read
  *    after a waiting entity left the tree, the lag is not clamped.
- *  - v6.9-v6.12: the same with V read before the entity leaves the tree
+ *  - v6.9-v6.12 and stable 6.6.30+, 6.8.9+ (gparams->reweight_v_fixed):
+ *    the same with V read before the entity leaves the tree
  *    (afae8002b4fd) and the lag clamped as entity_lag() does (1560d1f6eb6b).
+ *    Not modelled: 11b1b8bc2b98's update_curr() of the cfs_rq before a
+ *    waiting entity's reweight; the engine advances the running entity at
+ *    the run-time reports and enqueues the trace shows (gse_update_curr()),
+ *    for these releases as for v6.9.
  *  - v6.13-v6.18 (6d71a9c61604): a queued entity saves its lag
  *    (update_entity_lag()) and a relative deadline, leaves cfs_rq->nr_queued
  *    (c70fc32f4443, v6.16 and 6.15.y; the same result before, where only a
@@ -2381,9 +2398,8 @@ int64_t cfsr_replay_tg_load_avg(const struct cfsr_replay *r, const struct cfsr_c
  * A dequeued entity's vlag is scaled in every release.  The sums of the
  * cfs_rq follow the new weight.  CFS profiles: no EEVDF state, only the
  * weight changes.
- * Not keyed: the later stable backports of these changes (the V and lag
- * fixes in 6.6.y, 6.8.y) and of the revert of 6d71a9c61604 (101f3498b4bd,
- * v7.0) by sublevel.
+ * Not keyed: the stable backports of the revert of 6d71a9c61604
+ * (101f3498b4bd, v7.0) by sublevel.
  */
 static void reweight_eevdf(struct cfsr_replay *r, struct cfsr_cfs_rq *g, uint64_t weight)
 {
@@ -2406,13 +2422,13 @@ static void reweight_eevdf(struct cfsr_replay *r, struct cfsr_cfs_rq *g, uint64_
 		vslice = (int64_t)(g->se_deadline - g->se_vruntime) * old / nw;
 		g->se_deadline = g->se_vruntime + (uint64_t)vslice;
 	} else if (!r->reweight_place) {
-		if (r->profile->last >= CFSR_KVER(6, 9, 0))
+		if (r->gparams->reweight_v_fixed)
 			gse_sums_sync(r, g);
 		avr = avg_vruntime(r, p);
 		gse_sums_set(r, g, false);
 		if (avr != g->se_vruntime) {
 			vlag = (int64_t)(avr - g->se_vruntime);
-			if (r->profile->last >= CFSR_KVER(6, 9, 0)) {
+			if (r->gparams->reweight_v_fixed) {
 				span = 2 * g->se_slice > r->tick_nsec ? 2 * g->se_slice :
 									r->tick_nsec;
 				limit = (int64_t)calc_delta_fair(span, &e);
@@ -2444,7 +2460,7 @@ static void reweight_eevdf(struct cfsr_replay *r, struct cfsr_cfs_rq *g, uint64_
 /*
  * Mirrors update_cfs_group() in kernel/sched/fair.c, v5.7-v6.18, with
  * reweight_entity()'s PELT part: an empty group keeps its entity's weight
- * (v6.12+); otherwise calc_group_shares() and, when the weight changes
+ * (v6.13+, 6.12.11+, gparams->keep_empty_weight); otherwise calc_group_shares() and, when the weight changes
  * (v6.7+, 6.6.4+) or always (v5.7-v6.6.3, gparams->reweight_unchanged), the
  * entity's load leaves the parent, its load_avg is recomputed from its
  * load_sum for the weight, and it re-enters (lib/group.c, lib/pelt.c).
@@ -3009,7 +3025,8 @@ static void attach_task(struct cfsr_replay *r, struct cfsr_task *t, uint64_t now
 	cfs->propagate = true;
 	tg_publish(r, cfs, ts, false);
 	/*
-	 * a load-balance attach in lock-step (v6.12+): enqueue_entity()'s
+	 * a load-balance attach in lock-step (an empty group keeping its
+	 * weight: v6.13+, 6.12.11+): enqueue_entity()'s
 	 * update_cfs_group() of each level after its update (on_migrate())
 	 */
 	group_walk(r, cfs, now, ts, exact,
@@ -4409,8 +4426,8 @@ static int on_migrate(struct cfsr_replay *r, const struct cfsr_event *ev)
 		 * and update_cfs_group() at each level, after the level's
 		 * update_load_avg(), whose DO_ATTACH below published the
 		 * task's load into tg->load_avg (v5.7-v6.18).  The walk is
-		 * made here where the attach was; in lock-step from v6.12
-		 * (an empty group kept its weight, so nothing is due before)
+		 * made here where the attach was; in lock-step where an empty
+		 * group keeps its weight (v6.13+, 6.12.11+: nothing is due before)
 		 * by the attach itself, at the records' clock (attach_task()).
 		 */
 		group_levels(r, t->group, t->cpu,
@@ -6080,7 +6097,8 @@ struct cfsr_replay *cfsr_replay_new(int nr_cpus, const struct cfsr_profile *prof
 		factor++;
 	r->factor = factor;
 	r->base_slice = (uint64_t)profile->base_slice_ns * factor;
-	r->reweight_place = profile->eevdf && profile->first >= CFSR_KVER(6, 12, 0);
+	/* 6d71a9c61604 (v6.13): dropped from 6.12.11-rc2, not in 6.12.y */
+	r->reweight_place = profile->eevdf && profile->first >= CFSR_KVER(6, 13, 0);
 	/* a release range that straddles v6.14 is taken by its first release */
 	r->exit_same = profile->first < CFSR_KVER(6, 4, 0) || profile->first >= CFSR_KVER(6, 14, 0);
 	cfsr_cfs_tunables_init(&r->cfs_tu, profile, factor);

@@ -10,7 +10,9 @@
  *            last ("sched/fair: Add util_est on top of PELT")
  *   v5.3     LB_BIAS removed (1c1b8a7b03ef)
  *   v5.5     UTIL_EST_FASTUP last (b8c96361402a): the order of v5.5-v5.11
- *            (FORCE_SD_OVERLAP gone long before, in af85596c74de)
+ *            (FORCE_SD_OVERLAP gone long before, in af85596c74de); stable
+ *            5.10.36 appends ALT_PERIOD and BASE_SLICE (0c2de3f054a5, after
+ *            UTIL_EST_FASTUP as the 5.12 review patch's hunk does)
  *   v5.12    SIS_AVG_CPU removed ("sched/fair: Remove SIS_AVG_CPU"), then
  *            HRTICK_DL after HRTICK (e0ee463c93c4)
  *   v5.13    ALT_PERIOD, BASE_SLICE at the end (0c2de3f054a5), then
@@ -31,7 +33,8 @@
  *   v6.19    NI_RANDOM after LATENCY_WARN (33cf66d88306; in 6.18.5; 6.1.160
  *            and 6.6.120 carry it after LATENCY_WARN too, not at their end:
  *            before ALT_PERIOD and BASE_SLICE, before HZ_BW, as the hunks of
- *            their stable review patches put it)
+ *            their stable review patches put it; 6.12.65 at its end, after
+ *            LATENCY_WARN, the last line of 6.12's file)
  */
 #include <string.h>
 
@@ -56,6 +59,8 @@ static const char *const v4_17[] = { CFS_HEAD, "DOUBLE_TICK", "LB_BIAS", MID, "S
 static const char *const v5_3[] = { CFS_HEAD, "DOUBLE_TICK", MID, "SIS_AVG_CPU", "SIS_PROP", TAIL };
 static const char *const v5_5[] = { CFS_HEAD, "DOUBLE_TICK", MID, "SIS_AVG_CPU", "SIS_PROP", TAIL,
 	"UTIL_EST_FASTUP" };
+static const char *const v5_10_36[] = { CFS_HEAD, "DOUBLE_TICK", MID, "SIS_AVG_CPU", "SIS_PROP",
+	TAIL, "UTIL_EST_FASTUP", "ALT_PERIOD", "BASE_SLICE" };
 static const char *const v5_12[] = { CFS_HEAD, "HRTICK_DL", "DOUBLE_TICK", MID, "SIS_PROP", TAIL,
 	"UTIL_EST_FASTUP" };
 static const char *const v5_13[] = { CFS_HEAD, "HRTICK_DL", "DOUBLE_TICK", MID, "SIS_PROP", TAIL,
@@ -74,6 +79,8 @@ static const char *const v6_8[] = { EEVDF_HEAD, MID, "SIS_UTIL", TAIL, "LATENCY_
 static const char *const v6_11[] = { EEVDF_HEAD, MID, "SIS_UTIL", TAIL, "LATENCY_WARN" };
 static const char *const v6_12[] = { REL_HEAD, DELAY, "DOUBLE_TICK", REL_TAIL };
 static const char *const v6_12_13[] = { REL_HEAD, "PICK_BUDDY", DELAY, "DOUBLE_TICK", REL_TAIL };
+static const char *const v6_12_65[] = { REL_HEAD, "PICK_BUDDY", DELAY, "DOUBLE_TICK", REL_TAIL,
+	"NI_RANDOM" };
 static const char *const v6_13[] = { REL_HEAD, DELAY, REL_TAIL };
 static const char *const v6_14[] = { REL_HEAD, "PICK_BUDDY", DELAY, REL_TAIL };
 static const char *const v6_18_5[] = { REL_HEAD, "PICK_BUDDY", DELAY, REL_TAIL, "NI_RANDOM" };
@@ -92,7 +99,9 @@ static const struct {
 } orders[] = {
 	ORDER(CFSR_KVER(4, 17, 0), CFSR_KVER(5, 2, 999), "v4.17-v5.2", v4_17),
 	ORDER(CFSR_KVER(5, 3, 0), CFSR_KVER(5, 4, 999), "v5.3-v5.4", v5_3),
-	ORDER(CFSR_KVER(5, 5, 0), CFSR_KVER(5, 11, 999), "v5.5-v5.11", v5_5),
+	ORDER(CFSR_KVER(5, 5, 0), CFSR_KVER(5, 10, 35), "v5.5-v5.10.35", v5_5),
+	ORDER(CFSR_KVER(5, 10, 36), CFSR_KVER(5, 10, 999), "v5.10.36-v5.10.y", v5_10_36),
+	ORDER(CFSR_KVER(5, 11, 0), CFSR_KVER(5, 11, 999), "v5.11", v5_5),
 	ORDER(CFSR_KVER(5, 12, 0), CFSR_KVER(5, 12, 999), "v5.12", v5_12),
 	ORDER(CFSR_KVER(5, 13, 0), CFSR_KVER(5, 99, 999), "v5.13-v5.19", v5_13),
 	ORDER(CFSR_KVER(6, 0, 0), CFSR_KVER(6, 1, 159), "v6.0-v6.1.159", v6_0),
@@ -104,7 +113,8 @@ static const struct {
 	ORDER(CFSR_KVER(6, 8, 0), CFSR_KVER(6, 10, 999), "v6.8-v6.10", v6_8),
 	ORDER(CFSR_KVER(6, 11, 0), CFSR_KVER(6, 11, 999), "v6.11", v6_11),
 	ORDER(CFSR_KVER(6, 12, 0), CFSR_KVER(6, 12, 12), "v6.12-v6.12.12", v6_12),
-	ORDER(CFSR_KVER(6, 12, 13), CFSR_KVER(6, 12, 999), "v6.12.13-v6.12.y", v6_12_13),
+	ORDER(CFSR_KVER(6, 12, 13), CFSR_KVER(6, 12, 64), "v6.12.13-v6.12.64", v6_12_13),
+	ORDER(CFSR_KVER(6, 12, 65), CFSR_KVER(6, 12, 999), "v6.12.65-v6.12.y", v6_12_65),
 	ORDER(CFSR_KVER(6, 13, 0), CFSR_KVER(6, 13, 1), "v6.13-v6.13.1", v6_13),
 	ORDER(CFSR_KVER(6, 13, 2), CFSR_KVER(6, 18, 4), "v6.13.2-v6.18.4", v6_14),
 	ORDER(CFSR_KVER(6, 18, 5), CFSR_KVER(6, 18, 999), "v6.18.5-v6.18.y", v6_18_5),

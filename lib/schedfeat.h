@@ -62,7 +62,7 @@ struct cfsr_sched_feats {
  *
  * Mainline orders, with the stable sublevels that took a feature pinned
  * where they are known (PICK_BUDDY in 6.12.13 and 6.13.2, NI_RANDOM in
- * 6.18.5); an SMP kernel is assumed (RT_PUSH_IPI is there only with
+ * 6.1.160, 6.6.120, 6.12.65 and 6.18.5); an SMP kernel is assumed (RT_PUSH_IPI is there only with
  * HAVE_RT_PUSH_IPI).
  * Return: the names by bit (static), or NULL for a release outside
  * v4.17-v6.18 or one that does not parse.

@@ -73,13 +73,20 @@ replayed() {
 }
 # v5.7.7 carries e21cf43406a1 (stable review 5.7.7-rc1); v5.8 brings
 # 95d685935a2e, v5.13 the util_est MSB flag, v5.14 the _sum resyncs;
-# 5.15.19 and 5.16.5 carry 98b0d890220d, 5.10.113 and 5.15.36 40f5aa4c5eae
+# 5.15.19 and 5.16.5 carry 98b0d890220d, 5.10.113 and 5.15.36 40f5aa4c5eae;
+# 5.10.y takes v5.13-v5.17 fixes at 5.10.36, .44, .46, .51 and .96
 test_expect_success 'v5.7-v5.16 releases replay under their profile' "
 	replayed 5.7.0 'v5.7.0-v5.7.6 CFS, runnable_avg' &&
 	replayed 5.7.6 'v5.7.0-v5.7.6 CFS, runnable_avg' &&
 	replayed 5.7.7 'v5.7.7-v5.7.y CFS, runnable_avg' &&
-	replayed 5.8.0 'v5.8-v5.10.112 CFS, runnable_avg' &&
-	replayed 5.10.112 'v5.8-v5.10.112 CFS, runnable_avg' &&
+	replayed 5.8.0 'v5.8-v5.10.35 CFS, runnable_avg' &&
+	replayed 5.10.35 'v5.8-v5.10.35 CFS, runnable_avg' &&
+	replayed 5.10.36 'v5.10.36-v5.10.43 CFS, runnable_avg' &&
+	replayed 5.10.44 'v5.10.44-v5.10.45 CFS, runnable_avg' &&
+	replayed 5.10.46 'v5.10.46-v5.10.50 CFS, runnable_avg' &&
+	replayed 5.10.51 'v5.10.51-v5.10.95 CFS, runnable_avg' &&
+	replayed 5.10.96 'v5.10.96-v5.10.112 CFS, runnable_avg' &&
+	replayed 5.10.112 'v5.10.96-v5.10.112 CFS, runnable_avg' &&
 	replayed 5.10.113 'v5.10.113-v5.10.y CFS, runnable_avg' &&
 	replayed 5.10.236 'v5.10.113-v5.10.y CFS, runnable_avg' &&
 	replayed 5.11.0 'v5.11-v5.12 CFS, runnable_avg' &&
@@ -101,8 +108,10 @@ test_expect_success 'v5.17-v6.7 releases replay under their profile' "
 	replayed 6.1.140 'v6.1 CFS, runnable_avg' &&
 	replayed 6.5.13 'v6.2-v6.5 CFS, runnable_avg' &&
 	replayed 6.6.3 'v6.6.0-v6.6.3 EEVDF' &&
-	replayed 6.6.4 'v6.6.4-v6.6.92 EEVDF' &&
-	replayed 6.6.92 'v6.6.4-v6.6.92 EEVDF' &&
+	replayed 6.6.4 'v6.6.4-v6.6.29 EEVDF' &&
+	replayed 6.6.29 'v6.6.4-v6.6.29 EEVDF' &&
+	replayed 6.6.30 'v6.6.30-v6.6.92 EEVDF' &&
+	replayed 6.6.92 'v6.6.30-v6.6.92 EEVDF' &&
 	replayed 6.6.93 'v6.6.93-v6.6.y EEVDF' &&
 	replayed 6.7.12 'v6.7 EEVDF'
 "
@@ -112,7 +121,8 @@ model() {
 	cfsreplay report ${1:+--kernel "$1"} "$TRACES/recorded.dat" | sed -n 's/^model    //p'
 }
 test_expect_success 'v6.8-v6.11 replay, labelled what-if on a 6.18 trace' "
-	test \"\$(model 6.8.12)\" = 'v6.8-v6.9 EEVDF (what-if: not the traced kernel'\\''s model)' &&
+	test \"\$(model 6.8.8)\" = 'v6.8.0-v6.8.8 EEVDF (what-if: not the traced kernel'\\''s model)' &&
+	test \"\$(model 6.8.12)\" = 'v6.8.9-v6.9 EEVDF (what-if: not the traced kernel'\\''s model)' &&
 	test \"\$(model 6.11.11)\" = 'v6.10-v6.11 EEVDF (what-if: not the traced kernel'\\''s model)' &&
 	test \"\$(model)\" = 'v6.16-v6.18 EEVDF, delayed dequeue' &&
 	test \"\$(model 6.18.3)\" = 'v6.16-v6.18 EEVDF, delayed dequeue' &&

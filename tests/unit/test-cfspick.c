@@ -94,8 +94,8 @@ static void test_calc_delta_fair(void **state)
  * / 2^32 = 5999997.14 -> 5999997.  Nine queued: period 10 * 1.5 ms = 15 ms,
  * over the load 10240: inverse 0xffffffff / 10240 = 419430, fact
  * 429496320, 15 ms * 429496320 / 2^32 = 15 ms * 0.0999999046 = 1499998.57
- * -> 1499998, which BASE_SLICE (v5.13+) raises to min_granularity,
- * 1500000, and v5.10 leaves.
+ * -> 1499998, which BASE_SLICE (v5.13+, stable 5.10.36+) raises to
+ * min_granularity, 1500000, and v5.10 up to 5.10.35 leaves.
  */
 static void test_sched_slice(void **state)
 {
@@ -105,6 +105,13 @@ static void test_sched_slice(void **state)
 	assert_int_equal(cfsr_cfs_sched_slice(&tu, 1, W(1024), W(1024)), 5999997);
 	assert_int_equal(cfsr_cfs_sched_slice(&tu, 9, W(9 * 1024), W(1024)), 1500000);
 	assert_int_equal(cfsr_cfs_sched_slice(&v510, 9, W(9 * 1024), W(1024)), 1499998);
+	v510 = tu_for("5.10.35");
+	assert_int_equal(cfsr_cfs_sched_slice(&v510, 9, W(9 * 1024), W(1024)), 1499998);
+	/* 0c2de3f054a5 in the 5.10.36-rc1 review series */
+	v510 = tu_for("5.10.36");
+	assert_true(v510.alt_period);
+	assert_int_equal(cfsr_cfs_sched_slice(&v510, 9, W(9 * 1024), W(1024)), 1500000);
+	assert_false(tu_for("5.11.22").alt_period);
 }
 
 /*

@@ -822,11 +822,34 @@ static void test_params_for(void **state)
 {
 	(void)state;
 	assert_ptr_equal(cfsr_group_params_for(CFSR_KVER(6, 18, 44)), &cfsr_group_params_v6_12);
-	assert_ptr_equal(cfsr_group_params_for(CFSR_KVER(6, 12, 0)), &cfsr_group_params_v6_12);
-	assert_ptr_equal(cfsr_group_params_for(CFSR_KVER(6, 11, 0)), &cfsr_group_params_v6_7);
+	/* 66951e4860d3 (an empty group keeps its weight): v6.13 and stable 6.12.11 */
+	assert_ptr_equal(cfsr_group_params_for(CFSR_KVER(6, 13, 0)), &cfsr_group_params_v6_12);
+	assert_ptr_equal(cfsr_group_params_for(CFSR_KVER(6, 12, 11)), &cfsr_group_params_v6_12);
+	assert_ptr_equal(cfsr_group_params_for(CFSR_KVER(6, 12, 10)), &cfsr_group_params_v6_12_0);
+	assert_ptr_equal(cfsr_group_params_for(CFSR_KVER(6, 12, 0)), &cfsr_group_params_v6_12_0);
+	assert_false(cfsr_group_params_v6_12_0.keep_empty_weight);
+	assert_true(cfsr_group_params_v6_12_0.tg_load_ratelimit &&
+		    cfsr_group_params_v6_12_0.reweight_v_fixed);
+	assert_ptr_equal(cfsr_group_params_for(CFSR_KVER(6, 11, 0)), &cfsr_group_params_v6_8_9);
+	/* the reweight_eevdf() fixes of v6.9 in stable 6.8.9 and 6.6.30 */
+	assert_ptr_equal(cfsr_group_params_for(CFSR_KVER(6, 9, 0)), &cfsr_group_params_v6_8_9);
+	assert_ptr_equal(cfsr_group_params_for(CFSR_KVER(6, 8, 9)), &cfsr_group_params_v6_8_9);
+	assert_ptr_equal(cfsr_group_params_for(CFSR_KVER(6, 8, 8)), &cfsr_group_params_v6_7);
 	assert_ptr_equal(cfsr_group_params_for(CFSR_KVER(6, 7, 0)), &cfsr_group_params_v6_7);
+	assert_true(cfsr_group_params_v6_8_9.reweight_v_fixed &&
+		    cfsr_group_params_v6_12.reweight_v_fixed);
+	assert_false(cfsr_group_params_v6_7.reweight_v_fixed);
+	assert_true(cfsr_group_params_v6_8_9.tg_load_ratelimit &&
+		    !cfsr_group_params_v6_8_9.keep_empty_weight);
+	assert_ptr_equal(cfsr_group_params_for(CFSR_KVER(6, 6, 999)), &cfsr_group_params_v6_6_30);
+	assert_ptr_equal(cfsr_group_params_for(CFSR_KVER(6, 6, 30)), &cfsr_group_params_v6_6_30);
+	assert_ptr_equal(cfsr_group_params_for(CFSR_KVER(6, 6, 29)), &cfsr_group_params_v6_6_4);
+	assert_true(cfsr_group_params_v6_6_30.reweight_v_fixed &&
+		    cfsr_group_params_v6_6_30.reweight_eevdf);
+	assert_false(cfsr_group_params_v6_6_30.tg_load_ratelimit ||
+		     cfsr_group_params_v6_6_30.reweight_unchanged);
+	assert_false(cfsr_group_params_v6_6_4.reweight_v_fixed);
 	/* eab03c23c2a1 in stable 6.6.4 */
-	assert_ptr_equal(cfsr_group_params_for(CFSR_KVER(6, 6, 999)), &cfsr_group_params_v6_6_4);
 	assert_ptr_equal(cfsr_group_params_for(CFSR_KVER(6, 6, 4)), &cfsr_group_params_v6_6_4);
 	assert_ptr_equal(cfsr_group_params_for(CFSR_KVER(6, 6, 3)), &cfsr_group_params_v6_6);
 	assert_ptr_equal(cfsr_group_params_for(CFSR_KVER(5, 17, 0)), &cfsr_group_params_v6_6);

@@ -1003,6 +1003,21 @@ static void test_stable_removed_util(void **state)
 
 	(void)state;
 	assert_ptr_equal(cfsr_profile_for("5.16.5")->pelt, v19);
+	/* 5.10.y: v5.13's subtraction to 5.10.50, v5.14's resync from 5.10.51, 98b0d890220d from 5.10.96 */
+	resync_setup(&cfs, &se);
+	cfsr_pelt_remove_se(&removed, &se);
+	cfsr_pelt_apply_removed(cfsr_profile_for("5.10.50")->pelt, &cfs, &removed, &prop);
+	assert_int_equal(cfs.util_sum, 23609007 - 4721800);
+	assert_int_equal(cfs.load_sum, 37774407 - 10199088);
+	for (i = 0; i < 2; i++) {
+		resync_setup(&cfs, &se);
+		cfs.util_sum = 23399000;
+		cfsr_pelt_remove_se(&removed, &se);
+		cfsr_pelt_apply_removed(cfsr_profile_for(i ? "5.10.96" : "5.10.95")->pelt, &cfs,
+					&removed, &prop);
+		assert_int_equal(cfs.load_sum, 27575312);
+		assert_int_equal(cfs.util_sum, i ? 18687200 : 18887200);
+	}
 	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
 		resync_setup(&cfs, &se);
 		cfs.util_sum = want[i].util_sum_before;
@@ -1110,6 +1125,42 @@ static void test_util_est_lsb(void **state)
 	cfsr_pelt_util_est_sample(&cfsr_pelt_params_v5_13, &sa, 1024, true);
 	assert_int_equal(sa.util_est, 270 | UTIL_AVG_UNCHANGED);
 	assert_int_equal(sa.util_est_ewma, 276);
+}
+
+/*
+ * Stable 5.10.36 (b89997aa88f0 on the LSB flag) against 5.10.35, then
+ * 5.10.44 (68d7a190682a, the MSB flag): a sleep with enqueued 200 (flag
+ * clear), EWMA 276 and util_avg 270.  The new enqueued is 271 with the LSB
+ * flag; 271 - 276 = -5 is within the margin of 10.  5.10.35 writes nothing;
+ * 5.10.36 has last_enqueued_diff = 200 - 271 = -71, outside: enqueued 271
+ * written, the EWMA kept.  From enqueued 262: 262 - 271 = -9, within,
+ * nothing; from 260: -11, outside, 271 (an odd enqueued has the flag:
+ * no sample).  5.10.44 writes 270 with the MSB
+ * flag (200 - 270 = -70).
+ */
+static void test_stable_util_est_filter(void **state)
+{
+	static const struct {
+		const char *release;
+		uint32_t enqueued, want;
+	} cases[] = {
+		{ "5.10.35", 200, 200 }, { "5.10.36", 200, 271 },
+		{ "5.10.43", 262, 262 }, { "5.10.43", 260, 271 },
+		{ "5.10.35", 260, 260 }, { "5.10.44", 200, 270 | UTIL_AVG_UNCHANGED },
+	};
+	struct cfsr_sched_avg sa = CFSR_SCHED_AVG_INIT;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		sa.util_est = cases[i].enqueued;
+		sa.util_est_ewma = 276;
+		sa.util_avg = 270;
+		cfsr_pelt_util_est_sample(cfsr_profile_for(cases[i].release)->pelt, &sa, 1024,
+					  true);
+		assert_int_equal(sa.util_est, cases[i].want);
+		assert_int_equal(sa.util_est_ewma, 276);
+	}
 }
 
 /* The two fields of a pair-layout util_est. */
@@ -1355,6 +1406,7 @@ int main(void)
 		cmocka_unit_test(test_detach_resync),
 		cmocka_unit_test(test_removed_resync),
 		cmocka_unit_test(test_stable_removed_util),
+		cmocka_unit_test(test_stable_util_est_filter),
 		cmocka_unit_test(test_stable_attach_floor),
 		cmocka_unit_test(test_util_est_lsb),
 		cmocka_unit_test(test_params),

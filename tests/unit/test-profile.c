@@ -74,7 +74,7 @@ static void test_profiles(void **state)
 	assert_int_equal(cfsr_profile_for("6.18")->base_slice_ns, 700000);
 	p = cfsr_profile_for("6.6.30");
 	assert_true(p->eevdf && !p->delay_dequeue && p->implemented);
-	assert_string_equal(p->name, "v6.6.4-v6.6.92 EEVDF");
+	assert_string_equal(p->name, "v6.6.30-v6.6.92 EEVDF");
 	assert_string_equal(cfsr_profile_for("6.7.1")->name, "v6.7 EEVDF");
 	p = cfsr_profile_for("6.5.13");
 	assert_true(!p->eevdf && p->implemented && p->base_slice_ns == 0 && !p->place_lag);
@@ -256,12 +256,36 @@ static void test_stable_sublevels(void **state)
 	assert_true(p->attach_load_sum_min1 && p->removed_util_bound && p->removed_resync);
 	assert_true(p->dequeue_load_resync && p->detach_resync && !p->sum_lower_bounds);
 	assert_ptr_equal(cfsr_profile_for("5.15.199-x")->pelt, p);
-	/* 40f5aa4c5eae: 5.10.113-rc1, on v5.8's arithmetic otherwise */
-	assert_ptr_equal(cfsr_profile_for("5.10.112")->pelt, &cfsr_pelt_params_v5_8);
-	p = cfsr_profile_for("5.10.113")->pelt;
-	assert_true(p->attach_load_sum_min1 && !p->removed_resync && !p->sum_lower_bounds);
-	assert_int_equal(p->util_est_repr, CFSR_UTIL_EST_PAIR_LSB);
+	/*
+	 * 5.10.y, by its review series: b89997aa88f0 5.10.36, 68d7a190682a and
+	 * 7c7ad626d9a0 5.10.44, fcf6631f3736 5.10.46, 1c35b07e6d39 5.10.51,
+	 * 98b0d890220d 5.10.96, 40f5aa4c5eae 5.10.113
+	 */
+	assert_ptr_equal(cfsr_profile_for("5.10.35")->pelt, &cfsr_pelt_params_v5_8);
+	assert_false(cfsr_profile_for("5.10.35")->pelt->util_est_lsb_filter);
+	p = cfsr_profile_for("5.10.36")->pelt;
+	assert_true(p->util_est_lsb_filter && p->util_est_repr == CFSR_UTIL_EST_PAIR_LSB);
 	assert_int_equal(p->prop_load, CFSR_PROP_LOAD_ADD);
+	assert_ptr_equal(cfsr_profile_for("5.10.43")->pelt, p);
+	p = cfsr_profile_for("5.10.44")->pelt;
+	assert_true(p->util_est_repr == CFSR_UTIL_EST_PAIR &&
+		    p->prop_load == CFSR_PROP_LOAD_RESYNC);
+	assert_false(p->detach_resync || p->removed_resync);
+	assert_ptr_equal(cfsr_profile_for("5.10.45")->pelt, p);
+	assert_ptr_equal(cfsr_profile_for("5.10.46")->pelt, &cfsr_pelt_params_v5_13);
+	assert_ptr_equal(cfsr_profile_for("5.10.50")->pelt, &cfsr_pelt_params_v5_13);
+	p = cfsr_profile_for("5.10.51")->pelt;
+	assert_true(p->detach_resync && p->removed_resync && !p->removed_util_bound);
+	assert_false(p->dequeue_load_resync || p->prop_load == CFSR_PROP_LOAD_RESYNC_EARLY);
+	assert_ptr_equal(cfsr_profile_for("5.10.95")->pelt, p);
+	p = cfsr_profile_for("5.10.96")->pelt;
+	assert_true(p->removed_util_bound && p->removed_resync && !p->attach_load_sum_min1);
+	assert_ptr_equal(cfsr_profile_for("5.10.112")->pelt, p);
+	p = cfsr_profile_for("5.10.113")->pelt;
+	assert_true(p->attach_load_sum_min1 && p->removed_util_bound && !p->sum_lower_bounds);
+	assert_int_equal(p->util_est_repr, CFSR_UTIL_EST_PAIR);
+	assert_int_equal(p->prop_load, CFSR_PROP_LOAD_RESYNC);
+	assert_false(p->dequeue_load_resync);
 	assert_false(cfsr_pelt_params_v5_8.attach_load_sum_min1);
 	assert_ptr_equal(cfsr_profile_for("5.10.240-cip")->pelt, p);
 	assert_ptr_equal(cfsr_profile_for("5.11.0")->pelt, &cfsr_pelt_params_v5_8);
@@ -276,8 +300,18 @@ static void test_stable_sublevels(void **state)
 	assert_false(cfsr_profile_for("5.17.0")->pelt->removed_util_bound);
 	/* eab03c23c2a1: between "Linux 6.6.3" and "Linux 6.6.4" in 6.6.y */
 	assert_string_equal(cfsr_profile_for("6.6.3")->name, "v6.6.0-v6.6.3 EEVDF");
-	assert_string_equal(cfsr_profile_for("6.6.4")->name, "v6.6.4-v6.6.92 EEVDF");
-	assert_int_equal(cfsr_profile_for("6.6.4")->last, CFSR_KVER(6, 6, 92));
+	assert_string_equal(cfsr_profile_for("6.6.4")->name, "v6.6.4-v6.6.29 EEVDF");
+	assert_int_equal(cfsr_profile_for("6.6.4")->last, CFSR_KVER(6, 6, 29));
+	/* afae8002b4fd, 1560d1f6eb6b (with 11b1b8bc2b98): 6.6.30-rc1 and 6.8.9-rc1 */
+	assert_string_equal(cfsr_profile_for("6.6.29")->name, "v6.6.4-v6.6.29 EEVDF");
+	assert_string_equal(cfsr_profile_for("6.6.30")->name, "v6.6.30-v6.6.92 EEVDF");
+	assert_int_equal(cfsr_profile_for("6.6.92")->last, CFSR_KVER(6, 6, 92));
+	assert_ptr_equal(cfsr_profile_for("6.6.30")->pelt, cfsr_profile_for("6.6.29")->pelt);
+	assert_int_equal(cfsr_profile_for("6.6.30")->base_slice_ns, 750000);
+	assert_string_equal(cfsr_profile_for("6.8.8")->name, "v6.8.0-v6.8.8 EEVDF");
+	assert_string_equal(cfsr_profile_for("6.8.9")->name, "v6.8.9-v6.9 EEVDF");
+	assert_ptr_equal(cfsr_profile_for("6.8.9")->pelt, cfsr_profile_for("6.8.8")->pelt);
+	assert_string_equal(cfsr_profile_for("6.9.12")->name, "v6.8.9-v6.9 EEVDF");
 	assert_ptr_equal(cfsr_profile_for("6.6.4")->pelt, cfsr_profile_for("6.6.3")->pelt);
 	assert_int_equal(cfsr_profile_for("6.6.4")->base_slice_ns, 750000);
 	assert_true(cfsr_profile_for("6.6.3")->eevdf && cfsr_profile_for("6.6.4")->eevdf);
@@ -286,6 +320,15 @@ static void test_stable_sublevels(void **state)
 	assert_int_equal(cfsr_profile_for("6.6.93")->base_slice_ns, 700000);
 	assert_int_equal(cfsr_profile_for("6.12.30")->base_slice_ns, 750000);
 	assert_int_equal(cfsr_profile_for("6.12.31")->base_slice_ns, 700000);
+	/* 76f2f783294d ("More PELT vs DELAYED_DEQUEUE"): 6.12.7-rc1 */
+	assert_true(cfsr_profile_for("6.12.0")->runnable_delayed);
+	assert_true(cfsr_profile_for("6.12.6")->runnable_delayed);
+	assert_false(cfsr_profile_for("6.12.7")->runnable_delayed);
+	assert_false(cfsr_profile_for("6.12.31")->runnable_delayed);
+	assert_false(cfsr_profile_for("6.13.0")->runnable_delayed);
+	assert_false(cfsr_profile_for("6.11.0")->runnable_delayed);
+	assert_ptr_equal(cfsr_profile_for("6.12.7")->pelt, cfsr_profile_for("6.12.6")->pelt);
+	assert_int_equal(cfsr_profile_for("6.12.7")->base_slice_ns, 750000);
 	assert_int_equal(cfsr_profile_for("6.13.12")->base_slice_ns, 750000);
 	assert_int_equal(cfsr_profile_for("6.14.8")->base_slice_ns, 750000);
 	assert_int_equal(cfsr_profile_for("6.14.9")->base_slice_ns, 700000);
@@ -323,7 +366,7 @@ static void test_choose(void **state)
 	assert_string_equal(last_msg, "");
 	p = cfsr_profile_choose("6.18.1", "5.10", "t.dat");
 	assert_non_null(p);
-	assert_string_equal(p->name, "v5.8-v5.10.112 CFS, runnable_avg");
+	assert_string_equal(p->name, "v5.8-v5.10.35 CFS, runnable_avg");
 	p = cfsr_profile_choose("6.18.1", "6.7", "t.dat");
 	assert_non_null(p);
 	assert_string_equal(p->name, "v6.7 EEVDF");
@@ -332,7 +375,7 @@ static void test_choose(void **state)
 	assert_string_equal(p->name, "v5.17.0-v5.17.4 CFS, runnable_avg");
 	p = cfsr_profile_choose("6.18.1", "6.9", "t.dat");
 	assert_non_null(p);
-	assert_string_equal(p->name, "v6.8-v6.9 EEVDF");
+	assert_string_equal(p->name, "v6.8.9-v6.9 EEVDF");
 	assert_null(cfsr_profile_choose(NULL, NULL, "t.dat"));
 	assert_non_null(strstr(last_msg, "--kernel"));
 	assert_null(cfsr_profile_choose("2.6.32", NULL, "t.dat"));
@@ -346,9 +389,66 @@ static void test_choose(void **state)
 	assert_non_null(p);
 	assert_true(cfsr_profile_what_if("6.18.44-fc", p));
 	assert_false(cfsr_profile_what_if(NULL, p));
-	assert_false(cfsr_profile_what_if("6.12.30", p));
+	/* 6.12 is 6.12.0 here: 76f2f783294d (6.12.7) splits the series there */
+	assert_false(cfsr_profile_what_if("6.12.6", p));
+	assert_true(cfsr_profile_what_if("6.12.7", p));
+	assert_true(cfsr_profile_what_if("6.12.30", p));
 	/* 6.12 and 6.13 no longer share a profile: the base slice of 6.12.31+ splits it */
 	assert_true(cfsr_profile_what_if("6.13.2", p));
+}
+
+/*
+ * --kernel MAJOR.MINOR: the trace's own release when of that series, else
+ * MAJOR.MINOR.0; a value with a sublevel is taken as it is.
+ */
+static void test_series_only(void **state)
+{
+	char buf[96];
+	bool own;
+
+	(void)state;
+	assert_true(cfsr_profile_series_only("6.6"));
+	assert_true(cfsr_profile_series_only("10.1"));
+	assert_false(cfsr_profile_series_only("6.6.0"));
+	assert_false(cfsr_profile_series_only("6.6.50"));
+	assert_false(cfsr_profile_series_only("6.6-rc3"));
+	assert_false(cfsr_profile_series_only("6.6."));
+	assert_false(cfsr_profile_series_only("6"));
+	assert_false(cfsr_profile_series_only(NULL));
+
+	assert_int_equal(cfsr_profile_modelled("6.6.50-x", "6.6", &own), CFSR_KVER(6, 6, 50));
+	assert_true(own);
+	assert_int_equal(cfsr_profile_modelled("6.18.44-fc", "6.6", &own), CFSR_KVER(6, 6, 0));
+	assert_false(own);
+	assert_int_equal(cfsr_profile_modelled(NULL, "6.6", &own), CFSR_KVER(6, 6, 0));
+	assert_false(own);
+	assert_int_equal(cfsr_profile_modelled("6.6.50", "6.6.0", &own), CFSR_KVER(6, 6, 0));
+	assert_false(own);
+	assert_int_equal(cfsr_profile_modelled("6.6.50", "6.6-rc3", NULL), CFSR_KVER(6, 6, 0));
+	assert_int_equal(cfsr_profile_modelled("6.6.50", NULL, &own), CFSR_KVER(6, 6, 50));
+	assert_false(own);
+	/* 6.60.x is not of the 6.6 series */
+	assert_int_equal(cfsr_profile_modelled("6.60.1", "6.6", NULL), CFSR_KVER(6, 6, 0));
+	assert_int_equal(cfsr_profile_modelled(NULL, NULL, NULL), -1);
+	assert_int_equal(cfsr_profile_modelled("6.6.50", "linux", NULL), -1);
+
+	/* 6.6.50 is past eab03c23c2a1 (6.6.4) and its fixes (6.6.30): not 6.6.0's */
+	assert_string_equal(cfsr_profile_choose("6.6.50", "6.6", "t.dat")->name,
+			    "v6.6.30-v6.6.92 EEVDF");
+	assert_false(cfsr_profile_what_if("6.6.50", cfsr_profile_choose("6.6.50", "6.6", "t")));
+	assert_string_equal(cfsr_profile_choose("6.18.44", "6.6", "t.dat")->name,
+			    "v6.6.0-v6.6.3 EEVDF");
+	assert_string_equal(cfsr_profile_choose("6.6.50", "6.6.0", "t.dat")->name,
+			    "v6.6.0-v6.6.3 EEVDF");
+	assert_string_equal(cfsr_profile_choose("6.12.31", "6.12", "t.dat")->name,
+			    "v6.12.31-v6.12.y EEVDF, delayed dequeue");
+
+	assert_string_equal(cfsr_profile_series_note("6.6.50-x", "6.6", buf, sizeof(buf)),
+			    "--kernel 6.6 taken as 6.6.50, the trace's own sublevel");
+	assert_string_equal(cfsr_profile_series_note("6.18.44", "6.6", buf, sizeof(buf)),
+			    "--kernel 6.6 taken as 6.6.0, the series' first release");
+	assert_null(cfsr_profile_series_note("6.6.50", "6.6.0", buf, sizeof(buf)));
+	assert_null(cfsr_profile_series_note("6.6.50", NULL, buf, sizeof(buf)));
 }
 
 int main(void)
@@ -357,6 +457,7 @@ int main(void)
 		cmocka_unit_test(test_version),		 cmocka_unit_test(test_profiles),
 		cmocka_unit_test(test_table_contiguous), cmocka_unit_test(test_boundaries),
 		cmocka_unit_test(test_stable_sublevels), cmocka_unit_test(test_choose),
+		cmocka_unit_test(test_series_only),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1132,6 +1132,54 @@ static void test_delayed_dequeue(void **state)
 }
 
 /*
+ * The root's runnable input while A is delayed, under 6.12.6 and 6.12.7
+ * (76f2f783294d): after run_until_delayed() (A delayed at c0 + 2.8 ms; the
+ * root just updated, the same in both), B runs 1 ms and blocks; the root's
+ * next update, at c0 + 3.8 ms, ages the 1 ms with load 2 * 1024 (A's
+ * weight stays), running 1, and a runnable count of 2 (h_nr_running, A
+ * counted) under 6.12.6, 1 (B alone) under 6.12.7 (cfsr_pelt_update_cfs_rq()
+ * with those inputs from the root at the delay).  Their runnable_sum then
+ * differ by one runnable task's 1 ms in SCHED_CAPACITY units (976 or 977
+ * units of 1024 ns, decayed at most once), load and util not at all.
+ */
+static void test_stable_runnable_delayed(void **state)
+{
+	const uint64_t c0 = 5000000000000ull, t0 = 3000000000ull;
+	const char *const rel[2] = { "6.12.6", "6.12.7" };
+	struct cfsr_sched_avg at_delay[2], want, got[2];
+	struct cfsr_cfs_rq *root;
+	struct cfsr_task *a, *b;
+	struct cfsr_replay *r;
+	int i;
+
+	(void)state;
+	for (i = 0; i < 2; i++) {
+		r = cfsr_replay_new(1, cfsr_profile_for(rel[i]), 250);
+		root = delayed_pair(r, c0, t0, &want, &a, &b);
+		assert_int_equal(root->h_nr_queued, 2);
+		assert_int_equal(root->h_nr_runnable, 1);
+		at_delay[i] = root->avg;
+		feed(r, ev_runtime(t0 + 3900300, 0, 51, 51, 1000000));
+		feed(r, ev_switch(t0 + 3900400, 0, 51, 1, false, 0));
+		assert_int_equal(a->state, CFSR_TS_SLEEPING);
+		assert_int_equal(b->state, CFSR_TS_SLEEPING);
+		got[i] = root->avg;
+		want = at_delay[i];
+		cfsr_pelt_update_cfs_rq(P, c0 + 3800000, &want, 2 * W0, 2 - (uint64_t)i, true);
+		assert_avg_equal(&got[i], &want);
+		cfsr_replay_free(r);
+	}
+	assert_avg_equal(&at_delay[0], &at_delay[1]);
+	assert_true(got[0].runnable_avg > got[1].runnable_avg);
+	assert_int_equal(got[0].load_avg, got[1].load_avg);
+	assert_int_equal(got[0].util_avg, got[1].util_avg);
+	assert_int_equal(got[0].util_sum, got[1].util_sum);
+	/* 1 ms is 976 or 977 whole 1024 ns units, at most one period's decay (y = 0.9786) off */
+	assert_int_equal((got[0].runnable_sum - got[1].runnable_sum) % 1024, 0);
+	assert_in_range(got[0].runnable_sum - got[1].runnable_sum, 955 * 1024, 977 * 1024);
+}
+
+/*
  * After run_until_delayed(): B's tick after 1.7 ms more (vruntime 2.2 ms,
  * deadline renewed to 2.9 ms) asks for a reschedule; the pick's
  * update_curr() reports 10 us more and finds A eligible (mean 2.155 ms)
@@ -1408,6 +1456,27 @@ static void test_group_shares_idle_nice(void **state)
 	cfsr_replay_free(r);
 }
 
+/*
+ * After run_lone_in_g() with CPU 1: task 61 of /g runs on CPU 1 from
+ * t0 + 4.5 ms; both report run time until t0 + 9.6 ms.
+ */
+static void run_second_in_g(struct cfsr_replay *r, uint64_t t0)
+{
+	feed(r, ev_wakeup(t0 + 4400000, 1, 0, 61, 1));
+	feed(r, ev_switch(t0 + 4500000, 1, 0, 0, false, 61));
+	/* an event between two reports of task 60, so that the second is a tick's */
+	feed(r, ev_wakeup(t0 + 8400000, 0, 60, 62, 1));
+	feed(r, ev_runtime(t0 + 8500000, 1, 61, 61, 4000000));
+	feed(r, ev_runtime(t0 + 8600000, 0, 60, 60, 4300000));
+	/*
+	 * each report's update is applied as a tick's once no event of its
+	 * CPU followed it for 50 us, in time order: CPU 1 publishes its load,
+	 * then CPU 0's tick reweights the group entity against it
+	 */
+	feed(r, ev_runtime(t0 + 9500000, 1, 61, 61, 1000000));
+	feed(r, ev_runtime(t0 + 9600000, 0, 60, 60, 1000000));
+}
+
 static void test_group_entity(void **state)
 {
 	struct cfsr_replay *r = cfsr_replay_new(2, prof(), 250);
@@ -1426,19 +1495,7 @@ static void test_group_entity(void **state)
 	assert_int_equal(root0->load_weight, W0);
 	assert_int_equal(cfsr_replay_tg_load_avg(r, g0), (int64_t)g0->tg_load_avg_contrib);
 
-	feed(r, ev_wakeup(t0 + 4400000, 1, 0, 61, 1));
-	feed(r, ev_switch(t0 + 4500000, 1, 0, 0, false, 61));
-	/* an event between two reports of task 60, so that the second is a tick's */
-	feed(r, ev_wakeup(t0 + 8400000, 0, 60, 62, 1));
-	feed(r, ev_runtime(t0 + 8500000, 1, 61, 61, 4000000));
-	feed(r, ev_runtime(t0 + 8600000, 0, 60, 60, 4300000));
-	/*
-	 * each report's update is applied as a tick's once no event of its
-	 * CPU followed it for 50 us, in time order: CPU 1 publishes its load,
-	 * then CPU 0's tick reweights the group entity against it
-	 */
-	feed(r, ev_runtime(t0 + 9500000, 1, 61, 61, 1000000));
-	feed(r, ev_runtime(t0 + 9600000, 0, 60, 60, 1000000));
+	run_second_in_g(r, t0);
 	g0 = cfsr_replay_cfs_rq(r, "/g", 0);
 	g1 = cfsr_replay_cfs_rq(r, "/g", 1);
 	assert_int_equal(cfsr_replay_tg_load_avg(r, g0),
@@ -1456,6 +1513,50 @@ static void test_group_entity(void **state)
 	assert_false(g0->se_on_rq);
 	assert_int_equal(root0->load_weight, 0);
 	cfsr_replay_free(r);
+}
+
+/*
+ * update_cfs_group() of an emptied group, before and after 66951e4860d3
+ * (6.12.10, 6.12.11): test_group_entity()'s run, /g's entity on CPU 0 at
+ * the weight calc_group_shares() gave it with task 60 queued
+ * (load = max(1024, load_avg)); 60 sleeps and the entity leaves the root.
+ * 6.12.11 keeps that weight; 6.12.10 reweights it at its dequeue
+ * (dequeue_entity()'s update_cfs_group()) with the group's load.weight 0:
+ * load = max(0, load_avg) = load_avg, so the shares are
+ * W0 * load_avg / (tg->load_avg - contrib + load_avg), on the values the
+ * dequeue's update left (the same clock: load_avg unchanged).
+ */
+static void test_stable_keep_empty_weight(void **state)
+{
+	const char *const rel[2] = { "6.12.10", "6.12.11" };
+	const uint64_t t0 = 4000000000ull;
+	const struct cfsr_cfs_rq *g0;
+	struct cfsr_replay *r;
+	uint64_t before, want, la;
+	int i;
+
+	(void)state;
+	for (i = 0; i < 2; i++) {
+		r = cfsr_replay_new(2, cfsr_profile_for(rel[i]), 250);
+		run_lone_in_g(r, t0, true);
+		run_second_in_g(r, t0);
+		g0 = cfsr_replay_cfs_rq(r, "/g", 0);
+		before = g0->se_weight;
+		assert_true(g0->avg.load_avg < 1024);
+		assert_int_equal(before, (uint64_t)W0 * 1024 /
+						 ((uint64_t)cfsr_replay_tg_load_avg(r, g0) -
+						  g0->tg_load_avg_contrib + 1024));
+		feed(r, ev_switch(t0 + 9600000, 0, 60, 1, false, 0));
+		g0 = cfsr_replay_cfs_rq(r, "/g", 0);
+		assert_false(g0->se_on_rq);
+		assert_int_equal(g0->load_weight, 0);
+		la = g0->avg.load_avg;
+		want = (uint64_t)W0 * la /
+		       ((uint64_t)cfsr_replay_tg_load_avg(r, g0) - g0->tg_load_avg_contrib + la);
+		assert_true(want < before);
+		assert_int_equal(g0->se_weight, i == 0 ? want : before);
+		cfsr_replay_free(r);
+	}
 }
 
 /*
@@ -2011,7 +2112,9 @@ static void test_moved_to_idle(void **state)
  * (70) and B (71) in the root; the three wake onto the idle CPU and @next
  * runs 2 ms.
  */
-static struct cfsr_replay *group_of_three(const struct cfsr_profile *p, uint64_t t0, int next)
+/* As group_of_three(), @next running @ran ns. */
+static struct cfsr_replay *group_of_three_ran(const struct cfsr_profile *p, uint64_t t0, int next,
+					      uint64_t ran)
 {
 	struct cfsr_replay *r = cfsr_replay_new(1, p, 250);
 	struct cfsr_cfs_rq *g;
@@ -2026,8 +2129,13 @@ static struct cfsr_replay *group_of_three(const struct cfsr_profile *p, uint64_t
 	feed(r, ev_wakeup(t0 + 105000, 0, 0, 72, 0));
 	feed(r, ev_wakeup(t0 + 110000, 0, 0, 71, 0));
 	feed(r, ev_switch(t0 + 115000, 0, 0, 0, false, next));
-	feed(r, ev_runtime(t0 + 2115000, 0, next, next, 2000000));
+	feed(r, ev_runtime(t0 + 115000 + ran, 0, next, next, ran));
 	return r;
+}
+
+static struct cfsr_replay *group_of_three(const struct cfsr_profile *p, uint64_t t0, int next)
+{
+	return group_of_three_ran(p, t0, next, 2000000);
 }
 
 static struct cfsr_replay *run_group_delayed(uint64_t t0)
@@ -2136,12 +2244,16 @@ static void test_group_entity_reweight(void **state)
  * deadline 500000 + (374999 - 500000) * 2 = 249998.  v6.7 (V without the
  * waiting entity, over A and B): V = 1e6, lag 1e6 doubled: vruntime
  * -1e6; deadline 1e6 + (374999 - 1e6) * 2 = -250002.  Stable 6.6.4
- * carries eab03c23c2a1 and so v6.7's form; 6.6.0-6.6.3 keep the vruntime
- * 0 and scale the deadline relative to it: 374999 * 2 = 749998.
+ * carries eab03c23c2a1 and so v6.7's form, as does 6.8.0; 6.6.30 and
+ * 6.8.9 carry v6.9's fixes (afae8002b4fd, 1560d1f6eb6b) and so its form;
+ * 6.6.0-6.6.3 keep the vruntime 0 and scale the deadline relative to it:
+ * 374999 * 2 = 749998.
  */
-static void reweight_waiting(const char *release, int64_t vruntime, int64_t deadline)
+static void reweight_waiting_ran(const char *release, uint64_t ran, int64_t vruntime,
+				 int64_t deadline)
 {
-	struct cfsr_replay *r = group_of_three(cfsr_profile_for(release), 5000000000ull, 70);
+	struct cfsr_replay *r =
+		group_of_three_ran(cfsr_profile_for(release), 5000000000ull, 70, ran);
 	struct cfsr_cfs_rq *g = cfsr_replay_cfs_rq(r, "/g", 0);
 
 	assert_int_equal(g->se_vruntime, 0);
@@ -2152,13 +2264,45 @@ static void reweight_waiting(const char *release, int64_t vruntime, int64_t dead
 	cfsr_replay_free(r);
 }
 
+static void reweight_waiting(const char *release, int64_t vruntime, int64_t deadline)
+{
+	reweight_waiting_ran(release, 2000000, vruntime, deadline);
+}
+
+/*
+ * The same after A ran 10 ms, past the lag clamp of 1560d1f6eb6b.  v6.9
+ * form: V = 10e6 * 1024 / 4096 = 2.5e6, lag 2.5e6 clamped to
+ * calc_delta_fair(max(2 * 750000, TICK_NSEC = 4e6)) at 2048 = 1999999,
+ * doubled: vruntime 2.5e6 - 3999998 = -1499998; deadline 2.5e6 + (374999 -
+ * 2.5e6) * 2 = -1750002.  v6.7 form: V = 10e6 * 1024 / 2048 = 5e6, lag
+ * 5e6 unclamped: vruntime 5e6 - 10e6 = -5e6; deadline 5e6 + (374999 -
+ * 5e6) * 2 = -4250002.
+ */
+static void test_reweight_eevdf_clamp(void **state)
+{
+	(void)state;
+	reweight_waiting_ran("6.6.29", 10000000, -5000000, -4250002);
+	reweight_waiting_ran("6.6.30", 10000000, -1499998, -1750002);
+	reweight_waiting_ran("6.8.8", 10000000, -5000000, -4250002);
+	reweight_waiting_ran("6.8.9", 10000000, -1499998, -1750002);
+	reweight_waiting_ran("6.10", 10000000, -1499998, -1750002);
+	reweight_waiting_ran("6.12.11", 10000000, -1499998, -1750002);
+}
+
 static void test_group_entity_reweight_eevdf(void **state)
 {
 	(void)state;
 	reweight_waiting("6.10", -500000, 249998);
 	reweight_waiting("6.7", -1000000, -250002);
 	reweight_waiting("6.6.4", -1000000, -250002);
-	reweight_waiting("6.6.92", -1000000, -250002);
+	reweight_waiting("6.6.29", -1000000, -250002);
+	reweight_waiting("6.6.30", -500000, 249998);
+	reweight_waiting("6.6.92", -500000, 249998);
+	reweight_waiting("6.8.8", -1000000, -250002);
+	reweight_waiting("6.8.9", -500000, 249998);
+	reweight_waiting("6.9", -500000, 249998);
+	/* 6.12.y keeps v6.9's form: 6d71a9c61604 left 6.12.11 at its -rc2 */
+	reweight_waiting("6.12.30", -500000, 249998);
 	reweight_waiting("6.6.3", 0, 749998);
 }
 
@@ -3854,6 +3998,7 @@ int main(void)
 		cmocka_unit_test(test_pid_reuse_and_growth),
 		cmocka_unit_test(test_switch_grows_table),
 		cmocka_unit_test(test_delayed_dequeue),
+		cmocka_unit_test(test_stable_runnable_delayed),
 		cmocka_unit_test(test_take_queued),
 		cmocka_unit_test(test_lost_sleep_undone),
 		cmocka_unit_test(test_recorded_base_slice),
@@ -3871,6 +4016,7 @@ int main(void)
 		cmocka_unit_test(test_delayed_pick_keeps),
 		cmocka_unit_test(test_root_cfs_rq),
 		cmocka_unit_test(test_group_entity),
+		cmocka_unit_test(test_stable_keep_empty_weight),
 		cmocka_unit_test(test_group_take_tg),
 		cmocka_unit_test(test_recover_ahead),
 		cmocka_unit_test(test_exit_move),
@@ -3886,6 +4032,7 @@ int main(void)
 		cmocka_unit_test(test_group_entity_pick),
 		cmocka_unit_test(test_group_entity_reweight),
 		cmocka_unit_test(test_group_entity_reweight_eevdf),
+		cmocka_unit_test(test_reweight_eevdf_clamp),
 		cmocka_unit_test(test_group_entity_enqueue_update_curr),
 		cmocka_unit_test(test_group_entity_cfs_profile),
 		cmocka_unit_test(test_group_walk_counts),

@@ -128,7 +128,8 @@ static void test_decode_6_12_6_13(void **state)
  * lines); 6.1.160 has NI_RANDOM 24, ALT_PERIOD 25, BASE_SLICE 26 (27).
  * 6.6.y up to 6.6.119: PLACE_LAG 0 .. DOUBLE_TICK 8 (9 lines), then the same
  * 9-23 as 6.1 (NONTASK_CAPACITY to LATENCY_WARN), HZ_BW 24 (25 lines);
- * 6.6.120 NI_RANDOM 24, HZ_BW 25 (26).
+ * 6.6.120 NI_RANDOM 24, HZ_BW 25 (26).  6.12.65 (6.12.65-rc1) appends it to
+ * 6.12.13's 27 lines, after LATENCY_WARN, their last.
  */
 static void test_decode_ni_random_stable(void **state)
 {
@@ -172,6 +173,28 @@ static void test_decode_ni_random_stable(void **state)
 	assert_int_equal(cfsr_sched_feat_state(&f, "NI_RANDOM"), 1);
 	assert_int_equal(cfsr_sched_feat_state(&f, "HZ_BW"), 0);
 	assert_string_equal(f.names[25], "HZ_BW");
+	/*
+	 * 6.12.65: PLACE_LAG 0 .. PICK_BUDDY 6, CACHE_HOT_BUDDY 7, DELAY_DEQUEUE
+	 * 8 .. DOUBLE_TICK 13, NONTASK_CAPACITY 14 .. UTIL_EST 25, LATENCY_WARN
+	 * 26, then NI_RANDOM 27
+	 */
+	in = info_for("6.12.64", (1ull << 27) | (1ull << 8));
+	cfsr_sched_feats_decode(&f, &in);
+	assert_int_equal(f.nr, 27);
+	assert_int_equal(cfsr_sched_feat_state(&f, "DELAY_DEQUEUE"), 1);
+	assert_int_equal(cfsr_sched_feat_state(&f, "NI_RANDOM"), -1);
+	assert_int_equal(cfsr_sched_feat_unnamed(&f), 1ull << 27);
+	in.kernel_release = "6.12.65";
+	cfsr_sched_feats_decode(&f, &in);
+	assert_int_equal(f.nr, 28);
+	assert_int_equal(cfsr_sched_feat_state(&f, "DELAY_DEQUEUE"), 1);
+	assert_int_equal(cfsr_sched_feat_state(&f, "NI_RANDOM"), 1);
+	assert_int_equal(cfsr_sched_feat_state(&f, "LATENCY_WARN"), 0);
+	assert_string_equal(f.names[26], "LATENCY_WARN");
+	assert_string_equal(f.names[27], "NI_RANDOM");
+	assert_int_equal(cfsr_sched_feat_unnamed(&f), 0);
+	assert_non_null(cfsr_sched_feat_order("6.12.70", &nr, &range));
+	assert_string_equal(range, "v6.12.65-v6.12.y");
 	/* a 6.6.120 kernel's HZ_BW bit is unnamed under the older order */
 	in = info_for("6.6.119", 1ull << 25);
 	cfsr_sched_feats_decode(&f, &in);
@@ -189,7 +212,8 @@ static void test_decode_ni_random_stable(void **state)
  * START_DEBIT, NEXT_BUDDY, LAST_BUDDY, CACHE_HOT_BUDDY, WAKEUP_PREEMPTION,
  * HRTICK, DOUBLE_TICK, NONTASK_CAPACITY, TTWU_QUEUE, SIS_AVG_CPU, SIS_PROP,
  * WARN_DOUBLE_CLOCK, RT_PUSH_IPI, RT_RUNTIME_SHARE, LB_MIN, ATTACH_AGE_LOAD,
- * WA_IDLE, WA_WEIGHT, WA_BIAS), 22 features with UTIL_EST_FASTUP; v5.12 20
+ * WA_IDLE, WA_WEIGHT, WA_BIAS), 22 features with UTIL_EST_FASTUP (24 in
+ * stable 5.10.36+, ALT_PERIOD and BASE_SLICE appended); v5.12 20
  * (HRTICK_DL in, SIS_AVG_CPU out); v5.13 20 of 25 (LATENCY_WARN,
  * ALT_PERIOD, BASE_SLICE after UTIL_EST_FASTUP); v6.0 21 (SIS_UTIL); v6.6 21 (13 lines PLACE_LAG, PLACE_DEADLINE_INITIAL,
  * RUN_TO_PARITY, NEXT_BUDDY, CACHE_HOT_BUDDY, WAKEUP_PREEMPTION, HRTICK,
@@ -205,11 +229,11 @@ static void test_util_est_bit(void **state)
 	} cases[] = {
 		{ "4.17.0", 21, 22 },  { "4.19.316", 21, 22 }, { "5.2.21", 21, 22 },
 		{ "5.3", 20, 21 },     { "5.4.290", 20, 21 },  { "5.5", 20, 22 },
-		{ "5.6.19", 20, 22 },  { "5.7.0", 20, 22 },    { "5.10.200", 20, 22 },
-		{ "5.11", 20, 22 },    { "5.12", 20, 22 },     { "5.13", 20, 25 },
-		{ "5.15.90", 20, 25 }, { "6.0", 21, 26 },      { "6.5.13", 21, 26 },
-		{ "6.6.30", 21, 25 },  { "6.7", 20, 24 },      { "6.8", 20, 23 },
-		{ "6.11", 20, 22 },
+		{ "5.6.19", 20, 22 },  { "5.7.0", 20, 22 },    { "5.10.35", 20, 22 },
+		{ "5.10.36", 20, 24 }, { "5.10.200", 20, 24 }, { "5.11", 20, 22 },
+		{ "5.12", 20, 22 },    { "5.13", 20, 25 },     { "5.15.90", 20, 25 },
+		{ "6.0", 21, 26 },     { "6.5.13", 21, 26 },   { "6.6.30", 21, 25 },
+		{ "6.7", 20, 24 },     { "6.8", 20, 23 },      { "6.11", 20, 22 },
 	};
 	struct cfsr_sched_feats f;
 	size_t i;
