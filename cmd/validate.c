@@ -177,6 +177,7 @@ struct validate {
 	uint64_t eevdf_sums;
 	uint64_t eevdf_sums_equal;
 	uint64_t eevdf_dequeued;
+	uint64_t eevdf_delayed;
 	uint64_t regrouped;
 	uint64_t cfs_no_crossing;
 	struct rel_stats rel[R_NR];
@@ -453,6 +454,10 @@ static void on_se_record(struct validate *v, const struct cfsr_pelt_rec *rec)
 	if (rec->weight > 0)
 		v->weight_taken +=
 			(uint64_t)cfsr_replay_task_take_weight(v->replay, t, (uint64_t)rec->weight);
+	/* the kernel kept it queued, delayed, where the engine had it asleep */
+	if (rec->on_rq > 0 && rec->sched_delayed > 0 && rec->rq_cpu >= 0)
+		v->eevdf_delayed +=
+			(uint64_t)cfsr_replay_task_take_delayed(v->replay, t, (int)rec->rq_cpu);
 	if (rec_eevdf(rec, &eevdf)) {
 		if (!eevdf.queued)
 			v->eevdf_dequeued += (uint64_t)cfsr_replay_task_take_dequeued(v->replay, t);
@@ -917,9 +922,10 @@ static void print_report(const struct validate *v, const char *trace, const char
 	printf("tasks:            on_rq differs: %" PRIu64 "; kernel task delayed: %" PRIu64
 	       "; delayed state differs: %" PRIu64 "; moved to the record's group: %" PRIu64
 	       "; weight taken from the record: %" PRIu64
-	       "; switch clocks from exec_start: %" PRIu64 "\n",
+	       "; switch clocks from exec_start: %" PRIu64
+	       "; queued again, delayed, as a record showed: %" PRIu64 "\n",
 	       v->state_differs, v->delayed, v->delayed_model, v->regrouped, v->weight_taken,
-	       v->exec_start_taken);
+	       v->exec_start_taken, v->eevdf_delayed);
 	print_groups_source(&v->pg, "records");
 	if (v->pg.on)
 		printf("                  task records naming another group than the model's: "

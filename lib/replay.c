@@ -7255,6 +7255,19 @@ int cfsr_replay_task_take_exec_start(struct cfsr_replay *r, struct cfsr_task *t,
 	return 1;
 }
 
+int cfsr_replay_task_take_delayed(struct cfsr_replay *r, struct cfsr_task *t, int cpu)
+{
+	if (!r->profile->eevdf || !r->profile->delay_dequeue || !t->fair || t->dead ||
+	    t->state != CFSR_TS_SLEEPING || t->cpu != cpu || !task_cfs(r, t))
+		return 0;
+	if (t->rel_deadline) {
+		t->deadline += t->vruntime;
+		t->rel_deadline = false;
+	}
+	set_state(r, t, CFSR_TS_DELAYED);
+	return 1;
+}
+
 int cfsr_replay_task_take_dequeued(struct cfsr_replay *r, struct cfsr_task *t)
 {
 	if (!r->profile->eevdf || t->state != CFSR_TS_DELAYED)

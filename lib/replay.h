@@ -1395,6 +1395,23 @@ int cfsr_replay_task_take_eevdf(struct cfsr_replay *r, struct cfsr_task *t,
  */
 int cfsr_replay_task_take_dequeued(struct cfsr_replay *r, struct cfsr_task *t);
 
+/**
+ * cfsr_replay_task_take_delayed() - a kernel reading shows a sleeping task still queued
+ * @r: the engine
+ * @t: the task, asleep in the engine (CFSR_TS_SLEEPING)
+ * @cpu: the CPU whose run queue the reading is of
+ *
+ * A reading with se->on_rq and se->sched_delayed set is of a task the
+ * kernel kept queued at its sleep (dequeue_entity(): DELAY_DEQUEUE of an
+ * ineligible entity, v6.12-v6.18) where the engine dequeued it, or whose
+ * delayed dequeue no pick completed yet where the engine's did.  The
+ * engine queues it again, delayed, on that CPU's cfs_rq (its counts and
+ * weight, the levels above); its vruntime and deadline are the reading's
+ * (cfsr_replay_task_take_eevdf()), its signal the caller's.
+ * Return: 1 if the task was queued again, 0 if not.
+ */
+int cfsr_replay_task_take_delayed(struct cfsr_replay *r, struct cfsr_task *t, int cpu);
+
 /*
  * cfsr_replay_task_take_weight() - a kernel reading of @t's load weight:
  * where it is another nice level's than the model's, the task's nice was

@@ -1248,6 +1248,40 @@ static void test_take_queued(void **state)
 }
 
 /*
+ * A reading of a task with se->on_rq and se->sched_delayed set, which the
+ * engine has asleep: the kernel kept it queued, delayed (DELAY_DEQUEUE,
+ * v6.12-v6.18).  The engine queues it again on that CPU's cfs_rq: its
+ * weight back in the cfs_rq's load, one more queued entity, none more
+ * runnable.  A task the engine has queued, or a reading of another CPU's
+ * run queue, changes nothing.
+ */
+static void test_take_delayed(void **state)
+{
+	struct cfsr_replay *r = cfsr_replay_new(1, prof(), 250);
+	const uint64_t c0 = 5000000000000ull, t0 = 3000000000ull;
+	struct cfsr_cfs_rq *root;
+	struct cfsr_sched_avg want;
+	struct cfsr_task *a, *b;
+	unsigned int runnable;
+
+	(void)state;
+	root = delayed_pair(r, c0, t0, &want, &a, &b);
+	assert_int_equal(cfsr_replay_task_take_dequeued(r, a), 1);
+	assert_int_equal(a->state, CFSR_TS_SLEEPING);
+	assert_int_equal(root->load_weight, W0);
+	runnable = root->h_nr_runnable;
+	assert_int_equal(cfsr_replay_task_take_delayed(r, a, 1), 0);
+	assert_int_equal(cfsr_replay_task_take_delayed(r, b, 0), 0);
+	assert_int_equal(cfsr_replay_task_take_delayed(r, a, 0), 1);
+	assert_int_equal(a->state, CFSR_TS_DELAYED);
+	assert_int_equal(root->load_weight, 2 * W0);
+	assert_int_equal(root->nr_queued, 2);
+	assert_int_equal(root->h_nr_runnable, runnable);
+	assert_int_equal(cfsr_replay_task_take_delayed(r, a, 0), 0);
+	cfsr_replay_free(r);
+}
+
+/*
  * A delayed task woken: ttwu_runnable() requeues it where it is, even when
  * the wakeup names another CPU, with one update on the delayed inputs.  Its
  * lag (mean 1.3 ms - 2.1 ms) is negative, so DELAY_ZERO does not place it
@@ -4000,6 +4034,7 @@ int main(void)
 		cmocka_unit_test(test_delayed_dequeue),
 		cmocka_unit_test(test_stable_runnable_delayed),
 		cmocka_unit_test(test_take_queued),
+		cmocka_unit_test(test_take_delayed),
 		cmocka_unit_test(test_lost_sleep_undone),
 		cmocka_unit_test(test_recorded_base_slice),
 		cmocka_unit_test(test_stable_base_slice),
