@@ -193,6 +193,11 @@ struct cfsr_replay {
 	 * makes it exact for the model (cfsr_replay_update): the clock depends
 	 * on when the tracer stamped an event, not only on kernel values.
 	 */
+	/*
+	 * prev of the switch whose pick is being made (pick_delayed()): its
+	 * entities are still each level's curr (cfs_running())
+	 */
+	const struct cfsr_task *pick_prev;
 	bool stamp;
 	/* no pending run-time report is older (settle_ticks()) */
 	uint64_t settle_from;
@@ -967,6 +972,30 @@ static struct cfsr_cfs_rq *cfs_of(const struct cfsr_replay *r, int group, int cp
 static struct cfsr_cfs_rq *parent_cfs(const struct cfsr_replay *r, const struct cfsr_cfs_rq *g)
 {
 	return g->group ? cfs_of(r, r->tgs[g->group].parent, g->cpu) : NULL;
+}
+
+/*
+ * The running input of @cfs's PELT (cfs_rq->curr != NULL; the group
+ * entity's "running" is its cfs_rq's curr being it): a task runs below it,
+ * or a pick is being made whose prev ran below it.  pick_task_fair()
+ * completes delayed dequeues while prev's entities are still each level's
+ * curr: put_prev_entity() clears them after the pick, and a prev that
+ * blocked stays curr, off the queue, until then (kernel/sched/core.c
+ * __schedule(), kernel/sched/fair.c, v6.12-v6.18).
+ */
+static bool cfs_running(const struct cfsr_replay *r, const struct cfsr_cfs_rq *cfs)
+{
+	const struct cfsr_cfs_rq *c;
+
+	if (cfs->curr > 0)
+		return true;
+	if (!r->pick_prev || r->pick_prev->cpu != cfs->cpu)
+		return false;
+	for (c = cfs_of(r, r->pick_prev->group, cfs->cpu); c;
+	     c = c->group ? parent_cfs(r, c) : NULL)
+		if (c == cfs)
+			return true;
+	return false;
 }
 
 /* The cfs_rq a task is queued on, or was last. */
@@ -2075,7 +2104,7 @@ static void cfs_age(const struct cfsr_replay *r, const struct cfsr_cfs_rq *cfs,
 
 	r->ops->update_cfs_rq(r->profile, pelt_now(r, cfs->cpu, now, sa->last_update_time),
 			      pelt_scale(r, cfs->cpu), sa, removed, cfs->load_weight,
-			      cfs_runnable(r, cfs), cfs->curr > 0, &prop);
+			      cfs_runnable(r, cfs), cfs_running(r, cfs), &prop);
 }
 
 void cfsr_replay_cfs_rq_settle(const struct cfsr_replay *r, const struct cfsr_cfs_rq *cfs,
@@ -2162,7 +2191,7 @@ static int cfs_update(struct cfsr_replay *r, struct cfsr_cfs_rq *cfs, uint64_t n
 	decayed = r->ops->update_cfs_rq(
 		r->profile, pelt_now(r, cfs->cpu, now, cfs->avg.last_update_time),
 		pelt_scale(r, cfs->cpu), &cfs->avg, &cfs->removed, cfs->load_weight,
-		cfs_runnable(r, cfs), cfs->curr > 0, &prop);
+		cfs_runnable(r, cfs), cfs_running(r, cfs), &prop);
 	if (prop) {
 		/* add_tg_cfs_propagate() of the removed load */
 		cfs->propagate = true;
@@ -2665,7 +2694,7 @@ static void old_update_gse(struct cfsr_replay *r, struct cfsr_cfs_rq *gcfs, stru
 	struct cfsr_pelt_tg ptg = pelt_tg(r, gcfs);
 
 	r->ops->update_gse(r->profile, now, pelt_scale(r, gcfs->cpu), &gcfs->se_avg, &p->avg,
-			   &gcfs->avg, gcfs->se_weight, gcfs->se_on_rq, gcfs->curr > 0, &ptg);
+			   &gcfs->avg, gcfs->se_weight, gcfs->se_on_rq, cfs_running(r, gcfs), &ptg);
 	r->tgs[gcfs->group].runnable_avg = ptg.runnable_avg;
 }
 
@@ -2748,7 +2777,8 @@ static void group_walk(struct cfsr_replay *r, struct cfsr_cfs_rq *gcfs, uint64_t
 			old_update_gse(r, gcfs, p, se_now);
 		else
 			cfsr_pelt_update_se(r->params, se_now, &gcfs->se_avg, gcfs->se_weight,
-					    gcfs->se_on_rq, gcfs->se_runnable, gcfs->curr > 0);
+					    gcfs->se_on_rq, gcfs->se_runnable,
+					    cfs_running(r, gcfs));
 		gcfs->se_updates++;
 		if (in_second) {
 			u.cfs_rq = gcfs;
@@ -3805,8 +3835,11 @@ static int on_switch(struct cfsr_replay *r, const struct cfsr_event *ev)
 		else
 			set_state(r, prev, CFSR_TS_QUEUED);
 	}
-	if (!next || next->fair)
+	if (!next || next->fair) {
+		r->pick_prev = prev && prev->fair && prev->cpu == ev->cpu ? prev : NULL;
 		pick_delayed(r, ev->cpu, next, now, ev->ts, exact);
+		r->pick_prev = NULL;
+	}
 	if (ev->sw.next_pid == 0 && own_balance(r) && clock_ok(r, ev->cpu))
 		newidle_balance(r, ev->cpu, now, ev->ts, exact);
 	pulled_clock(r, rq, next, sleep, &now, &exact, &at);
