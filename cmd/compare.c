@@ -1057,7 +1057,9 @@ static int run_models(struct models *m, const char *const kernel[2], const char 
 		}
 		cfsr_replay_set_peek(m->r[s], cfsr_trace_peek_fn, t);
 		cfsr_replay_take_tunables(m->r[s], &t->info);
-		if (cfsr_meta_group_shares(t, cfsr_replay_group_shares_fn, m->r[s]) < 0)
+		if (cfsr_meta_group_shares(t, cfsr_replay_group_shares_fn, m->r[s]) < 0 ||
+		    cfsr_meta_idle(t, cfsr_replay_group_idle_fn, cfsr_replay_task_idle_fn,
+				   m->r[s]) < 0)
 			goto out;
 		m->pk[s] = cfsr_pickcheck_new(&(struct cfsr_pickcheck_params){
 			.engine = m->r[s],

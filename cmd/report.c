@@ -212,7 +212,9 @@ int cfsr_comparators_own_clock(struct cfsr_comparators *c, const struct cfsr_tra
 	const char *src = cfsr_clock_source(t, given);
 
 	memset(oc, 0, sizeof(*oc));
-	if (cfsr_meta_group_shares(t, set_shares, c) < 0)
+	if (cfsr_meta_group_shares(t, set_shares, c) < 0 ||
+	    cfsr_meta_idle(t, cfsr_replay_group_idle_fn, cfsr_replay_task_idle_fn,
+			   cfsr_cpuload_engine(c->cl)) < 0)
 		return -1;
 	/* the groups markers make (lib/cpuload.c) are followed at their attaches too */
 	if (!src)

@@ -529,7 +529,8 @@ int cmd_signals(int argc, const char **argv)
 	cfsr_replay_take_tunables(r, &t->info);
 	cfsr_replay_set_peek(r, cfsr_trace_peek_fn, t);
 	note_sched_feats(r, prof);
-	if (cfsr_meta_group_shares(t, cfsr_replay_group_shares_fn, r) < 0)
+	if (cfsr_meta_group_shares(t, cfsr_replay_group_shares_fn, r) < 0 ||
+	    cfsr_meta_idle(t, cfsr_replay_group_idle_fn, cfsr_replay_task_idle_fn, r) < 0)
 		goto out;
 	s.replay = r;
 	s.sig = cfsr_pelt_signals(prof);

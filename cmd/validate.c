@@ -1554,7 +1554,8 @@ static int validate_truth(const char *truth, const char *trace, double max_error
 	}
 	cfsr_replay_set_peek(r, cfsr_trace_peek_fn, t);
 	cfsr_replay_take_tunables(r, &t->info);
-	if (cfsr_meta_group_shares(t, cfsr_replay_group_shares_fn, r) < 0)
+	if (cfsr_meta_group_shares(t, cfsr_replay_group_shares_fn, r) < 0 ||
+	    cfsr_meta_idle(t, cfsr_replay_group_idle_fn, cfsr_replay_task_idle_fn, r) < 0)
 		goto out;
 	cfsr_replay_expect_clock(r);
 	feed = cfsr_clock_feed_open(truth);
@@ -1786,7 +1787,8 @@ static struct validate *lockstep(const char *pelt, struct cfsr_trace *t, const c
 	}
 	cfsr_replay_set_peek(v->replay, cfsr_trace_peek_fn, t);
 	cfsr_replay_take_tunables(v->replay, &t->info);
-	if (cfsr_meta_group_shares(t, cfsr_replay_group_shares_fn, v->replay) < 0)
+	if (cfsr_meta_group_shares(t, cfsr_replay_group_shares_fn, v->replay) < 0 ||
+	    cfsr_meta_idle(t, cfsr_replay_group_idle_fn, cfsr_replay_task_idle_fn, v->replay) < 0)
 		goto out;
 	cfsr_replay_expect_clock(v->replay);
 	/* lock-step: the records say when update_blocked_averages() ran */

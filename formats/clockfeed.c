@@ -21,6 +21,7 @@
 #include "group.h"
 #include "pidset.h"
 #include "truthfile.h"
+#include "weight.h"
 
 struct cfsr_clock_feed {
 	struct cfsr_truth_reader *r;
@@ -671,19 +672,15 @@ static int meta_cgroup_shares(json_object *g, int version, uint64_t *shares)
 }
 
 /*
- * @fn with the shares of each autogroup of non-zero nice among the task
- * rows of the first snapshot of the truth @path holds: nice 0 gives
- * NICE_0_LOAD, the shares of an autogroup not stated.
+ * @each with every task row of the first snapshot of the truth @path;
+ * stops at its first negative return.  Return: 0, or -1.
  */
-static int autogroup_nice_shares(const char *path,
-				 int (*fn)(void *data, const char *path, uint64_t shares),
-				 void *data)
+static int first_snapshot_tasks(const char *path,
+				int (*each)(const struct cfsr_truth_task *k, void *arg), void *arg)
 {
 	struct cfsr_truth_reader *pr = cfsr_truth_open(path);
 	struct cfsr_truth_item item;
 	const struct cfsr_truth_task *k = &item.task;
-	char **seen = NULL;
-	size_t nr = 0, alloc = 0, i;
 	int64_t seq = CFSR_TRUTH_NONE;
 	int ret = -1, have;
 
@@ -696,43 +693,74 @@ static int autogroup_nice_shares(const char *path,
 			seq = k->seq;
 		if (k->seq != seq)
 			break;
-		/* nice 0 or none (NONE is below -20), or out of the table */
-		if (!k->autogroup || k->autogroup_nice == 0 || k->autogroup_nice < -20 ||
-		    k->autogroup_nice > 19)
-			continue;
-		for (i = 0; i < nr && strcmp(seen[i], k->autogroup); i++)
-			;
-		if (i < nr)
-			continue;
-		if (CFSR_ALLOC_GROW(seen, nr + 1, alloc) < 0 ||
-		    !(seen[nr] = strdup(k->autogroup))) {
-			cfsr_error("out of memory for autogroup shares");
-			goto out;
-		}
-		nr++;
-		if (fn(data, k->autogroup, cfsr_group_autogroup_shares((int)k->autogroup_nice)) < 0)
+		if (each(k, arg) < 0)
 			goto out;
 	}
 	if (have >= 0)
 		ret = 0;
 out:
-	while (nr)
-		free(seen[--nr]);
-	free(seen);
 	cfsr_truth_close(pr);
 	return ret;
 }
 
-int cfsr_meta_group_shares(const struct cfsr_trace *t,
-			   int (*fn)(void *data, const char *path, uint64_t shares), void *data)
+struct nice_seen {
+	int (*fn)(void *data, const char *path, uint64_t shares);
+	void *data;
+	char **seen;
+	size_t nr, alloc;
+};
+
+static int autogroup_nice_row(const struct cfsr_truth_task *k, void *arg)
+{
+	struct nice_seen *ns = arg;
+	size_t i;
+
+	/* nice 0 or none (NONE is below -20), or out of the table */
+	if (!k->autogroup || k->autogroup_nice == 0 || k->autogroup_nice < -20 ||
+	    k->autogroup_nice > 19)
+		return 0;
+	for (i = 0; i < ns->nr && strcmp(ns->seen[i], k->autogroup); i++)
+		;
+	if (i < ns->nr)
+		return 0;
+	if (CFSR_ALLOC_GROW(ns->seen, ns->nr + 1, ns->alloc) < 0 ||
+	    !(ns->seen[ns->nr] = strdup(k->autogroup)))
+		return cfsr_error("out of memory for autogroup shares");
+	ns->nr++;
+	return ns->fn(ns->data, k->autogroup, cfsr_group_autogroup_shares((int)k->autogroup_nice));
+}
+
+/*
+ * @fn with the shares of each autogroup of non-zero nice among the task
+ * rows of the first snapshot of the truth @path holds: nice 0 gives
+ * NICE_0_LOAD, the shares of an autogroup not stated.
+ */
+static int autogroup_nice_shares(const char *path,
+				 int (*fn)(void *data, const char *path, uint64_t shares),
+				 void *data)
+{
+	struct nice_seen ns = { .fn = fn, .data = data };
+	int ret = first_snapshot_tasks(path, autogroup_nice_row, &ns);
+
+	while (ns.nr)
+		free(ns.seen[--ns.nr]);
+	free(ns.seen);
+	return ret;
+}
+
+/*
+ * @each with every group (not the root) of the metadata's cgroup
+ * hierarchies, its JSON object, path and hierarchy version; stops at the
+ * first non-zero return, which it returns.
+ */
+static int meta_groups(const struct cfsr_trace *t,
+		       int (*each)(json_object *g, const char *path, int version, void *arg),
+		       void *arg)
 {
 	json_object *meta, *hs, *h, *gs, *g, *path, *ver;
-	uint64_t shares;
 	size_t i, j;
 	int ret = 0;
 
-	if (t->info.has_record_truth && autogroup_nice_shares(t->path, fn, data) < 0)
-		return -1;
 	if (!t->info.record_meta)
 		return 0;
 	meta = json_tokener_parse(t->info.record_meta);
@@ -749,14 +777,76 @@ int cfsr_meta_group_shares(const struct cfsr_trace *t,
 			continue;
 		for (j = 0; ret == 0 && j < json_object_array_length(gs); j++) {
 			g = json_object_array_get_idx(gs, j);
-			if (!json_object_object_get_ex(g, "path", &path) ||
-			    !json_object_is_type(path, json_type_string) ||
-			    !strcmp(json_object_get_string(path), "/") ||
-			    !meta_cgroup_shares(g, json_object_get_int(ver), &shares))
-				continue;
-			ret = fn(data, json_object_get_string(path), shares);
+			if (json_object_object_get_ex(g, "path", &path) &&
+			    json_object_is_type(path, json_type_string) &&
+			    strcmp(json_object_get_string(path), "/"))
+				ret = each(g, json_object_get_string(path),
+					   json_object_get_int(ver), arg);
 		}
 	}
 	json_object_put(meta);
 	return ret;
+}
+
+struct meta_cb {
+	int (*shares_fn)(void *data, const char *path, uint64_t shares);
+	int (*idle_fn)(void *data, const char *path);
+	void *data;
+};
+
+static int group_shares_of(json_object *g, const char *path, int version, void *arg)
+{
+	const struct meta_cb *cb = arg;
+	uint64_t shares;
+
+	if (!meta_cgroup_shares(g, version, &shares))
+		return 0;
+	return cb->shares_fn(cb->data, path, shares);
+}
+
+int cfsr_meta_group_shares(const struct cfsr_trace *t,
+			   int (*fn)(void *data, const char *path, uint64_t shares), void *data)
+{
+	struct meta_cb cb = { .shares_fn = fn, .data = data };
+
+	if (t->info.has_record_truth && autogroup_nice_shares(t->path, fn, data) < 0)
+		return -1;
+	return meta_groups(t, group_shares_of, &cb);
+}
+
+static int group_idle_of(json_object *g, const char *path, int version, void *arg)
+{
+	const struct meta_cb *cb = arg;
+	json_object *v;
+
+	(void)version;
+	if (!json_object_object_get_ex(g, "cpu.idle", &v) || json_object_get_int64(v) != 1)
+		return 0;
+	return cb->idle_fn(cb->data, path);
+}
+
+struct idle_rows {
+	int (*tfn)(void *data, int tid, bool idle);
+	void *data;
+};
+
+/* A SCHED_IDLE thread (policy 5) of the first snapshot. */
+static int idle_policy_row(const struct cfsr_truth_task *k, void *arg)
+{
+	const struct idle_rows *ir = arg;
+
+	if (k->policy != CFSR_SCHED_IDLE || k->tid <= 0 || k->tid > INT32_MAX)
+		return 0;
+	return ir->tfn(ir->data, (int)k->tid, true);
+}
+
+int cfsr_meta_idle(const struct cfsr_trace *t, int (*gfn)(void *data, const char *path),
+		   int (*tfn)(void *data, int tid, bool idle), void *data)
+{
+	struct meta_cb cb = { .idle_fn = gfn, .data = data };
+	struct idle_rows ir = { .tfn = tfn, .data = data };
+
+	if (t->info.has_record_truth && first_snapshot_tasks(t->path, idle_policy_row, &ir) < 0)
+		return -1;
+	return meta_groups(t, group_idle_of, &cb);
 }

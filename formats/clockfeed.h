@@ -239,4 +239,20 @@ struct cfsr_trace;
 int cfsr_meta_group_shares(const struct cfsr_trace *t,
 			   int (*fn)(void *data, const char *path, uint64_t shares), void *data);
 
+/**
+ * cfsr_meta_idle() - the idle entities a recorded trace states
+ * @gfn: called with each group whose cpu.idle is 1 in the metadata (tg->idle,
+ *       sched_group_set_idle(), v5.15+)
+ * @tfn: called with each thread whose policy is SCHED_IDLE in the first
+ *       snapshot, and true
+ * @data: passed to both
+ *
+ * As of the start of the recording: a later write to cpu.idle or a
+ * sched_setscheduler() has no trace event.  Nothing for a trace without
+ * metadata or snapshots.
+ * Return: 0, or -1 (reported, or a callback's failure).
+ */
+int cfsr_meta_idle(const struct cfsr_trace *t, int (*gfn)(void *data, const char *path),
+		   int (*tfn)(void *data, int tid, bool idle), void *data);
+
 #endif /* CFSR_CLOCKFEED_H */

@@ -31,7 +31,8 @@
 #define V4(nm, from, to, params, what)                                                       \
 	{                                                                                    \
 		.name = nm, .first = from, .last = to, .arith = CFSR_ARITH_V4, .v4 = params, \
-		.implemented = true, .traits = what                                          \
+		.sched_idle_cpu = (from) >= CFSR_KVER(5, 4, 0), .implemented = true,         \
+		.traits = what                                                               \
 	}
 /*
  * The scheduler features are the releases' defaults (lib/schedfeat.h puts a
@@ -44,18 +45,27 @@
  * migrate_se_pelt_lag() exists from v6.0 (e2f3e35f1f5a), the detach inside
  * dequeue_entity() from v6.1 (e1f078f50478); the delayed tasks count as
  * runnable for a cfs_rq's PELT up to 6.12.6 (76f2f783294d is in 6.12.7).
+ * SCHED_IDLE: sched_idle_cpu() from v5.4, idle task groups (cpu.idle,
+ * 304000390f88) from v5.15 -- the v5.14-v5.15.18 profile has them too, as
+ * only a v5.15+ kernel states a group idle --, the wakeup preemption's idle
+ * rule at the matched level only from v6.11 (faa42d29419d), its cancelled
+ * slice protection from v6.15 (f553741ac8c0; stable 6.14.2, which the
+ * v6.13-v6.14.8 profile leaves out).
  */
-#define RUNNABLE(nm, from, to, params, is_eevdf, delay, slice_ns, impl, what)              \
-	{                                                                                  \
-		.name = nm, .first = from, .last = to, .pelt = params, .eevdf = is_eevdf,  \
-		.delay_dequeue = delay, .delay_zero = delay, .place_lag = is_eevdf,        \
-		.runnable_delayed = (delay) && (to) <= CFSR_KVER(6, 12, 6),                \
-		.place_deadline_initial = is_eevdf, .place_rel_deadline = delay,           \
-		.run_to_parity = is_eevdf, .pick_buddy = (from) >= CFSR_KVER(6, 15, 0),    \
-		.util_est = true, .util_est_fastup = true, .base_slice_ns = slice_ns,      \
-		.util_est_late = !delay, .migrate_pelt_lag = (from) >= CFSR_KVER(6, 0, 0), \
-		.detach_in_dequeue = (from) >= CFSR_KVER(6, 1, 0), .implemented = impl,    \
-		.arith = CFSR_ARITH_RUNNABLE, .traits = what                               \
+#define RUNNABLE(nm, from, to, params, is_eevdf, delay, slice_ns, impl, what)                  \
+	{                                                                                      \
+		.name = nm, .first = from, .last = to, .pelt = params, .eevdf = is_eevdf,      \
+		.delay_dequeue = delay, .delay_zero = delay, .place_lag = is_eevdf,            \
+		.runnable_delayed = (delay) && (to) <= CFSR_KVER(6, 12, 6),                    \
+		.place_deadline_initial = is_eevdf, .place_rel_deadline = delay,               \
+		.run_to_parity = is_eevdf, .pick_buddy = (from) >= CFSR_KVER(6, 15, 0),        \
+		.util_est = true, .util_est_fastup = true, .base_slice_ns = slice_ns,          \
+		.util_est_late = !delay, .migrate_pelt_lag = (from) >= CFSR_KVER(6, 0, 0),     \
+		.detach_in_dequeue = (from) >= CFSR_KVER(6, 1, 0), .implemented = impl,        \
+		.sched_idle_cpu = true, .cgroup_idle = (to) >= CFSR_KVER(5, 15, 0),            \
+		.idle_strict = (from) >= CFSR_KVER(6, 11, 0),                                  \
+		.idle_unprotect = (from) >= CFSR_KVER(6, 15, 0), .arith = CFSR_ARITH_RUNNABLE, \
+		.traits = what                                                                 \
 	}
 
 static const struct cfsr_profile profiles[] = {

@@ -94,6 +94,17 @@ enum cfsr_profile_arith {
  *                     the detach; before, migrate_task_rq_fair() detaches
  *                     after the dequeue walk and propagates without
  *                     update_cfs_group()
+ * @sched_idle_cpu: the rq counts its SCHED_IDLE tasks (idle_h_nr_running,
+ *                  h_nr_idle from v6.13) and placement takes a CPU that
+ *                  runs only those as idle (sched_idle_cpu(), v5.4+)
+ * @cgroup_idle: a task group can be idle (cpu.idle, v5.15+): its entities
+ *               are se_is_idle(), its tasks count in h_nr_idle above it
+ * @idle_strict: check_preempt_wakeup_fair() applies the idle rule only at
+ *               the level find_matching_se() gives, without the earlier
+ *               test of curr's policy (faa42d29419d, v6.11+)
+ * @idle_unprotect: a non-idle wakeup cancels an idle curr's RUN_TO_PARITY
+ *                  slice protection (cancel_protect_slice(), f553741ac8c0,
+ *                  v6.15+)
  * @implemented: the engine replays this profile; others are refused.  Every
  *               profile is, v3.8-v5.6 through their own operations
  *               (lib/pelt-ops.h)
@@ -122,6 +133,10 @@ struct cfsr_profile {
 	bool util_est_late;
 	bool migrate_pelt_lag;
 	bool detach_in_dequeue;
+	bool sched_idle_cpu;
+	bool cgroup_idle;
+	bool idle_strict;
+	bool idle_unprotect;
 	bool implemented;
 	enum cfsr_profile_arith arith;
 	const struct cfsr_legacy_params *legacy;

@@ -166,6 +166,8 @@ struct replay_tg {
 	int depth;
 	int64_t load_avg;
 	uint64_t shares;
+	/* tg->idle: cpu.idle 1 (cfsr_replay_group_idle()) */
+	bool idle;
 	int64_t runnable_avg;
 	/* the last changes of @load_avg, a ring (tg_load_at()) */
 	struct tg_change changes[TG_CHANGES];
@@ -181,6 +183,7 @@ struct replay_shares {
 	char *path;
 	uint64_t shares;
 	bool created;
+	bool idle;
 };
 
 struct cfsr_replay {
@@ -945,6 +948,7 @@ static int group_get(struct cfsr_replay *r, const char *path)
 		if (r->stated[c].shares)
 			r->tgs[r->nr_groups].shares = r->stated[c].shares;
 		r->tgs[r->nr_groups].created = r->stated[c].created;
+		r->tgs[r->nr_groups].idle = r->stated[c].idle;
 	}
 	for (c = 0; c < (size_t)r->nr_cpus; c++) {
 		struct cfsr_cfs_rq *cfs = &r->cfs[r->nr_cfs + c];
@@ -1740,17 +1744,45 @@ static unsigned int cfs_runnable(const struct cfsr_replay *r, const struct cfsr_
 }
 
 /*
+ * Mirrors cfs_rq_is_idle() (kernel/sched/fair.c, v5.15-v6.18): the group
+ * of @cfs is idle (tg->idle, cpu.idle 1); the root never is.  False for
+ * the profiles before idle groups (v5.14 and older).
+ */
+static bool cfs_rq_is_idle(const struct cfsr_replay *r, const struct cfsr_cfs_rq *cfs)
+{
+	return r->profile->cgroup_idle && cfs->group > 0 && r->tgs[cfs->group].idle;
+}
+
+/*
+ * Mirrors task_has_idle_policy() (kernel/sched/sched.h, v3.8-v6.18) where
+ * the rq counts such tasks: idle_h_nr_running from v5.4 (h_nr_idle from
+ * v6.13).  The policy is the engine's only through
+ * cfsr_replay_task_set_idle_policy() or a record's weight
+ * (cfsr_replay_task_take_weight()).
+ */
+static bool task_idle(const struct cfsr_replay *r, const struct cfsr_task *t)
+{
+	return r->profile->sched_idle_cpu && t->idle_policy;
+}
+
+/*
  * Add (@sign 1) or remove (-1) a task's part in its cfs_rq: account_entity_
  * enqueue/dequeue() (load.weight, nr_queued), the runnable counts of its
  * cfs_rq and the levels above (h_nr_queued, h_nr_runnable), cfs_rq->curr
  * at every level, and the EEVDF sums (__enqueue_entity()/__dequeue_entity(),
- * the running entity excluded).  Whether a group entity is queued is
+ * the running entity excluded).  h_nr_idle as enqueue_task_fair() and
+ * dequeue_entities() keep it (kernel/sched/fair.c, v6.13-v6.18;
+ * idle_h_nr_running v5.4-v6.12): the task counts at its cfs_rq if it is
+ * SCHED_IDLE, and at every level above an idle group's cfs_rq on its path
+ * (cfs_rq_is_idle(), v5.15+) whatever its policy; a delayed task, still
+ * queued, still counts.  Whether a group entity is queued is
  * group_levels()' to say, once the change is complete.
  */
 static void task_account(struct cfsr_replay *r, const struct cfsr_task *t, int sign)
 {
 	struct cfsr_cfs_rq *cfs = task_cfs(r, t), *root, *c;
 	unsigned int one = sign > 0 ? 1u : (unsigned int)-1;
+	bool idle = task_idle(r, t);
 
 	if (!cfs || !t->fair || !state_on_rq(t->state))
 		return;
@@ -1768,6 +1800,9 @@ static void task_account(struct cfsr_replay *r, const struct cfsr_task *t, int s
 		c->h_nr_queued += one;
 		if (t->state != CFSR_TS_DELAYED)
 			c->h_nr_runnable += one;
+		if (idle)
+			c->h_nr_idle += one;
+		idle = idle || cfs_rq_is_idle(r, c);
 		if (t->state == CFSR_TS_RUNNING) {
 			if (sign > 0)
 				c->curr = t->pid;
@@ -2045,6 +2080,32 @@ static void task_set_prio(struct cfsr_replay *r, struct cfsr_task *t, int prio)
 	if (t->fair)
 		t->load_weight = task_weight_at(t, prio);
 	task_account(r, t, 1);
+}
+
+/*
+ * A change of policy to or from SCHED_IDLE (__sched_setscheduler() ->
+ * set_load_weight(), no trace event shows it): the task's weight and its
+ * part in the h_nr_idle counts follow.
+ */
+static void task_set_idle_policy(struct cfsr_replay *r, struct cfsr_task *t, bool idle)
+{
+	if (t->idle_policy == idle)
+		return;
+	task_account(r, t, -1);
+	t->idle_policy = idle;
+	if (t->fair)
+		t->load_weight = task_weight_at(t, t->prio);
+	task_account(r, t, 1);
+}
+
+int cfsr_replay_task_set_idle_policy(struct cfsr_replay *r, int pid, bool idle)
+{
+	struct cfsr_task *t = task_get(r, pid);
+
+	if (!t)
+		return cfsr_error("replay: out of memory");
+	task_set_idle_policy(r, t, idle);
+	return 0;
 }
 
 /* ---- PELT updates ------------------------------------------------------------------ */
@@ -2551,18 +2612,30 @@ static struct replay_shares *stated_of(struct cfsr_replay *r, const char *path)
 	return &r->stated[i];
 }
 
-int cfsr_replay_group_shares(struct cfsr_replay *r, const char *path, uint64_t shares)
+/* A group's tg->shares (@shares non-zero) or tg->idle (@idle) stated, now and when met. */
+static int state_group(struct cfsr_replay *r, const char *path, uint64_t shares, bool idle)
 {
 	struct replay_shares *st = stated_of(r, path);
 	size_t i;
 
 	if (!st)
 		return cfsr_error("replay: out of memory");
-	for (i = 0; i < r->nr_groups; i++)
-		if (!strcmp(r->groups[i], path))
+	for (i = 0; i < r->nr_groups; i++) {
+		if (strcmp(r->groups[i], path))
+			continue;
+		if (shares)
 			r->tgs[i].shares = shares;
-	st->shares = shares;
+		r->tgs[i].idle = r->tgs[i].idle || idle;
+	}
+	if (shares)
+		st->shares = shares;
+	st->idle = st->idle || idle;
 	return 0;
+}
+
+int cfsr_replay_group_shares(struct cfsr_replay *r, const char *path, uint64_t shares)
+{
+	return state_group(r, path, shares, false);
 }
 
 static void group_walk(struct cfsr_replay *r, struct cfsr_cfs_rq *gcfs, uint64_t now, uint64_t ts,
@@ -2621,6 +2694,74 @@ int cfsr_replay_group_created(struct cfsr_replay *r, const char *path)
 int cfsr_replay_group_shares_fn(void *engine, const char *path, uint64_t shares)
 {
 	return cfsr_replay_group_shares(engine, path, shares);
+}
+
+int cfsr_replay_group_idle(struct cfsr_replay *r, const char *path)
+{
+	return state_group(r, path, 0, true);
+}
+
+int cfsr_replay_group_idle_fn(void *engine, const char *path)
+{
+	return cfsr_replay_group_idle(engine, path);
+}
+
+int cfsr_replay_task_idle_fn(void *engine, int tid, bool idle)
+{
+	return cfsr_replay_task_set_idle_policy(engine, tid, idle);
+}
+
+bool cfsr_replay_cfs_rq_is_idle(const struct cfsr_replay *r, const struct cfsr_cfs_rq *cfs)
+{
+	return cfs_rq_is_idle(r, cfs);
+}
+
+/*
+ * Mirrors se_is_idle() (kernel/sched/fair.c, v5.15-v6.18): a task entity
+ * is idle when its policy is SCHED_IDLE (task_has_idle_policy(), the only
+ * test before v5.15), a group entity when its group's cfs_rq is
+ * (cfs_rq_is_idle()).
+ */
+bool cfsr_replay_se_is_idle(const struct cfsr_replay *r, int key, int cpu)
+{
+	const struct cfsr_task *t;
+	const struct cfsr_cfs_rq *g;
+
+	if (key > 0) {
+		t = task_find(r, key);
+		return t && t->idle_policy;
+	}
+	if (!key || (size_t)-key >= r->nr_groups || cpu < 0 || cpu >= r->nr_cpus)
+		return false;
+	g = cfs_of(r, -key, cpu);
+	return g && cfs_rq_is_idle(r, g);
+}
+
+/*
+ * Mirrors sched_idle_cpu() -> sched_idle_rq() (kernel/sched/fair.c,
+ * v5.4-v6.18): rq->nr_running && rq->nr_running == rq->cfs.h_nr_idle.
+ * rq->nr_running counts every class and, from v6.12, delayed tasks, as
+ * h_nr_queued does: the root's queued tasks must all be idle, and the
+ * CPU's current task a fair one the engine has running there, or the idle
+ * task.  Differs: a task of another class waiting behind a fair one is
+ * not seen here (the caller's CPU states show it).
+ */
+bool cfsr_replay_sched_idle_cpu(const struct cfsr_replay *r, int cpu)
+{
+	const struct cfsr_cfs_rq *root;
+	const struct cfsr_task *t;
+	int curr;
+
+	if (!r->profile->sched_idle_cpu || cpu < 0 || cpu >= r->nr_cpus)
+		return false;
+	root = cfs_of(r, 0, cpu);
+	if (!root->h_nr_queued || root->h_nr_idle != root->h_nr_queued)
+		return false;
+	curr = r->rqs[cpu].curr;
+	if (curr <= 0)
+		return curr == 0;
+	t = task_find(r, curr);
+	return t && t->fair && t->cpu == cpu && t->state == CFSR_TS_RUNNING;
 }
 
 /*

@@ -51,10 +51,13 @@
  * modelled: a group's creation and removal (its entities start at zero
  * at their first update, as entities of unknown past, not attached by
  * online_fair_sched_group(); unregister_fair_sched_group() does not take
- * their load away), and of cpu.idle (v5.15+) all but its shares: the
- * idle group's entities are not se_is_idle() for wakeup preemption
- * (check_preempt_wakeup_fair()), and cfs_rq->idle, h_nr_idle
- * (idle_h_nr_running before v6.14) and sched_idle_cpu() are not kept.
+ * their load away).  Idle entities: a group stated idle (cpu.idle 1,
+ * cfsr_replay_group_idle()) and a task stated SCHED_IDLE
+ * (cfsr_replay_task_set_idle_policy(), or a record's weight of
+ * scale_load(WEIGHT_IDLEPRIO)) are se_is_idle(); each cfs_rq keeps
+ * h_nr_idle (idle_h_nr_running before v6.13) and cfsr_replay_sched_idle_cpu()
+ * answers sched_idle_cpu() by profile; a change of either during the trace
+ * is not seen (no event shows it).
  *
  * Every PELT call goes through the profile's table of operations
  * (lib/pelt-ops.h).  The models of v3.8-v4.2 (legacy: load_avg_contrib,
@@ -135,6 +138,9 @@ enum cfsr_task_state {
  * @h_nr_runnable: runnable tasks (not delayed) below it; for the root, on
  *                 the whole CPU
  * @h_nr_queued: tasks queued at or below it, delayed ones included
+ * @h_nr_idle: of those, the idle ones (h_nr_idle, idle_h_nr_running
+ *             before v6.13): SCHED_IDLE tasks (v5.4+) and, from v5.15,
+ *             every task below an idle group's cfs_rq under it
  * @nr_delayed: delayed tasks on it
  * @nr_gse: group entities queued on it, delayed ones included (the
  *          kernel's cfs_rq->nr_queued is @nr_queued + @nr_gse)
@@ -215,6 +221,7 @@ struct cfsr_cfs_rq {
 	unsigned int nr_queued;
 	unsigned int h_nr_queued;
 	unsigned int h_nr_runnable;
+	unsigned int h_nr_idle;
 	unsigned int nr_delayed;
 	unsigned int nr_gse;
 	unsigned int nr_group_tasks;
@@ -273,9 +280,10 @@ struct cfsr_cfs_rq {
  * @fair: the fair class schedules it (prio >= 100)
  * @avg: its PELT signal
  * @load_weight: se->load.weight (scaled: nice 0 = 1048576)
- * @idle_policy: SCHED_IDLE, as a kernel reading of its weight showed
- *               (cfsr_replay_task_take_weight()): its weight is
- *               scale_load(WEIGHT_IDLEPRIO) whatever its prio
+ * @idle_policy: SCHED_IDLE (task_has_idle_policy()), as a kernel reading of
+ *               its weight showed (cfsr_replay_task_take_weight()) or a
+ *               snapshot's policy said (cfsr_replay_task_set_idle_policy()):
+ *               its weight is scale_load(WEIGHT_IDLEPRIO) whatever its prio
  * @exec_start: rq clock_task when its run time was last accounted
  * @exec_known: @exec_start is set (by a switch into the task or a reading),
  *              so its run-time reports chain from it
@@ -979,6 +987,53 @@ int cfsr_replay_group_set_shares(struct cfsr_replay *r, const char *path, uint64
 
 /* The same as a callback: @engine is the struct cfsr_replay. */
 int cfsr_replay_group_shares_fn(void *engine, const char *path, uint64_t shares);
+
+/**
+ * cfsr_replay_group_idle() - group @path's cpu.idle is 1 (tg->idle, v5.15+)
+ *
+ * As stated by a recorded trace's metadata, before the events: its shares
+ * are given apart (cfsr_replay_group_shares(), scale_load(WEIGHT_IDLEPRIO));
+ * this makes its group entities se_is_idle() and the tasks below them count
+ * in the h_nr_idle of the cfs_rqs above (for the v5.15+ profiles).
+ * Return: 0, or -1 after cfsr_error().
+ */
+int cfsr_replay_group_idle(struct cfsr_replay *r, const char *path);
+
+/* The same as a callback: @engine is the struct cfsr_replay. */
+int cfsr_replay_group_idle_fn(void *engine, const char *path);
+
+/**
+ * cfsr_replay_task_set_idle_policy() - task @pid's policy is SCHED_IDLE or not
+ *
+ * As stated by a snapshot or a record (no trace event shows
+ * sched_setscheduler()): its weight becomes scale_load(WEIGHT_IDLEPRIO), or
+ * its prio's again, and its part in h_nr_idle follows.
+ * Return: 0, or -1 after cfsr_error().
+ */
+int cfsr_replay_task_set_idle_policy(struct cfsr_replay *r, int pid, bool idle);
+
+/* The same as a callback: @engine is the struct cfsr_replay. */
+int cfsr_replay_task_idle_fn(void *engine, int tid, bool idle);
+
+/* cfs_rq_is_idle(): @cfs is an idle group's (v5.15+ profiles). */
+bool cfsr_replay_cfs_rq_is_idle(const struct cfsr_replay *r, const struct cfsr_cfs_rq *cfs);
+
+/**
+ * cfsr_replay_se_is_idle() - se_is_idle() of an entity on @cpu
+ * @key: a task's pid, or a group's index negated (its group entity on @cpu)
+ *
+ * Return: a task's SCHED_IDLE policy; an idle group's entity (v5.15+).
+ */
+bool cfsr_replay_se_is_idle(const struct cfsr_replay *r, int key, int cpu);
+
+/**
+ * cfsr_replay_sched_idle_cpu() - sched_idle_cpu(): @cpu runs only idle fair work
+ *
+ * Every task queued on its root cfs_rq, delayed ones included, counts in
+ * h_nr_idle (SCHED_IDLE, or under an idle group), and its current task is
+ * one of them or the idle task (v5.4+ profiles; false before).
+ */
+bool cfsr_replay_sched_idle_cpu(const struct cfsr_replay *r, int cpu);
 
 /**
  * cfsr_replay_group_created() - group @path was made within the trace

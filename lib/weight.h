@@ -22,6 +22,8 @@
 #define CFSR_DEFAULT_PRIO 120
 #define CFSR_MAX_RT_PRIO 100
 
+/* SCHED_IDLE's policy number (include/uapi/linux/sched.h). */
+#define CFSR_SCHED_IDLE 5
 /* SCHED_IDLE tasks: user weight and its inverse (kernel/sched/sched.h). */
 #define WEIGHT_IDLEPRIO 3
 #define WMULT_IDLEPRIO 1431655765

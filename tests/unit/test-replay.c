@@ -1511,6 +1511,123 @@ static void run_second_in_g(struct cfsr_replay *r, uint64_t t0)
 	feed(r, ev_runtime(t0 + 9600000, 0, 60, 60, 1000000));
 }
 
+/*
+ * h_nr_idle as enqueue_task_fair() and dequeue_entities() keep it, worked
+ * by hand.  Groups /i (idle) and its child /i/n (not idle), /n (not idle).
+ * On CPU 0: task 70 in /i, 71 in /i/n, 72 SCHED_IDLE in the root group,
+ * 73 in /n.  A task counts at its own cfs_rq only if SCHED_IDLE (72 at the
+ * root); a task under an idle group counts at every level above the idle
+ * group's cfs_rq, not at it nor below (70 and 71 at the root only).  So,
+ * all four queued: root h_nr_queued 4, h_nr_idle 3; /i 2 and 0; /i/n 1
+ * and 0; /n 1 and 0.  The CPU runs only idle work once 73 sleeps
+ * (sched_idle_cpu()), not before.  73 moved to /i/n (sched_move_task())
+ * then counts at the root (4 of 4 once woken).  A profile without idle
+ * groups (v5.10) counts only 72; one before sched_idle_cpu() (v5.1-v5.4.32)
+ * none.  A SCHED_IDLE task weighs scale_load(WEIGHT_IDLEPRIO).
+ */
+static void idle_counts(const char *release, unsigned int root_idle_all, unsigned int root_idle_one,
+			bool sched_idle)
+{
+	struct cfsr_replay *r = cfsr_replay_new(1, cfsr_profile_for(release), 250);
+	const uint64_t t0 = 4000000000ull;
+	const struct cfsr_cfs_rq *root, *i, *in, *n;
+	const struct cfsr_profile *p = cfsr_profile_for(release);
+	int pid;
+
+	assert_int_equal(cfsr_replay_group_idle(r, "/i"), 0);
+	assert_int_equal(cfsr_replay_group_shares(r, "/i", cfsr_group_idle_shares()), 0);
+	assert_int_equal(cfsr_replay_task_set_group(r, 70, "/i"), 1);
+	assert_int_equal(cfsr_replay_task_set_group(r, 71, "/i/n"), 1);
+	assert_int_equal(cfsr_replay_task_set_group(r, 73, "/n"), 1);
+	assert_int_equal(cfsr_replay_task_set_idle_policy(r, 72, true), 0);
+	assert_int_equal(cfsr_replay_task(r, 72)->load_weight, 3072);
+	feed(r, ev_switch(t0, 0, 0, 0, false, 0));
+	feed(r, ev_wakeup(t0 + 10000, 0, 0, 70, 0));
+	feed(r, ev_switch(t0 + 20000, 0, 0, 0, false, 70));
+	for (pid = 71; pid <= 73; pid++)
+		feed(r, ev_wakeup(t0 + 10000 * (uint64_t)(pid - 68), 0, 70, pid, 0));
+	root = cfsr_replay_cfs_rq(r, "/", 0);
+	i = cfsr_replay_cfs_rq(r, "/i", 0);
+	in = cfsr_replay_cfs_rq(r, "/i/n", 0);
+	n = cfsr_replay_cfs_rq(r, "/n", 0);
+	assert_non_null(i);
+	assert_non_null(in);
+	assert_non_null(n);
+	assert_int_equal(root->h_nr_queued, 4);
+	assert_int_equal(root->h_nr_idle, root_idle_all);
+	assert_int_equal(i->h_nr_queued, 2);
+	assert_int_equal(i->h_nr_idle, 0);
+	assert_int_equal(in->h_nr_idle, 0);
+	assert_int_equal(n->h_nr_idle, 0);
+	assert_int_equal(cfsr_replay_cfs_rq_is_idle(r, i), p->cgroup_idle);
+	assert_false(cfsr_replay_cfs_rq_is_idle(r, in));
+	assert_int_equal(cfsr_replay_se_is_idle(r, -i->group, 0), p->cgroup_idle);
+	assert_true(cfsr_replay_se_is_idle(r, 72, 0));
+	assert_false(cfsr_replay_se_is_idle(r, 73, 0));
+	/* 73 preempts 70: not only idle work */
+	feed(r, ev_switch(t0 + 100000, 0, 70, 0, true, 73));
+	assert_false(cfsr_replay_sched_idle_cpu(r, 0));
+	/* 73 sleeps, 72 runs: 70, 71, 72 left */
+	feed(r, ev_switch(t0 + 200000, 0, 73, 1, false, 72));
+	assert_int_equal(cfsr_replay_task(r, 73)->state, CFSR_TS_SLEEPING);
+	assert_int_equal(root->h_nr_queued, 3);
+	assert_int_equal(root->h_nr_idle, root_idle_all);
+	assert_int_equal(cfsr_replay_sched_idle_cpu(r, 0), sched_idle);
+	/* 73 moves under the idle group and wakes */
+	assert_int_equal(cfsr_replay_task_move_group(r, 73, "/i/n", t0 + 400000), 1);
+	feed(r, ev_wakeup(t0 + 500000, 0, 72, 73, 0));
+	in = cfsr_replay_cfs_rq(r, "/i/n", 0);
+	assert_int_equal(in->h_nr_queued, 2);
+	assert_int_equal(in->h_nr_idle, 0);
+	assert_int_equal(root->h_nr_idle, root_idle_all + (p->cgroup_idle ? 1 : 0));
+	/* 72 made SCHED_NORMAL again: its weight and count follow */
+	assert_int_equal(cfsr_replay_task_set_idle_policy(r, 72, false), 0);
+	assert_int_equal(cfsr_replay_task(r, 72)->load_weight, W0);
+	assert_int_equal(root->h_nr_idle, root_idle_all + (p->cgroup_idle ? 1 : 0) - root_idle_one);
+	cfsr_replay_free(r);
+}
+
+static void test_h_nr_idle(void **state)
+{
+	(void)state;
+	idle_counts("6.18", 3, 1, true);
+	idle_counts("6.11", 3, 1, true);
+	idle_counts("5.15.40", 3, 1, true);
+	idle_counts("5.10", 1, 1, false);
+	idle_counts("5.2", 0, 0, false);
+}
+
+/*
+ * A SCHED_IDLE task kept delayed (DELAY_DEQUEUE, v6.12+) stays queued and
+ * still counts in h_nr_idle, as in h_nr_queued: after run_until_delayed()
+ * with A (50) SCHED_IDLE from the start: its weight 3072 against B's
+ * W0 leaves A's vruntime far ahead, so its sleep is delayed; the root's
+ * h_nr_idle stays 1 until the pick completes the dequeue.
+ */
+static void test_h_nr_idle_delayed(void **state)
+{
+	struct cfsr_replay *r = cfsr_replay_new(1, prof(), 250);
+	const uint64_t c0 = 5000000000000ull, t0 = 3000000000ull;
+	const struct cfsr_cfs_rq *root;
+	struct cfsr_sched_avg want;
+
+	(void)state;
+	assert_int_equal(cfsr_replay_task_set_idle_policy(r, 50, true), 0);
+	run_until_delayed(r, c0, t0, &want);
+	root = cfsr_replay_cfs_rq(r, "/", 0);
+	assert_int_equal(cfsr_replay_task(r, 50)->state, CFSR_TS_DELAYED);
+	assert_int_equal(root->h_nr_queued, 2);
+	assert_int_equal(root->h_nr_runnable, 1);
+	assert_int_equal(root->h_nr_idle, 1);
+	/* B sleeps: the pick completes A's dequeue, the CPU idles */
+	feed(r, ev_runtime(t0 + 3900300, 0, 51, 51, 1000000));
+	feed(r, ev_switch(t0 + 3900400, 0, 51, 1, false, 0));
+	assert_int_equal(cfsr_replay_task(r, 50)->state, CFSR_TS_SLEEPING);
+	assert_int_equal(root->h_nr_queued, 0);
+	assert_int_equal(root->h_nr_idle, 0);
+	cfsr_replay_free(r);
+}
+
 static void test_group_entity(void **state)
 {
 	struct cfsr_replay *r = cfsr_replay_new(2, prof(), 250);
@@ -4047,6 +4164,8 @@ int main(void)
 		cmocka_unit_test(test_group_shares_stated),
 		cmocka_unit_test(test_group_set_shares),
 		cmocka_unit_test(test_group_shares_idle_nice),
+		cmocka_unit_test(test_h_nr_idle),
+		cmocka_unit_test(test_h_nr_idle_delayed),
 		cmocka_unit_test(test_delayed_requeue),
 		cmocka_unit_test(test_delayed_pick_keeps),
 		cmocka_unit_test(test_root_cfs_rq),
