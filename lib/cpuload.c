@@ -516,6 +516,11 @@ struct cfsr_replay *cfsr_cpuload_engine(struct cfsr_cpuload *cl)
 	return cl->r;
 }
 
+bool cfsr_cpuload_sched_idle(const struct cfsr_cpuload *cl, int cpu)
+{
+	return cfsr_replay_sched_idle_cpu(cl->r, cpu);
+}
+
 size_t cfsr_cpuload_on(const struct cfsr_cpuload *cl, int cpu, const int **pids)
 {
 	if (cpu < 0 || cpu >= cl->nr_cpus) {

@@ -159,6 +159,12 @@ const char *cfsr_cpuload_stated_shares(const struct cfsr_cpuload *cl, size_t i, 
 /* The engine (borrowed: the pick check asks it, the per-CPU load replays the events). */
 struct cfsr_replay *cfsr_cpuload_engine(struct cfsr_cpuload *cl);
 
+/*
+ * sched_idle_cpu() of @cpu as the engine has it now: its fair work all
+ * idle (cfsr_replay_sched_idle_cpu()).
+ */
+bool cfsr_cpuload_sched_idle(const struct cfsr_cpuload *cl, int cpu);
+
 /* The pids counted on the CPU now (borrowed until the next event); return their number. */
 size_t cfsr_cpuload_on(const struct cfsr_cpuload *cl, int cpu, const int **pids);
 

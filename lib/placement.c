@@ -69,6 +69,8 @@ struct cfsr_place {
 	int *g_nr;
 	int *g_allowed;
 	struct pl_cpu *cpu;
+	/* the loads of the event being judged, whose engine answers sched_idle_cpu() */
+	const struct cfsr_cpuload *cl;
 	struct pl_pending *pending;
 	size_t nr_pending;
 	size_t alloc_pending;
@@ -117,6 +119,21 @@ static int nr_running(const struct cfsr_place *pl, const struct cfsr_iww *iw, in
 	return (curr > 0) + waiting;
 }
 
+/*
+ * Whether the fast path's scan and find_idlest_group_cpu() take @cpu, in
+ * state @st, as idle (kernel/sched/fair.c, v5.4-v6.18): available_idle_cpu()
+ * -- the idle task runs, nothing waits -- or sched_idle_cpu(), the CPU's
+ * fair work all SCHED_IDLE or under idle groups (h_nr_idle, the engine's,
+ * cfsr_replay_sched_idle_cpu(), by its profile).  Not find_idlest_group()'s
+ * count of idle CPUs (update_sg_wakeup_stats(): idle_cpu() only).
+ */
+static bool takes_idle(const struct cfsr_place *pl, int cpu, int st)
+{
+	if (st == CFSR_CPU_IDLE)
+		return true;
+	return st != CFSR_CPU_UNKNOWN && pl->cl && cfsr_cpuload_sched_idle(pl->cl, cpu);
+}
+
 static bool bigger(const struct cfsr_place_decision *a, const struct cfsr_place_decision *b)
 {
 	return a->size > b->size || (a->size == b->size && a->ts < b->ts);
@@ -151,7 +168,8 @@ static enum cfsr_allowed allowed_on(const struct cfsr_iww *iw, const struct cfsr
 /*
  * The last step of both rules, over the CPUs of @scope: an idle CPU the
  * task is allowed on when one exists (available_idle_cpu(): the idle task
- * runs and nothing is queued), the previous CPU first, as
+ * runs and nothing is queued; or sched_idle_cpu(), takes_idle()), the
+ * previous CPU first, as
  * select_idle_sibling() checks it early; without one, the target the
  * caller names (@prev or @waker for a wakeup: select_idle_sibling()
  * returns its target), or for a fork the CPU with the fewest tasks
@@ -175,7 +193,7 @@ static void judge_scope(const struct cfsr_place *pl, const struct cfsr_iww *iw,
 		a = allowed_on(iw, d, kcpu, c);
 		if (a == CFSR_ALLOWED_NO)
 			continue;
-		if (st == CFSR_CPU_IDLE) {
+		if (takes_idle(pl, c, st)) {
 			if (a == CFSR_ALLOWED_UNKNOWN)
 				unknown_aff = true;
 			else if (idle < 0 || c == prev)
@@ -184,7 +202,7 @@ static void judge_scope(const struct cfsr_place *pl, const struct cfsr_iww *iw,
 		if (a == CFSR_ALLOWED_YES && (min_nr < 0 || nr < min_nr))
 			min_nr = nr;
 	}
-	if ((nr_running(pl, iw, d->to_cpu, &st), st) == CFSR_CPU_IDLE) {
+	if ((nr_running(pl, iw, d->to_cpu, &st), takes_idle(pl, d->to_cpu, st))) {
 		d->verdict = CFSR_AGREES;
 		d->reason = CFSR_R_IDLE_CHOSEN;
 	} else if (idle >= 0) {
@@ -230,7 +248,7 @@ static int scope_idle(const struct cfsr_place *pl, const struct cfsr_iww *iw,
 	int c, st, kcpu = cfsr_kthread_cpu(d->comm);
 
 	for (c = 0; c < pl->nr_cpus; c++)
-		if (scope[c] && (nr_running(pl, iw, c, &st), st == CFSR_CPU_IDLE) &&
+		if (scope[c] && (nr_running(pl, iw, c, &st), takes_idle(pl, c, st)) &&
 		    allowed_on(iw, d, kcpu, c) == CFSR_ALLOWED_YES)
 			return c;
 	return -1;
@@ -661,6 +679,7 @@ int cfsr_place_event(struct cfsr_place *pl, const struct cfsr_event *ev, const s
 	int prio, run_cpu, wait_cpu;
 	bool waking, moved;
 
+	pl->cl = cl;
 	switch (ev->kind) {
 	case CFSR_EV_SWITCH:
 		if (!valid_cpu(pl, ev->cpu))

@@ -19,6 +19,7 @@
 #include "idlewait.h"
 #include "placement.h"
 #include "profile.h"
+#include "replay.h"
 #include "topology.h"
 #include "two-llc.h"
 
@@ -154,6 +155,48 @@ static void test_wakeups(void **state)
 	assert_int_equal(d[0].size, 1);
 	assert_int_equal(d[0].cpus[1].state, CFSR_CPU_IDLE);
 	rig_release(&r);
+}
+
+/*
+ * sched_idle_cpu() (v5.4+): CPU0 runs 10, CPU1 runs 20.  With 20
+ * SCHED_IDLE, CPU1's fair work is all idle, so the fast path takes it as
+ * idle: task 12 woken to busy CPU0 (its previous and the waker's) while
+ * CPU1 runs only 20 diverges (idle-skipped, preferred CPU1, size 1); then
+ * task 11 woken to CPU1 agrees (idle-chosen).  With 20 a normal task,
+ * the same wakeups are no-idle-target (agrees) and other-target (cannot
+ * judge): no CPU is idle.
+ */
+static void sched_idle_wakeups(bool idle)
+{
+	const struct cfsr_place_decision *d;
+	struct rig r;
+
+	rig_init(&r);
+	assert_int_equal(cfsr_replay_task_set_idle_policy(cfsr_cpuload_engine(r.cl), 20, idle), 0);
+	sw(&r, 0, 0, false, 10);
+	sw(&r, 1, 0, false, 20);
+	wake(&r, 12, 120, 0, 0, 0);
+	wake(&r, 11, 120, 0, 0, 1);
+	if (idle) {
+		assert_int_equal(n(&r, CFSR_PLACE_WAKEUP, CFSR_R_IDLE_SKIPPED), 1);
+		assert_int_equal(n(&r, CFSR_PLACE_WAKEUP, CFSR_R_IDLE_CHOSEN), 1);
+		assert_int_equal(cfsr_place_top(r.pl, &d), 1);
+		assert_int_equal(d[0].pid, 12);
+		assert_int_equal(d[0].preferred_cpu, 1);
+		assert_int_equal(d[0].size, 1);
+	} else {
+		assert_int_equal(n(&r, CFSR_PLACE_WAKEUP, CFSR_R_NO_IDLE_TARGET), 1);
+		assert_int_equal(n(&r, CFSR_PLACE_WAKEUP, CFSR_R_OTHER_TARGET), 1);
+		assert_int_equal(cfsr_place_top(r.pl, &d), 0);
+	}
+	rig_release(&r);
+}
+
+static void test_sched_idle_cpu(void **state)
+{
+	(void)state;
+	sched_idle_wakeups(true);
+	sched_idle_wakeups(false);
 }
 
 /*
@@ -517,10 +560,11 @@ static void test_recorded_domains(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_wakeups),		 cmocka_unit_test(test_affinity),
-		cmocka_unit_test(test_fork_and_migrate), cmocka_unit_test(test_exec),
-		cmocka_unit_test(test_recorded_domains), cmocka_unit_test(test_topology),
-		cmocka_unit_test(test_wakeups_two_llc),	 cmocka_unit_test(test_forks_two_llc),
+		cmocka_unit_test(test_wakeups),	      cmocka_unit_test(test_sched_idle_cpu),
+		cmocka_unit_test(test_affinity),      cmocka_unit_test(test_fork_and_migrate),
+		cmocka_unit_test(test_exec),	      cmocka_unit_test(test_recorded_domains),
+		cmocka_unit_test(test_topology),      cmocka_unit_test(test_wakeups_two_llc),
+		cmocka_unit_test(test_forks_two_llc),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
