@@ -309,12 +309,18 @@ static bool gse_protected(const void *data, const struct cfsr_cfs_rq *g)
 	       c->set_dl[g->group] == g->se_deadline;
 }
 
-/* set_next_buddy() of group @g's entity: it is cfs_rq->next on each level above. */
+/*
+ * set_next_buddy() of group @g's entity: it is cfs_rq->next on each level
+ * above, up to the first idle entity (se_is_idle(), v5.15-v6.18), where
+ * the marking stops.
+ */
 static void buddy_set(struct pc_cpu *c, int g)
 {
 	const struct cfsr_cfs_rq *x, *p;
 
 	for (x = cfsr_replay_group_cfs_rq(c->r, g, c->cpu); x && x->group; x = p) {
+		if (cfsr_replay_cfs_rq_is_idle(c->r, x))
+			return;
 		p = cfsr_replay_cfs_rq_parent(c->r, x);
 		if (!p || grow_groups(c, (size_t)x->group + 1) < 0)
 			return;
@@ -571,6 +577,43 @@ static void cfs_yield(struct cfsr_pickcheck *pc, const struct cfsr_event *ev)
 }
 
 /*
+ * The idle rules of a wakeup's preemption check (check_preempt_wakeup(),
+ * kernel/sched/fair.c v3.8-v6.5; check_preempt_wakeup_fair() v6.6-v6.18)
+ * for woken @w and the running @curr, @ec and @ew the entities
+ * find_matching_se() gives: until v6.10 a SCHED_IDLE curr is preempted by
+ * a woken task that is not (before find_matching_se()), and a woken task
+ * not SCHED_NORMAL never preempts (of the policies only SCHED_IDLE is
+ * known here); from v5.15 an idle matched curr entity (se_is_idle()) is
+ * preempted by a non-idle woken one and a pair that differs otherwise is
+ * left alone; from v6.11 (faa42d29419d) only that matched test, the
+ * woken task's policy tested after it.
+ * Return: 1 preempted by the idle rule (no buddy is marked then: the
+ * entity preempted is idle, or a group entity), -1 never preempted, 0 the
+ * usual rule decides.
+ */
+static int idle_rule(const struct cfsr_pickcheck *pc, const struct cfsr_task *curr,
+		     const struct cfsr_task *w, const struct cfsr_cfs_ent *ec,
+		     const struct cfsr_cfs_ent *ew)
+{
+	const struct cfsr_profile *p = pc->p.prof;
+	bool cse, pse;
+
+	if (!p->idle_strict && curr->idle_policy && !w->idle_policy)
+		return 1;
+	if (!p->idle_strict && w->idle_policy)
+		return -1;
+	if (p->cgroup_idle) {
+		cse = cfsr_replay_se_is_idle(pc->r, ec->pid, curr->cpu);
+		pse = cfsr_replay_se_is_idle(pc->r, ew->pid, curr->cpu);
+		if (cse && !pse)
+			return 1;
+		if (cse != pse)
+			return -1;
+	}
+	return w->idle_policy ? -1 : 0;
+}
+
+/*
  * check_preempt_wakeup() (kernel/sched/fair.c, v3.8-v6.5, as read in
  * copies of v4.x and v5.x) after a wakeup onto a CPU whose curr is a fair
  * task.  scale is curr's cfs_rq holding at least sched_nr_latency
@@ -585,6 +628,9 @@ static void cfs_yield(struct cfsr_pickcheck *pc, const struct cfsr_event *ev)
  * entity there is curr itself.  The trace does not show a pending
  * reschedule: both are possible buddies.  With a vruntime the trace does
  * not give, a wakeup that may preempt counts as one that does.  The
+ * idle rules (idle_rule()) come first: an idle curr preempted by them
+ * gets no last buddy (set_last_buddy() skips idle entities, and a group
+ * entity is not curr itself), and the woken side no next buddy.  The
  * features are the traced kernel's when it recorded them (lib/cfspick.h).
  */
 static void cfs_wakeup(struct cfsr_pickcheck *pc, const struct cfsr_event *ev)
@@ -610,6 +656,8 @@ static void cfs_wakeup(struct cfsr_pickcheck *pc, const struct cfsr_event *ev)
 	scale = cfs && cfs->nr_queued + cfs->nr_gse >= tu->nr_latency;
 	if (tu->next_buddy && scale && ev->kind != CFSR_EV_WAKEUP_NEW)
 		cfsr_cfs_buddies_add(b, b->next, &b->nr_next, w->pid);
+	if (idle_rule(pc, curr, w, &ec, &ew))
+		return;
 	if (!tu->wakeup_preemption)
 		return;
 	if (cfsr_cfs_wakeup_preempt(tu, &ec, &ew) < 1 && !guessed)
@@ -619,6 +667,48 @@ static void cfs_wakeup(struct cfsr_pickcheck *pc, const struct cfsr_event *ev)
 	/* set_last_buddy() only where the matched entity is curr itself (entity_is_task()) */
 	if (tu->last_buddy && scale && ec.pid == curr->pid)
 		cfsr_cfs_buddies_add(b, b->last, &b->nr_last, curr->pid);
+}
+
+/*
+ * check_preempt_wakeup_fair() (kernel/sched/fair.c, v6.15-v6.18,
+ * f553741ac8c0) after a wakeup onto a CPU whose curr is a fair task: where
+ * the matched curr entity is idle and the woken one not
+ * (idle_rule()), cancel_protect_slice() takes RUN_TO_PARITY's protection
+ * from curr's entity at that level (the task, or its group entity) until
+ * its next set_next_entity().  Before v6.15 the idle curr keeps its
+ * protection, and the pick after the preemption may keep it running.
+ * Differs: a reschedule already pending, with which the kernel returns
+ * first, is not seen.
+ */
+static void eevdf_wakeup(struct cfsr_pickcheck *pc, const struct cfsr_event *ev)
+{
+	int cpu = ev->wake.target_cpu >= 0 ? ev->wake.target_cpu : ev->cpu;
+	const struct cfsr_cfs_rq *g;
+	const struct cfsr_task *w, *curr;
+	struct cfsr_cfs_ent ec, ew;
+	struct pc_cpu *c;
+	bool guessed;
+
+	if (!pc->p.prof->eevdf || !pc->p.prof->idle_unprotect || cpu < 0 || cpu >= pc->p.nr_cpus ||
+	    pc->cpus[cpu].pick_pid <= 0)
+		return;
+	c = &pc->cpus[cpu];
+	curr = cfsr_replay_task(pc->r, c->pick_pid);
+	w = cfsr_replay_task(pc->r, ev->wake.pid);
+	if (!curr || !w || curr == w || curr->cpu != cpu || w->cpu != cpu ||
+	    curr->state != CFSR_TS_RUNNING || w->state != CFSR_TS_QUEUED ||
+	    cfsr_replay_cfs_match(pc->r, curr, w, &ec, &ew, &guessed) < 0 ||
+	    idle_rule(pc, curr, w, &ec, &ew) <= 0)
+		return;
+	if (ec.pid == curr->pid) {
+		if (c->pick_deadline == curr->deadline)
+			c->pick_deadline = curr->deadline + 1;
+		return;
+	}
+	g = cfsr_replay_group_cfs_rq(pc->r, -ec.pid, cpu);
+	if (g && (size_t)g->group < c->nr_groups && c->set_known[g->group] &&
+	    c->set_dl[g->group] == g->se_deadline)
+		c->set_dl[g->group] = g->se_deadline + 1;
 }
 
 /*
@@ -776,6 +866,8 @@ void cfsr_pickcheck_after(struct cfsr_pickcheck *pc, const struct cfsr_event *ev
 			buddies_dequeued(&pc->cpus[c]);
 	if (ev->kind != CFSR_EV_SWITCH || cpu_ok)
 		cfs_buddies_after(pc, ev);
+	if (ev->kind == CFSR_EV_WAKEUP || ev->kind == CFSR_EV_WAKEUP_NEW)
+		eevdf_wakeup(pc, ev);
 }
 
 int cfsr_pickcheck_event(struct cfsr_pickcheck *pc, const struct cfsr_event *ev)

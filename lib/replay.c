@@ -6530,15 +6530,23 @@ struct pick_level {
 
 /*
  * The group entity on @cfs that set_next_buddy() of group @g's entity marks
- * (itself or the ancestor whose parent cfs_rq is @cfs), 0 none.
+ * (itself or the ancestor whose parent cfs_rq is @cfs), 0 none.  With
+ * @idle_stops (set_next_buddy() and set_last_buddy(), kernel/sched/fair.c,
+ * v5.15-v6.18; not set_skip_buddy()): the walk up returns at the first
+ * se_is_idle() entity, an idle group's, leaving its level and those above
+ * unmarked.
  */
-static int buddy_at(const struct cfsr_replay *r, const struct cfsr_cfs_rq *cfs, int g)
+static int buddy_at(const struct cfsr_replay *r, const struct cfsr_cfs_rq *cfs, int g,
+		    bool idle_stops)
 {
 	const struct cfsr_cfs_rq *c;
 
-	for (c = cfs_of(r, g, cfs->cpu); c && c->group; c = parent_cfs(r, c))
+	for (c = cfs_of(r, g, cfs->cpu); c && c->group; c = parent_cfs(r, c)) {
+		if (idle_stops && cfs_rq_is_idle(r, c))
+			return 0;
 		if (parent_cfs(r, c) == cfs)
 			return c->group;
+	}
 	return 0;
 }
 
@@ -6550,7 +6558,7 @@ static struct cfsr_cfs_rq *level_buddy(const struct cfsr_replay *r, const struct
 	int g = 0;
 
 	for (i = out->nr_buddies; i-- > 0 && !g;)
-		g = buddy_at(r, cfs, out->buddies[i]);
+		g = buddy_at(r, cfs, out->buddies[i], true);
 	if (!g && q->next_buddy)
 		g = q->next_buddy(q->data, cfs);
 	return g > 0 ? cfs_of(r, g, cfs->cpu) : NULL;
@@ -6794,35 +6802,46 @@ static int cfs_key(const struct ent *e)
  * task and every group entity above it, kernel/sched/fair.c, v3.8-v6.5)
  * the entity of @cfs on its path; for a group entity (negated group: the
  * entity at the level where check_preempt_wakeup()'s find_matching_se()
- * stopped) the entity of @cfs on its path, if @cfs lies above it.
+ * stopped) the entity of @cfs on its path, if @cfs lies above it.  With
+ * @idle_stops (a next or last mark): set_next_buddy() and set_last_buddy()
+ * never mark a SCHED_IDLE task (v3.8-v6.5) and, from v5.15, stop at the
+ * first idle entity on the way up (buddy_at()).
  */
-static int cfs_key_at(const struct cfsr_replay *r, const struct cfsr_cfs_rq *cfs, int key)
+static int cfs_key_at(const struct cfsr_replay *r, const struct cfsr_cfs_rq *cfs, int key,
+		      bool idle_stops)
 {
+	const struct cfsr_cfs_rq *c;
 	const struct cfsr_task *t;
 	struct ent e;
 	int g;
 
 	if (key < 0) {
-		g = buddy_at(r, cfs, -key);
+		g = buddy_at(r, cfs, -key, idle_stops);
 		return g > 0 ? -g : 0;
 	}
 	t = task_find(r, key);
 	if (!t || !t->fair || t->cpu != cfs->cpu || !state_on_rq(t->state) ||
 	    path_ent(r, cfs, t, &e) < 0)
 		return 0;
+	if (idle_stops && t->idle_policy)
+		return 0;
+	for (c = task_cfs((struct cfsr_replay *)r, t); idle_stops && c && c != cfs;
+	     c = parent_cfs(r, c))
+		if (cfs_rq_is_idle(r, c))
+			return 0;
 	return cfs_key(&e);
 }
 
 /* The caller's buddy marks, each as the entity it leaves on @cfs. */
 static void cfs_level_marks(const struct cfsr_replay *r, const struct cfsr_cfs_rq *cfs,
 			    const int *in, unsigned int nr_in, struct cfsr_cfs_buddies *b,
-			    int *list, unsigned int *nr)
+			    int *list, unsigned int *nr, bool idle_stops)
 {
 	unsigned int i;
 	int k;
 
 	for (i = 0; i < nr_in; i++) {
-		k = cfs_key_at(r, cfs, in[i]);
+		k = cfs_key_at(r, cfs, in[i], idle_stops);
 		if (k)
 			cfsr_cfs_buddies_add(b, list, nr, k);
 	}
@@ -6880,9 +6899,9 @@ static int cfs_level_pick(const struct cfsr_replay *r, const struct cfsr_cfs_rq 
 		return CFSR_PICK_VR_UNKNOWN;
 	memset(&b, 0, sizeof(b));
 	if (qb) {
-		cfs_level_marks(r, cfs, qb->next, qb->nr_next, &b, b.next, &b.nr_next);
-		cfs_level_marks(r, cfs, qb->last, qb->nr_last, &b, b.last, &b.nr_last);
-		cfs_level_marks(r, cfs, qb->skip, qb->nr_skip, &b, b.skip, &b.nr_skip);
+		cfs_level_marks(r, cfs, qb->next, qb->nr_next, &b, b.next, &b.nr_next, true);
+		cfs_level_marks(r, cfs, qb->last, qb->nr_last, &b, b.last, &b.nr_last, true);
+		cfs_level_marks(r, cfs, qb->skip, qb->nr_skip, &b, b.skip, &b.nr_skip, false);
 		b.unknown = b.unknown || qb->unknown;
 		b.unknown_may = cfs_level_may;
 		b.unknown_data = qb;

@@ -774,6 +774,49 @@ static void test_pickcheck_buddy(void **state)
 	cfsr_replay_free(r);
 }
 
+/*
+ * RUN_TO_PARITY and an idle curr (check_preempt_wakeup_fair()): A (10),
+ * SCHED_IDLE (weight 3), is switched in at T0; B (11, nice 0) wakes 1 us
+ * later, placed at V, which is A's vruntime (A alone, curr, in the
+ * average); the switch A -> B follows the wakeup at its clock
+ * (rq_clock_skip_update()), so A is still at V: eligible, and its deadline
+ * is the one of its pick, far ahead (a slice at weight 3).  v6.15+
+ * (f553741ac8c0): B, non-idle, cancels A's slice protection, so the pick
+ * is B, the eligible earliest deadline: agrees.  v6.14: A keeps its
+ * protection and the model keeps A: the kernel's B diverges.
+ */
+static void idle_unprotect(const char *release, uint64_t agrees)
+{
+	struct cfsr_replay *r = cfsr_replay_new(2, cfsr_profile_for(release), 250);
+	struct cfsr_pickcheck_params p = {
+		.engine = r,
+		.nr_cpus = 2,
+		.prof = cfsr_profile_for(release),
+		.hz = 250,
+		.win_end = UINT64_MAX,
+		.filter_cpu = -1,
+		.filter_pid = -1,
+	};
+	struct cfsr_pickcheck *pc = cfsr_pickcheck_new(&p);
+
+	assert_non_null(pc);
+	assert_int_equal(cfsr_replay_task_set_idle_policy(r, 10, true), 0);
+	pc_step(pc, r, ev_switch(T0, 0, 0, false, 10));
+	pc_step(pc, r, ev_wakeup(T0 + 1000, 10, 11));
+	pc_step(pc, r, ev_switch(T0 + 2000, 10, 0, true, 11));
+	assert_totals(pc, 2, 1, agrees, 1);
+	cfsr_pickcheck_free(pc);
+	cfsr_replay_free(r);
+}
+
+static void test_idle_unprotect(void **state)
+{
+	(void)state;
+	idle_unprotect("6.18", 1);
+	idle_unprotect("6.15", 1);
+	idle_unprotect("6.14.9", 0);
+}
+
 static void test_pickcheck_top(void **state)
 {
 	struct cfsr_pickcheck_params p = {
@@ -835,6 +878,7 @@ int main(void)
 		cmocka_unit_test(test_cfs_groups_buddy),
 		cmocka_unit_test(test_groups),
 		cmocka_unit_test(test_pickcheck_buddy),
+		cmocka_unit_test(test_idle_unprotect),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
