@@ -200,6 +200,12 @@ struct validate {
 	uint64_t exec_start_taken;
 	/* delayed entities a cfs_rq record showed dequeued */
 	uint64_t queued_taken;
+	/*
+	 * cfs_rq records whose h_nr_queued the model has before their event;
+	 * of those, with idle tasks (the kernel's or the model's h_nr_idle), and
+	 * with the model's h_nr_idle the kernel's
+	 */
+	uint64_t idle_compared, idle_some, idle_equal;
 	/* group cfs_rq records per group of the model; those of a group it does not have */
 	struct path_stats *paths;
 	size_t paths_alloc;
@@ -686,6 +692,13 @@ static int on_cfs_record(struct validate *v, const struct cfsr_pelt_rec *rec)
 			!root && !strncmp(rec->tg, "/autogroup-", strlen("/autogroup-"));
 		return 0;
 	}
+	/* a record fires inside its path, before the path changes the counts */
+	if (rec->h_nr_idle >= 0 && rec->h_nr_queued >= 0 &&
+	    cfs->h_nr_queued == (uint64_t)rec->h_nr_queued) {
+		v->idle_compared++;
+		v->idle_some += rec->h_nr_idle > 0 || cfs->h_nr_idle > 0;
+		v->idle_equal += cfs->h_nr_idle == (uint64_t)rec->h_nr_idle;
+	}
 	cross = no_crossing(v, &v->klut, &v->klut_alloc, cfs, rec);
 	if (cross < 0)
 		return -1;
@@ -956,6 +969,11 @@ static void print_report(const struct validate *v, const char *trace, const char
 	printf("group entities:   on_rq differs: %" PRIu64 "; kernel entity delayed: %" PRIu64
 	       "; delayed state differs: %" PRIu64 "\n",
 	       v->gse_state_differs, v->gse_delayed, v->gse_delayed_model);
+	if (v->idle_compared)
+		printf("idle tasks:       %" PRIu64
+		       " cfs_rq records whose h_nr_queued the model has"
+		       " (%" PRIu64 " with idle tasks), h_nr_idle equal in %" PRIu64 "\n",
+		       v->idle_compared, v->idle_some, v->idle_equal);
 	if (v->eevdf_taken + v->eevdf_not_taken + v->eevdf_sums)
 		printf("EEVDF state:      taken from %" PRIu64 " entity records, not from %" PRIu64
 		       " (the model's on_rq differs); %" PRIu64

@@ -32,7 +32,14 @@ markers give masks; sys_enter_sched_setaffinity makes the mask unknown
 (not counted as allowed); per-CPU kernel threads ("name/N") are bound to
 CPU N; any other task is allowed everywhere.
 
-usage: idlewait-check.py TRACE [--start NS] [--end NS]
+With --idle-group PATH, the placements also take as idle a CPU that runs
+only idle fair work (the kernel's sched_idle_cpu(), v5.4+): every task it
+runs or that waits on it, one at least, was put in PATH, a cpu.idle group,
+as the trace's cgroup_attach_task events or the recorders' "cfsr-worker
+pid=N cpu=C group=PATH" markers say; the
+idle-while-waiting totals keep their definition (the idle task's CPUs).
+
+usage: idlewait-check.py TRACE [--start NS] [--end NS] [--idle-group PATH]
 """
 import json
 import re
@@ -91,6 +98,15 @@ class State:
         self.waiting[cpu].add(pid)
         self.wait_cpu[pid] = cpu
 
+    def sched_idle(self, idle_pids):
+        """CPUs whose running (or idle task) and waiting tasks are idle_pids' only."""
+        out = []
+        for c in range(self.ncpu):
+            tasks = self.waiting[c] | ({self.curr[c]} if self.curr[c] > 0 else set())
+            if self.curr[c] >= 0 and tasks and tasks <= idle_pids:
+                out.append(c)
+        return out
+
     def states(self):
         idle, over = [], []
         for c in range(self.ncpu):
@@ -145,6 +161,11 @@ def main():
     if "--end" in args:
         i = args.index("--end")
         end = int(args[i + 1])
+        del args[i:i + 2]
+    idle_group, idle_pids = None, set()
+    if "--idle-group" in args:
+        i = args.index("--idle-group")
+        idle_group = args[i + 1]
         del args[i:i + 2]
     out = subprocess.run(["trace-cmd", "report", "-N", "-t", args[0]], capture_output=True,
                          text=True, check=True).stdout.splitlines()
@@ -235,6 +256,7 @@ def main():
                 placed = pid not in st.running and pid not in st.wait_cpu
                 if placed and start <= ts < end and int(f.group(3)) >= 100 and -1 not in st.curr:
                     idle, _ = st.states()
+                    idle = idle + st.sched_idle(idle_pids)
                     if target in idle:
                         place[kind]["idle-chosen"] += 1
                     elif any(st.allowed(pid, c) for c in idle):
@@ -288,12 +310,19 @@ def main():
             pid = int(re.search(r"pid: 0x([0-9a-f]+)", body).group(1), 16) or int(m.group(2))
             st.mask[pid] = None
             setaff.add(pid)
+        elif name == "cgroup_attach_task":
+            a = re.search(r"dst_path=(\S+) pid=(\d+)", body)
+            if a and a.group(1) == idle_group:
+                idle_pids.add(int(a.group(2)))
         elif name == "print":
             # "tracing_mark_write: TEXT", or "0xIP: TEXT" when kallsyms cannot name the ip
             text = re.sub(r"^(tracing_mark_write|0x[0-9a-f]+): ", "", body)
             a = re.match(r"cfsr-affinity pid=(\d+) cpus=([0-9,-]+)(\s|$)", text)
             if a:
                 st.mask[int(a.group(1))] = cpulist(a.group(2))
+            w = re.match(r"cfsr-worker pid=(\d+) cpu=\S+ group=(\S+)", text)
+            if w and w.group(2) == idle_group:
+                idle_pids.add(int(w.group(1)))
         close_episode()
     tot["episodes"] = episodes + (1 if ep_start is not None else 0)
     if ep_start is not None:

@@ -4,7 +4,7 @@
 # record-groups.sh - record one of the task-group traces (traces/groups-*.dat
 # and the kernel PELT capture beside each) with `cfsreplay record --truth`.
 #
-#   usage: scripts/record-groups.sh solo|split|nested|shares OUTPUT.dat
+#   usage: scripts/record-groups.sh solo|split|nested|shares|idle OUTPUT.dat
 #
 # Each scenario makes cgroup v1 cpu groups (names cfsr-g-*) with chosen
 # cpu.shares *before* recording, so that the recorder's metadata carries
@@ -28,8 +28,15 @@
 #           (a write no trace event shows; a marker "cfsr-shares
 #           /cfsr-g-hi 4096" follows it), so its entity goes from about
 #           half the CPU's group weight to four fifths.
+#   idle    /cfsr-g-idle (cpu.idle 1) with a worker spinning without pause
+#           on CPU 1, /cfsr-g-norm (1024) with one spinning on CPU 0 and one
+#           unpinned that runs 1 ms every 10 ms: CPU 1 runs only idle fair
+#           work (sched_idle_cpu()) whenever the periodic worker is off it,
+#           so the kernel's wake-ups take it as idle, and the periodic
+#           worker's wake-ups there preempt the idle group's worker.
 #
-# Each worker writes a marker "cfsr-worker pid=N cpu=C group=/PATH" into the
+# A worker line may give its own busy and period (ms) and a CPU list; each
+# worker writes a marker "cfsr-worker pid=N cpu=C group=/PATH" into the
 # recording's trace_marker when it starts spinning.
 #
 # Needs root, a cgroup v1 cpu hierarchy, python3, taskset, and what
@@ -45,10 +52,10 @@ set -euo pipefail
 
 die() { echo "record-groups.sh: $*" >&2; exit 1; }
 
-[ $# -eq 2 ] || { echo "usage: $0 solo|split|nested|shares OUTPUT.dat" >&2; exit 2; }
+[ $# -eq 2 ] || { echo "usage: $0 solo|split|nested|shares|idle OUTPUT.dat" >&2; exit 2; }
 SCENARIO=$1
 OUT=$(realpath -m "$2")
-case $SCENARIO in solo|split|nested|shares) ;; *) die "unknown scenario '$SCENARIO'" ;; esac
+case $SCENARIO in solo|split|nested|shares|idle) ;; *) die "unknown scenario '$SCENARIO'" ;; esac
 [ "$(id -u)" -eq 0 ] || die "must be run as root (writes to cgroupfs and tracefs)"
 [ "$(nproc --all)" -ge 2 ] || die "needs at least 2 CPUs"
 command -v taskset >/dev/null || die "taskset (util-linux) is not installed"
@@ -66,8 +73,9 @@ fi
 make -C "$HERE/.." -s >/dev/null || die "cannot build cfsreplay"
 CFSR=$HERE/../cfsreplay
 
-# groups to make, parents first: "PATH SHARES"; workers: "CPU PATH"; a
-# change of shares made half-way: "PATH SHARES" or empty
+# groups to make, parents first: "PATH SHARES" (or "PATH idle": cpu.idle 1);
+# workers: "CPUS PATH [BUSY_MS PERIOD_MS]"; a change of shares made
+# half-way: "PATH SHARES" or empty
 CHANGE=
 case $SCENARIO in
 solo)
@@ -94,6 +102,13 @@ shares)
 	WORKERS="0 /cfsr-g-hi
 0 /cfsr-g-lo"
 	CHANGE="/cfsr-g-hi 4096" ;;
+idle)
+	[ -e "$CG/cpu.idle" ] || die "no cpu.idle in $CG (needs a v5.15+ kernel)"
+	GROUPS_MADE="/cfsr-g-idle idle
+/cfsr-g-norm 1024"
+	WORKERS="1 /cfsr-g-idle 20 20
+0 /cfsr-g-norm 20 20
+0-1 /cfsr-g-norm 1 10" ;;
 esac
 
 MADE=
@@ -113,7 +128,11 @@ while read -r g shares; do
 	[ -e "$CG$g" ] && die "$CG$g exists already"
 	mkdir "$CG$g"
 	MADE="$g $MADE"
-	echo "$shares" > "$CG$g/cpu.shares"
+	if [ "$shares" = idle ]; then
+		echo 1 > "$CG$g/cpu.idle"
+	else
+		echo "$shares" > "$CG$g/cpu.shares"
+	fi
 done <<<"$GROUPS_MADE"
 
 # The recorded command: one pinned worker per line of $WORKERS.  taskset
@@ -123,7 +142,8 @@ WORKER='
 import os, sys, time
 secs, busy, period, marker, group = float(sys.argv[1]), float(sys.argv[2]) / 1e3, float(sys.argv[3]) / 1e3, sys.argv[4], sys.argv[5]
 with open(marker, "w") as m:
-    m.write("cfsr-worker pid=%d cpu=%d group=%s\n" % (os.getpid(), os.sched_getaffinity(0).pop(), group))
+    cpus = sorted(os.sched_getaffinity(0))
+    m.write("cfsr-worker pid=%d cpu=%s group=%s\n" % (os.getpid(), cpus[0] if len(cpus) == 1 else ",".join(map(str, cpus)), group))
 start = time.monotonic()
 nxt = start
 while nxt - start < secs:
@@ -137,9 +157,9 @@ while nxt - start < secs:
 # shellcheck disable=SC2016 # expanded by the recorded command's shells
 "$CFSR" record -f --truth="${CFSR_TRUTH_MS:-50}" --buffer-kb 8192 -o "$OUT" -- \
 	bash -c '
-	while read -r cpu g; do
+	while read -r cpu g b p; do
 		taskset -c "$cpu" sh -c "echo \$\$ > \"\$1\$2/tasks\" && exec \"\$3\" -c \"\$4\" \"\$5\" \"\$6\" \"\$7\" \"\$CFSREPLAY_TRACE_MARKER\" \"\$2\"" \
-			sh "$1" "$g" "$2" "$3" "$4" "$5" "$6" &
+			sh "$1" "$g" "$2" "$3" "$4" "${b:-$5}" "${p:-$6}" &
 	done <<<"$7"
 	if [ -n "$8" ]; then
 		sleep "$(awk -v s="$4" "BEGIN { print s / 2 }")"
