@@ -8,7 +8,10 @@
 #  - validate: the model's h_nr_idle equals the kernel's in every cfs_rq
 #    record of the capture beside the trace whose h_nr_queued it has, and
 #    hundreds of those records hold idle tasks (the kernel's own counts,
-#    read by BPF: an independent truth);
+#    read by BPF: an independent truth); the same on traces/perf-groups.dat,
+#    whose two SCHED_IDLE spinners the first snapshot names (policy 5),
+#    and their weight (3072) brings its task updates exact to 95 % or more
+#    (63 % at their prio's weight);
 #  - report: the wake-ups placed on an idle CPU, or on a busy one while an
 #    allowed CPU was idle, counting a CPU that runs only the idle group's
 #    tasks as idle (sched_idle_cpu(), v5.4+), equal those of
@@ -45,6 +48,21 @@ m = re.search(r\"(\\d+) cfs_rq records .*\\((\\d+) with idle tasks\\), h_nr_idle
 compared, some, equal = map(int, m.groups())
 print(\"# compared %d, with idle tasks %d, equal %d\" % (compared, some, equal))
 assert compared > 1000 and some > 300 and equal == compared, m.groups()
+'
+"
+
+test_expect_success 'validate: SCHED_IDLE tasks (perf-groups.dat'\''s spinners) counted as the kernel does' "
+	cfsreplay validate '$TRACES/perf-groups.dat' >pg.txt &&
+	grep '^idle tasks:' pg.txt >line &&
+	cat line &&
+	python3 -c '
+import re
+m = re.search(r\"(\\d+) cfs_rq records .*\\((\\d+) with idle tasks\\), h_nr_idle equal in (\\d+)\", open(\"line\").read())
+compared, some, equal = map(int, m.groups())
+assert compared > 500 and some > 300 and equal == compared, m.groups()
+t = re.search(r\"task updates compared: (\\d+), all fields exact: (\\d+)\", open(\"pg.txt\").read())
+print(\"# task updates exact: %s of %s\" % (t.group(2), t.group(1)))
+assert int(t.group(2)) >= 0.95 * int(t.group(1)), t.groups()
 '
 "
 

@@ -350,6 +350,44 @@ static void test_cfs_groups_buddy(void **state)
 }
 
 /*
+ * The same with /A idle (cpu.idle 1; its shares left at 2048 so that only
+ * the buddy rule changes): set_next_buddy() of A's entity returns at once
+ * (se_is_idle(), v5.15+), so a1's sleep leaves no next buddy and the pick
+ * is the leftmost, B, and b1.  Under v5.10 (no idle groups) A is the
+ * buddy as before.
+ */
+static void cfs_idle_buddy(const char *release, int want)
+{
+	struct cfsr_replay *r = cfsr_replay_new(2, cfsr_profile_for(release), 250);
+	struct cfsr_pick_query q = { .prev_pid = 10, .prev_sleeps = true, .other_pid = 12 };
+	struct cfsr_pick pk;
+
+	assert_int_equal(cfsr_replay_group_shares(r, "/A", 2048ull << 10), 0);
+	assert_int_equal(cfsr_replay_group_shares(r, "/B", 512ull << 10), 0);
+	assert_int_equal(cfsr_replay_group_idle(r, "/A"), 0);
+	assert_int_equal(cfsr_replay_group_created(r, "/A"), 0);
+	assert_int_equal(cfsr_replay_group_created(r, "/B"), 0);
+	assert_int_equal(cfsr_replay_task_set_group(r, 10, "/A"), 1);
+	assert_int_equal(cfsr_replay_task_set_group(r, 11, "/B"), 1);
+	assert_int_equal(cfsr_replay_task_set_group(r, 12, "/A"), 1);
+	feed(r, ev_switch(T0, 0, 0, false, 10));
+	feed(r, ev_runtime(T0 + MS, 10, MS));
+	feed(r, ev_wakeup(T0 + MS, 10, 11));
+	feed(r, ev_wakeup(T0 + MS, 10, 12));
+	feed(r, ev_runtime(T0 + 2 * MS, 10, MS));
+	assert_int_equal(cfsr_replay_pick(r, 0, &q, &pk), want);
+	assert_int_equal(pk.buddy, want == 12);
+	cfsr_replay_free(r);
+}
+
+static void test_cfs_idle_buddy(void **state)
+{
+	(void)state;
+	cfs_idle_buddy("6.1", 11);
+	cfs_idle_buddy("5.10", 12);
+}
+
+/*
  * Two groups on CPU 0, v6.18 (2 CPUs: slice 1.4 ms), all tasks nice 0:
  * a1 (10) in /A, b1 (11) and b2 (12) in /B.  Each group has load on CPU 0
  * only, so calc_group_shares() gives its entity the whole tg->shares,
@@ -876,6 +914,7 @@ int main(void)
 		cmocka_unit_test(test_cfs_engine_features),
 		cmocka_unit_test(test_cfs_groups),
 		cmocka_unit_test(test_cfs_groups_buddy),
+		cmocka_unit_test(test_cfs_idle_buddy),
 		cmocka_unit_test(test_groups),
 		cmocka_unit_test(test_pickcheck_buddy),
 		cmocka_unit_test(test_idle_unprotect),
