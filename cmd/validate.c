@@ -206,6 +206,8 @@ struct validate {
 	 * with the model's h_nr_idle the kernel's
 	 */
 	uint64_t idle_compared, idle_some, idle_equal;
+	/* threads the first snapshot gives SCHED_IDLE (cfsr_meta_idle()) */
+	uint64_t idle_snapshot;
 	/* group cfs_rq records per group of the model; those of a group it does not have */
 	struct path_stats *paths;
 	size_t paths_alloc;
@@ -672,6 +674,23 @@ static void take_propagate(struct cfsr_cfs_rq *cfs, const struct cfsr_pelt_rec *
 	cfs->prop_runnable_sum = rec->prop_runnable_sum;
 }
 
+/* A group the metadata gives cpu.idle 1 (cfsr_meta_idle()'s @gfn). */
+static int meta_group_idle(void *data, const char *path)
+{
+	const struct validate *v = data;
+
+	return cfsr_replay_group_idle(v->replay, path);
+}
+
+/* A thread the first snapshot gives SCHED_IDLE, counted (cfsr_meta_idle()'s @tfn). */
+static int snapshot_idle(void *data, int tid, bool idle)
+{
+	struct validate *v = data;
+
+	v->idle_snapshot += idle;
+	return cfsr_replay_task_set_idle_policy(v->replay, tid, idle);
+}
+
 static int on_cfs_record(struct validate *v, const struct cfsr_pelt_rec *rec)
 {
 	struct cfsr_cfs_rq *cfs;
@@ -972,8 +991,9 @@ static void print_report(const struct validate *v, const char *trace, const char
 	if (v->idle_compared)
 		printf("idle tasks:       %" PRIu64
 		       " cfs_rq records whose h_nr_queued the model has"
-		       " (%" PRIu64 " with idle tasks), h_nr_idle equal in %" PRIu64 "\n",
-		       v->idle_compared, v->idle_some, v->idle_equal);
+		       " (%" PRIu64 " with idle tasks), h_nr_idle equal in %" PRIu64
+		       "; SCHED_IDLE from the first snapshot: %" PRIu64 "\n",
+		       v->idle_compared, v->idle_some, v->idle_equal, v->idle_snapshot);
 	if (v->eevdf_taken + v->eevdf_not_taken + v->eevdf_sums)
 		printf("EEVDF state:      taken from %" PRIu64 " entity records, not from %" PRIu64
 		       " (the model's on_rq differs); %" PRIu64
@@ -1806,7 +1826,7 @@ static struct validate *lockstep(const char *pelt, struct cfsr_trace *t, const c
 	cfsr_replay_set_peek(v->replay, cfsr_trace_peek_fn, t);
 	cfsr_replay_take_tunables(v->replay, &t->info);
 	if (cfsr_meta_group_shares(t, cfsr_replay_group_shares_fn, v->replay) < 0 ||
-	    cfsr_meta_idle(t, cfsr_replay_group_idle_fn, cfsr_replay_task_idle_fn, v->replay) < 0)
+	    cfsr_meta_idle(t, meta_group_idle, snapshot_idle, v) < 0)
 		goto out;
 	cfsr_replay_expect_clock(v->replay);
 	/* lock-step: the records say when update_blocked_averages() ran */
