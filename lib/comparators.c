@@ -50,6 +50,7 @@ int cfsr_comparators_init(struct cfsr_comparators *c, const struct cfsr_comparat
 		.win_end = p->win_end,
 		.top = p->top,
 		.keep_all = p->kernel_loads,
+		.kver = p->prof->first,
 	};
 
 	memset(c, 0, sizeof(*c));

@@ -54,6 +54,9 @@ struct cfsr_cpuload {
 	int nr_cpus;
 	/* per CPU, cpu_load() after the last event */
 	uint64_t *sum;
+	/* per CPU, cpu_util_cfs() and cpu_runnable() now */
+	uint64_t *util;
+	uint64_t *runnable;
 	/* integral of sum over the window, in load * ns (128 bits: no overflow) */
 	unsigned __int128 *area;
 	uint64_t win_start;
@@ -149,18 +152,43 @@ static void refresh(struct cfsr_cpuload *cl, int pid)
 	t->running = cpu >= 0 && et->state == CFSR_TS_RUNNING;
 }
 
-/* The cfs_rq's load_avg at trace time @ts, as an update then would give it. */
-static uint64_t cfs_load_at(const struct cfsr_cpuload *cl, const struct cfsr_cfs_rq *cfs,
-			    uint64_t ts)
+/* The cfs_rq's signal at trace time @ts, as an update then would give it. */
+static void cfs_avg_at(const struct cfsr_cpuload *cl, const struct cfsr_cfs_rq *cfs, uint64_t ts,
+		       struct cfsr_sched_avg *a)
 {
-	struct cfsr_sched_avg a;
 	uint64_t now;
 
 	/* never updated: nothing to age (its first update starts it) */
 	if (!cfs->avg.last_update_time || !cfsr_replay_clock_peek(cl->r, cfs->cpu, ts, &now))
-		return cfs->avg.load_avg;
-	cfsr_replay_cfs_rq_settle(cl->r, cfs, now, &a);
+		*a = cfs->avg;
+	else
+		cfsr_replay_cfs_rq_settle(cl->r, cfs, now, a);
+}
+
+/* The cfs_rq's load_avg at trace time @ts. */
+static uint64_t cfs_load_at(const struct cfsr_cpuload *cl, const struct cfsr_cfs_rq *cfs,
+			    uint64_t ts)
+{
+	struct cfsr_sched_avg a;
+
+	cfs_avg_at(cl, cfs, ts, &a);
 	return a.load_avg;
+}
+
+/*
+ * A root cfs_rq's cpu_util_cfs() from its signal: util_avg, or its
+ * util_est when UTIL_EST is on and it is larger, at most the CPU's
+ * capacity (cpu_util() in kernel/sched/fair.c, v5.7-v6.18; the util_est
+ * sum is util_est.enqueued before v6.8), SCHED_CAPACITY_SCALE here.
+ * Differs: the v6.x runnable boosting of some callers is not taken.
+ */
+static uint64_t cpu_util_of(const struct cfsr_cpuload *cl, const struct cfsr_sched_avg *a)
+{
+	uint64_t util = a->util_avg;
+
+	if (cfsr_replay_profile(cl->r)->util_est && a->util_est > util)
+		util = a->util_est;
+	return util < (uint64_t)SCHED_CAPACITY_SCALE ? util : (uint64_t)SCHED_CAPACITY_SCALE;
 }
 
 /* The group entity of a group cfs_rq: its load_avg at trace time @ts. */
@@ -400,9 +428,11 @@ struct cfsr_cpuload *cfsr_cpuload_new(int nr_cpus, const struct cfsr_profile *pr
 	cl->win_start = win_start;
 	cl->win_end = win_end;
 	cl->sum = calloc((size_t)nr_cpus, sizeof(*cl->sum));
+	cl->util = calloc((size_t)nr_cpus, sizeof(*cl->util));
+	cl->runnable = calloc((size_t)nr_cpus, sizeof(*cl->runnable));
 	cl->area = calloc((size_t)nr_cpus, sizeof(*cl->area));
 	cl->counted = calloc((size_t)nr_cpus, sizeof(*cl->counted));
-	if (!cl->sum || !cl->area || !cl->counted)
+	if (!cl->sum || !cl->util || !cl->runnable || !cl->area || !cl->counted)
 		goto oom;
 	cl->r = cfsr_replay_new(nr_cpus, prof, hz);
 	if (!cl->r) {
@@ -426,6 +456,8 @@ void cfsr_cpuload_free(struct cfsr_cpuload *cl)
 		return;
 	cfsr_replay_free(cl->r);
 	free(cl->sum);
+	free(cl->util);
+	free(cl->runnable);
 	free(cl->area);
 	if (cl->counted)
 		for (c = 0; c < cl->nr_cpus; c++)
@@ -474,14 +506,45 @@ int cfsr_cpuload_event(struct cfsr_cpuload *cl, const struct cfsr_event *ev)
 	n = cfsr_event_pids(ev, pids);
 	for (i = 0; i < n; i++)
 		refresh(cl, pids[i]);
-	for (c = 0; c < cl->nr_cpus; c++)
-		cl->sum[c] = cfs_load_at(cl, cfsr_replay_cfs_rq(cl->r, "/", c), ev->ts);
+	for (c = 0; c < cl->nr_cpus; c++) {
+		struct cfsr_sched_avg a;
+
+		cfs_avg_at(cl, cfsr_replay_cfs_rq(cl->r, "/", c), ev->ts, &a);
+		cl->sum[c] = a.load_avg;
+		cl->util[c] = cpu_util_of(cl, &a);
+		/* cpu_runnable(), v5.7-v6.18: the root's runnable_avg */
+		cl->runnable[c] = a.runnable_avg;
+	}
 	return cl->failed;
 }
 
 uint64_t cfsr_cpuload_now(const struct cfsr_cpuload *cl, int cpu)
 {
 	return cpu >= 0 && cpu < cl->nr_cpus ? cl->sum[cpu] : 0;
+}
+
+uint64_t cfsr_cpuload_util(const struct cfsr_cpuload *cl, int cpu)
+{
+	return cpu >= 0 && cpu < cl->nr_cpus ? cl->util[cpu] : 0;
+}
+
+uint64_t cfsr_cpuload_runnable(const struct cfsr_cpuload *cl, int cpu)
+{
+	return cpu >= 0 && cpu < cl->nr_cpus ? cl->runnable[cpu] : 0;
+}
+
+uint64_t cfsr_cpuload_task_util(const struct cfsr_cpuload *cl, int pid)
+{
+	const struct cfsr_task *et = pid > 0 ? cfsr_replay_task(cl->r, pid) : NULL;
+	struct cfsr_sched_avg a;
+
+	if (!et)
+		return 0;
+	if (!cfsr_replay_task_avg_at(cl->r, et, cl->now, &a))
+		a = et->avg;
+	if (!cl->params)
+		return a.util_avg;
+	return cfsr_pelt_task_util_est(cl->params, &a);
 }
 
 uint64_t cfsr_cpuload_task(const struct cfsr_cpuload *cl, int pid, int *cpu)

@@ -131,6 +131,23 @@ void cfsr_cpuload_groups(const struct cfsr_cpuload *cl, struct cfsr_cpuload_grou
 /* The CPU's load now, cpu_load() (before the next event is replayed). */
 uint64_t cfsr_cpuload_now(const struct cfsr_cpuload *cl, int cpu);
 
+/*
+ * The CPU's cpu_util_cfs() now: its root cfs_rq's util_avg (aged as
+ * cfsr_cpuload_now()), or its util_est sum when the profile keeps
+ * UTIL_EST and that is larger, at most SCHED_CAPACITY_SCALE.
+ */
+uint64_t cfsr_cpuload_util(const struct cfsr_cpuload *cl, int cpu);
+
+/* The CPU's cpu_runnable() now: its root cfs_rq's runnable_avg (v5.7+ models; 0 before). */
+uint64_t cfsr_cpuload_runnable(const struct cfsr_cpuload *cl, int cpu);
+
+/*
+ * A task's task_util_est() now (max of its util_avg, aged to the last
+ * event, and its util_est without UTIL_AVG_UNCHANGED; util_avg alone for
+ * a v3.8-v5.6 model), 0 for a task the engine does not know.
+ */
+uint64_t cfsr_cpuload_task_util(const struct cfsr_cpuload *cl, int pid);
+
 /**
  * cfsr_cpuload_task() - a task's task_h_load() now and whether it is counted
  * @cpu: set to the CPU it is counted on, -1 when not queued or running

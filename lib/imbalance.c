@@ -6,7 +6,9 @@
 #include <string.h>
 
 #include "error.h"
-#include "imbalance.h"
+#include "imbalance-local.h"
+#include "math.h"
+#include "profile.h"
 
 /* Where closed windows are counted: the pairs of CPUs, or the groups of CPUs. */
 struct imb_sink {
@@ -25,10 +27,8 @@ struct cfsr_imbalance {
 	bool gopen[CFSR_TOPO_MAX_LEVELS];
 	struct cfsr_imb_window gcur[CFSR_TOPO_MAX_LEVELS];
 	struct imb_sink groups;
-	/* scratch per CPU: a group's tasks, load and idle CPUs by its id; L's CPUs */
-	int *g_nr;
-	int *g_idle;
-	uint64_t *g_load;
+	/* scratch per CPU: a group's statistics by its id; L's CPUs */
+	struct cfsr_sg_stats *sg;
 	bool *lmask;
 	/* the last event opened @cur */
 	bool opened;
@@ -68,12 +68,9 @@ struct cfsr_imbalance *cfsr_imb_new(const struct cfsr_imb_params *p)
 	im->p = *p;
 	im->cpus.top = calloc((size_t)p->top + 1, sizeof(*im->cpus.top));
 	im->groups.top = calloc((size_t)p->top + 1, sizeof(*im->groups.top));
-	im->g_nr = calloc((size_t)p->nr_cpus, sizeof(*im->g_nr));
-	im->g_idle = calloc((size_t)p->nr_cpus, sizeof(*im->g_idle));
-	im->g_load = calloc((size_t)p->nr_cpus, sizeof(*im->g_load));
+	im->sg = calloc((size_t)p->nr_cpus, sizeof(*im->sg));
 	im->lmask = calloc((size_t)p->nr_cpus, sizeof(*im->lmask));
-	if (!im->cpus.top || !im->groups.top || !im->g_nr || !im->g_idle || !im->g_load ||
-	    !im->lmask)
+	if (!im->cpus.top || !im->groups.top || !im->sg || !im->lmask)
 		goto fail;
 	return im;
 fail:
@@ -88,9 +85,7 @@ void cfsr_imb_free(struct cfsr_imbalance *im)
 		return;
 	free(im->cpus.top);
 	free(im->groups.top);
-	free(im->g_nr);
-	free(im->g_idle);
-	free(im->g_load);
+	free(im->sg);
 	free(im->lmask);
 	free(im->all);
 	free(im);
@@ -231,20 +226,23 @@ static enum cfsr_imb_class task_class(const struct cfsr_imbalance *im, const str
 }
 
 /*
- * The lightest waiting task of @b with load at most @imb, preferring one
- * allowed on a CPU of @lmask (L, or L's group: can_migrate_task() tries
- * another CPU of the local group, LBF_DST_PINNED), then one whose
- * affinity is unknown, then a bound one.
+ * The lightest waiting task of @b that fits the imbalance @imb of @type,
+ * preferring one allowed on a CPU of @lmask (L, or L's group:
+ * can_migrate_task() tries another CPU of the local group,
+ * LBF_DST_PINNED), then one whose affinity is unknown, then a bound one.
+ * detach_tasks() (kernel/sched/fair.c, v5.7-v6.18) takes a task whose
+ * task_h_load() is at most the imbalance for migrate_load, whose
+ * task_util_est() is for migrate_util, any for migrate_task.
  * Return: false when no waiting task fits the imbalance.
  */
 static bool pick_task(const struct cfsr_imbalance *im, const struct cfsr_cpuload *cl,
 		      const struct cfsr_iww *iw, int b, const bool *lmask, uint64_t imb,
-		      struct cfsr_imb_window *w)
+		      enum cfsr_migration_type type, struct cfsr_imb_window *w)
 {
 	const int *pids;
 	size_t i, n = cfsr_cpuload_on(cl, b, &pids);
 	enum cfsr_imb_class c;
-	uint64_t load;
+	uint64_t load, fit;
 	bool found = false;
 	int cpu;
 
@@ -258,7 +256,10 @@ static bool pick_task(const struct cfsr_imbalance *im, const struct cfsr_cpuload
 		load = cfsr_cpuload_task(cl, pids[i], &cpu);
 		if (!load)
 			load = 1;
-		if (load > imb)
+		fit = type == CFSR_MIGRATE_LOAD ? load :
+		      type == CFSR_MIGRATE_UTIL ? cfsr_cpuload_task_util(cl, pids[i]) :
+						  1;
+		if (fit > imb)
 			continue;
 		c = task_class(im, iw, pids[i], lmask);
 		if (found && (c > w->class ||
@@ -347,7 +348,7 @@ static bool find_pair(struct cfsr_imbalance *im, const struct cfsr_cpuload *cl,
 	imb = b_load - avg < avg - l_load ? b_load - avg : avg - l_load;
 	memset(im->lmask, 0, (size_t)im->p.nr_cpus * sizeof(*im->lmask));
 	im->lmask[l] = true;
-	if (!pick_task(im, cl, iw, b, im->lmask, imb, w))
+	if (!pick_task(im, cl, iw, b, im->lmask, imb, CFSR_MIGRATE_LOAD, w))
 		return false;
 	w->busiest_cpu = b;
 	w->busiest = b;
@@ -372,112 +373,439 @@ static bool group_level(const struct cfsr_imbalance *im, int lv)
 	return false;
 }
 
+/* A release as CFSR_KVER(), the latest for 0. */
+static int kver_of(int kver)
+{
+	return kver ? kver : CFSR_KVER(99, 999, 999);
+}
+
+/*
+ * Mirrors group_is_overloaded() in kernel/sched/fair.c, v5.7-v6.18: more
+ * tasks than CPUs, and the utilization or (from v5.7) the runnable time
+ * beyond the capacity by imbalance_pct.
+ */
+static bool group_is_overloaded(unsigned int imbalance_pct, const struct cfsr_sg_stats *sgs)
+{
+	if (sgs->sum_nr_running <= sgs->group_weight)
+		return false;
+	if (sgs->group_capacity * 100 < sgs->group_util * imbalance_pct)
+		return true;
+	if (sgs->group_capacity * imbalance_pct < sgs->group_runnable * 100)
+		return true;
+	return false;
+}
+
+/*
+ * Mirrors group_has_capacity() in kernel/sched/fair.c, v5.7-v6.18: fewer
+ * tasks than CPUs, or the runnable time within the capacity by
+ * imbalance_pct and the utilization below it.
+ */
+static bool group_has_capacity(unsigned int imbalance_pct, const struct cfsr_sg_stats *sgs)
+{
+	if (sgs->sum_nr_running < sgs->group_weight)
+		return true;
+	if (sgs->group_capacity * imbalance_pct < sgs->group_runnable * 100)
+		return false;
+	if (sgs->group_capacity * 100 > sgs->group_util * imbalance_pct)
+		return true;
+	return false;
+}
+
+/*
+ * Mirrors group_classify() and the end of update_sg_lb_stats() in
+ * kernel/sched/fair.c, v5.7-v6.18: overloaded, else fully busy when it
+ * has no capacity left, else with spare capacity; avg_load is computed
+ * for an overloaded group only.
+ * Differs: sg_imbalanced(), group_asym_packing, group_smt_balance (v6.6+)
+ * and group_misfit_task are not classified.
+ */
+void cfsr_sg_finish(unsigned int imbalance_pct, struct cfsr_sg_stats *sgs)
+{
+	if (group_is_overloaded(imbalance_pct, sgs))
+		sgs->group_type = CFSR_GROUP_OVERLOADED;
+	else if (!group_has_capacity(imbalance_pct, sgs))
+		sgs->group_type = CFSR_GROUP_FULLY_BUSY;
+	else
+		sgs->group_type = CFSR_GROUP_HAS_SPARE;
+	sgs->avg_load = 0;
+	if (sgs->group_type == CFSR_GROUP_OVERLOADED && sgs->group_capacity)
+		sgs->avg_load = sgs->group_load * SCHED_CAPACITY_SCALE / sgs->group_capacity;
+}
+
+/*
+ * Mirrors update_sd_pick_busiest() in kernel/sched/fair.c, v5.7-v6.18:
+ * a group with a task; the higher type; among overloaded groups the
+ * highest avg_load; among fully busy ones, whose avg_load is 0, the later
+ * in the domain's order; among groups with spare capacity the fewest idle
+ * CPUs, then the most tasks.
+ * Differs: the SMT tie rule of fully busy groups and SD_ASYM_CPUCAPACITY's
+ * test are not modelled.
+ */
+bool cfsr_sd_pick_busiest(const struct cfsr_sg_stats *sgs, const struct cfsr_sg_stats *busiest)
+{
+	if (!sgs->sum_nr_running)
+		return false;
+	if (!busiest || sgs->group_type > busiest->group_type)
+		return true;
+	if (sgs->group_type < busiest->group_type)
+		return false;
+	switch (sgs->group_type) {
+	case CFSR_GROUP_OVERLOADED:
+		return sgs->avg_load > busiest->avg_load;
+	case CFSR_GROUP_FULLY_BUSY:
+		return sgs->avg_load >= busiest->avg_load;
+	default:
+		if (sgs->idle_cpus > busiest->idle_cpus)
+			return false;
+		return sgs->idle_cpus < busiest->idle_cpus ||
+		       sgs->sum_nr_running > busiest->sum_nr_running;
+	}
+}
+
+/* lsub_positive(): @a - @b, 0 when @b is larger. */
+static long lsub_positive(long a, long b)
+{
+	return a > b ? a - b : 0;
+}
+
+/*
+ * Mirrors sibling_imbalance() in kernel/sched/fair.c, v6.6-v6.18: 0 for a
+ * busy balancing CPU (CPU_NOT_IDLE; !env->idle from v6.10) or an empty
+ * busiest group; with as many cores on both sides the difference of
+ * their tasks; otherwise the difference of tasks per core, doubled and
+ * rounded ((2 * imb + ncores_local + ncores_busiest) / (ncores_local +
+ * ncores_busiest), imb = ncores_local * busiest's tasks - ncores_busiest
+ * * local's, at least 0), and 2 when that leaves at most 1 for an empty
+ * local group and a busiest one with more than one task.
+ */
+long cfsr_sibling_imbalance(const struct cfsr_lb_env *env, const struct cfsr_sg_stats *busiest,
+			    const struct cfsr_sg_stats *local)
+{
+	long ncores_busiest = busiest->cores, ncores_local = local->cores, imbalance;
+
+	if (!env->idle || !busiest->sum_nr_running)
+		return 0;
+	if (ncores_busiest == ncores_local)
+		return lsub_positive(busiest->sum_nr_running, local->sum_nr_running);
+	imbalance = lsub_positive(ncores_local * busiest->sum_nr_running,
+				  ncores_busiest * local->sum_nr_running);
+	imbalance =
+		(2 * imbalance + ncores_local + ncores_busiest) / (ncores_local + ncores_busiest);
+	if (imbalance <= 1 && !local->sum_nr_running && busiest->sum_nr_running > 1)
+		imbalance = 2;
+	return imbalance;
+}
+
+/*
+ * The prefer_sibling count: sibling_imbalance() from v6.6, the difference
+ * of the groups' tasks before (find_busiest_group() and
+ * calculate_imbalance(), v5.7-v6.5).
+ */
+static long sibling_count(const struct cfsr_lb_env *env, const struct cfsr_sg_stats *busiest,
+			  const struct cfsr_sg_stats *local)
+{
+	if (kver_of(env->kver) >= CFSR_KVER(6, 6, 0))
+		return cfsr_sibling_imbalance(env, busiest, local);
+	return lsub_positive(busiest->sum_nr_running, local->sum_nr_running);
+}
+
+/*
+ * Mirrors sched_balance_find_src_group() (find_busiest_group() before
+ * v6.10) from its type comparison on, and calculate_imbalance(),
+ * kernel/sched/fair.c v5.7-v6.18, for the modelled group types:
+ *  - a local group of a higher type than the busiest is balanced;
+ *  - an overloaded local group: its avg_load below the busiest's and the
+ *    domain's, and 100 * busiest > imbalance_pct * local;
+ *  - SD_PREFER_SIBLING and a local group with spare capacity: balance
+ *    when the sibling count is above 1 (sibling_count());
+ *  - otherwise a busiest group that is not overloaded is balanced for a
+ *    busy CPU; for an idle one unless its idle CPUs exceed the busiest's
+ *    by more than one (groups of several CPUs) or the busiest runs one task;
+ *  - a local group with spare capacity: migrate_util of its capacity left
+ *    (max(capacity, util) - util) from an overloaded busiest group outside
+ *    an LLC (v5.10+; in one too before; 1 task for an idle CPU when none
+ *    is left), else migrate_task:
+ *    with SD_PREFER_SIBLING (or a busiest group of one CPU) the sibling
+ *    count, else the local group's idle CPUs beyond the busiest's, halved
+ *    ("number of tasks to move", v5.18+; v5.7-v5.17 halve each term);
+ *  - a fully busy local group: balanced when its avg_load (now computed)
+ *    is not below the busiest's or the domain's;
+ *  - migrate_load: min((busiest - domain) * busiest's capacity, (domain -
+ *    local) * local's capacity) / SCHED_CAPACITY_SCALE.
+ * Differs: adjust_numa_imbalance() is not applied; the idle count's
+ * unsigned wrap (max_t() of local->idle_cpus - busiest->idle_cpus) when
+ * the busiest group has more idle CPUs is taken as 0; releases whose
+ * calculate_imbalance() lacks the fully busy local group's two exits
+ * (v5.6's) are not distinguished.
+ */
+uint64_t cfsr_lb_imbalance(const struct cfsr_lb_env *env, const struct cfsr_sg_stats *busiest,
+			   const struct cfsr_sg_stats *local, uint64_t sds_avg_load,
+			   enum cfsr_migration_type *type)
+{
+	const uint64_t scale = SCHED_CAPACITY_SCALE;
+	uint64_t local_avg = local->avg_load, imb, other;
+	bool force = false;
+	long n;
+
+	*type = CFSR_MIGRATE_LOAD;
+	if (local->group_type > busiest->group_type)
+		return 0;
+	if (local->group_type == CFSR_GROUP_OVERLOADED &&
+	    (local->avg_load >= busiest->avg_load || local->avg_load >= sds_avg_load ||
+	     100 * busiest->avg_load <= (uint64_t)env->imbalance_pct * local->avg_load))
+		return 0;
+	if (env->prefer_sibling && local->group_type == CFSR_GROUP_HAS_SPARE &&
+	    sibling_count(env, busiest, local) > 1)
+		force = true;
+	if (!force && busiest->group_type != CFSR_GROUP_OVERLOADED) {
+		if (!env->idle)
+			return 0;
+		if (busiest->group_weight > 1 && local->idle_cpus <= busiest->idle_cpus + 1)
+			return 0;
+		if (busiest->sum_nr_running == 1)
+			return 0;
+	}
+	if (local->group_type == CFSR_GROUP_HAS_SPARE) {
+		if (busiest->group_type == CFSR_GROUP_OVERLOADED &&
+		    (!env->share_llc || kver_of(env->kver) < CFSR_KVER(5, 10, 0))) {
+			*type = CFSR_MIGRATE_UTIL;
+			imb = local->group_capacity > local->group_util ? local->group_capacity :
+									  local->group_util;
+			imb -= local->group_util;
+			if (env->idle && !imb) {
+				*type = CFSR_MIGRATE_TASK;
+				imb = 1;
+			}
+			return imb;
+		}
+		*type = CFSR_MIGRATE_TASK;
+		if (busiest->group_weight == 1 || env->prefer_sibling)
+			n = sibling_count(env, busiest, local);
+		else
+			n = lsub_positive(local->idle_cpus, busiest->idle_cpus);
+		return (uint64_t)n >> 1;
+	}
+	if (local->group_type < CFSR_GROUP_OVERLOADED) {
+		local_avg = local->group_capacity ?
+				    local->group_load * scale / local->group_capacity :
+				    0;
+		if (local_avg >= busiest->avg_load || local_avg >= sds_avg_load)
+			return 0;
+	}
+	if (busiest->avg_load <= sds_avg_load || local_avg >= sds_avg_load)
+		return 0;
+	imb = (busiest->avg_load - sds_avg_load) * busiest->group_capacity;
+	other = (sds_avg_load - local_avg) * local->group_capacity;
+	return (imb < other ? imb : other) / scale;
+}
+
+/*
+ * sds->prefer_sibling of a balance at level @lv: the domain's own
+ * SD_PREFER_SIBLING from v6.5 (update_sd_lb_stats()), its child's, the
+ * level below, before.
+ */
+static bool prefer_sibling(const struct cfsr_imbalance *im, int lv)
+{
+	const struct cfsr_topo *t = im->p.topo;
+
+	if (kver_of(im->p.kver) >= CFSR_KVER(6, 5, 0))
+		return t->levels[lv].flags & CFSR_SD_PREFER_SIBLING;
+	return t->levels[lv - 1].flags & CFSR_SD_PREFER_SIBLING;
+}
+
+/* The cores of group @g of level @lv - 1: its CPUs, each SMT sibling set counted once. */
+static unsigned int group_cores(const struct cfsr_imbalance *im, int lv, int g)
+{
+	const struct cfsr_topo *t = im->p.topo;
+	const int *span = t->levels[lv - 1].span;
+	unsigned int n = 0;
+	int c;
+
+	for (c = 0; c < im->p.nr_cpus; c++)
+		if (span[c] == g && (strcmp(t->levels[0].name, "SMT") || t->levels[0].span[c] == c))
+			n++;
+	return n;
+}
+
+/*
+ * The statistics of the groups of level @lv's domains (the domains of the
+ * level below), by group id, as update_sg_lb_stats() gathers them
+ * (kernel/sched/fair.c, v5.7-v6.18), every CPU's capacity
+ * SCHED_CAPACITY_SCALE.
+ */
+static void group_stats(struct cfsr_imbalance *im, const struct cfsr_cpuload *cl,
+			const uint64_t *loads, int lv)
+{
+	const struct cfsr_topo_level *below = &im->p.topo->levels[lv - 1];
+	struct cfsr_sg_stats *s;
+	int c, g, nr;
+
+	memset(im->sg, 0, (size_t)im->p.nr_cpus * sizeof(*im->sg));
+	for (c = 0; c < im->p.nr_cpus; c++) {
+		s = &im->sg[below->span[c]];
+		nr = cfsr_cpuload_nr(cl, c);
+		s->sum_nr_running += (unsigned int)nr;
+		s->idle_cpus += !nr;
+		s->group_load += cpu_load(cl, loads, c);
+		s->group_util += cfsr_cpuload_util(cl, c);
+		s->group_runnable += cfsr_cpuload_runnable(cl, c);
+		s->group_capacity += SCHED_CAPACITY_SCALE;
+		s->group_weight++;
+	}
+	for (g = 0; g < im->p.nr_cpus; g++) {
+		if (below->span[g] != g)
+			continue;
+		im->sg[g].cores = group_cores(im, lv, g);
+		cfsr_sg_finish(im->p.topo->levels[lv].imbalance_pct, &im->sg[g]);
+	}
+}
+
+/*
+ * The busiest CPU of group @b for migration type @type, as
+ * sched_balance_find_src_rq() (find_busiest_queue() before v6.10,
+ * kernel/sched/fair.c v5.7-v6.18) takes it with every capacity equal:
+ * migrate_load the highest cpu_load(), leaving out a CPU with one task
+ * heavier than the imbalance; migrate_util the highest cpu_util_cfs() of
+ * a CPU with more than one task; migrate_task the most tasks.  -1: none.
+ * Differs: releases whose migrate_util takes a CPU with one task (v5.6's)
+ * are not distinguished.
+ */
+static int busiest_rq(const struct cfsr_imbalance *im, const struct cfsr_cpuload *cl,
+		      const uint64_t *loads, const int *span, int b, enum cfsr_migration_type type,
+		      uint64_t imb)
+{
+	uint64_t v, best = 0;
+	int c, nr, rq = -1;
+
+	for (c = 0; c < im->p.nr_cpus; c++) {
+		nr = cfsr_cpuload_nr(cl, c);
+		if (span[c] != b || !nr)
+			continue;
+		if (type == CFSR_MIGRATE_LOAD) {
+			v = cpu_load(cl, loads, c);
+			if (nr == 1 && v > imb)
+				continue;
+		} else if (type == CFSR_MIGRATE_UTIL) {
+			v = cfsr_cpuload_util(cl, c);
+			if (nr <= 1)
+				continue;
+		} else {
+			v = (uint64_t)nr;
+		}
+		if (rq < 0 || v > best)
+			rq = c, best = v;
+	}
+	return rq;
+}
+
+/* Whether window @a, found at a level, is to be kept over @b: the busier pair. */
+static bool better_pair(const struct cfsr_imbalance *im, const struct cfsr_imb_window *a,
+			const struct cfsr_imb_window *b)
+{
+	const struct cfsr_sg_stats *ab = &im->sg[a->busiest], *bb = &im->sg[b->busiest];
+
+	if (ab->group_type != bb->group_type)
+		return ab->group_type > bb->group_type;
+	if (a->busiest_load != b->busiest_load)
+		return a->busiest_load > b->busiest_load;
+	return a->local_load < b->local_load;
+}
+
 /*
  * The balancer's rule between the groups of level @lv's domains (the
- * domains of the level below), mirroring update_sd_lb_stats(),
- * sched_balance_find_src_group() (find_busiest_group() before v6.10),
- * calculate_imbalance() with migrate_load, sched_balance_find_src_rq()
- * (find_busiest_queue()) and detach_tasks(), kernel/sched/fair.c
- * v5.7-v6.18, with every CPU's capacity SCHED_CAPACITY_SCALE:
- *  - a group's avg_load is group_load * SCHED_CAPACITY_SCALE /
- *    group_capacity, group_load the sum of its CPUs' cpu_load();
- *  - the busiest group is overloaded: more tasks than CPUs and no idle
- *    CPU (group_is_overloaded()'s utilization test is taken as met: its
- *    CPUs all busy), the highest avg_load (update_sd_pick_busiest());
- *  - the local group, in the same domain, has no idle CPU (fully busy or
- *    overloaded; a group with an idle CPU is idle-while-waiting's), the
- *    lowest avg_load; its avg_load below the busiest's and below the
- *    domain's (sds.avg_load, every group's load over every group's
- *    capacity); both overloaded: 100 * busiest > imbalance_pct * local;
- *  - imbalance = min((busiest - sds) * its capacity, (sds - local) *
- *    its capacity) / SCHED_CAPACITY_SCALE;
- *  - the busiest CPU of the busiest group, the highest cpu_load(),
- *    leaving out a CPU with one task heavier than the imbalance, has a
- *    waiting task of task_h_load() (at least 1) at most the imbalance,
- *    classed by its affinity to the local group's CPUs.
- * Differs: the utilization and runnable tests of group types, capacities
- * reduced by RT/IRQ pressure, SD_PREFER_SIBLING's sibling_imbalance()
- * and NUMA are not modelled; one window per level at a time, the one of
- * the busiest group of all its domains.
+ * domains of the level below), for a busy balancing CPU, mirroring
+ * update_sd_lb_stats(), update_sg_lb_stats() with group_classify(),
+ * update_sd_pick_busiest(), sched_balance_find_src_group()
+ * (find_busiest_group() before v6.10), calculate_imbalance(),
+ * sched_balance_find_src_rq() (find_busiest_queue()) and detach_tasks(),
+ * kernel/sched/fair.c v5.7-v6.18, with every CPU's capacity
+ * SCHED_CAPACITY_SCALE:
+ *  - each group's statistics and type (group_stats(), cfsr_sg_finish());
+ *  - each group with no idle CPU is a local group (a group with one is
+ *    idle-while-waiting's: its idle CPU balances, at its own intervals);
+ *    the busiest, among the other groups of its domain in the domain's
+ *    order from it, by update_sd_pick_busiest();
+ *  - the imbalance, by cfsr_lb_imbalance(), with sds->prefer_sibling from
+ *    the topology's SD_PREFER_SIBLING (prefer_sibling()) and the domain's
+ *    average load (every group's load over every group's capacity);
+ *  - the busiest CPU of the busiest group (busiest_rq()) has a waiting
+ *    task that fits the imbalance: task_h_load() (at least 1) for
+ *    migrate_load, task_util_est() for migrate_util, any for
+ *    migrate_task, classed by its affinity to the local group's CPUs.
+ * Of the pairs found, the window is that of the busiest group of the
+ * highest type and load, then of the least loaded local group.
+ * Differs: capacities reduced by RT/IRQ pressure, NUMA, the misfit,
+ * asym-packing, SMT-balance and imbalanced group types, and tasks of
+ * other classes in the counts are not modelled; one window per level at
+ * a time.
  */
 static bool find_groups(struct cfsr_imbalance *im, const struct cfsr_cpuload *cl,
 			const struct cfsr_iww *iw, const uint64_t *loads, int lv,
 			struct cfsr_imb_window *w)
 {
 	const struct cfsr_topo_level *dom = &im->p.topo->levels[lv];
-	const struct cfsr_topo_level *below = &im->p.topo->levels[lv - 1];
-	const uint64_t scale = 1024; /* SCHED_CAPACITY_SCALE */
-	uint64_t b_avg = 0, l_avg = 0, avg, sum_load = 0, sum_cap = 0, imb, rq_load = 0, load;
-	int c, g, b = -1, l = -1, rq = -1, nr, *gnr = im->g_nr, *gidle = im->g_idle;
-	uint64_t *gload = im->g_load;
-	unsigned int pct;
+	const int *span = im->p.topo->levels[lv - 1].span;
+	const uint64_t scale = SCHED_CAPACITY_SCALE;
+	struct cfsr_lb_env env = {
+		.kver = im->p.kver,
+		.imbalance_pct = dom->imbalance_pct,
+		.prefer_sibling = prefer_sibling(im, lv),
+		.share_llc = dom->flags & CFSR_SD_SHARE_LLC,
+	};
+	struct cfsr_imb_window cand;
+	enum cfsr_migration_type type;
+	uint64_t sum_load, sum_cap, imb;
+	int n = im->p.nr_cpus, l, g, k, b, rq;
+	bool found = false;
 
-	for (c = 0; c < im->p.nr_cpus; c++)
-		gnr[c] = gidle[c] = 0, gload[c] = 0;
-	for (c = 0; c < im->p.nr_cpus; c++) {
-		g = below->span[c];
-		nr = cfsr_cpuload_nr(cl, c);
-		gnr[g] += nr;
-		gidle[g] += !nr;
-		gload[g] += cpu_load(cl, loads, c);
+	group_stats(im, cl, loads, lv);
+	for (l = 0; l < n; l++) {
+		if (span[l] != l || im->sg[l].idle_cpus || !im->sg[l].sum_nr_running)
+			continue;
+		b = -1;
+		sum_load = sum_cap = 0;
+		for (k = 0; k < n; k++) {
+			g = (l + k) % n;
+			if (span[g] != g || dom->span[g] != dom->span[l])
+				continue;
+			sum_load += im->sg[g].group_load;
+			sum_cap += im->sg[g].group_capacity;
+			if (g != l && cfsr_sd_pick_busiest(&im->sg[g], b < 0 ? NULL : &im->sg[b]))
+				b = g;
+		}
+		if (b < 0 || !sum_cap)
+			continue;
+		imb = cfsr_lb_imbalance(&env, &im->sg[b], &im->sg[l], sum_load * scale / sum_cap,
+					&type);
+		if (!imb)
+			continue;
+		rq = busiest_rq(im, cl, loads, span, b, type, imb);
+		if (rq < 0)
+			continue;
+		memset(&cand, 0, sizeof(cand));
+		for (g = 0; g < n; g++)
+			im->lmask[g] = span[g] == l;
+		if (!pick_task(im, cl, iw, rq, im->lmask, imb, type, &cand))
+			continue;
+		cand.group = true;
+		cand.level = lv;
+		cand.busiest = b;
+		cand.local = l;
+		cand.busiest_cpu = rq;
+		cand.busiest_load = im->sg[b].group_load * scale / im->sg[b].group_capacity;
+		cand.local_load = im->sg[l].group_load * scale / im->sg[l].group_capacity;
+		cand.busiest_nr = (int)im->sg[b].sum_nr_running;
+		cand.local_nr = (int)im->sg[l].sum_nr_running;
+		cand.migration = type;
+		cand.imbalance = imb;
+		if (!found || better_pair(im, &cand, w)) {
+			*w = cand;
+			found = true;
+		}
 	}
-	for (g = 0; g < im->p.nr_cpus; g++) {
-		if (below->span[g] != g || gidle[g] || gnr[g] <= below->weight[g])
-			continue;
-		avg = gload[g] * scale / ((uint64_t)below->weight[g] * scale);
-		if (b < 0 || avg > b_avg)
-			b = g, b_avg = avg;
-	}
-	if (b < 0)
-		return false;
-	for (g = 0; g < im->p.nr_cpus; g++) {
-		if (below->span[g] != g || dom->span[g] != dom->span[b])
-			continue;
-		sum_load += gload[g];
-		sum_cap += (uint64_t)below->weight[g] * scale;
-		if (g == b || gidle[g] || gnr[g] < below->weight[g])
-			continue;
-		avg = gload[g] * scale / ((uint64_t)below->weight[g] * scale);
-		if (l < 0 || avg < l_avg)
-			l = g, l_avg = avg;
-	}
-	if (l < 0 || !sum_cap)
-		return false;
-	avg = sum_load * scale / sum_cap;
-	pct = level_intervals(im, lv, b, w);
-	if (l_avg >= b_avg || l_avg >= avg || b_avg <= avg)
-		return false;
-	if (gnr[l] > below->weight[l] && 100 * b_avg <= (uint64_t)pct * l_avg)
-		return false;
-	imb = (b_avg - avg) * (uint64_t)below->weight[b] * scale;
-	if ((avg - l_avg) * (uint64_t)below->weight[l] * scale < imb)
-		imb = (avg - l_avg) * (uint64_t)below->weight[l] * scale;
-	imb /= scale;
-	for (c = 0; c < im->p.nr_cpus; c++) {
-		if (below->span[c] != b)
-			continue;
-		load = cpu_load(cl, loads, c);
-		if (cfsr_cpuload_nr(cl, c) == 1 && load > imb)
-			continue;
-		if (rq < 0 || load > rq_load)
-			rq = c, rq_load = load;
-	}
-	if (rq < 0)
-		return false;
-	for (c = 0; c < im->p.nr_cpus; c++)
-		im->lmask[c] = below->span[c] == l;
-	if (!pick_task(im, cl, iw, rq, im->lmask, imb, w))
-		return false;
-	w->group = true;
-	w->level = lv;
-	w->busiest = b;
-	w->local = l;
-	w->busiest_cpu = rq;
-	w->busiest_load = b_avg;
-	w->local_load = l_avg;
-	w->busiest_nr = gnr[b];
-	w->local_nr = gnr[l];
-	return true;
+	if (found)
+		level_intervals(im, lv, w->busiest, w);
+	return found;
 }
 
 /* A migration between two groups of level @lv, one of them B's or L's. */

@@ -32,14 +32,17 @@
  * above) and busy interval (get_sd_balance_interval() of the domain's
  * weight) it takes.  Where a level's groups (the domains of the level
  * below) hold several CPUs, windows between those groups are kept beside
- * the pairs' (find_groups(): avg_load of each group, the domain's
- * average, the busiest CPU of the busiest group; cfsr_imb_group_totals()).
+ * the pairs' (find_groups(): each group's type from its load, utilization
+ * and runnable time, the busiest group, calculate_imbalance()'s
+ * migrate_load, migrate_util or migrate_task, SD_PREFER_SIBLING by
+ * release, the busiest CPU of the busiest group; imbalance-local.h;
+ * cfsr_imb_group_totals()).
  * A window longer than the longest interval load_balance()'s doubling
  * up to max_interval can reach is "beyond any interval" (@beyond_max).
  * Differs: the pair of two CPUs is judged as two groups of one CPU at
- * every level; capacities reduced by RT/IRQ pressure,
- * the runnable/util conditions of group_is_overloaded() and the widening
- * after failed attempts are not modelled.
+ * every level, without the runnable/util conditions of
+ * group_is_overloaded(); capacities reduced by RT/IRQ pressure and the
+ * widening after failed attempts are not modelled.
  */
 #ifndef CFSR_IMBALANCE_H
 #define CFSR_IMBALANCE_H
@@ -59,6 +62,16 @@ enum cfsr_imb_end {
 	CFSR_IMB_BALANCED, /* the rule no longer held (or held for another pair) */
 	CFSR_IMB_TRACE_END, /* still open at the end of the trace */
 	CFSR_IMB_NR_ENDS,
+};
+
+/*
+ * enum migration_type of kernel/sched/fair.c (v5.7-v6.18): what a group
+ * window's imbalance counts (migrate_misfit is not modelled).
+ */
+enum cfsr_migration_type {
+	CFSR_MIGRATE_LOAD, /* task_h_load() */
+	CFSR_MIGRATE_UTIL, /* task_util_est() */
+	CFSR_MIGRATE_TASK, /* tasks */
 };
 
 /* What affinity lets the balancer do in a window. */
@@ -91,6 +104,8 @@ enum cfsr_imb_class {
  *      jiffies of (cfsr_topo_busy_interval_ns(): its min_interval and
  *      busy_factor instead of the weight and 16)
  * @keep_all: keep every counted window (cfsr_imb_all()), not only the @top longest
+ * @kver: the modelled release, CFSR_KVER() (0: the latest), for the rule
+ *        between groups of CPUs (SD_PREFER_SIBLING's, by release)
  */
 struct cfsr_imb_params {
 	int nr_cpus;
@@ -105,6 +120,7 @@ struct cfsr_imb_params {
 	uint64_t win_end;
 	int top;
 	bool keep_all;
+	int kver;
 };
 
 /**
@@ -137,6 +153,8 @@ struct cfsr_imb_params {
  * @other_busiest_load: B's load at @start from the other source of loads
  *                      (model or kernel, cfsr_imb_set_other()), or 0
  * @other_local_load: L's
+ * @migration: for a group window, what calculate_imbalance() counted
+ * @imbalance: for a group window, the imbalance found at @start
  */
 struct cfsr_imb_window {
 	uint64_t start;
@@ -159,6 +177,8 @@ struct cfsr_imb_window {
 	int busiest_cpu;
 	uint64_t other_busiest_load;
 	uint64_t other_local_load;
+	enum cfsr_migration_type migration;
+	uint64_t imbalance;
 };
 
 /**

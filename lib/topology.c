@@ -113,6 +113,23 @@ const char *cfsr_topo_llc_span(const struct cfsr_trace_info *in, int cpu)
 }
 
 /*
+ * sd_init()'s flags for a level (kernel/sched/topology.c, v5.7-v6.18):
+ * SD_PREFER_SIBLING on every level but NUMA's, which clears it; the
+ * topology level's own flags: cpu_smt_flags() SD_SHARE_CPUCAPACITY and
+ * SD_SHARE_LLC, cpu_core_flags() SD_SHARE_LLC.
+ */
+static unsigned int level_flags(const char *name)
+{
+	if (!strcmp(name, "SMT"))
+		return CFSR_SD_DEFAULT_FLAGS | CFSR_SD_SHARE_CPUCAPACITY | CFSR_SD_SHARE_LLC;
+	if (!strcmp(name, "MC") || !strcmp(name, "ALL"))
+		return CFSR_SD_DEFAULT_FLAGS | CFSR_SD_SHARE_LLC;
+	if (!strcmp(name, "NUMA"))
+		return (CFSR_SD_DEFAULT_FLAGS & ~CFSR_SD_PREFER_SIBLING) | CFSR_SD_NUMA;
+	return CFSR_SD_DEFAULT_FLAGS;
+}
+
+/*
  * Add a level with spans @span and weights @weight unless it degenerates
  * (one CPU everywhere, or the spans of the level below) or does not nest
  * the level below.  Takes the arrays (freed when not kept).
@@ -139,7 +156,7 @@ static void add_level(struct cfsr_topo *t, const char *name, unsigned int pct, i
 	t->levels[t->nr_levels].span = span;
 	t->levels[t->nr_levels].weight = weight;
 	t->levels[t->nr_levels].imbalance_pct = pct;
-	t->levels[t->nr_levels].flags = CFSR_SD_DEFAULT_FLAGS;
+	t->levels[t->nr_levels].flags = level_flags(name);
 	t->nr_levels++;
 	return;
 drop:
@@ -279,7 +296,12 @@ static unsigned int domain_flags(const char *flags)
 	} known[] = { { "SD_BALANCE_EXEC", CFSR_SD_BALANCE_EXEC },
 		      { "SD_BALANCE_FORK", CFSR_SD_BALANCE_FORK },
 		      { "SD_BALANCE_WAKE", CFSR_SD_BALANCE_WAKE },
-		      { "SD_WAKE_AFFINE", CFSR_SD_WAKE_AFFINE } };
+		      { "SD_WAKE_AFFINE", CFSR_SD_WAKE_AFFINE },
+		      { "SD_SHARE_CPUCAPACITY", CFSR_SD_SHARE_CPUCAPACITY },
+		      { "SD_SHARE_LLC", CFSR_SD_SHARE_LLC },
+		      { "SD_SHARE_PKG_RESOURCES", CFSR_SD_SHARE_LLC },
+		      { "SD_PREFER_SIBLING", CFSR_SD_PREFER_SIBLING },
+		      { "SD_NUMA", CFSR_SD_NUMA } };
 	unsigned int bits = 0;
 	size_t i, n;
 	const char *p;

@@ -40,7 +40,10 @@
  * @imbalance_pct: sd_init(): 110 for SMT (SD_SHARE_CPUCAPACITY), else 117;
  *                 the recorded domain's where @recorded
  * @flags: the CFSR_SD_* flags the rules read: sd_init()'s SD_BALANCE_FORK,
- *         SD_BALANCE_EXEC and SD_WAKE_AFFINE, or the recorded domain's
+ *         SD_BALANCE_EXEC, SD_WAKE_AFFINE and SD_PREFER_SIBLING, with
+ *         SD_SHARE_CPUCAPACITY and SD_SHARE_LLC for SMT, SD_SHARE_LLC for
+ *         MC (and ALL, one LLC), SD_NUMA and no SD_PREFER_SIBLING for NUMA;
+ *         or the recorded domain's
  * @min_interval: the recorded sd->min_interval (ms), 0: sd_init()'s, the
  *                domain's weight
  * @max_interval: the recorded sd->max_interval (ms), 0: twice the weight
@@ -65,7 +68,13 @@ struct cfsr_topo_level {
 #define CFSR_SD_BALANCE_FORK 0x2
 #define CFSR_SD_BALANCE_WAKE 0x4
 #define CFSR_SD_WAKE_AFFINE 0x8
-#define CFSR_SD_DEFAULT_FLAGS (CFSR_SD_BALANCE_EXEC | CFSR_SD_BALANCE_FORK | CFSR_SD_WAKE_AFFINE)
+#define CFSR_SD_SHARE_CPUCAPACITY 0x10
+/* SD_SHARE_LLC, SD_SHARE_PKG_RESOURCES before v6.10 */
+#define CFSR_SD_SHARE_LLC 0x20
+#define CFSR_SD_PREFER_SIBLING 0x40
+#define CFSR_SD_NUMA 0x80
+#define CFSR_SD_DEFAULT_FLAGS \
+	(CFSR_SD_BALANCE_EXEC | CFSR_SD_BALANCE_FORK | CFSR_SD_WAKE_AFFINE | CFSR_SD_PREFER_SIBLING)
 
 /**
  * struct cfsr_topo - the topology
