@@ -989,14 +989,20 @@ static struct cfsr_cfs_rq *parent_cfs(const struct cfsr_replay *r, const struct 
  */
 static bool cfs_running(const struct cfsr_replay *r, const struct cfsr_cfs_rq *cfs)
 {
+	const struct cfsr_task *prev = r->pick_prev;
 	const struct cfsr_cfs_rq *c;
 
 	if (cfs->curr > 0)
 		return true;
-	if (!r->pick_prev || r->pick_prev->cpu != cfs->cpu)
+	if (!prev) {
+		/* a curr dequeued before its switch out (newidle_dequeue()) */
+		prev = task_find(r, r->rqs[cfs->cpu].curr);
+		if (prev && !prev->nd_pending)
+			prev = NULL;
+	}
+	if (!prev || prev->cpu != cfs->cpu)
 		return false;
-	for (c = cfs_of(r, r->pick_prev->group, cfs->cpu); c;
-	     c = c->group ? parent_cfs(r, c) : NULL)
+	for (c = cfs_of(r, prev->group, cfs->cpu); c; c = c->group ? parent_cfs(r, c) : NULL)
 		if (c == cfs)
 			return true;
 	return false;
@@ -3950,7 +3956,18 @@ static int on_switch(struct cfsr_replay *r, const struct cfsr_event *ev)
 		else
 			r->stats.unseen_switch_outs++;
 	}
-	if (prev) {
+	if (prev && prev->nd_pending) {
+		/* dequeued already, before the newly-idle balance (newidle_dequeue()) */
+		sleep = true;
+		prev->nd_pending = false;
+		task_set_prio(r, prev, ev->sw.prev_prio);
+		memcpy(prev->comm, ev->sw.prev_comm, sizeof(prev->comm));
+		if (prev->exiting) {
+			remove_task(r, prev, ev->ts);
+			prev->exiting = false;
+			prev->dead = true;
+		}
+	} else if (prev) {
 		sleep = !ev->sw.preempt && ev->sw.prev_state;
 		special = switch_special(prev, ev);
 		task_set_prio(r, prev, ev->sw.prev_prio);
@@ -4315,6 +4332,15 @@ static int on_runtime(struct cfsr_replay *r, const struct cfsr_event *ev)
 			r->stamp |= t->exec_stamp;
 			anchor(rq, ev->ts, t->exec_start, true, r->stamp, t->pid);
 		}
+		return 0;
+	}
+	if (t->nd_pending && rq->curr == t->pid && t->exec_known) {
+		/* the pick's update_curr() of a curr off its queue (newidle_dequeue()) */
+		now = t->exec_start + ev->runtime.runtime;
+		advance_vruntime(r, t, ev->runtime.runtime, now, true);
+		t->exec_start = now;
+		r->stamp |= t->exec_stamp;
+		anchor(rq, ev->ts, now, true, r->stamp, t->pid);
 		return 0;
 	}
 	if (t->exec_known && t->state == CFSR_TS_RUNNING && rq->curr == t->pid &&
@@ -5500,6 +5526,100 @@ static bool tick_unrecorded(const struct cfsr_replay *r, const struct cfsr_task 
 	return delta >= 1024 && (delta >> 10) + t->avg.period_contrib >= 1024;
 }
 
+static bool wakes_elsewhere(const struct cfsr_event *ev);
+
+/*
+ * An event of a newly-idle balance on @cpu, between a dequeue and the
+ * switch out: a pull onto @cpu (1), a run-time report, a wakeup aimed
+ * elsewhere (0); -1 anything else.
+ */
+static int newidle_event(const struct cfsr_event *ev, int cpu)
+{
+	switch (ev->kind) {
+	case CFSR_EV_STAT_RUNTIME:
+		return 0;
+	case CFSR_EV_MIGRATE:
+		return ev->migrate.dest_cpu == cpu ? 1 : -1;
+	case CFSR_EV_WAKING:
+	case CFSR_EV_WAKEUP:
+	case CFSR_EV_WAKEUP_NEW:
+		return wakes_elsewhere(ev) ? 0 : -1;
+	default:
+		return -1;
+	}
+}
+
+/*
+ * From @ev on (a forced settle's synthesized event: from the next one),
+ * the events of @t's CPU within a path's length: a newly-idle balance's
+ * (newidle_event()), at least one pull among them, then a switch out of
+ * @t that blocks it: @t's dequeue came before that balance.  The switch.
+ */
+static const struct cfsr_event *
+newidle_ahead(const struct cfsr_replay *r, const struct cfsr_task *t, const struct cfsr_event *ev)
+{
+	const struct cfsr_event *next;
+	int pulls = 0, k;
+	size_t i;
+
+	if (!r->peek || ev->cpu != t->cpu)
+		return NULL;
+	if (!(ev->kind == CFSR_EV_MARKER && ev->pid == -1)) {
+		if ((k = newidle_event(ev, t->cpu)) < 0)
+			return NULL;
+		pulls = k;
+	}
+	for (i = 0; r->peek(r->peek_ctx, i, &next) > 0; i++) {
+		if (next->ts > ev->ts + CFSR_REPLAY_PATH_NS)
+			return NULL;
+		if (next->cpu != ev->cpu)
+			continue;
+		if (next->kind == CFSR_EV_SWITCH)
+			return pulls && next->sw.prev_pid == t->pid && !next->sw.preempt &&
+					       next->sw.prev_state ?
+				       next :
+				       NULL;
+		if ((k = newidle_event(next, t->cpu)) < 0)
+			return NULL;
+		pulls += k;
+	}
+	return NULL;
+}
+
+/*
+ * Mirrors try_to_block_task() -> dequeue_task() (kernel/sched/core.c,
+ * v6.12-v6.18) of a task whose __schedule() then ran a newly-idle balance
+ * (sched_balance_newidle() from the pick, before put_prev_task()): the
+ * trace shows the balance's pulls and reports before the task's switch
+ * out.  The dequeue is made at the report before them; the task stays its
+ * CPU's curr (its levels running, cfs_running()) until the switch, and the
+ * pick's update_curr() after the balance moves only its vruntime.  A sleep
+ * the engine keeps delayed is left to the switch.  Returns whether it
+ * dequeued.
+ */
+static bool newidle_dequeue(struct cfsr_replay *r, struct cfsr_task *t,
+			    const struct pending_runtime *p, const struct cfsr_event *ev)
+{
+	const struct cfsr_event *sw = newidle_ahead(r, t, ev);
+	bool special;
+
+	if (!sw || !r->profile->delay_dequeue)
+		return false;
+	special = switch_special(t, sw);
+	if (will_delay(r, t, special))
+		return false;
+	if (!r->profile->util_est_late)
+		sample_util_est(r, t);
+	update_task(r, t, p->now, p->ts, CFSR_UPD_DEQUEUE, p->exact, &walk_dequeue);
+	if (r->profile->util_est_late)
+		sample_util_est(r, t);
+	t->tick_forced = false;
+	block_task(r, t, special);
+	t->nd_pending = true;
+	r->stats.newidle_dequeues++;
+	return true;
+}
+
 static void settle_runtime(struct cfsr_replay *r, const struct cfsr_event *ev)
 {
 	struct pending_runtime *p;
@@ -5537,6 +5657,9 @@ static void settle_runtime(struct cfsr_replay *r, const struct cfsr_event *ev)
 	}
 	if ((ev->kind == CFSR_EV_WAKEUP || ev->kind == CFSR_EV_WAKEUP_NEW) &&
 	    ev->wake.target_cpu == t->cpu && ev->wake.pid != t->pid)
+		return;
+	if (!(ev->kind == CFSR_EV_STAT_RUNTIME && ev->runtime.pid == t->pid) &&
+	    newidle_dequeue(r, t, p, ev))
 		return;
 	/*
 	 * A report right after another of the same task came from the pick

@@ -346,6 +346,9 @@ struct cfsr_cfs_rq {
  *              (a task already there when the trace began takes its
  *              cfs_rq's min_vruntime), not from the trace; cleared when a
  *              wakeup places the task at the sleeper floor instead
+ * @nd_pending: dequeued at its run-time report before a newly-idle
+ *              balance pulled a task onto its CPU, and still the CPU's
+ *              curr until its switch out (settle_runtime(), on_switch())
  * @sleep_guessed: asleep because a cfs_rq record lacked its weight, no
  *                 event of its sleep (cfsr_replay_cfs_rq_take_queued())
  * @guess_ts: the engine's time of that guess
@@ -404,6 +407,7 @@ struct cfsr_task {
 	uint64_t set_next_clock;
 	uint64_t set_next_updates;
 	bool recovered_ahead;
+	bool nd_pending;
 	struct cfsr_sched_avg pre_set_next;
 	uint64_t est_updates;
 	uint64_t est_at_record;
@@ -543,6 +547,7 @@ struct cfsr_replay_stats {
 	uint64_t blocked_set_aside;
 	uint64_t lost_sleeps;
 	uint64_t lost_sleeps_undone;
+	uint64_t newidle_dequeues;
 	uint64_t unseen_puts;
 	uint64_t unseen_switch_outs;
 	uint64_t unanchored_updates;

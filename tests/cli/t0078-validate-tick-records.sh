@@ -22,7 +22,7 @@ for t in groups-solo groups-split; do
 		read -r _ cand _ want <$t.ref &&
 		test \$cand -ge 100 && test \$want -ge 1 &&
 		cfsreplay validate --pelt '$TRACES/$t.pelt.jsonl.gz' '$TRACES/$t.dat' >$t.out 2>/dev/null &&
-		got=\$(sed -n 's/.* picks off the ticks. grid after a wakeup (\\([0-9]*\\) of these reports no tick.s record showed)\$/\\1/p' $t.out) &&
+		got=\$(sed -n 's/.* picks off the ticks. grid after a wakeup (\\([0-9]*\\) of these reports no tick.s record showed).*\$/\\1/p' $t.out) &&
 		echo \"want \$want got \$got\" &&
 		test \"\$got\" = \"\$want\"
 	"
@@ -30,7 +30,7 @@ done
 
 test_expect_success 'a free-running model takes no reads from records' "
 	cfsreplay validate --kernel 5.4 --pelt '$TRACES/groups-split.pelt.jsonl.gz' '$TRACES/groups-split.dat' >old.out 2>/dev/null &&
-	grep -q ' (0 of these reports no tick.s record showed)\$' old.out
+	grep -q ' (0 of these reports no tick.s record showed)' old.out
 "
 
 test_done

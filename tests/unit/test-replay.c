@@ -3100,6 +3100,77 @@ static void test_group_move_and_blocked(void **state)
 }
 
 /*
+ * A newly-idle balance between a task's dequeue and its switch out
+ * (v6.12-v6.18: try_to_block_task() dequeues, then the pick's
+ * sched_balance_newidle() pulls, then the pick's update_curr(), then the
+ * switch): task 70 on CPU 0 reports its run time (the dequeue's, clock
+ * c0 + 1.95 ms), CPU 0 pulls task 72 from CPU 1, 70 reports again 21 us later
+ * (the pick's), and switches out asleep to 72.  With the look ahead the
+ * dequeue's update is made at the first report: 70's signal ends there, a
+ * 1024 ns window before the second report's; without it, at the second.
+ */
+static void run_newidle_pull(struct cfsr_replay *r, bool peek, struct ahead_feed *f,
+			     struct cfsr_event *ev, size_t n)
+{
+	f->ev = ev;
+	f->n = n;
+	f->next = 0;
+	if (peek)
+		cfsr_replay_set_peek(r, ahead_peek, f);
+	while (f->next < f->n) {
+		struct cfsr_event e = f->ev[f->next++];
+
+		feed(r, e);
+	}
+}
+
+static void test_newidle_dequeue(void **state)
+{
+	const uint64_t t0 = 3000000000ull, c0 = 5000000000000ull;
+	struct cfsr_event ev[12];
+	struct ahead_feed f;
+	int k;
+
+	(void)state;
+	for (k = 0; k < 2; k++) {
+		struct cfsr_replay *r = cfsr_replay_new(2, prof(), 250);
+		const struct cfsr_task *t;
+		size_t n = 0;
+
+		cfsr_replay_clock_sample(r, 0, t0, c0);
+		cfsr_replay_clock_sample(r, 1, t0, c0 + 1000000000ull);
+		ev[n++] = ev_switch(t0, 0, 0, 0, false, 0);
+		ev[n++] = ev_switch(t0, 1, 0, 0, false, 0);
+		ev[n++] = ev_wakeup(t0 + 100000, 1, 0, 71, 1);
+		ev[n++] = ev_switch(t0 + 110000, 1, 0, 0, false, 71);
+		ev[n++] = ev_wakeup(t0 + 200000, 1, 71, 72, 1);
+		ev[n++] = ev_wakeup(t0 + 250000, 0, 0, 70, 0);
+		ev[n++] = ev_switch(t0 + 300000, 0, 0, 0, false, 70);
+		ev[n++] = ev_runtime(t0 + 2000000, 0, 70, 70, 1700000);
+		ev[n++] = ev_migrate(t0 + 2020000, 0, 70, 72, 1, 0);
+		ev[n++] = ev_runtime(t0 + 2021000, 0, 70, 70, 21000);
+		ev[n++] = ev_switch(t0 + 2026000, 0, 70, 1, false, 72);
+		run_newidle_pull(r, k == 0, &f, ev, n);
+		t = cfsr_replay_task(r, 70);
+		/* dequeued alone on its cfs_rq; without the look ahead, kept delayed behind 72 */
+		assert_int_equal(t->state, k == 0 ? CFSR_TS_SLEEPING : CFSR_TS_DELAYED);
+		/*
+		 * 70's clock: its switch in kept the wakeup's (c0 + 250 us),
+		 * so the first report is at c0 + 1.95 ms, the second 21 us on
+		 */
+		if (k == 0) {
+			assert_int_equal(cfsr_replay_stats(r)->newidle_dequeues, 1);
+			assert_true(t->avg.last_update_time <= c0 + 1950000);
+			assert_true(t->avg.last_update_time > c0 + 1950000 - 1024);
+		} else {
+			assert_int_equal(cfsr_replay_stats(r)->newidle_dequeues, 0);
+			assert_true(t->avg.last_update_time > c0 + 1971000 - 1024);
+		}
+		cfsr_replay_free(r);
+	}
+}
+
+/*
  * A sleep taken from a cfs_rq record's weight (a waiting task the kernel
  * no longer counts, cfsr_replay_cfs_rq_take_queued()) is undone by a
  * migration of that task with no sched_waking of it since: only
@@ -4153,6 +4224,7 @@ int main(void)
 		cmocka_unit_test(test_take_queued),
 		cmocka_unit_test(test_take_delayed),
 		cmocka_unit_test(test_lost_sleep_undone),
+		cmocka_unit_test(test_newidle_dequeue),
 		cmocka_unit_test(test_recorded_base_slice),
 		cmocka_unit_test(test_stable_base_slice),
 		cmocka_unit_test(test_recorded_cfs_tunables),
