@@ -3956,7 +3956,7 @@ static int on_switch(struct cfsr_replay *r, const struct cfsr_event *ev)
 		else
 			r->stats.unseen_switch_outs++;
 	}
-	if (prev && prev->nd_pending) {
+	if (prev && prev->nd_pending && prev->state != CFSR_TS_RUNNING) {
 		/* dequeued already, before the newly-idle balance (newidle_dequeue()) */
 		sleep = true;
 		prev->nd_pending = false;
@@ -3968,6 +3968,7 @@ static int on_switch(struct cfsr_replay *r, const struct cfsr_event *ev)
 			prev->dead = true;
 		}
 	} else if (prev) {
+		prev->nd_pending = false;
 		sleep = !ev->sw.preempt && ev->sw.prev_state;
 		special = switch_special(prev, ev);
 		task_set_prio(r, prev, ev->sw.prev_prio);
@@ -4334,9 +4335,12 @@ static int on_runtime(struct cfsr_replay *r, const struct cfsr_event *ev)
 		}
 		return 0;
 	}
-	if (t->nd_pending && rq->curr == t->pid && t->exec_known) {
+	if (t->nd_pending && rq->curr == t->pid && t->state != CFSR_TS_RUNNING) {
 		/* the pick's update_curr() of a curr off its queue (newidle_dequeue()) */
-		now = t->exec_start + ev->runtime.runtime;
+		if (t->exec_known)
+			now = t->exec_start + ev->runtime.runtime;
+		else
+			now = clock_at(r, rq, ev->ts, &exact);
 		advance_vruntime(r, t, ev->runtime.runtime, now, true);
 		t->exec_start = now;
 		r->stamp |= t->exec_stamp;
@@ -7239,9 +7243,12 @@ int cfsr_replay_pick(const struct cfsr_replay *r, int cpu, const struct cfsr_pic
 			mixed = true;
 	}
 	if (q->prev_pid > 0 && !prev) {
-		/* a fair prev the model does not have running here */
+		/*
+		 * a fair prev the model does not have running here, but one
+		 * dequeued already before a newly-idle balance (newidle_dequeue())
+		 */
 		t = task_find(r, q->prev_pid);
-		if (t && t->fair)
+		if (t && t->fair && !(t->nd_pending && q->prev_sleeps))
 			return CFSR_PICK_NO_STATE;
 	}
 	if (mixed)
