@@ -5592,8 +5592,9 @@ newidle_ahead(const struct cfsr_replay *r, const struct cfsr_task *t, const stru
 
 /*
  * Mirrors try_to_block_task() -> dequeue_task() (kernel/sched/core.c,
- * v6.12-v6.18) of a task whose __schedule() then ran a newly-idle balance
- * (sched_balance_newidle() from the pick, before put_prev_task()): the
+ * v6.12-v6.18; deactivate_task() in __schedule() before, v5.7-v6.11) of a
+ * task whose __schedule() then ran a newly-idle balance from the pick
+ * (sched_balance_newidle(), newidle_balance() before v6.10): the
  * trace shows the balance's pulls and reports before the task's switch
  * out.  The dequeue is made at the report before them; the task stays its
  * CPU's curr (its levels running, cfs_running()) until the switch, and the
@@ -5607,7 +5608,7 @@ static bool newidle_dequeue(struct cfsr_replay *r, struct cfsr_task *t,
 	const struct cfsr_event *sw = newidle_ahead(r, t, ev);
 	bool special;
 
-	if (!sw || !r->profile->delay_dequeue)
+	if (!sw)
 		return false;
 	special = switch_special(t, sw);
 	if (will_delay(r, t, special))
@@ -6609,8 +6610,9 @@ static int cfs_pick(const struct cfsr_replay *r, int cpu, const struct cfsr_pick
 						   task_wmult(t), t == prev };
 	}
 	if (q->prev_pid > 0 && !prev) {
+		/* but a prev dequeued before a newly-idle balance (newidle_dequeue()) */
 		t = task_find(r, q->prev_pid);
-		if (t && t->fair)
+		if (t && t->fair && !(t->nd_pending && q->prev_sleeps))
 			return CFSR_PICK_NO_STATE;
 	}
 	out->nr_runnable = (unsigned int)n;
@@ -7101,8 +7103,9 @@ static int cfs_pick_groups(const struct cfsr_replay *r, int cpu, const struct cf
 		out->nr_runnable += t->state == CFSR_TS_QUEUED;
 	}
 	if (q->prev_pid > 0 && !prev) {
+		/* but a prev dequeued before a newly-idle balance (newidle_dequeue()) */
 		t = task_find(r, q->prev_pid);
-		if (t && t->fair)
+		if (t && t->fair && !(t->nd_pending && q->prev_sleeps))
 			return CFSR_PICK_NO_STATE;
 	}
 	out->nr_runnable += prev && !q->prev_sleeps;
