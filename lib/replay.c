@@ -5599,7 +5599,9 @@ newidle_ahead(const struct cfsr_replay *r, const struct cfsr_task *t, const stru
  * out.  The dequeue is made at the report before them; the task stays its
  * CPU's curr (its levels running, cfs_running()) until the switch, and the
  * pick's update_curr() after the balance moves only its vruntime.  A sleep
- * the engine keeps delayed is left to the switch.  Returns whether it
+ * the engine keeps delayed, and the models of the older arithmetic
+ * (v3.8-v5.6, whose runnable load leaves at the switch), are left to the
+ * switch.  Returns whether it
  * dequeued.
  */
 static bool newidle_dequeue(struct cfsr_replay *r, struct cfsr_task *t,
@@ -5608,7 +5610,7 @@ static bool newidle_dequeue(struct cfsr_replay *r, struct cfsr_task *t,
 	const struct cfsr_event *sw = newidle_ahead(r, t, ev);
 	bool special;
 
-	if (!sw)
+	if (!sw || r->profile->arith != CFSR_ARITH_RUNNABLE)
 		return false;
 	special = switch_special(t, sw);
 	if (will_delay(r, t, special))
