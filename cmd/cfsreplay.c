@@ -15,6 +15,7 @@
 
 #include "cmds.h"
 #include "error.h"
+#include "replay.h"
 
 enum {
 	CMD_DEFAULT = 1 << 0,
@@ -92,6 +93,16 @@ int cfsr_command_usage(const char *name)
 	if (!cmd)
 		return -1;
 	return cmd->fn(2, argv);
+}
+
+int cfsr_reading_structure(struct cfsr_replay *r, const struct cfsr_clock_reading *rd)
+{
+	if (rd->group && cfsr_replay_task_move_group(r, rd->tid, rd->group, rd->ts) < 0)
+		return -1;
+	if (rd->shares_group &&
+	    cfsr_replay_group_set_shares(r, rd->shares_group, rd->shares, rd->ts) < 0)
+		return -1;
+	return 0;
 }
 
 int cfsr_put_json(struct json_object *o)

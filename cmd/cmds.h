@@ -35,6 +35,15 @@ struct json_object;
 int cfsr_put_json(struct json_object *o);
 
 /*
+ * The kernel's structure a clock reading carries, made in @r at the
+ * reading's time: a task record's group (a move, sched_move_task()) and a
+ * change of a group's shares (sched_group_set_shares()).  Return 0, or -1
+ * after cfsr_error().
+ */
+struct cfsr_replay;
+int cfsr_reading_structure(struct cfsr_replay *r, const struct cfsr_clock_reading *rd);
+
+/*
  * The pick check's text (report.c, also compare.c): the column heads, one
  * row of counts under a label of at most 10 columns, and the reasons of
  * class @cls ('D', 'C') after @label, wrapped within 100 columns.

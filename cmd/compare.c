@@ -998,21 +998,12 @@ static int before_event(struct models *m, struct cfsr_clock_feed *feed,
 				clock = cfsr_replay_reading_clock(m->r[s], rd->cpu, rd->clock_task,
 								  rd->clock_pelt,
 								  rd->lost_idle_time, true);
-				if (rd->cpu < 0)
-					;
-				else if (rd->at_update)
+				if (rd->cpu >= 0 && rd->at_update)
 					cfsr_replay_clock_update(m->r[s], rd->cpu, rd->ts, clock,
 								 rd->until);
-				else
+				else if (rd->cpu >= 0)
 					cfsr_replay_clock_sample(m->r[s], rd->cpu, rd->ts, clock);
-				/* a task record names its group then: a move shows there */
-				if (rd->group && cfsr_replay_task_move_group(m->r[s], rd->tid,
-									     rd->group, rd->ts) < 0)
-					return -1;
-				/* a group's shares changed (sched_group_set_shares()) */
-				if (rd->shares_group &&
-				    cfsr_replay_group_set_shares(m->r[s], rd->shares_group,
-								 rd->shares, rd->ts) < 0)
+				if (cfsr_reading_structure(m->r[s], rd) < 0)
 					return -1;
 			}
 			*have_rd = cfsr_clock_feed_next(feed, rd);

@@ -244,20 +244,11 @@ int cfsr_comparators_clock_until(struct cfsr_comparators *c, struct cfsr_own_clo
 		clock = cfsr_replay_reading_clock(r, oc->rd.cpu, oc->rd.clock_task,
 						  oc->rd.clock_pelt, oc->rd.lost_idle_time, true);
 		/* a snapshot's reading holds at its rq's clock update (formats/clockfeed.c) */
-		if (oc->rd.cpu < 0)
-			;
-		else if (oc->rd.at_update)
+		if (oc->rd.cpu >= 0 && oc->rd.at_update)
 			cfsr_replay_clock_update(r, oc->rd.cpu, oc->rd.ts, clock, oc->rd.until);
-		else
+		else if (oc->rd.cpu >= 0)
 			cfsr_cpuload_clock(c->cl, oc->rd.cpu, oc->rd.ts, clock);
-		/* a PELT record names the task's group then: a move shows there (sched_move_task()) */
-		if (oc->rd.group &&
-		    cfsr_replay_task_move_group(r, oc->rd.tid, oc->rd.group, oc->rd.ts) < 0)
-			return -1;
-		/* a group's shares changed (sched_group_set_shares()) */
-		if (oc->rd.shares_group &&
-		    cfsr_replay_group_set_shares(r, oc->rd.shares_group, oc->rd.shares, oc->rd.ts) <
-			    0)
+		if (cfsr_reading_structure(r, &oc->rd) < 0)
 			return -1;
 	}
 	return oc->have < 0 ? -1 : 0;

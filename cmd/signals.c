@@ -335,20 +335,13 @@ static int replay(struct cfsr_trace *t, struct cfsr_clock_feed *feed, struct cfs
 			/* a PELT record's clock is that of the kernel path it fired in */
 			clock = cfsr_replay_reading_clock(r, rd.cpu, rd.clock_task, rd.clock_pelt,
 							  rd.lost_idle_time, true);
-			if (rd.cpu < 0)
-				;
-			else if (rd.in_path)
+			if (rd.cpu >= 0 && rd.in_path)
 				cfsr_replay_clock_record(r, rd.cpu, rd.ts, clock);
-			else if (rd.at_update)
+			else if (rd.cpu >= 0 && rd.at_update)
 				cfsr_replay_clock_update(r, rd.cpu, rd.ts, clock, rd.until);
-			else
+			else if (rd.cpu >= 0)
 				cfsr_replay_clock_sample(r, rd.cpu, rd.ts, clock);
-			/* a task record names its group then: a move shows there */
-			if (rd.group && cfsr_replay_task_move_group(r, rd.tid, rd.group, rd.ts) < 0)
-				return -1;
-			/* a group's shares changed (sched_group_set_shares()) */
-			if (rd.shares_group &&
-			    cfsr_replay_group_set_shares(r, rd.shares_group, rd.shares, rd.ts) < 0)
+			if (cfsr_reading_structure(r, &rd) < 0)
 				return -1;
 			have_rd = cfsr_clock_feed_next(feed, &rd);
 			continue;

@@ -1227,10 +1227,7 @@ static int replay_until(struct snapshots *sn, struct cfsr_replay *r, struct cfsr
 				cfsr_replay_clock_update(r, rd->cpu, rd->ts, rd->clock, rd->until);
 				sn->readings++;
 			}
-			/* a group's shares changed (sched_group_set_shares()) */
-			if (rd->shares_group &&
-			    cfsr_replay_group_set_shares(r, rd->shares_group, rd->shares, rd->ts) <
-				    0)
+			if (cfsr_reading_structure(r, rd) < 0)
 				return -1;
 			*have_rd = cfsr_clock_feed_next(feed, rd);
 			continue;
