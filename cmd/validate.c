@@ -1465,6 +1465,68 @@ static void settle_pending(struct validate *v, uint64_t ts)
 	v->nr_pending = n;
 }
 
+/* Whether event @ev acts on CPU @cpu: it ran there, wakes a task onto it or migrates one. */
+static bool acts_on(const struct cfsr_event *ev, int cpu)
+{
+	return ev->cpu == cpu ||
+	       ((ev->kind == CFSR_EV_WAKEUP || ev->kind == CFSR_EV_WAKEUP_NEW) &&
+		ev->wake.target_cpu == cpu) ||
+	       (ev->kind == CFSR_EV_MIGRATE &&
+		(ev->migrate.orig_cpu == cpu || ev->migrate.dest_cpu == cpu));
+}
+
+/*
+ * Whether the trace has an event acting on @cpu from @from to @to: @next,
+ * the event read but not replayed yet (NULL none), then those read ahead.
+ * 1 yes, 0 no, -1 the look ahead ends first (the reader's bound) or fails.
+ */
+static int event_within(struct cfsr_trace *t, const struct cfsr_event *next, int cpu, uint64_t from,
+			uint64_t to)
+{
+	const struct cfsr_event *ev = next;
+	size_t i = 0;
+
+	if (!ev)
+		return 0;
+	for (;;) {
+		if (ev->ts > to)
+			return 0;
+		if (ev->ts >= from && acts_on(ev, cpu))
+			return 1;
+		if (cfsr_trace_peek(t, i++, &ev) <= 0)
+			return -1;
+	}
+}
+
+/*
+ * Pending kernel updates of a CPU the trace shows no event on within
+ * CFSR_REPLAY_PATH_NS of the record were update_blocked_averages()' or a
+ * tick's whose __schedule() did not follow (entity_tick(), UPDATE_TG): both
+ * publish into tg->load_avg right after the record, which is made now
+ * rather than once that time has passed, before another CPU's update reads
+ * tg->load_avg (a reweight in a dequeue there, say) as the kernel's read it
+ * after.  The look ahead is the trace reader's (cfsr_trace_peek()).
+ */
+static void settle_quiet(struct validate *v, struct cfsr_trace *t, const struct cfsr_event *next)
+{
+	size_t i, n = 0;
+	int ev;
+
+	if (v->free_run)
+		return;
+	for (i = 0; i < v->nr_pending; i++) {
+		struct pending_update *p = &v->pending[i];
+
+		ev = event_within(t, next, p->cpu, p->ts, p->ts + CFSR_REPLAY_PATH_NS);
+		if (ev)
+			v->pending[n++] = *p;
+		else
+			v->blocked_updates += cfsr_replay_cfs_rq_blocked(v->replay, p->group,
+									 p->cpu, p->lut, p->ts);
+	}
+	v->nr_pending = n;
+}
+
 /* Merge the trace and the kernel records by time and replay. */
 static int run(struct validate *v, struct cfsr_trace *t, struct cfsr_truth_reader *pr)
 {
@@ -1481,6 +1543,7 @@ static int run(struct validate *v, struct cfsr_trace *t, struct cfsr_truth_reade
 			return -1;
 		if (have_ev > 0 && (have_rec <= 0 || ev.ts <= (uint64_t)item.pelt.ts)) {
 			settle_pending(v, ev.ts);
+			settle_quiet(v, t, &ev);
 			mark_followed(v, &ev);
 			v->started = true;
 			if ((v->pick && cfsr_pickcheck_before(v->pick, &ev) < 0) ||
@@ -1504,6 +1567,7 @@ static int run(struct validate *v, struct cfsr_trace *t, struct cfsr_truth_reade
 			continue;
 		}
 		settle_pending(v, (uint64_t)item.pelt.ts);
+		settle_quiet(v, t, have_ev > 0 ? &ev : NULL);
 		cfsr_replay_settle_ticks(v->replay, (uint64_t)item.pelt.ts);
 		v->records += item.pelt.type == CFSR_PELT_SE || item.pelt.type == CFSR_PELT_GSE ||
 			      item.pelt.type == CFSR_PELT_CFS;

@@ -2321,6 +2321,14 @@ static void tg_changed(struct replay_tg *tg, uint64_t ts, int cpu, int64_t delta
 }
 
 /*
+ * The kernel's record of a group cfs_rq update fires in
+ * __update_load_avg_cfs_rq(), its update_tg_load_avg() a little after:
+ * another CPU's records have shown tg->load_avg without it up to about
+ * 1.2 us after that record (later_publication()).
+ */
+#define TG_PUBLISH_UNSEEN_NS 1500
+
+/*
  * Mirrors update_tg_load_avg() in kernel/sched/fair.c for a group cfs_rq,
  * v6.12-v6.18 (the 1/64 threshold and, from v6.7, the 1 ms rate limit,
  * chosen by lib/group.c's params).  The root's tg->load_avg is not kept.
@@ -2341,6 +2349,29 @@ static void tg_publish(struct cfsr_replay *r, struct cfsr_cfs_rq *cfs, uint64_t 
 		cfsr_group_publish_load(r->gparams, &tg->load_avg, &cfs->tg_load_avg_contrib,
 					&cfs->last_update_tg_load_avg, cfs->avg.load_avg, ts);
 	tg_changed(tg, ts, cfs->cpu, tg->load_avg - before);
+}
+
+/*
+ * A record of @cpu at @ts shows tg->load_avg short of the engine's by
+ * -@rest, which is exactly another CPU's publication the engine placed
+ * just before @ts: the kernel's record of that update came first, its
+ * update_tg_load_avg() after this record (the two records within about a
+ * microsecond of each other).  The publication is moved after @ts.
+ */
+static bool later_publication(struct replay_tg *tg, int cpu, uint64_t ts, int64_t rest)
+{
+	unsigned int i, n = tg->next_change < TG_CHANGES ? tg->next_change : TG_CHANGES;
+
+	for (i = 0; i < n; i++) {
+		struct tg_change *c = &tg->changes[i];
+
+		if (c->cpu >= 0 && c->cpu != cpu && c->ts <= ts &&
+		    ts - c->ts <= TG_PUBLISH_UNSEEN_NS && c->delta == -rest) {
+			c->ts = ts + 1;
+			return true;
+		}
+	}
+	return false;
 }
 
 /*
@@ -2787,7 +2818,7 @@ static void take_tg_load(struct cfsr_replay *r, struct cfsr_cfs_rq *cfs, uint64_
 	cfs->tg_load_avg_contrib = contrib;
 	cfs->taken_ts = r->cur_ts;
 	rest = tg_load_avg - tg_load_at(tg, cfs->cpu, r->cur_ts);
-	if (!rest)
+	if (!rest || later_publication(tg, cfs->cpu, r->cur_ts, rest))
 		return;
 	/* with more CPUs the difference could be any other's */
 	if (r->nr_cpus == 2)
@@ -6072,6 +6103,26 @@ static uint64_t pending_instant(struct cfsr_replay *r, int cpu, bool gse)
 }
 
 /*
+ * The update_tg_load_avg() of @cpu's pending tick, made ahead of its walk
+ * at the instant of the kernel's record of its group cfs_rq
+ * (pending_instant()): entity_tick() publishes right after that update
+ * (UPDATE_TG), before the group entity's update_cfs_group().  The walk
+ * then finds the update made (cfs_decayed()).
+ */
+static void publish_pending(struct cfsr_replay *r, int cpu)
+{
+	const struct cfsr_task *t = cfsr_replay_task(r, r->pending[cpu].pid);
+	struct cfsr_cfs_rq *g = t && t->group ? cfs_of(r, t->group, cpu) : NULL;
+	uint64_t at = pending_instant(r, cpu, false);
+
+	if (!g || !at || !g->kernel_decayed)
+		return;
+	g->kernel_decayed = false;
+	note_decay(g, at, true);
+	tg_publish(r, g, at, false);
+}
+
+/*
  * Before the pending report of @cpu is settled: another CPU's pending
  * update whose publication into tg->load_avg the kernel made before @cpu's
  * update read it (update_cfs_group() after the group entity's update) is
@@ -6081,7 +6132,7 @@ static uint64_t pending_instant(struct cfsr_replay *r, int cpu, bool gse)
  */
 static void settle_publishers(struct cfsr_replay *r, int cpu)
 {
-	uint64_t read, pub;
+	uint64_t read, pub, own, other_read;
 	int c;
 
 	/* only kernel records give the instants */
@@ -6090,12 +6141,22 @@ static void settle_publishers(struct cfsr_replay *r, int cpu)
 	read = pending_instant(r, cpu, true);
 	if (!read)
 		return;
+	own = pending_instant(r, cpu, false);
 	for (c = 0; c < r->nr_cpus; c++) {
 		if (c == cpu || !r->pending[c].set)
 			continue;
 		pub = pending_instant(r, c, false);
-		if (pub && pub < read)
-			force_tick(r, c);
+		if (!pub || pub >= read)
+			continue;
+		/*
+		 * Interleaved: @cpu's publication also came before @c's read,
+		 * so it is made first, at its instant; its walk then finds it
+		 * made.
+		 */
+		other_read = pending_instant(r, c, true);
+		if (own && other_read && own < other_read)
+			publish_pending(r, cpu);
+		force_tick(r, c);
 	}
 	settle_from_next(r);
 }
