@@ -3439,18 +3439,43 @@ static void requeue_delayed(struct cfsr_replay *r, struct cfsr_task *t, uint64_t
 }
 
 /*
+ * The levels above @t's cfs_rq counted @t runnable again (@d 1) or not
+ * (@d -1): see finish_delayed().
+ */
+static void delayed_recount(struct cfsr_replay *r, const struct cfsr_task *t, int d)
+{
+	struct cfsr_cfs_rq *c = task_cfs(r, t);
+
+	for (c = c ? parent_cfs(r, c) : NULL; c; c = parent_cfs(r, c))
+		c->h_nr_runnable = (unsigned int)((int)c->h_nr_runnable + d);
+}
+
+/*
  * Mirrors dequeue_entities(DEQUEUE_SLEEP | DEQUEUE_DELAYED) from
  * pick_next_entity() (kernel/sched/fair.c, v6.12-v6.18): update_load_avg()
  * with the delayed inputs, the lag saved (positive lag dropped with
  * DELAY_ZERO, finish_delayed_dequeue_entity()), the task dequeued.  No
  * trace event marks it; util_est is not touched.
+ * The task's own level is updated in dequeue_entity() before
+ * finish_delayed_dequeue_entity(), whose clear_delayed() then counts the
+ * task runnable again at every level (h_nr_runnable++, v6.14-v6.18;
+ * h_nr_delayed-- in v6.12.7-v6.13, 76f2f783294d); dequeue_entities() takes
+ * it off each level above only after that level's update_load_avg(), so
+ * those updates age their cfs_rq with one runnable task too many since its
+ * last update (a tick's, say, some microseconds before the pick).  Not
+ * where the delayed tasks count as runnable anyway (v6.12-v6.12.6).
  */
 static void finish_delayed(struct cfsr_replay *r, struct cfsr_task *t, uint64_t now, uint64_t ts,
 			   bool exact)
 {
 	struct cfsr_cfs_rq *cfs = task_cfs(r, t);
+	bool recount = !r->profile->runnable_delayed;
 
+	if (recount)
+		delayed_recount(r, t, 1);
 	update_task_with(r, t, now, ts, CFSR_UPD_DELAYED_DEQUEUE, exact, true, 0, false, &walk_tg);
+	if (recount)
+		delayed_recount(r, t, -1);
 	if (cfs)
 		task_lag(r, cfs, t);
 	if (r->profile->delay_zero && t->vlag > 0)
