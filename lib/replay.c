@@ -2020,16 +2020,29 @@ static void set_state(struct cfsr_replay *r, struct cfsr_task *t, enum cfsr_task
 	group_levels(r, t->group, t->cpu, state_reweights(from, state) ? LEVELS_WALK : LEVELS_KEEP);
 }
 
-/* Move a task between CPUs as a migration event says (the caller does the PELT side). */
+/*
+ * Move a task between CPUs as a migration event says (the caller does the
+ * PELT side).  A queued task leaves through dequeue_task() and joins
+ * through enqueue_task(), each with update_cfs_group() of its levels
+ * (detach_task() and attach_task(), move_queued_task()); a sleeping one
+ * only leaves its signal to the source's removed load
+ * (migrate_task_rq_fair(), kernel/sched/fair.c, v3.8-v6.18): no group
+ * entity is reweighted there, and its enqueue on the destination
+ * reweights that side.
+ */
 static void move_cpu(struct cfsr_replay *r, struct cfsr_task *t, int cpu)
 {
+	bool queued = state_on_rq(t->state);
+
 	if (t->cpu == cpu)
 		return;
 	task_account(r, t, -1);
-	reweight_groups(r, t->group, t->cpu);
+	if (queued)
+		reweight_groups(r, t->group, t->cpu);
 	t->cpu = cpu;
 	task_account(r, t, 1);
-	reweight_groups(r, t->group, t->cpu);
+	if (queued)
+		reweight_groups(r, t->group, t->cpu);
 }
 
 static void remove_task(struct cfsr_replay *r, struct cfsr_task *t, uint64_t ts);

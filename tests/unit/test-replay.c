@@ -3171,6 +3171,66 @@ static void test_newidle_dequeue(void **state)
 }
 
 /*
+ * A wakeup migration of a sleeping task reweights no group entity on the
+ * source: migrate_task_rq_fair() leaves its signal to the source cfs_rq's
+ * removed load, the task was not queued there (kernel/sched/fair.c,
+ * v3.8-v6.18).  Task 61 of /g sleeps on CPU 0, task 60 of /g then runs
+ * there; a record of /g on CPU 1 raises tg->load_avg by 600, so that a
+ * calc_group_shares() on CPU 0 now would give its entity less.  61's
+ * migration to CPU 1 leaves CPU 0's entity at its weight; the enqueue on
+ * CPU 1 reweights that side.
+ */
+static void test_sleeping_migration_keeps_weight(void **state)
+{
+	struct cfsr_replay *r = cfsr_replay_new(2, prof(), 250);
+	const uint64_t t0 = 4000000000ull;
+	struct cfsr_cfs_rq *g0, *g1;
+	struct cfsr_event e;
+	uint64_t w;
+
+	(void)state;
+	cfsr_replay_clock_sample(r, 0, t0, 6000000000000ull);
+	cfsr_replay_clock_sample(r, 1, t0, 7000000000000ull);
+	assert_int_equal(cfsr_replay_task_set_group(r, 60, "/g"), 1);
+	assert_int_equal(cfsr_replay_task_set_group(r, 61, "/g"), 1);
+	feed(r, ev_switch(t0, 0, 0, 0, false, 0));
+	feed(r, ev_switch(t0, 1, 0, 0, false, 0));
+	/* 61 runs alone on CPU 0 and sleeps: eligible, so dequeued */
+	feed(r, ev_wakeup(t0 + 100000, 0, 0, 61, 0));
+	feed(r, ev_switch(t0 + 110000, 0, 0, 0, false, 61));
+	feed(r, ev_runtime(t0 + 1110000, 0, 61, 61, 1000000));
+	feed(r, ev_switch(t0 + 1111000, 0, 61, 1, false, 0));
+	assert_int_equal(cfsr_replay_task(r, 61)->state, CFSR_TS_SLEEPING);
+	/* 60 runs on CPU 0: its tick reweights /g's entity there */
+	feed(r, ev_wakeup(t0 + 1200000, 0, 0, 60, 0));
+	feed(r, ev_switch(t0 + 1210000, 0, 0, 0, false, 60));
+	feed(r, ev_runtime(t0 + 5210000, 0, 60, 60, 4000000));
+	/* an event of 60 on CPU 0 settles the report as its tick's */
+	feed(r, ev_head(t0 + 5260000, 0, 60, CFSR_EV_MARKER));
+	g0 = cfsr_replay_cfs_rq(r, "/g", 0);
+	g1 = cfsr_replay_cfs_rq(r, "/g", 1);
+	assert_non_null(g0);
+	assert_non_null(g1);
+	w = g0->se_weight;
+	assert_int_equal(w, NICE_0_LOAD);
+	cfsr_replay_group_take(r, g1, g1->se_weight, 600, cfsr_replay_tg_load_avg(r, g0) + 600, 0);
+	/* 61 woken from CPU 1, moved there */
+	e = ev_head(t0 + 5300000, 1, 0, CFSR_EV_WAKING);
+	e.wake.pid = 61;
+	e.wake.prio = 120;
+	e.wake.target_cpu = 1;
+	feed(r, e);
+	feed(r, ev_migrate(t0 + 5301000, 1, 0, 61, 0, 1));
+	assert_int_equal(cfsr_replay_task(r, 61)->cpu, 1);
+	assert_int_equal(g0->se_weight, w);
+	feed(r, ev_wakeup(t0 + 5302000, 1, 0, 61, 1));
+	assert_int_equal(cfsr_replay_task(r, 61)->state, CFSR_TS_QUEUED);
+	assert_true(g1->se_on_rq);
+	assert_int_equal(g0->se_weight, w);
+	cfsr_replay_free(r);
+}
+
+/*
  * A sleep taken from a cfs_rq record's weight (a waiting task the kernel
  * no longer counts, cfsr_replay_cfs_rq_take_queued()) is undone by a
  * migration of that task with no sched_waking of it since: only
@@ -4224,6 +4284,7 @@ int main(void)
 		cmocka_unit_test(test_take_queued),
 		cmocka_unit_test(test_take_delayed),
 		cmocka_unit_test(test_lost_sleep_undone),
+		cmocka_unit_test(test_sleeping_migration_keeps_weight),
 		cmocka_unit_test(test_newidle_dequeue),
 		cmocka_unit_test(test_recorded_base_slice),
 		cmocka_unit_test(test_stable_base_slice),
