@@ -5668,30 +5668,36 @@ newidle_ahead(const struct cfsr_replay *r, const struct cfsr_task *t, const stru
  * out.  The dequeue is made at the report before them; the task stays its
  * CPU's curr (its levels running, cfs_running()) until the switch, and the
  * pick's update_curr() after the balance moves only its vruntime.  A sleep
- * the engine keeps delayed, and the models of the older arithmetic
- * (v3.8-v5.6, whose runnable load leaves at the switch), are left to the
- * switch.  Returns whether it
- * dequeued.
+ * kept delayed (dequeue_entity()'s delayed branch: update_load_avg() of
+ * the task's level alone) means the pick before that balance found no
+ * runnable entity: pick_task_fair() completed every delayed dequeue on the
+ * CPU (the task's too) before pick_next_task_fair() went idle and balanced
+ * (kernel/sched/fair.c, v6.12-v6.18), so they are completed there, at that
+ * report's clock, before the pull arrives.  The models of the older
+ * arithmetic (v3.8-v5.6, whose runnable load leaves at the switch) are
+ * left to the switch.  Returns whether it dequeued.
  */
 static bool newidle_dequeue(struct cfsr_replay *r, struct cfsr_task *t,
 			    const struct pending_runtime *p, const struct cfsr_event *ev)
 {
 	const struct cfsr_event *sw = newidle_ahead(r, t, ev);
-	bool special;
+	bool special, delay;
 
 	if (!sw || r->profile->arith != CFSR_ARITH_RUNNABLE)
 		return false;
 	special = switch_special(t, sw);
-	if (will_delay(r, t, special))
-		return false;
+	delay = will_delay(r, t, special);
 	if (!r->profile->util_est_late)
 		sample_util_est(r, t);
-	update_task(r, t, p->now, p->ts, CFSR_UPD_DEQUEUE, p->exact, &walk_dequeue);
+	update_task(r, t, p->now, p->ts, CFSR_UPD_DEQUEUE, p->exact,
+		    delay ? &walk_task : &walk_dequeue);
 	if (r->profile->util_est_late)
 		sample_util_est(r, t);
 	t->tick_forced = false;
 	block_task(r, t, special);
 	t->nd_pending = true;
+	if (delay)
+		pick_delayed(r, t->cpu, NULL, p->now, p->ts, p->exact);
 	r->stats.newidle_dequeues++;
 	return true;
 }

@@ -3171,6 +3171,91 @@ static void test_newidle_dequeue(void **state)
 }
 
 /*
+ * A newly-idle balance after the dequeue of a task that stays delayed
+ * (v6.12-v6.18): dequeue_entity() keeps a sleeping task that is not
+ * eligible queued, delayed (DELAY_DEQUEUE), so the pick of its
+ * __schedule() runs with it still on the cfs_rq; pick_task_fair() picks
+ * and completes every delayed entity on the CPU (pick_next_entity() ->
+ * dequeue_entities(), kernel/sched/fair.c), finds nothing runnable, and
+ * pick_next_task_fair() goes idle and balances (sched_balance_newidle()),
+ * all before the pull arrives.  On CPU 1, task 71 runs 1 ms with 72
+ * waiting (woken 0.1 ms in, placed at the average) and sleeps ahead of it:
+ * not eligible, delayed.  72 then runs 1.5 ms, past the delayed 71, and
+ * sleeps, not eligible either; its report (the dequeue's), CPU 1's pull of
+ * task 73 waiting on CPU 0, 72's second report (the pick's after the
+ * balance), and its switch out to 73.  Both leave at the first report's
+ * clock, and 73 runs alone on CPU 1's cfs_rq.
+ */
+static void test_newidle_dequeue_delayed(void **state)
+{
+	const uint64_t t0 = 3000000000ull, c0 = 5000000000000ull, c1 = c0 + 1000000000ull;
+	struct cfsr_replay *r = cfsr_replay_new(2, prof(), 250);
+	const struct cfsr_task *t71, *t72;
+	const struct cfsr_cfs_rq *cfs;
+	struct cfsr_event ev[14];
+	struct ahead_feed f;
+	size_t n = 0, first;
+
+	(void)state;
+	cfsr_replay_clock_sample(r, 0, t0, c0);
+	cfsr_replay_clock_sample(r, 1, t0, c1);
+	ev[n++] = ev_switch(t0, 0, 0, 0, false, 0);
+	ev[n++] = ev_switch(t0, 1, 0, 0, false, 0);
+	ev[n++] = ev_wakeup(t0 + 100000, 1, 0, 71, 1);
+	ev[n++] = ev_switch(t0 + 110000, 1, 0, 0, false, 71);
+	ev[n++] = ev_wakeup(t0 + 200000, 1, 71, 72, 1);
+	ev[n++] = ev_wakeup(t0 + 250000, 0, 0, 74, 0);
+	ev[n++] = ev_switch(t0 + 300000, 0, 0, 0, false, 74);
+	ev[n++] = ev_wakeup(t0 + 500000, 0, 74, 73, 0);
+	ev[n++] = ev_runtime(t0 + 1100000, 1, 71, 71, 1000000);
+	ev[n++] = ev_switch(t0 + 1105000, 1, 71, 1, false, 72);
+	first = n;
+	ev[n++] = ev_runtime(t0 + 2600000, 1, 72, 72, 1500000);
+	ev[n++] = ev_migrate(t0 + 2620000, 1, 72, 73, 0, 1);
+	ev[n++] = ev_runtime(t0 + 2621000, 1, 72, 72, 21000);
+	ev[n++] = ev_switch(t0 + 2626000, 1, 72, 1, false, 73);
+	f.ev = ev;
+	f.n = n;
+	f.next = 0;
+	cfsr_replay_set_peek(r, ahead_peek, &f);
+	/* up to 72's first report: 71 delayed, 72 (same weight) past it */
+	while (f.next <= first) {
+		struct cfsr_event e = f.ev[f.next++];
+
+		feed(r, e);
+	}
+	t71 = cfsr_replay_task(r, 71);
+	t72 = cfsr_replay_task(r, 72);
+	assert_int_equal(t71->state, CFSR_TS_DELAYED);
+	assert_int_equal(t72->state, CFSR_TS_RUNNING);
+	assert_true((int64_t)(t72->vruntime - t71->vruntime) > 0);
+	while (f.next < f.n) {
+		struct cfsr_event e = f.ev[f.next++];
+
+		feed(r, e);
+	}
+	t71 = cfsr_replay_task(r, 71);
+	t72 = cfsr_replay_task(r, 72);
+	assert_int_equal(t71->state, CFSR_TS_SLEEPING);
+	assert_int_equal(t72->state, CFSR_TS_SLEEPING);
+	assert_int_equal(cfsr_replay_stats(r)->newidle_dequeues, 1);
+	/*
+	 * CPU 1's clock: 71's switch in kept its wakeup's (c1 + 100 us), its
+	 * report (1 ms) is at c1 + 1.1 ms, 72's switch in there; 72's first
+	 * report (1.5 ms) is at c1 + 2.6 ms, the second 21 us on
+	 */
+	assert_true(t72->avg.last_update_time <= c1 + 2600000);
+	assert_true(t72->avg.last_update_time > c1 + 2600000 - 1024);
+	assert_true(t71->avg.last_update_time <= c1 + 2600000);
+	assert_true(t71->avg.last_update_time > c1 + 2600000 - 1024);
+	cfs = cfsr_replay_cfs_rq(r, "/", 1);
+	assert_int_equal(cfs->load_weight, W0);
+	assert_int_equal(cfs->nr_delayed, 0);
+	assert_int_equal(cfsr_replay_task(r, 73)->state, CFSR_TS_RUNNING);
+	cfsr_replay_free(r);
+}
+
+/*
  * A wakeup migration of a sleeping task reweights no group entity on the
  * source: migrate_task_rq_fair() leaves its signal to the source cfs_rq's
  * removed load, the task was not queued there (kernel/sched/fair.c,
@@ -4286,6 +4371,7 @@ int main(void)
 		cmocka_unit_test(test_lost_sleep_undone),
 		cmocka_unit_test(test_sleeping_migration_keeps_weight),
 		cmocka_unit_test(test_newidle_dequeue),
+		cmocka_unit_test(test_newidle_dequeue_delayed),
 		cmocka_unit_test(test_recorded_base_slice),
 		cmocka_unit_test(test_stable_base_slice),
 		cmocka_unit_test(test_recorded_cfs_tunables),
