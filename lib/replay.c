@@ -1045,10 +1045,16 @@ struct walk {
 	bool task_only;
 	const struct cfsr_cfs_rq *stop;
 	enum walk_loops loops;
+	/*
+	 * +1 an enqueue, -1 a dequeue of the task: its cfs_rq's
+	 * account_entity_enqueue()/account_entity_dequeue() comes before the
+	 * level above is updated (see with_below()); 0 neither
+	 */
+	int below;
 };
 
 /* entity_tick() of every level; update_cfs_group() after each */
-static const struct walk walk_full = { true, true, false, NULL, WALK_ANY };
+static const struct walk walk_full = { true, true, false, NULL, WALK_ANY, 0 };
 /*
  * update_load_avg(UPDATE_TG) of every level without update_cfs_group():
  *  - an enqueue or a dequeue, whose update_cfs_group() of each level
@@ -1058,16 +1064,18 @@ static const struct walk walk_full = { true, true, false, NULL, WALK_ANY };
  *  - set_next_task_fair() after a task of another class;
  *  - propagate_entity_cfs_rq() after a detach (v5.7-v6.0).
  */
-static const struct walk walk_tg = { true, false, false, NULL, WALK_ANY };
+static const struct walk walk_tg = { true, false, false, NULL, WALK_ANY, 0 };
 /* walk_tg for a wakeup's enqueue and a sleep's dequeue (the two loops of v3.8-v4.2) */
-static const struct walk walk_enqueue = { true, false, false, NULL, WALK_ENQUEUE };
-static const struct walk walk_dequeue = { true, false, false, NULL, WALK_DEQUEUE };
+static const struct walk walk_enqueue = { true, false, false, NULL, WALK_ENQUEUE, 1 };
+static const struct walk walk_dequeue = { true, false, false, NULL, WALK_DEQUEUE, -1 };
+/* walk_tg for a delayed task's dequeue (finish_delayed()) */
+static const struct walk walk_delayed = { true, false, false, NULL, WALK_ANY, -1 };
 /*
  * The task's level only, without update_tg_load_avg():
  * requeue_delayed_entity(), and dequeue_entity(DO_DETACH), whose detach
  * publishes and whose walk up follows.
  */
-static const struct walk walk_task = { false, false, true, NULL, WALK_ANY };
+static const struct walk walk_task = { false, false, true, NULL, WALK_ANY, 0 };
 
 /* The cfs_rq on @cpu that the hierarchies of groups @a and @b share. */
 static const struct cfsr_cfs_rq *common_cfs(const struct cfsr_replay *r, int a, int b, int cpu)
@@ -3025,7 +3033,7 @@ static void blocked_turn_fair(struct cfsr_replay *r, struct cfsr_cfs_rq *cfs, ui
 	if (!p || (!cfs->se_avg.load_avg && !cfs->se_avg.util_avg && !cfs->propagate) ||
 	    now < cfs->se_avg.last_update_time)
 		return;
-	group_walk(r, cfs, now, ts, exact, &(struct walk){ true, false, false, p, WALK_ANY });
+	group_walk(r, cfs, now, ts, exact, &(struct walk){ true, false, false, p, WALK_ANY, 0 });
 }
 
 /*
@@ -3056,7 +3064,7 @@ static void blocked_turn_old(struct cfsr_replay *r, struct cfsr_cfs_rq *cfs, uin
 {
 	bool legacy = r->profile->arith == CFSR_ARITH_LEGACY;
 	struct cfsr_cfs_rq *p = cfs->group ? parent_cfs(r, cfs) : NULL;
-	struct walk up = { false, false, false, p, WALK_ANY };
+	struct walk up = { false, false, false, p, WALK_ANY, 0 };
 	int decayed;
 
 	decayed = cfs_update(r, cfs, now, ts, exact);
@@ -3134,6 +3142,37 @@ int cfsr_replay_blocked_averages(struct cfsr_replay *r, int cpu, uint64_t ts, ui
 }
 
 /*
+ * The level above a task's cfs_rq is updated after the task's
+ * account_entity_enqueue() or account_entity_dequeue() on that cfs_rq
+ * (enqueue_entity(), dequeue_entity(): kernel/sched/fair.c, v5.7-v6.18),
+ * and reads its load.weight there: propagate_entity_load_avg()'s
+ * update_tg_cfs_load() (the runnable estimate of removed load:
+ * load_sum / load.weight) and update_cfs_group().  The engine accounts
+ * the change only after the walk (set_state()), so for the walk @cfs's
+ * load_weight is made the kernel's: @t's weight added (@sign 1, the
+ * enqueue of a task not accounted yet) or taken off (@sign -1, the
+ * dequeue of one accounted).  Returns the amount, which the caller takes
+ * back after the walk.
+ * Differs: a level above whose group entity the change enqueues or
+ * dequeues (a group gaining its first task or losing its last) is read
+ * without that change (group_levels() makes it after the walk).
+ */
+static int64_t with_below(struct cfsr_replay *r, const struct cfsr_task *t, struct cfsr_cfs_rq *cfs,
+			  int sign)
+{
+	int64_t below = 0;
+
+	if (r->profile->arith != CFSR_ARITH_RUNNABLE)
+		return 0;
+	if (sign > 0 && !state_on_rq(t->state))
+		below = (int64_t)t->load_weight;
+	else if (sign < 0 && state_on_rq(t->state))
+		below = -(int64_t)t->load_weight;
+	cfs->load_weight += (uint64_t)below;
+	return below;
+}
+
+/*
  * The cfs_rqs an update_load_avg(UPDATE_TG) of a task's entity reaches:
  * its own, then the levels above through the group entities.
  */
@@ -3141,13 +3180,17 @@ static void cfs_update_task(struct cfsr_replay *r, const struct cfsr_task *t, ui
 			    uint64_t ts, bool exact, const struct walk *w)
 {
 	struct cfsr_cfs_rq *cfs = task_cfs(r, t);
+	int64_t below;
 
 	if (!cfs || !t->fair || !clock_ok(r, t->cpu))
 		return;
 	if (cfs_decayed(cfs, cfs_update(r, cfs, now, ts, exact), ts, w) || walk_forces(r, w))
 		tg_publish(r, cfs, ts, walk_forces(r, w));
-	if (!w->task_only)
-		group_walk(r, cfs, now, ts, exact, w);
+	if (w->task_only)
+		return;
+	below = with_below(r, t, cfs, w->below);
+	group_walk(r, cfs, now, ts, exact, w);
+	cfs->load_weight -= (uint64_t)below;
 }
 
 static void attach_task(struct cfsr_replay *r, struct cfsr_task *t, uint64_t now, uint64_t ts,
@@ -3235,6 +3278,7 @@ static void attach_task(struct cfsr_replay *r, struct cfsr_task *t, uint64_t now
 			bool exact)
 {
 	struct cfsr_cfs_rq *cfs = task_cfs(r, t);
+	int64_t below;
 
 	if (!cfs || !clock_ok(r, t->cpu))
 		return;
@@ -3248,10 +3292,13 @@ static void attach_task(struct cfsr_replay *r, struct cfsr_task *t, uint64_t now
 	/*
 	 * a load-balance attach in lock-step (an empty group keeping its
 	 * weight: v6.13+, 6.12.11+): enqueue_entity()'s
-	 * update_cfs_group() of each level after its update (on_migrate())
+	 * update_cfs_group() of each level after its update (on_migrate());
+	 * the levels above read the task accounted on its cfs_rq
 	 */
+	below = with_below(r, t, cfs, 1);
 	group_walk(r, cfs, now, ts, exact,
 		   t->attach_pending && r->gparams->keep_empty_weight ? &walk_full : &walk_tg);
+	cfs->load_weight -= (uint64_t)below;
 	t->migrated = false;
 	if (t->attach_pending) {
 		t->attach_pending = false;
@@ -3486,7 +3533,8 @@ static void finish_delayed(struct cfsr_replay *r, struct cfsr_task *t, uint64_t 
 
 	if (recount)
 		delayed_recount(r, t, 1);
-	update_task_with(r, t, now, ts, CFSR_UPD_DELAYED_DEQUEUE, exact, true, 0, false, &walk_tg);
+	update_task_with(r, t, now, ts, CFSR_UPD_DELAYED_DEQUEUE, exact, true, 0, false,
+			 &walk_delayed);
 	if (recount)
 		delayed_recount(r, t, -1);
 	if (cfs)
@@ -3903,8 +3951,8 @@ static void switch_walks(const struct cfsr_replay *r, const struct cfsr_task *pr
 
 	if (prev && next && prev->fair && next_fair)
 		common = common_cfs(r, prev->group, next->group, cpu);
-	*put = dequeue ? walk_dequeue : (struct walk){ false, false, false, common, WALK_ANY };
-	*set = (struct walk){ true, false, false, common, WALK_ANY };
+	*put = dequeue ? walk_dequeue : (struct walk){ false, false, false, common, WALK_ANY, 0 };
+	*set = (struct walk){ true, false, false, common, WALK_ANY, 0 };
 }
 
 /*
