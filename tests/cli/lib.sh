@@ -15,6 +15,8 @@ TRACES=$SRC_DIR/traces
 EXPECT=$TEST_DIR/expect
 SHARED_TRACES=${SHARED_TRACES:-$SRC_DIR/../shared/traces}
 CFSREPLAY=${CFSREPLAY:-$SRC_DIR/cfsreplay}
+# the tests' shared Python readers (tracedata.py)
+export PYTHONPATH=$TEST_DIR${PYTHONPATH:+:$PYTHONPATH}
 VALGRIND=${VALGRIND:-}
 
 test_count=0
@@ -189,6 +191,13 @@ test_expect_success() {
 test_skip() {
 	test_count=$((test_count + 1))
 	echo "ok $test_count - $1 # SKIP $2"
+}
+
+# need_trace_cmd WHAT: end the script with WHAT skipped where trace-cmd is missing
+need_trace_cmd() {
+	command -v trace-cmd >/dev/null 2>&1 && return 0
+	test_skip "$1" 'trace-cmd not installed'
+	test_done
 }
 
 test_done() {

@@ -31,16 +31,13 @@
 D=$TRACES/eevdf-split.dat
 K=$TRACES/eevdf-split.pelt.jsonl.gz
 
-if ! command -v trace-cmd >/dev/null 2>&1; then
-	test_skip 'interleaved ticks of a group on two CPUs' 'trace-cmd not installed'
-	test_done
-fi
+need_trace_cmd 'interleaved ticks of a group on two CPUs'
 
 cat >"$TRASH/ticks.py" <<'PY'
-import gzip, json, re, subprocess, sys
+import gzip, json, re, sys
+from tracedata import report
 pelt, dat = sys.argv[1], sys.argv[2]
-text = subprocess.run(['trace-cmd', 'report', '-t', '-i', dat], capture_output=True,
-                      text=True, check=True).stdout
+text = report(dat)
 # each CPU's sched_stat_runtime times, but those a sched_switch directly follows
 reports, last = {}, {}
 for line in text.splitlines():

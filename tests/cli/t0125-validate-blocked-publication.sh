@@ -34,16 +34,13 @@
 # differing group entity records.
 . "$(dirname "$0")/lib.sh"
 
-if ! command -v trace-cmd >/dev/null 2>&1; then
-	test_skip 'quiet publications before another CPU reweights' 'trace-cmd not installed'
-	test_done
-fi
+need_trace_cmd 'quiet publications before another CPU reweights'
 
 cat >"$TRASH/quiet.py" <<'PY'
-import bisect, gzip, json, re, subprocess, sys
+import bisect, gzip, json, re, sys
+from tracedata import report
 pelt, dat = sys.argv[1], sys.argv[2]
-text = subprocess.run(['trace-cmd', 'report', '-t', '-i', dat], capture_output=True,
-                      text=True, check=True).stdout
+text = report(dat)
 acts = {}   # CPU: the times of the events acting on it
 about = []  # (time, CPU, pid, a run-time report): the events of a CPU naming a task
 for line in text.splitlines():

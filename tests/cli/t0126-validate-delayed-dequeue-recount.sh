@@ -71,16 +71,13 @@
 # 21 of idle-group's 23, 5 of groups-nested's 5.
 . "$(dirname "$0")/lib.sh"
 
-if ! command -v trace-cmd >/dev/null 2>&1; then
-	test_skip 'picks that complete a delayed dequeue, prev queued' 'trace-cmd not installed'
-	test_done
-fi
+need_trace_cmd 'picks that complete a delayed dequeue, prev queued'
 
 cat >"$TRASH/picks.py" <<'PY'
-import gzip, json, re, subprocess, sys
+import gzip, json, re, sys
+from tracedata import report
 pelt, dat = sys.argv[1], sys.argv[2]
-text = subprocess.run(['trace-cmd', 'report', '-t', '-i', dat], capture_output=True, text=True,
-                      check=True).stdout
+text = report(dat)
 # each CPU's events: (ts, name, prev_state of a sched_switch)
 ev = {}
 for line in text.splitlines():

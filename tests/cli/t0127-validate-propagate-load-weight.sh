@@ -57,16 +57,13 @@
 # divider either way.
 . "$(dirname "$0")/lib.sh"
 
-if ! command -v trace-cmd >/dev/null 2>&1; then
-	test_skip 'propagations that read load.weight after the accounting' 'trace-cmd not installed'
-	test_done
-fi
+need_trace_cmd 'propagations that read load.weight after the accounting'
 
 cat >"$TRASH/propagate.py" <<'PY'
-import gzip, json, re, subprocess, sys
+import gzip, json, re, sys
+from tracedata import report
 pelt, dat = sys.argv[1], sys.argv[2]
-text = subprocess.run(['trace-cmd', 'report', '-t', '-i', dat], capture_output=True, text=True,
-                      check=True).stdout
+text = report(dat)
 # the events that tell an enqueue or a dequeue: (ts, kind, CPUs, pid, prev_state)
 ev = []
 for line in text.splitlines():

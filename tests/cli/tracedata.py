@@ -1,0 +1,22 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""Readers the CLI tests' own scripts share (lib.sh puts this directory on
+PYTHONPATH): a trace.dat as trace-cmd's text, and a kernel PELT capture
+(pelt.jsonl[.gz]) as its records in time order."""
+
+import gzip
+import json
+import subprocess
+
+
+def report(dat):
+    """trace-cmd's text of @dat, time stamps in nanoseconds (-t)."""
+    return subprocess.run(['trace-cmd', 'report', '-t', '-i', dat], capture_output=True,
+                          text=True, check=True).stdout
+
+
+def records(pelt):
+    """The records of @pelt that carry a time stamp, oldest first."""
+    opener = gzip.open if pelt.endswith('.gz') else open
+    with opener(pelt, 'rt') as f:
+        recs = [d for d in map(json.loads, f) if 'ts' in d]
+    return sorted(recs, key=lambda d: d['ts'])
