@@ -1527,6 +1527,40 @@ static void settle_quiet(struct validate *v, struct cfsr_trace *t, const struct 
 	v->nr_pending = n;
 }
 
+/*
+ * A record @rec of a CPU more than TICK_RECORDS_NS after the CPU's pending
+ * run-time report, at a later rq clock than the report's update, is of a
+ * later path than the report's (another CPU's wakeup or load balance on
+ * this run queue, its own blocked-load walk; a tick's own records follow
+ * its report within microseconds, at the tick's clock).  If no event of
+ * the CPU follows the report within CFSR_REPLAY_PATH_NS (the trace
+ * reader's look ahead), the report was a tick's, whose update the kernel
+ * made before that path: it is made now, not once the engine's wait for
+ * an event of the CPU ends after the record (cfsr_replay_settle_tick()).
+ */
+#define TICK_RECORDS_NS 20000
+
+static void settle_tick_before(struct validate *v, struct cfsr_trace *t,
+			       const struct cfsr_event *next, const struct cfsr_pelt_rec *rec)
+{
+	const struct cfsr_event *ev = next;
+	int cpu = (int)rec->rq_cpu;
+	uint64_t at, clock;
+	size_t i = 0;
+
+	if (v->free_run || !cfsr_replay_pending_report(v->replay, cpu, &at, &clock) ||
+	    (uint64_t)rec->ts <= at + TICK_RECORDS_NS || rec->clock_task < 0 ||
+	    record_clock(v, rec, false) <= clock)
+		return;
+	while (ev && ev->ts <= at + CFSR_REPLAY_PATH_NS) {
+		if (ev->ts >= at && ev->cpu == cpu)
+			return;
+		if (cfsr_trace_peek(t, i++, &ev) <= 0)
+			return;
+	}
+	cfsr_replay_settle_tick(v->replay, cpu);
+}
+
 /* Merge the trace and the kernel records by time and replay. */
 static int run(struct validate *v, struct cfsr_trace *t, struct cfsr_truth_reader *pr)
 {
@@ -1568,6 +1602,10 @@ static int run(struct validate *v, struct cfsr_trace *t, struct cfsr_truth_reade
 		}
 		settle_pending(v, (uint64_t)item.pelt.ts);
 		settle_quiet(v, t, have_ev > 0 ? &ev : NULL);
+		if (item.pelt.rq_cpu >= 0 &&
+		    (item.pelt.type == CFSR_PELT_SE || item.pelt.type == CFSR_PELT_GSE ||
+		     item.pelt.type == CFSR_PELT_CFS))
+			settle_tick_before(v, t, have_ev > 0 ? &ev : NULL, &item.pelt);
 		cfsr_replay_settle_ticks(v->replay, (uint64_t)item.pelt.ts);
 		v->records += item.pelt.type == CFSR_PELT_SE || item.pelt.type == CFSR_PELT_GSE ||
 			      item.pelt.type == CFSR_PELT_CFS;

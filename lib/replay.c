@@ -6272,6 +6272,27 @@ void cfsr_replay_settle_ticks(struct cfsr_replay *r, uint64_t ts)
 	r->cur_ts = ts;
 }
 
+bool cfsr_replay_pending_report(const struct cfsr_replay *r, int cpu, uint64_t *ts, uint64_t *clock)
+{
+	if (cpu < 0 || cpu >= r->nr_cpus || !r->pending[cpu].set)
+		return false;
+	*ts = r->pending[cpu].ts;
+	*clock = r->pending[cpu].now;
+	return true;
+}
+
+void cfsr_replay_settle_tick(struct cfsr_replay *r, int cpu)
+{
+	uint64_t cur_ts = r->cur_ts;
+
+	if (cpu < 0 || cpu >= r->nr_cpus || !r->pending[cpu].set)
+		return;
+	force_tick(r, cpu);
+	settle_from_next(r);
+	if (r->cur_ts < cur_ts)
+		r->cur_ts = cur_ts;
+}
+
 /* A task of another class than fair runs or waits on @cpu. */
 static bool other_class_on(const struct cfsr_replay *r, int cpu)
 {

@@ -1065,6 +1065,32 @@ int cfsr_replay_group_created(struct cfsr_replay *r, const char *path);
 void cfsr_replay_settle_ticks(struct cfsr_replay *r, uint64_t ts);
 
 /**
+ * cfsr_replay_pending_report() - the run-time report of a CPU waiting to be
+ * settled
+ * @r: the engine
+ * @cpu: the CPU
+ * @ts: set to the report's trace time
+ * @clock: set to the clock of its update (the engine's PELT-side clock)
+ *
+ * Return: true if @cpu has one (settle_ticks() makes it a tick's once no
+ * event of @cpu followed it within CFSR_REPLAY_PATH_NS).
+ */
+bool cfsr_replay_pending_report(const struct cfsr_replay *r, int cpu, uint64_t *ts,
+				uint64_t *clock);
+
+/**
+ * cfsr_replay_settle_tick() - make @cpu's pending run-time report a tick's
+ * update now
+ * @r: the engine
+ * @cpu: the CPU
+ *
+ * For a caller that knows, by looking ahead, that no event of @cpu follows
+ * the report within CFSR_REPLAY_PATH_NS, and whose next reading of @cpu is
+ * of a later path: the tick's update comes first, as in the kernel.
+ */
+void cfsr_replay_settle_tick(struct cfsr_replay *r, int cpu);
+
+/**
  * cfsr_replay_cfs_rq_follow() - continue a cfs_rq from a kernel reading
  * @r: the engine
  * @cfs: the cfs_rq, its signal just set from the reading

@@ -147,14 +147,9 @@ PY
 # at most MAX
 cat >"$TRASH/listed.py" <<'PY'
 import re, sys
+from tracedata import diff_sections
 text, found, most = open(sys.argv[1]).read(), open(sys.argv[2]).read(), int(sys.argv[3])
-sections = {}
-for blk in text.split('\n\n'):
-    for kind, title in (('gse', 'group entity updates compared'),
-                        ('root', 'root cfs_rq updates compared')):
-        if blk.startswith(title):
-            sections[kind] = blk
-assert set(sections) == {'gse', 'root'}, sorted(sections)
+sections = diff_sections(text)
 recs = [l.split(' ', 1) for l in found.splitlines() if l and not l.startswith('#')]
 listed, off = 0, []
 for kind, rec in recs:

@@ -20,3 +20,16 @@ def records(pelt):
     with opener(pelt, 'rt') as f:
         recs = [d for d in map(json.loads, f) if 'ts' in d]
     return sorted(recs, key=lambda d: d['ts'])
+
+
+def diff_sections(text):
+    """validate --diffs output @text: its group entity ('gse') and root
+    cfs_rq ('root') sections, each a block of text."""
+    titles = (('gse', 'group entity updates compared'), ('root', 'root cfs_rq updates compared'))
+    found = {}
+    for blk in text.split('\n\n'):
+        for kind, title in titles:
+            if blk.startswith(title):
+                found[kind] = blk
+    assert set(found) == {'gse', 'root'}, sorted(found)
+    return found
