@@ -29,7 +29,7 @@
 #include "schedfeat.h"
 #include "truthfile.h"
 
-#define REPORT_FORMAT_VERSION 6
+#define REPORT_FORMAT_VERSION 7
 
 static const char *const report_usage[] = {
 	"usage: cfsreplay report [--json] [--top N] [--cpu CPU] [--pid PID]",
@@ -475,7 +475,7 @@ static const char *group_text(const struct report *r, const struct cfsr_imb_wind
 static void text_windows(const struct report *r, const struct cfsr_imb_window *w, int n,
 			 const char *other)
 {
-	char pair[32], loads[32], oloads[48], nrs[16], gb[16], gl[16];
+	char pair[32], loads[32], oloads[48], nrs[16], gb[16], gl[16], mig[48];
 	int i;
 
 	if (!n)
@@ -483,6 +483,8 @@ static void text_windows(const struct report *r, const struct cfsr_imb_window *w
 	printf("  longest windows:\n");
 	printf("    %-12s %10s  %-6s %-11s %-5s %-14s %s", "start", "ms", "B->L", "load B/L",
 	       "tasks", "class", "waiting on B (load)");
+	if (w[0].group)
+		printf("  imbalance");
 	printf(other ? "  %s B/L\n" : "\n", other);
 	for (i = 0; i < n; i++) {
 		if (w[i].group)
@@ -498,12 +500,17 @@ static void text_windows(const struct report *r, const struct cfsr_imb_window *w
 		if (other)
 			snprintf(oloads, sizeof(oloads), "  %" PRIu64 "/%" PRIu64,
 				 w[i].other_busiest_load, w[i].other_local_load);
+		/* between groups: what calculate_imbalance() would move, and how much */
+		mig[0] = 0;
+		if (w[i].group)
+			snprintf(mig, sizeof(mig), "  %s %" PRIu64,
+				 cfsr_migration_type_name(w[i].migration), w[i].imbalance);
 		printf("    ");
 		print_ts(w[i].start);
-		printf(" %10.3f  %-6s %-11s %-5s %-14s %.16s:%d (%" PRIu64 ")%s\n",
+		printf(" %10.3f  %-6s %-11s %-5s %-14s %.16s:%d (%" PRIu64 ")%s%s\n",
 		       (double)(w[i].end - w[i].start) / 1e6, pair, loads, nrs,
 		       cfsr_imb_class_name(w[i].class), w[i].comm[0] ? w[i].comm : "?", w[i].task,
-		       w[i].task_load, oloads);
+		       w[i].task_load, mig, oloads);
 	}
 }
 
@@ -1210,6 +1217,10 @@ static json_object *json_window(const struct report *r, const struct cfsr_imb_wi
 		json_object_object_add(
 			e, "local_group",
 			json_object_new_string(group_text(r, w, w->local, buf, sizeof(buf))));
+		json_object_object_add(
+			e, "migration_type",
+			json_object_new_string(cfsr_migration_type_name(w->migration)));
+		json_object_object_add(e, "imbalance", u64(w->imbalance));
 	}
 	json_object_object_add(e, "beyond_max_interval",
 			       json_object_new_boolean(w->end - w->start > w->max_interval_ns));
@@ -1249,7 +1260,7 @@ static void json_level_more(const struct report *r, json_object *e,
 	json_object_object_add(e, "beyond_max_windows", u64(it->level_beyond_max[k]));
 }
 
-/* The windows between groups of CPUs (format 6), NULL where no level has such groups. */
+/* The windows between groups of CPUs (format 6; their migration type format 7), NULL where no level has such groups. */
 static json_object *json_imb_groups(const struct report *r, const struct cfsr_imbalance *im)
 {
 	const struct cfsr_imb_totals *gt = cfsr_imb_group_totals(im);

@@ -54,6 +54,19 @@ const char *cfsr_imb_class_name(enum cfsr_imb_class c)
 	return c < CFSR_IMB_NR_CLASSES ? class_names[c] : "?";
 }
 
+const char *cfsr_migration_type_name(enum cfsr_migration_type t)
+{
+	switch (t) {
+	case CFSR_MIGRATE_LOAD:
+		return "migrate_load";
+	case CFSR_MIGRATE_UTIL:
+		return "migrate_util";
+	case CFSR_MIGRATE_TASK:
+		return "migrate_task";
+	}
+	return "?";
+}
+
 struct cfsr_imbalance *cfsr_imb_new(const struct cfsr_imb_params *p)
 {
 	struct cfsr_imbalance *im;

@@ -274,4 +274,10 @@ const char *cfsr_imb_end_name(enum cfsr_imb_end why);
 /* Short name of a class: "allowed", "aff-unknown", "affinity-bound". */
 const char *cfsr_imb_class_name(enum cfsr_imb_class c);
 
+/*
+ * The kernel's name of a migration type: "migrate_load", "migrate_util",
+ * "migrate_task" (enum migration_type, kernel/sched/fair.c).
+ */
+const char *cfsr_migration_type_name(enum cfsr_migration_type t);
+
 #endif /* CFSR_IMBALANCE_H */

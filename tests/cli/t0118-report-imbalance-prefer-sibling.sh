@@ -19,12 +19,13 @@
 #    (overloaded, avg_load ~2048) against {2,3} (~(1024 + 335) / 2 =
 #    679), the domain's average ~1363: migrate_load min((2048 - 1363) x
 #    2, (1363 - 679) x 2) ~1368 >= a spinner's ~1024, to the end: ~136 to
-#    142 ms, lasting (MC's busy interval 4 ms x 16 = 64 ms);
+#    142 ms, lasting (MC's busy interval 4 ms x 16 = 64 ms); the window
+#    reports migrate_load and that imbalance;
 #  - v6.2 (v5.7-v6.5 rule): SD_PREFER_SIBLING of the child forces the
 #    balance while {2,3} has spare capacity, its task count 5 (then 4,
 #    the parent asleep) against 2 differing by more than one: migrate_task
 #    of (5 - 2) >> 1 = 1, any waiting spinner: one window from the
-#    wakeups to the end (~200 ms).
+#    wakeups to the end (~200 ms), reported as migrate_task 1.
 . "$(dirname "$0")/lib.sh"
 . "$TEST_DIR/lib-four-cpus.sh"
 
@@ -37,7 +38,8 @@ g, w = m['groups'], m['groups']['top'][0]
 print('# %s' % w)
 print(' '.join(l['name'] for l in m['levels']), g['windows'], g['lasting_windows'], w['level'],
       w['busiest_group'], w['local_group'], w['busiest_nr'], w['ended_by'],
-      (w['start_ns'] - 10000000000) // 1000000, w['duration_ns'] // 1000000)" "$1"
+      (w['start_ns'] - 10000000000) // 1000000, w['duration_ns'] // 1000000,
+      w['migration_type'], w['imbalance'])" "$1"
 }
 
 test_expect_success 'v6.18: no window before the local group is fully busy' '
@@ -45,12 +47,13 @@ test_expect_success 'v6.18: no window before the local group is fully busy' '
 	cfsreplay report --json s.dat >s.json &&
 	group_window s.json >w.txt &&
 	cat w.txt &&
-	read -r l1 l2 n lasting lv b l nr end from dur <<-EOF &&
+	read -r l1 l2 n lasting lv b l nr end from dur mig imb <<-EOF &&
 	$(tail -n 1 w.txt)
 	EOF
 	test "$l1 $l2 $n $lasting $lv $b $l $nr $end" = "SMT MC 1 1 MC 0-1 2-3 4 trace-end" &&
 	test "$from" -ge 58 && test "$from" -le 65 &&
-	test "$dur" -ge 134 && test "$dur" -le 143
+	test "$dur" -ge 134 && test "$dur" -le 143 &&
+	test "$mig" = migrate_load && test "$imb" -ge 1300 && test "$imb" -le 1450
 '
 
 test_expect_success 'v6.2: SD_PREFER_SIBLING balances from the wakeups, v6.18 does not' '
@@ -62,8 +65,8 @@ test_expect_success 'v6.2: SD_PREFER_SIBLING balances from the wakeups, v6.18 do
 	cat w.txt w2.txt &&
 	read -r _ _ _ _ _ _ _ _ _ from _ <w.txt &&
 	test "$from" -ge 58 &&
-	read -r _ _ n lasting _ _ _ nr _ from dur <w2.txt &&
-	test "$n $lasting $nr $from" = "1 1 5 0" &&
+	read -r _ _ n lasting _ _ _ nr _ from dur mig imb <w2.txt &&
+	test "$n $lasting $nr $from $mig $imb" = "1 1 5 0 migrate_task 1" &&
 	test "$dur" -ge 195 && test "$dur" -le 201
 '
 
