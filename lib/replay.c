@@ -3482,7 +3482,23 @@ static void requeue_delayed(struct cfsr_replay *r, struct cfsr_task *t, uint64_t
 			    bool exact)
 {
 	struct cfsr_cfs_rq *cfs = task_cfs(r, t);
+	struct replay_rq *rq = rq_of(r, t->cpu);
+	struct cfsr_task *c = rq && rq->curr > 0 ? cfsr_replay_task(r, rq->curr) : NULL;
+	uint64_t vr = 0;
+	bool stale = false;
 
+	/*
+	 * requeue_delayed_entity() calls no update_curr(): the running task's
+	 * vruntime in avg_vruntime() is its last update's; the update_curr() of
+	 * the wakeup_preempt() that follows reports before this wakeup's
+	 * sched_wakeup, and is taken back for the lag and the placement
+	 */
+	if (c && c != t && c->state == CFSR_TS_RUNNING && task_cfs(r, c) == cfs && t->waking_ts &&
+	    c->report_ts >= t->waking_ts && c->report_ts <= ts) {
+		vr = c->vruntime;
+		c->vruntime = c->report_vruntime;
+		stale = true;
+	}
 	if (cfs && r->profile->delay_zero) {
 		task_lag(r, cfs, t);
 		if (t->vlag > 0) {
@@ -3492,6 +3508,8 @@ static void requeue_delayed(struct cfsr_replay *r, struct cfsr_task *t, uint64_t
 			task_account(r, t, 1);
 		}
 	}
+	if (stale)
+		c->vruntime = vr;
 	update_task_with(r, t, now, ts, CFSR_UPD_REQUEUE, exact, true, 0, false, &walk_task);
 	set_state(r, t, CFSR_TS_QUEUED);
 	root_util_est(r, t, 1);
@@ -4500,6 +4518,8 @@ static int on_runtime(struct cfsr_replay *r, const struct cfsr_event *ev)
 			root_util_est(r, t, 1);
 		set_state(r, t, CFSR_TS_RUNNING);
 	}
+	t->report_vruntime = t->vruntime;
+	t->report_ts = ev->ts;
 	advance_vruntime(r, t, ev->runtime.runtime, now,
 			 ev->cpu >= 0 && ev->cpu < r->nr_cpus && ev->cpu == t->cpu);
 	/*

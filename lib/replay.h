@@ -353,6 +353,9 @@ struct cfsr_cfs_rq {
  *                 event of its sleep (cfsr_replay_cfs_rq_take_queued())
  * @guess_ts: the engine's time of that guess
  * @waking_ts: trace time of its last sched_waking, 0 none
+ * @report_vruntime: its vruntime before its last run-time report's
+ *                   update_curr() (requeue_delayed())
+ * @report_ts: that report's trace time
  */
 struct cfsr_task {
 	int pid;
@@ -417,6 +420,8 @@ struct cfsr_task {
 	bool sleep_guessed;
 	uint64_t guess_ts;
 	uint64_t waking_ts;
+	uint64_t report_vruntime;
+	uint64_t report_ts;
 	char comm[CFSR_COMM_LEN];
 };
 

@@ -3316,6 +3316,57 @@ static void test_sleeping_migration_keeps_weight(void **state)
 }
 
 /*
+ * The wakeup of a delayed task (ttwu_runnable() -> requeue_delayed_entity(),
+ * kernel/sched/fair.c, v6.12-v6.18) runs no update_curr(): with DELAY_ZERO
+ * its lag is V - v with the running task's vruntime as of that task's last
+ * update; wakeup_preempt()'s update_curr() comes after, and its report is
+ * traced between the wakee's sched_waking and sched_wakeup.  One CPU, nice 0
+ * tasks in the root: 71 runs 90 us, 72 wakes (enqueue_entity()'s
+ * update_curr() reports 71's 90 us; 72 placed at 71's vruntime, v0 + 90
+ * us), 71 runs to 990 us, 72 runs 2 ms (v0 + 2090 us) and blocks
+ * ineligible (V = v0 + 1540 us): delayed; 71 runs 1.5 ms and wakes 72.
+ * V with 71 as of its last update (v0 + 990 us) is v0 + 1540 us: lag -550 us,
+ * 72 keeps its vruntime.  With the report's update (71 at v0 + 2490 us) V
+ * would be v0 + 2290 us, lag +200 us, and DELAY_ZERO would place 72 afresh
+ * at the V of the others, v0 + 2490 us.
+ */
+static void test_requeue_stale_curr(void **state)
+{
+	struct cfsr_replay *r = cfsr_replay_new(1, prof(), 250);
+	const uint64_t t0 = 3000000000ull;
+	const struct cfsr_task *b;
+	struct cfsr_event e;
+	uint64_t vr;
+
+	(void)state;
+	cfsr_replay_clock_sample(r, 0, t0, 5000000000000ull);
+	feed(r, ev_switch(t0, 0, 0, 0, false, 0));
+	feed(r, ev_wakeup(t0 + 100000, 0, 0, 71, 0));
+	feed(r, ev_switch(t0 + 110000, 0, 0, 0, false, 71));
+	feed(r, ev_runtime(t0 + 200000, 0, 71, 71, 90000));
+	feed(r, ev_wakeup(t0 + 200000, 0, 71, 72, 0));
+	feed(r, ev_runtime(t0 + 1100000, 0, 71, 71, 900000));
+	feed(r, ev_switch(t0 + 1100000, 0, 71, 0, false, 72));
+	feed(r, ev_runtime(t0 + 3100000, 0, 72, 72, 2000000));
+	feed(r, ev_switch(t0 + 3100000, 0, 72, 1, false, 71));
+	b = cfsr_replay_task(r, 72);
+	assert_int_equal(b->state, CFSR_TS_DELAYED);
+	vr = b->vruntime;
+	assert_int_equal(vr - cfsr_replay_task(r, 71)->vruntime, 1100000);
+	e = ev_head(t0 + 4600000, 0, 71, CFSR_EV_WAKING);
+	e.wake.pid = 72;
+	e.wake.prio = 120;
+	e.wake.target_cpu = 0;
+	feed(r, e);
+	feed(r, ev_runtime(t0 + 4600500, 0, 71, 71, 1500000));
+	feed(r, ev_wakeup(t0 + 4601000, 0, 71, 72, 0));
+	assert_int_equal(b->state, CFSR_TS_QUEUED);
+	assert_int_equal(b->vruntime, vr);
+	assert_true(b->vlag < 0);
+	cfsr_replay_free(r);
+}
+
+/*
  * A sleep taken from a cfs_rq record's weight (a waiting task the kernel
  * no longer counts, cfsr_replay_cfs_rq_take_queued()) is undone by a
  * migration of that task with no sched_waking of it since: only
@@ -4369,6 +4420,7 @@ int main(void)
 		cmocka_unit_test(test_take_queued),
 		cmocka_unit_test(test_take_delayed),
 		cmocka_unit_test(test_lost_sleep_undone),
+		cmocka_unit_test(test_requeue_stale_curr),
 		cmocka_unit_test(test_sleeping_migration_keeps_weight),
 		cmocka_unit_test(test_newidle_dequeue),
 		cmocka_unit_test(test_newidle_dequeue_delayed),
