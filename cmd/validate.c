@@ -982,10 +982,12 @@ static void print_report(const struct validate *v, const char *trace, const char
 	       " delayed, %" PRIu64 " completed by a pick, %" PRIu64 " requeued; %" PRIu64
 	       " delayed states set by a cfs_rq record's weight (%" PRIu64
 	       " of group entities), %" PRIu64 " waiting tasks it showed gone (%" PRIu64
-	       " of them moved by a load balance after)\n",
+	       " of them moved by a load balance after), %" PRIu64
+	       " moved tasks off their new cfs_rq until their attach\n",
 	       rs->delayed, rs->delayed_picked, rs->delayed_woken, rs->gse_delayed,
-	       rs->gse_delayed_picked, rs->gse_delayed_woken, v->queued_taken - rs->lost_sleeps,
-	       rs->gse_delayed_taken, rs->lost_sleeps, rs->lost_sleeps_undone);
+	       rs->gse_delayed_picked, rs->gse_delayed_woken,
+	       v->queued_taken - rs->lost_sleeps - rs->attach_records_before, rs->gse_delayed_taken,
+	       rs->lost_sleeps, rs->lost_sleeps_undone, rs->attach_records_before);
 	printf("group entities:   on_rq differs: %" PRIu64 "; kernel entity delayed: %" PRIu64
 	       "; delayed state differs: %" PRIu64 "\n",
 	       v->gse_state_differs, v->gse_delayed, v->gse_delayed_model);

@@ -2005,9 +2005,10 @@ static void task_load_leave(struct cfsr_replay *r, struct cfsr_task *t, bool sle
 		r->ops->dequeue(r->profile, &cfs->avg, &t->avg, t->load_weight, sleep);
 }
 
-static void set_state(struct cfsr_replay *r, struct cfsr_task *t, enum cfsr_task_state state)
+/* set_state() with the levels above walked as @levels says (group_levels()) */
+static void set_state_levels(struct cfsr_replay *r, struct cfsr_task *t, enum cfsr_task_state state,
+			     int levels)
 {
-	enum cfsr_task_state from = t->state;
 	bool was_on_rq = state_on_rq(t->state);
 
 	if (t->state == state)
@@ -2025,7 +2026,12 @@ static void set_state(struct cfsr_replay *r, struct cfsr_task *t, enum cfsr_task
 	/* CFS: dequeue_entity() ends with update_min_vruntime() */
 	if (was_on_rq && !state_on_rq(state))
 		cfs_update_min(r, task_cfs(r, t));
-	group_levels(r, t->group, t->cpu, state_reweights(from, state) ? LEVELS_WALK : LEVELS_KEEP);
+	group_levels(r, t->group, t->cpu, levels);
+}
+
+static void set_state(struct cfsr_replay *r, struct cfsr_task *t, enum cfsr_task_state state)
+{
+	set_state_levels(r, t, state, state_reweights(t->state, state) ? LEVELS_WALK : LEVELS_KEEP);
 }
 
 /*
@@ -3306,6 +3312,12 @@ static void attach_task(struct cfsr_replay *r, struct cfsr_task *t, uint64_t now
 		r->attach_pending--;
 	}
 	notify(r, t, ts, CFSR_UPD_ENQUEUE, exact);
+	/* account_entity_enqueue() after the attach (cfsr_replay_cfs_rq_take_queued()) */
+	if (t->requeue_at_attach) {
+		t->requeue_at_attach = false;
+		if (t->state == CFSR_TS_SLEEPING)
+			set_state(r, t, CFSR_TS_QUEUED);
+	}
 }
 
 /*
@@ -7714,12 +7726,26 @@ int cfsr_replay_cfs_rq_take_queued(struct cfsr_replay *r, struct cfsr_cfs_rq *cf
 		set_state(r, t, CFSR_TS_SLEEPING);
 		return 1;
 	}
+	t = onrq_task(r, cfs, CFSR_TS_QUEUED, diff);
+	if (t && t->attach_pending) {
+		/*
+		 * A load balance or the migration stopper moved it here and
+		 * its attach is due: the records of its enqueue_entity() come
+		 * from update_load_avg(), before account_entity_enqueue()
+		 * counts it (kernel/sched/fair.c, v6.12-v6.18).  Off the
+		 * cfs_rq until the attach, where it is counted again with the
+		 * place it took at the migration (attach_task()).
+		 */
+		set_state_levels(r, t, CFSR_TS_SLEEPING, LEVELS_KEEP);
+		t->requeue_at_attach = true;
+		r->stats.attach_records_before++;
+		return 1;
+	}
 	/*
 	 * A task the model has waiting since a wakeup, which the kernel no
 	 * longer has: it ran and blocked, and the trace lost the switches
 	 * (these machines lose CPU1's around idle).
 	 */
-	t = onrq_task(r, cfs, CFSR_TS_QUEUED, diff);
 	if (t && r->rqs[cfs->cpu].curr != t->pid) {
 		task_lag(r, cfs, t);
 		set_state(r, t, CFSR_TS_SLEEPING);

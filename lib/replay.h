@@ -375,6 +375,8 @@ struct cfsr_task {
 	uint64_t warm_until;
 	bool migrated;
 	bool attach_pending;
+	/* lock-step: taken off its cfs_rq until that attach (a record of its enqueue showed it not counted) */
+	bool requeue_at_attach;
 	/* lock-step: the clock (first record on its CPU) and time of that attach, not made yet */
 	bool attach_clocked;
 	uint64_t attach_clock;
@@ -552,6 +554,7 @@ struct cfsr_replay_stats {
 	uint64_t blocked_set_aside;
 	uint64_t lost_sleeps;
 	uint64_t lost_sleeps_undone;
+	uint64_t attach_records_before;
 	uint64_t newidle_dequeues;
 	uint64_t unseen_puts;
 	uint64_t unseen_switch_outs;

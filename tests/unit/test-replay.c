@@ -2159,6 +2159,23 @@ static void test_take_exec_start(void **state)
 }
 
 /*
+ * Lock-step on two CPUs with their clocks read at @t0: CPU0 idle, 80
+ * queued behind 81 on CPU1, then moved to CPU0 by a load balance.
+ */
+static struct cfsr_task *balance_to_idle(struct cfsr_replay *r, uint64_t c0, uint64_t c1,
+					 uint64_t t0)
+{
+	cfsr_replay_clock_record(r, 0, t0, c0);
+	cfsr_replay_clock_record(r, 1, t0, c1);
+	feed(r, ev_switch(t0 + 1000, 0, 0, 0, false, 0));
+	feed(r, ev_switch(t0 + 1000, 1, 0, 0, false, 81));
+	feed(r, ev_wakeup(t0 + 100000, 1, 81, 80, 1));
+	set_known_avg(cfsr_replay_task(r, 80), c1 - 1000000, 500);
+	feed(r, ev_migrate(t0 + 200000, 0, 0, 80, 1, 0));
+	return cfsr_replay_task(r, 80);
+}
+
+/*
  * A load balance moves a queued task from CPU1 to CPU0: detached at CPU1's
  * clock before the migration event, attached by attach_tasks() at CPU0's
  * clock after it, which the first record of CPU0 then gives: the task
@@ -2173,15 +2190,7 @@ static void test_balance_attach(void **state)
 	struct cfsr_task *t;
 
 	(void)state;
-	cfsr_replay_clock_record(r, 0, t0, c0);
-	cfsr_replay_clock_record(r, 1, t0, c1);
-	feed(r, ev_switch(t0 + 1000, 0, 0, 0, false, 0));
-	feed(r, ev_switch(t0 + 1000, 1, 0, 0, false, 81));
-	feed(r, ev_wakeup(t0 + 100000, 1, 81, 80, 1));
-	t = cfsr_replay_task(r, 80);
-	set_known_avg(t, c1 - 1000000, 500);
-	feed(r, ev_migrate(t0 + 200000, 0, 0, 80, 1, 0));
-	t = cfsr_replay_task(r, 80);
+	t = balance_to_idle(r, c0, c1, t0);
 	assert_int_equal(t->cpu, 0);
 	assert_true(t->attach_pending);
 	cfsr_replay_clock_record(r, 0, t0 + 210000, c0 + 190000);
@@ -2196,6 +2205,44 @@ static void test_balance_attach(void **state)
 	assert_int_equal(root0->avg.last_update_time, t->avg.last_update_time);
 	assert_int_equal(root0->avg.load_avg, t->avg.load_avg);
 	assert_int_equal(root0->load_weight, W0);
+	cfsr_replay_free(r);
+}
+
+/*
+ * The records of a load balance's enqueue on the destination come from
+ * enqueue_entity()'s update_load_avg() (the DO_ATTACH), before
+ * account_entity_enqueue() counts the task (v6.12-v6.18): a cfs_rq record
+ * there without the moved task's weight is not a lost sleep.  The task is
+ * off the cfs_rq until its attach, then counted again, still queued.
+ */
+static void test_balance_attach_record_before(void **state)
+{
+	struct cfsr_replay *r = cfsr_replay_new(2, prof(), 250);
+	const uint64_t c0 = 6000000000000ull, c1 = 7000000000000ull, t0 = 4000000000ull;
+	struct cfsr_cfs_rq *root0;
+	struct cfsr_task *t;
+
+	(void)state;
+	t = balance_to_idle(r, c0, c1, t0);
+	assert_true(t->attach_pending);
+	root0 = cfsr_replay_cfs_rq(r, "/", 0);
+	assert_int_equal(root0->load_weight, W0);
+	cfsr_replay_clock_record(r, 0, t0 + 210000, c0 + 190000);
+	/* the enqueue's record of the root: nothing queued yet */
+	assert_int_equal(cfsr_replay_cfs_rq_take_queued(r, root0, 0, 0), 1);
+	assert_int_equal(t->state, CFSR_TS_SLEEPING);
+	assert_int_equal(root0->load_weight, 0);
+	assert_int_equal(cfsr_replay_stats(r)->attach_records_before, 1);
+	assert_int_equal(cfsr_replay_stats(r)->lost_sleeps, 0);
+	/* a record of a later update of CPU0: the attach, and the task counted */
+	cfsr_replay_clock_record(r, 0, t0 + 260000, c0 + 240000);
+	assert_false(t->attach_pending);
+	assert_false(t->requeue_at_attach);
+	assert_int_equal(t->state, CFSR_TS_QUEUED);
+	assert_int_equal(t->cpu, 0);
+	assert_int_equal(root0->load_weight, W0);
+	assert_int_equal(root0->nr_queued, 1);
+	assert_int_equal(root0->avg.load_avg, t->avg.load_avg);
 	cfsr_replay_free(r);
 }
 
@@ -4473,6 +4520,7 @@ int main(void)
 		cmocka_unit_test(test_group_reweight_unchanged),
 		cmocka_unit_test(test_wakeup_reading),
 		cmocka_unit_test(test_balance_attach),
+		cmocka_unit_test(test_balance_attach_record_before),
 		cmocka_unit_test(test_legacy_run_sleep),
 		cmocka_unit_test(test_old_two_tasks),
 		cmocka_unit_test(test_old_nice_pair),
