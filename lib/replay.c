@@ -2014,6 +2014,7 @@ static void set_state_levels(struct cfsr_replay *r, struct cfsr_task *t, enum cf
 	if (t->state == state)
 		return;
 	t->sleep_guessed = false;
+	t->moved_queued = false;
 	if (state != CFSR_TS_SLEEPING)
 		t->dead = false;
 	task_account(r, t, -1);
@@ -3315,8 +3316,10 @@ static void attach_task(struct cfsr_replay *r, struct cfsr_task *t, uint64_t now
 	/* account_entity_enqueue() after the attach (cfsr_replay_cfs_rq_take_queued()) */
 	if (t->requeue_at_attach) {
 		t->requeue_at_attach = false;
-		if (t->state == CFSR_TS_SLEEPING)
+		if (t->state == CFSR_TS_SLEEPING) {
 			set_state(r, t, CFSR_TS_QUEUED);
+			t->moved_queued = true;
+		}
 	}
 }
 
@@ -4803,6 +4806,7 @@ static int on_migrate(struct cfsr_replay *r, const struct cfsr_event *ev)
 			dst->pulled_pid = t->pid;
 			dst->pulled_ts = ev->ts;
 		}
+		t->moved_queued = true;
 		return 0;
 	}
 	/*
@@ -6112,7 +6116,10 @@ static void observe_current(struct cfsr_replay *r, const struct cfsr_event *ev)
 /*
  * An event in the idle task's context means the CPU has nothing to run.
  * Tasks woken onto it before, and not seen running since, ran and left
- * unseen (their own events were filtered or lost).
+ * unseen (their own events were filtered or lost).  Not the tasks a load
+ * balance moved here: an idle CPU's own balance pulls them in its softirq,
+ * still in the idle task's context, and reschedules after
+ * (sched_balance_softirq(), attach_tasks(), kernel/sched/fair.c).
  */
 static void observe_idle(struct cfsr_replay *r, const struct cfsr_event *ev)
 {
@@ -6125,10 +6132,10 @@ static void observe_idle(struct cfsr_replay *r, const struct cfsr_event *ev)
 	for (i = 0; i < r->nr_tasks; i++) {
 		struct cfsr_task *t = &r->tasks[i];
 
-		if (t->state != CFSR_TS_QUEUED || t->cpu != ev->cpu ||
-		    t->enq_ts + IDLE_AFTER_WAKEUP_NS > ev->ts) {
-			if (t->state == CFSR_TS_QUEUED && t->cpu == ev->cpu)
-				rq->woken++;
+		if (t->state != CFSR_TS_QUEUED || t->cpu != ev->cpu || t->moved_queued)
+			continue;
+		if (t->enq_ts + IDLE_AFTER_WAKEUP_NS > ev->ts) {
+			rq->woken++;
 			continue;
 		}
 		left_unseen(r, t);

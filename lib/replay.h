@@ -377,6 +377,8 @@ struct cfsr_task {
 	bool attach_pending;
 	/* lock-step: taken off its cfs_rq until that attach (a record of its enqueue showed it not counted) */
 	bool requeue_at_attach;
+	/* queued here by a load balance or the stopper and not run or woken since (observe_idle()) */
+	bool moved_queued;
 	/* lock-step: the clock (first record on its CPU) and time of that attach, not made yet */
 	bool attach_clocked;
 	uint64_t attach_clock;

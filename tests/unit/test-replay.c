@@ -80,6 +80,14 @@ static struct cfsr_event ev_wakeup(uint64_t ts, int cpu, int ctx, int pid, int t
 	return e;
 }
 
+static struct cfsr_event ev_waking(uint64_t ts, int cpu, int ctx, int pid, int target)
+{
+	struct cfsr_event e = ev_wakeup(ts, cpu, ctx, pid, target);
+
+	e.kind = CFSR_EV_WAKING;
+	return e;
+}
+
 static void feed(struct cfsr_replay *r, struct cfsr_event e)
 {
 	assert_int_equal(cfsr_replay_event(r, &e), 0);
@@ -2155,6 +2163,50 @@ static void test_take_exec_start(void **state)
 	feed(r, ev_runtime(t0 + 1130000, 0, 71, 71, 600000));
 	assert_int_equal(t->exec_start, c0 + 1000000);
 	assert_int_equal(cfsr_replay_task_take_exec_start(r, t, c0 + 1200000), 0);
+	cfsr_replay_free(r);
+}
+
+/*
+ * An idle CPU's own load balance pulls queued tasks in its softirq, in the
+ * idle task's context, then wakes ksoftirqd and reschedules: the idle
+ * context's events after the pull do not mean the pulled tasks ran and
+ * left (observe_idle()), only that the CPU had not switched yet.  A task
+ * woken onto the idle CPU and never seen running does leave so.
+ */
+static void test_idle_balance_pull_stays_queued(void **state)
+{
+	struct cfsr_replay *r = cfsr_replay_new(2, prof(), 250);
+	const uint64_t c0 = 4000000000000ull, c1 = 5000000000000ull, t0 = 2000000000ull;
+	const uint64_t tp = t0 + 5000000;
+
+	(void)state;
+	cfsr_replay_clock_sample(r, 0, t0, c0);
+	cfsr_replay_clock_sample(r, 1, t0, c1);
+	feed(r, ev_switch(t0 + 1000, 0, 0, 0, false, 0));
+	feed(r, ev_switch(t0 + 1000, 1, 0, 0, false, 81));
+	feed(r, ev_wakeup(t0 + 100000, 1, 81, 80, 1));
+	feed(r, ev_wakeup(t0 + 110000, 1, 81, 82, 1));
+	assert_int_equal(cfsr_replay_task(r, 80)->state, CFSR_TS_QUEUED);
+	/* CPU 0, idle, pulls 80 and 82, then wakes its ksoftirqd (83) */
+	feed(r, ev_migrate(tp, 0, 0, 82, 1, 0));
+	feed(r, ev_migrate(tp + 4000, 0, 0, 80, 1, 0));
+	feed(r, ev_waking(tp + 20000, 0, 0, 83, 0));
+	feed(r, ev_wakeup(tp + 24000, 0, 0, 83, 0));
+	/* 26 us after the pull, more than a wakeup handler's 20 us */
+	feed(r, ev_switch(tp + 30000, 0, 0, 0, false, 83));
+	assert_int_equal(cfsr_replay_task(r, 80)->state, CFSR_TS_QUEUED);
+	assert_int_equal(cfsr_replay_task(r, 82)->state, CFSR_TS_QUEUED);
+	assert_int_equal(cfsr_replay_task(r, 80)->cpu, 0);
+	assert_int_equal(cfsr_replay_stats(r)->unseen_switch_outs, 0);
+	assert_int_equal(cfsr_replay_cfs_rq(r, "/", 0)->h_nr_runnable, 3);
+	/* 83 sleeps; a task woken onto CPU 0, never seen running, has left by the next idle event */
+	feed(r, ev_switch(tp + 40000, 0, 83, 1, false, 80));
+	feed(r, ev_wakeup(tp + 50000, 0, 80, 84, 0));
+	feed(r, ev_switch(tp + 60000, 0, 80, 1, false, 82));
+	feed(r, ev_switch(tp + 70000, 0, 82, 1, false, 0));
+	feed(r, ev_waking(tp + 200000, 0, 0, 85, 1));
+	assert_int_equal(cfsr_replay_task(r, 84)->state, CFSR_TS_LEFT);
+	assert_int_equal(cfsr_replay_stats(r)->unseen_switch_outs, 1);
 	cfsr_replay_free(r);
 }
 
@@ -4460,6 +4512,7 @@ int main(void)
 		cmocka_unit_test(test_recovered_switch),
 		cmocka_unit_test(test_recovered_switch_waker),
 		cmocka_unit_test(test_unseen_switch_out),
+		cmocka_unit_test(test_idle_balance_pull_stays_queued),
 		cmocka_unit_test(test_pid_reuse_and_growth),
 		cmocka_unit_test(test_switch_grows_table),
 		cmocka_unit_test(test_delayed_dequeue),
