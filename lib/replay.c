@@ -6397,6 +6397,9 @@ static void make_blocked(struct cfsr_replay *r, int cpu)
  * When @ev is a switch out of a task that blocks, it was the newly-idle
  * balance's (sched_balance_newidle(), after that task's dequeue, at a
  * later clock): it is made after the switch (settle_blocked_after()).
+ * When @ev is a pull onto its CPU, the CPU's pending report is settled
+ * first: a blocking task's dequeue before that balance's walk and pull
+ * (newidle_dequeue()).
  * When @ev is a switch from or to a task of another class, the record was
  * that class's put_prev or set_next: none.
  */
@@ -6410,6 +6413,9 @@ static void settle_blocked(struct cfsr_replay *r, const struct cfsr_event *ev)
 
 		if (!rq->hint_ts || rq->hint_after || (!event_on(ev, cpu) && soon))
 			continue;
+		if (soon && ev->kind == CFSR_EV_MIGRATE && ev->cpu == cpu &&
+		    ev->migrate.dest_cpu == cpu && r->pending[cpu].set)
+			settle_runtime(r, ev);
 		if (soon && ev->kind == CFSR_EV_SWITCH && ev->cpu == cpu &&
 		    (!fair_prio(ev->sw.prev_prio) || !fair_prio(ev->sw.next_prio))) {
 			rq->hint_ts = 0;

@@ -88,16 +88,10 @@ need_trace_cmd 'ticks followed by a later path on their CPU'
 
 cat >"$TRASH/ticks.py" <<'PY'
 import bisect, re, sys
-from tracedata import report, records
+from tracedata import events_by_cpu, records
 pelt, dat = sys.argv[1], sys.argv[2]
 # each CPU's own events (its column): (ts, name, arguments)
-ev = {}
-for line in report(dat).splitlines():
-    m = re.search(r'\[(\d+)\]\s+(\d+)\.(\d{9}):\s+(\w+):\s+(.*)', line)
-    if not m:
-        continue
-    ev.setdefault(int(m.group(1)), []).append((int(m.group(2)) * 10**9 + int(m.group(3)),
-                                               m.group(4), m.group(5)))
+ev = events_by_cpu(dat)
 recs = [d for d in records(pelt) if d['type'] in ('se', 'gse', 'cfs')]
 times = [d['ts'] for d in recs]
 parent = {d['tg']: d['parent_tg'] for d in recs if d['type'] == 'gse'}

@@ -5,6 +5,7 @@ PYTHONPATH): a trace.dat as trace-cmd's text, and a kernel PELT capture
 
 import gzip
 import json
+import re
 import subprocess
 
 
@@ -12,6 +13,17 @@ def report(dat):
     """trace-cmd's text of @dat, time stamps in nanoseconds (-t)."""
     return subprocess.run(['trace-cmd', 'report', '-t', '-i', dat], capture_output=True,
                           text=True, check=True).stdout
+
+
+def events_by_cpu(dat):
+    """trace-cmd's events of @dat per CPU column, oldest first: (ns, event, its text)."""
+    ev = {}
+    for line in report(dat).splitlines():
+        m = re.search(r'\[(\d+)\]\s+(\d+)\.(\d{9}):\s+(\w+):\s+(.*)', line)
+        if m:
+            ev.setdefault(int(m.group(1)), []).append(
+                (int(m.group(2)) * 10**9 + int(m.group(3)), m.group(4), m.group(5)))
+    return ev
 
 
 def records(pelt):
