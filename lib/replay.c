@@ -4711,6 +4711,12 @@ static int on_migrate(struct cfsr_replay *r, const struct cfsr_event *ev)
 	}
 	now = clock_at(r, src, ev->ts, &exact);
 	cfsr_replay_task_settle(r, t, now);
+	if (t->requeue_at_attach) {
+		/* moved on before its attach (cfsr_replay_cfs_rq_take_queued()): queued all along */
+		t->requeue_at_attach = false;
+		if (t->state == CFSR_TS_SLEEPING)
+			set_state(r, t, CFSR_TS_QUEUED);
+	}
 	if (t->state == CFSR_TS_SLEEPING && t->sleep_guessed && t->waking_ts <= t->guess_ts &&
 	    t->cpu == ev->migrate.orig_cpu && task_cfs(r, t)) {
 		/*

@@ -2265,16 +2265,17 @@ static void test_balance_attach(void **state)
  * enqueue_entity()'s update_load_avg() (the DO_ATTACH), before
  * account_entity_enqueue() counts the task (v6.12-v6.18): a cfs_rq record
  * there without the moved task's weight is not a lost sleep.  The task is
- * off the cfs_rq until its attach, then counted again, still queued.
+ * off the cfs_rq until its attach, then counted again, still queued.  With
+ * @moved_again, moved on before that attach (another balance, the stopper):
+ * it was queued all along, and is queued where it goes.
  */
-static void test_balance_attach_record_before(void **state)
+static void record_before_attach(bool moved_again)
 {
 	struct cfsr_replay *r = cfsr_replay_new(2, prof(), 250);
 	const uint64_t c0 = 6000000000000ull, c1 = 7000000000000ull, t0 = 4000000000ull;
 	struct cfsr_cfs_rq *root0;
 	struct cfsr_task *t;
 
-	(void)state;
 	t = balance_to_idle(r, c0, c1, t0);
 	assert_true(t->attach_pending);
 	root0 = cfsr_replay_cfs_rq(r, "/", 0);
@@ -2286,6 +2287,17 @@ static void test_balance_attach_record_before(void **state)
 	assert_int_equal(root0->load_weight, 0);
 	assert_int_equal(cfsr_replay_stats(r)->attach_records_before, 1);
 	assert_int_equal(cfsr_replay_stats(r)->lost_sleeps, 0);
+	if (moved_again) {
+		feed(r, ev_migrate(t0 + 215000, 1, 81, 80, 0, 1));
+		t = cfsr_replay_task(r, 80);
+		assert_false(t->requeue_at_attach);
+		assert_int_equal(t->state, CFSR_TS_QUEUED);
+		assert_int_equal(t->cpu, 1);
+		assert_int_equal(root0->load_weight, 0);
+		assert_int_equal(cfsr_replay_cfs_rq(r, "/", 1)->nr_queued, 2);
+		cfsr_replay_free(r);
+		return;
+	}
 	/* a record of a later update of CPU0: the attach, and the task counted */
 	cfsr_replay_clock_record(r, 0, t0 + 260000, c0 + 240000);
 	assert_false(t->attach_pending);
@@ -2296,6 +2308,18 @@ static void test_balance_attach_record_before(void **state)
 	assert_int_equal(root0->nr_queued, 1);
 	assert_int_equal(root0->avg.load_avg, t->avg.load_avg);
 	cfsr_replay_free(r);
+}
+
+static void test_balance_attach_record_before(void **state)
+{
+	(void)state;
+	record_before_attach(false);
+}
+
+static void test_balance_attach_record_moved_again(void **state)
+{
+	(void)state;
+	record_before_attach(true);
 }
 
 /*
@@ -4574,6 +4598,7 @@ int main(void)
 		cmocka_unit_test(test_wakeup_reading),
 		cmocka_unit_test(test_balance_attach),
 		cmocka_unit_test(test_balance_attach_record_before),
+		cmocka_unit_test(test_balance_attach_record_moved_again),
 		cmocka_unit_test(test_legacy_run_sleep),
 		cmocka_unit_test(test_old_two_tasks),
 		cmocka_unit_test(test_old_nice_pair),
