@@ -132,6 +132,7 @@ PY
 # differing root records with runnable_sum differing: at most MAX
 cat >"$TRASH/listed.py" <<'PY'
 import re, sys
+from tracedata import few_off
 section, found, most = open(sys.argv[1]).read(), open(sys.argv[2]).read().split('\n'), int(sys.argv[3])
 listed, off = 0, []
 for rec in filter(None, found):
@@ -141,11 +142,7 @@ for rec in filter(None, found):
     listed += 1
     if m.group(1) != m.group(2):
         off.append('%s (%s/%s)' % (rec, m.group(1), m.group(2)))
-print('# %d of %d listed, %d with runnable_sum differing' % (listed, len(list(filter(None, found))),
-                                                           len(off)))
-for o in off:
-    print('#   ' + o)
-assert len(off) <= most, '%d > %d' % (len(off), most)
+few_off(off, listed, len(list(filter(None, found))), 'runnable_sum', most)
 PY
 
 check() {

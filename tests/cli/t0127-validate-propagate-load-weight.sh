@@ -147,7 +147,7 @@ PY
 # at most MAX
 cat >"$TRASH/listed.py" <<'PY'
 import re, sys
-from tracedata import diff_sections
+from tracedata import diff_sections, few_off
 text, found, most = open(sys.argv[1]).read(), open(sys.argv[2]).read(), int(sys.argv[3])
 sections = diff_sections(text)
 recs = [l.split(' ', 1) for l in found.splitlines() if l and not l.startswith('#')]
@@ -160,11 +160,7 @@ for kind, rec in recs:
     listed += 1
     if m.group(1) != m.group(2):
         off.append('%s %s (load_sum %s/%s, load_avg %s/%s)' % ((kind, rec) + m.groups()))
-print('# %d of %d effect records listed, %d with load_sum differing' % (listed, len(recs),
-                                                                       len(off)))
-for o in off:
-    print('#   ' + o)
-assert len(off) <= most, '%d > %d' % (len(off), most)
+few_off(off, listed, len(recs), 'load_sum', most)
 PY
 
 check() {

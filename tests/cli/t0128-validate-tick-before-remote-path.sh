@@ -146,7 +146,7 @@ PY
 # differing (a group entity's load_avg, the root's load_sum): at most MAX
 cat >"$TRASH/listed.py" <<'PY'
 import re, sys
-from tracedata import diff_sections
+from tracedata import diff_sections, few_off
 text, found, most = open(sys.argv[1]).read(), open(sys.argv[2]).read(), int(sys.argv[3])
 sections = diff_sections(text)
 field = {'gse': 'load_avg', 'root': 'load_sum'}
@@ -160,11 +160,7 @@ for kind, rec in recs:
     listed += 1
     if m.group(1) != m.group(2):
         off.append('%s %s (%s %s/%s)' % (kind, rec, field[kind], m.group(1), m.group(2)))
-print('# %d of %d effect records listed, %d with the weight\'s field differing' % (
-    listed, len(recs), len(off)))
-for o in off:
-    print('#   ' + o)
-assert len(off) <= most, '%d > %d' % (len(off), most)
+few_off(off, listed, len(recs), "the weight's field", most)
 PY
 
 check() {

@@ -45,3 +45,12 @@ def diff_sections(text):
                 found[kind] = blk
     assert set(found) == {'gse', 'root'}, sorted(found)
     return found
+
+
+def few_off(off, listed, total, what, most):
+    """Print how many of @total records validate listed (@listed) and those
+    of @off (each a text) whose @what differs; fail when more than @most."""
+    print('# %d of %d records listed, %d with %s differing' % (listed, total, len(off), what))
+    for o in off:
+        print('#   ' + o)
+    assert len(off) <= most, '%d > %d' % (len(off), most)
