@@ -3503,10 +3503,11 @@ static void requeue_delayed(struct cfsr_replay *r, struct cfsr_task *t, uint64_t
 	bool stale = false;
 
 	/*
-	 * requeue_delayed_entity() calls no update_curr(): the running task's
-	 * vruntime in avg_vruntime() is its last update's; the update_curr() of
-	 * the wakeup_preempt() that follows reports before this wakeup's
-	 * sched_wakeup, and is taken back for the lag and the placement
+	 * requeue_delayed_entity() (kernel/sched/fair.c, v6.12-v6.18) calls no
+	 * update_curr(): the running task's vruntime in avg_vruntime() is its
+	 * last update's; the update_curr() of the wakeup_preempt() that follows
+	 * reports before this wakeup's sched_wakeup, and is taken back for the
+	 * lag and the placement
 	 */
 	if (c && c != t && c->state == CFSR_TS_RUNNING && task_cfs(r, c) == cfs && t->waking_ts &&
 	    c->report_ts >= t->waking_ts && c->report_ts <= ts) {
@@ -6125,7 +6126,8 @@ static void observe_current(struct cfsr_replay *r, const struct cfsr_event *ev)
  * unseen (their own events were filtered or lost).  Not the tasks a load
  * balance moved here: an idle CPU's own balance pulls them in its softirq,
  * still in the idle task's context, and reschedules after
- * (sched_balance_softirq(), attach_tasks(), kernel/sched/fair.c).
+ * (sched_balance_softirq(), attach_tasks(), kernel/sched/fair.c, v6.10-v6.18;
+ * run_rebalance_domains() before).
  */
 static void observe_idle(struct cfsr_replay *r, const struct cfsr_event *ev)
 {
