@@ -37,7 +37,8 @@
 
 static const char *const validate_usage[] = {
 	"usage: cfsreplay validate [--pelt FILE | --truth FILE] [--max-error PCT]",
-	"                          [--kernel VERSION] [--perf-cgroups cpu] TRACE",
+	"                          [--kernel VERSION] [--no-eevdf-keys]",
+	"                          [--perf-cgroups cpu] TRACE",
 	"",
 	"Replay TRACE and compare the model with the kernel: in lock-step with the",
 	"kernel's own PELT updates (--pelt: pelt.jsonl[.gz]), or as a prediction",
@@ -51,6 +52,9 @@ static const char *const validate_usage[] = {
 	"    --max-error PCT    exit 1 if fewer than 100-PCT % of task updates are exact",
 	"    --diffs N          lock-step: list the first N records of each kind that",
 	"                       differ, each field as model/kernel",
+	"    --no-eevdf-keys    lock-step: leave the EEVDF state the records carry",
+	"                       (vruntime, deadline, lag) out of the model, as for a",
+	"                       capture without it; their saved lags are still compared",
 	"    --perf-cgroups cpu the task groups from a perf.data's cgroups (--all-cgroups)",
 	"                       as the cpu controller's (shares assumed 1024), not from",
 	"                       the kernel's records, whose groups are then only compared",
@@ -178,6 +182,14 @@ struct validate {
 	uint64_t eevdf_sums_equal;
 	uint64_t eevdf_dequeued;
 	uint64_t eevdf_delayed;
+	/*
+	 * saved lags (se->vlag) of entities off their cfs_rq at a record, the
+	 * model's against the kernel's; of those that differ, the ones that
+	 * descend from a lag from before the trace (taken as 0)
+	 */
+	uint64_t lag_compared;
+	uint64_t lag_equal;
+	uint64_t lag_guessed;
 	uint64_t regrouped;
 	uint64_t cfs_no_crossing;
 	struct rel_stats rel[R_NR];
@@ -356,6 +368,9 @@ static void take_kernel_avg(struct cfsr_sched_avg *a, const struct cfsr_pelt_rec
 	a->util_avg = rec->avg.util_avg;
 }
 
+/* --no-eevdf-keys: the records' EEVDF state is compared, not taken */
+static bool opt_no_keys;
+
 /*
  * The entity's EEVDF state, when the record has it (captures of v6.6+
  * kernels by `cfsreplay record`): taken where the model agrees the entity
@@ -375,6 +390,24 @@ static bool rec_eevdf(const struct cfsr_pelt_rec *rec, struct cfsr_eevdf *k)
 	k->slice = (uint64_t)rec->slice;
 	k->rel_deadline = rec->rel_deadline > 0 && rec->rel_deadline != CFSR_TRUTH_NONE;
 	return true;
+}
+
+/*
+ * The saved lag of an entity the record and the model both have off its
+ * cfs_rq (a record of its enqueue, before place_entity() reads the lag):
+ * @model the model's se->vlag, @guessed whether it descends from a lag
+ * from before the trace that the engine took as 0.
+ */
+static void compare_lag(struct validate *v, const struct cfsr_eevdf *k, bool model_queued,
+			int64_t model, bool guessed)
+{
+	if (k->queued || model_queued)
+		return;
+	v->lag_compared++;
+	if (model == k->vlag)
+		v->lag_equal++;
+	else if (guessed)
+		v->lag_guessed++;
 }
 
 static void count_eevdf(struct validate *v, int taken)
@@ -466,7 +499,9 @@ static void on_se_record(struct validate *v, const struct cfsr_pelt_rec *rec)
 	if (rec->on_rq > 0 && rec->sched_delayed > 0 && rec->rq_cpu >= 0)
 		v->eevdf_delayed +=
 			(uint64_t)cfsr_replay_task_take_delayed(v->replay, t, (int)rec->rq_cpu);
-	if (rec_eevdf(rec, &eevdf)) {
+	if (rec_eevdf(rec, &eevdf) && v->profile->eevdf)
+		compare_lag(v, &eevdf, on_rq, t->vlag, !t->lag_seen || t->lag_guessed);
+	if (!opt_no_keys && rec_eevdf(rec, &eevdf)) {
 		if (!eevdf.queued)
 			v->eevdf_dequeued += (uint64_t)cfsr_replay_task_take_dequeued(v->replay, t);
 		count_eevdf(v, cfsr_replay_task_take_eevdf(v->replay, t, &eevdf));
@@ -558,6 +593,9 @@ static int on_gse_record(struct validate *v, const struct cfsr_pelt_rec *rec)
 		compare_avg(k, &m, rec, (int)rec->rq_cpu);
 		rel_compare(&v->rel[R_SE_WEIGHT], (int64_t)cfs->se_weight, rec->weight);
 	}
+	if (rec_eevdf(rec, &eevdf) && v->profile->eevdf)
+		compare_lag(v, &eevdf, cfs->se_on_rq, cfs->se_vlag,
+			    cfsr_replay_gse_lag_guessed(v->replay, cfs));
 	if (v->free_run)
 		return 0;
 	take_kernel_avg(&cfs->se_avg, rec);
@@ -565,7 +603,7 @@ static int on_gse_record(struct validate *v, const struct cfsr_pelt_rec *rec)
 	cfs->se_read_lut = cfs->se_avg.last_update_time;
 	cfs->se_known = true;
 	cfsr_replay_group_take(v->replay, cfs, (uint64_t)rec->weight, 0, -1, 0);
-	if (rec_eevdf(rec, &eevdf))
+	if (!opt_no_keys && rec_eevdf(rec, &eevdf))
 		count_eevdf(v, cfsr_replay_gse_take_eevdf(v->replay, cfs, &eevdf));
 	return 0;
 }
@@ -577,6 +615,8 @@ static void take_cfs_eevdf(struct validate *v, struct cfsr_cfs_rq *cfs,
 	struct cfsr_eevdf_sums k;
 	int equal;
 
+	if (opt_no_keys)
+		return;
 	if (rec->zero_vruntime == CFSR_TRUTH_NONE || rec->avg_vruntime == CFSR_TRUTH_NONE ||
 	    rec->avg_load < 0 || rec->curr_vruntime == CFSR_TRUTH_NONE || rec->curr_weight < 0)
 		return;
@@ -1004,6 +1044,13 @@ static void print_report(const struct validate *v, const char *trace, const char
 		       " times, the model's equal %" PRIu64 " times\n",
 		       v->eevdf_taken, v->eevdf_not_taken, v->eevdf_dequeued, v->eevdf_sums,
 		       v->eevdf_sums_equal);
+	if (v->lag_compared)
+		printf("EEVDF lags:       %" PRIu64
+		       " saved lags (se->vlag) at records of an entity "
+		       "off its cfs_rq, the model's equal %" PRIu64 " times (%" PRIu64
+		       " of the others descend from a lag from before the trace)%s\n",
+		       v->lag_compared, v->lag_equal, v->lag_guessed,
+		       opt_no_keys ? "; the records' EEVDF state not taken (--no-eevdf-keys)" : "");
 	printf("cfs_rq records without a period crossed (attach, detach, propagation): %" PRIu64
 	       "; group entity records: %" PRIu64 "\n",
 	       v->cfs_no_crossing, v->gse_no_crossing);
@@ -1767,6 +1814,7 @@ int cmd_validate(int argc, const char **argv)
 		{ "kernel", required_argument, NULL, 'K' },
 		{ "diffs", required_argument, NULL, 'd' },
 		{ "perf-cgroups", required_argument, NULL, 'G' },
+		{ "no-eevdf-keys", no_argument, NULL, 'E' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -1780,6 +1828,7 @@ int cmd_validate(int argc, const char **argv)
 	optind = 1;
 	opterr = 0;
 	opt_diffs = 0;
+	opt_no_keys = false;
 	while ((c = getopt_long(argc, (char *const *)argv, "+h", options, NULL)) != -1) {
 		switch (c) {
 		case 'p':
@@ -1795,6 +1844,9 @@ int cmd_validate(int argc, const char **argv)
 			break;
 		case 't':
 			truth = optarg;
+			break;
+		case 'E':
+			opt_no_keys = true;
 			break;
 		case 'G':
 			if (cfsr_perf_groups_arg("validate", optarg) < 0)
@@ -1821,6 +1873,11 @@ int cmd_validate(int argc, const char **argv)
 				   argv[optind - 1]);
 			return CFSR_EXIT_ERROR;
 		}
+	}
+	if (opt_no_keys && truth) {
+		cfsr_error("validate: --no-eevdf-keys is for lock-step with the kernel's PELT "
+			   "records, not with --truth snapshots");
+		return CFSR_EXIT_ERROR;
 	}
 	if (optind + 1 != argc || (pelt && truth)) {
 		cfsr_error(

@@ -408,6 +408,8 @@ static struct cfsr_task *task_reset(struct cfsr_replay *r, int pid)
 	t->cpu = -1;
 	t->state = CFSR_TS_UNKNOWN;
 	t->vlag = 0;
+	t->lag_seen = false;
+	t->lag_guessed = false;
 	t->rel_deadline = false;
 	t->exiting = false;
 	t->exit_moved = false;
@@ -1394,6 +1396,7 @@ static bool eligible(const struct cfsr_replay *r, const struct cfsr_cfs_rq *cfs,
 /*
  * Mirrors update_entity_lag() in kernel/sched/fair.c, v6.6-v6.18: the lag
  * V - v of a queued entity, clamped to the service of max(2 slices, a tick).
+ * The lag is the engine's own from here on (@lag_seen).
  */
 static void update_entity_lag(const struct cfsr_replay *r, const struct cfsr_cfs_rq *cfs,
 			      const struct ent *e)
@@ -1403,12 +1406,29 @@ static void update_entity_lag(const struct cfsr_replay *r, const struct cfsr_cfs
 	int64_t vlag = (int64_t)(avg_vruntime(r, cfs) - *e->vruntime);
 
 	*e->vlag = vlag < -limit ? -limit : vlag > limit ? limit : vlag;
+	if (e->t)
+		e->t->lag_seen = true;
+	else
+		e->g->se_lag_seen = true;
 }
 
 /* cfs_rq->nr_queued: the tasks and group entities queued on @cfs. */
 static unsigned int cfs_nr_queued(const struct cfsr_cfs_rq *cfs)
 {
 	return cfs->nr_queued + cfs->nr_gse;
+}
+
+/*
+ * A placement read the entity's saved lag: one from before the trace (never
+ * set by the engine, taken as 0) leaves its vruntime a guess, and the lags
+ * saved from it after.
+ */
+static void ent_note_placed(const struct cfsr_replay *r, const struct ent *e)
+{
+	if (e->t && !e->t->lag_seen)
+		e->t->lag_guessed = true;
+	else if (e->g && !e->g->se_lag_seen && !(e->g->group && r->tgs[e->g->group].created))
+		e->g->se_lag_guessed = true;
 }
 
 /*
@@ -1442,6 +1462,7 @@ static void place_entity(const struct cfsr_replay *r, const struct cfsr_cfs_rq *
 		lag /= load;
 	}
 	*e->vruntime = vruntime - (uint64_t)lag;
+	ent_note_placed(r, e);
 	if (r->profile->place_rel_deadline && *e->rel_deadline) {
 		*e->deadline += *e->vruntime;
 		*e->rel_deadline = false;
@@ -4670,6 +4691,7 @@ static int on_wakeup(struct cfsr_replay *r, const struct cfsr_event *ev, bool ne
 		t->avg_known = true;
 		attach_task(r, t, now, ev->ts, exact);
 		t->vlag = 0;
+		t->lag_seen = true;
 		task_place(r, cfs, t, true);
 		set_state(r, t, CFSR_TS_QUEUED);
 		root_util_est(r, t, 1);
@@ -7595,6 +7617,13 @@ static int ent_take_eevdf(struct cfsr_cfs_rq *cfs, const struct ent *e, bool in_
 	if (!k->queued) {
 		/* se->vlag, set by update_entity_lag() at the last dequeue */
 		*e->vlag = k->vlag;
+		if (e->t) {
+			e->t->lag_seen = true;
+			e->t->lag_guessed = false;
+		} else {
+			e->g->se_lag_seen = true;
+			e->g->se_lag_guessed = false;
+		}
 		*e->rel_deadline = k->rel_deadline;
 		if (k->rel_deadline)
 			*e->deadline = k->deadline;
@@ -7636,6 +7665,13 @@ int cfsr_replay_gse_take_eevdf(struct cfsr_replay *r, struct cfsr_cfs_rq *g,
 	if (!r->profile->eevdf || !p || g->se_on_rq != k->queued)
 		return 0;
 	return ent_take_eevdf(p, &e, g->se_in_sums, k);
+}
+
+bool cfsr_replay_gse_lag_guessed(const struct cfsr_replay *r, const struct cfsr_cfs_rq *g)
+{
+	if (g->group && r->tgs[g->group].created)
+		return false;
+	return !g->se_lag_seen || g->se_lag_guessed;
 }
 
 /*

@@ -207,6 +207,11 @@ enum cfsr_task_state {
  *                 (the parent's min_vruntime at the first enqueue the
  *                 engine saw), not from the trace; cleared when a later
  *                 enqueue places it at the sleeper floor
+ * @se_lag_seen: EEVDF: @se_vlag was set by a dequeue or a kernel reading
+ *               the engine replayed; false: it is the lag of a dequeue
+ *               before the trace, taken as 0
+ * @se_lag_guessed: EEVDF: a placement read @se_vlag before it was seen
+ *                  (as @lag_guessed of a task)
  * @eevdf_framed: its vruntimes are in the kernel's frame: a reading of the
  *                kernel's sums (cfsr_replay_cfs_rq_take_eevdf()) moved them
  *                there, so its entities can take the kernel's vruntimes
@@ -268,6 +273,8 @@ struct cfsr_cfs_rq {
 	uint64_t min_vruntime;
 	bool se_vr_placed;
 	bool se_vr_guessed;
+	bool se_lag_seen;
+	bool se_lag_guessed;
 	bool eevdf_framed;
 };
 
@@ -352,6 +359,12 @@ struct cfsr_cfs_rq {
  * @sleep_guessed: asleep because a cfs_rq record lacked its weight, no
  *                 event of its sleep (cfsr_replay_cfs_rq_take_queued())
  * @guess_ts: the engine's time of that guess
+ * @lag_seen: EEVDF: @vlag was set by a dequeue, a fork or a kernel reading
+ *            the engine replayed; false: it is the lag of a dequeue before
+ *            the trace, taken as 0
+ * @lag_guessed: EEVDF: a placement read @vlag before it was seen, so its
+ *               vruntime, and every lag saved from it since, descend from
+ *               that guess (until a kernel reading gives its lag)
  * @waking_ts: trace time of its last sched_waking, 0 none
  * @report_vruntime: its vruntime before its last run-time report's
  *                   update_curr() (requeue_delayed())
@@ -423,6 +436,8 @@ struct cfsr_task {
 	bool vr_guessed;
 	bool sleep_guessed;
 	uint64_t guess_ts;
+	bool lag_seen;
+	bool lag_guessed;
 	uint64_t waking_ts;
 	uint64_t report_vruntime;
 	uint64_t report_ts;
@@ -1474,6 +1489,18 @@ struct cfsr_eevdf_sums {
  */
 int cfsr_replay_task_take_eevdf(struct cfsr_replay *r, struct cfsr_task *t,
 				const struct cfsr_eevdf *k);
+
+/**
+ * cfsr_replay_gse_lag_guessed() - whether a group entity's saved lag descends from a guess
+ * @r: the engine
+ * @g: the group cfs_rq whose entity it is
+ *
+ * Return: true if its se->vlag is a lag from before the trace, which the
+ * engine takes as 0, or was saved from a vruntime a placement of such a
+ * lag gave (@se_lag_guessed); false if the engine's replay (or a kernel
+ * reading) set it, or the trace made its group (a new entity's lag is 0).
+ */
+bool cfsr_replay_gse_lag_guessed(const struct cfsr_replay *r, const struct cfsr_cfs_rq *g);
 
 /**
  * cfsr_replay_task_take_dequeued() - a kernel reading shows a delayed task dequeued
