@@ -470,6 +470,15 @@ static void text_pair(const char *label, const char *a, const char *b)
 	printf("%-24s %-37s %s\n", label, a, b);
 }
 
+/* A profile's name up to its first space: its version range ("v6.16-v6.18.43") */
+static const char *range_of(const char *name, char *buf, size_t len)
+{
+	size_t n = strcspn(name, " ");
+
+	snprintf(buf, len, "%.*s", (int)(n < len ? n : len - 1), name);
+	return buf;
+}
+
 static void text_u64(const char *label, uint64_t a, uint64_t b)
 {
 	char x[32], y[32];
@@ -548,7 +557,7 @@ static void print_comparators(const struct side sd[2])
 						 "  affinity-bound", "  in long episodes" };
 	static const char *const imb_rows[3] = { "lasting imbalance", "  allowed",
 						 "  affinity-bound" };
-	char x[64], y[64], label[48];
+	char x[64], y[64], label[48], ra[40], rb[40];
 	int s, k;
 
 	for (s = 0; s < 2; s++) {
@@ -568,8 +577,10 @@ static void print_comparators(const struct side sd[2])
 		imb[1][s] = mt->lasting_ns[CFSR_IMB_ALLOWED];
 		imb[2][s] = mt->lasting_ns[CFSR_IMB_AFF_BOUND];
 	}
-	text_pair("comparators' model", sd[0].comp ? sd[0].prof->name : sd[0].no_comp,
-		  sd[1].comp ? sd[1].prof->name : sd[1].no_comp);
+	/* the profiles' version ranges: their full names need more than a column */
+	text_pair("comparators' model",
+		  sd[0].comp ? range_of(sd[0].prof->name, ra, sizeof(ra)) : sd[0].no_comp,
+		  sd[1].comp ? range_of(sd[1].prof->name, rb, sizeof(rb)) : sd[1].no_comp);
 	for (k = 0; k < 4; k++)
 		comp_row(iww_rows[k], sd, iww[k]);
 	for (k = 0; k < 3; k++)

@@ -16,9 +16,9 @@
  * splits its series (4.9.220, 4.14.177, 4.19.116, 5.4.33, 5.5.18, 5.6.5,
  * 5.7.7, 5.10.113, 5.15.19, 5.15.36, 5.16.5, 5.17.5, 6.6.4, 6.6.30, 6.6.93,
  * 6.8.9, 6.12.7, 6.12.11, 6.12.31, 6.14.9, and 5.10.36, 5.10.44, 5.10.46,
- * 5.10.51, 5.10.96: docs/PROFILES.md, "Stable backports"), the others
- * are noted in
- * the traits.
+ * 5.10.51, 5.10.96: docs/PROFILES.md, "Stable backports"; 6.18.44, the
+ * first sublevel whose kernel records show its change), the others are
+ * noted in the traits.
  */
 #define LEGACY(nm, from, to, params, what)                                         \
 	{                                                                          \
@@ -52,20 +52,21 @@
  * slice protection from v6.15 (f553741ac8c0; stable 6.14.2, which the
  * v6.13-v6.14.8 profile leaves out).
  */
-#define RUNNABLE(nm, from, to, params, is_eevdf, delay, slice_ns, impl, what)                  \
-	{                                                                                      \
-		.name = nm, .first = from, .last = to, .pelt = params, .eevdf = is_eevdf,      \
-		.delay_dequeue = delay, .delay_zero = delay, .place_lag = is_eevdf,            \
-		.runnable_delayed = (delay) && (to) <= CFSR_KVER(6, 12, 6),                    \
-		.place_deadline_initial = is_eevdf, .place_rel_deadline = delay,               \
-		.run_to_parity = is_eevdf, .pick_buddy = (from) >= CFSR_KVER(6, 15, 0),        \
-		.util_est = true, .util_est_fastup = true, .base_slice_ns = slice_ns,          \
-		.util_est_late = !delay, .migrate_pelt_lag = (from) >= CFSR_KVER(6, 0, 0),     \
-		.detach_in_dequeue = (from) >= CFSR_KVER(6, 1, 0), .implemented = impl,        \
-		.sched_idle_cpu = true, .cgroup_idle = (to) >= CFSR_KVER(5, 15, 0),            \
-		.idle_strict = (from) >= CFSR_KVER(6, 11, 0),                                  \
-		.idle_unprotect = (from) >= CFSR_KVER(6, 15, 0), .arith = CFSR_ARITH_RUNNABLE, \
-		.traits = what                                                                 \
+#define RUNNABLE(nm, from, to, params, is_eevdf, delay, slice_ns, impl, what)              \
+	{                                                                                  \
+		.name = nm, .first = from, .last = to, .pelt = params, .eevdf = is_eevdf,  \
+		.delay_dequeue = delay, .delay_zero = delay, .place_lag = is_eevdf,        \
+		.runnable_delayed = (delay) && (to) <= CFSR_KVER(6, 12, 6),                \
+		.place_deadline_initial = is_eevdf, .place_rel_deadline = delay,           \
+		.run_to_parity = is_eevdf, .pick_buddy = (from) >= CFSR_KVER(6, 15, 0),    \
+		.util_est = true, .util_est_fastup = true, .base_slice_ns = slice_ns,      \
+		.util_est_late = !delay, .migrate_pelt_lag = (from) >= CFSR_KVER(6, 0, 0), \
+		.detach_in_dequeue = (from) >= CFSR_KVER(6, 1, 0), .implemented = impl,    \
+		.sched_idle_cpu = true, .cgroup_idle = (to) >= CFSR_KVER(5, 15, 0),        \
+		.idle_strict = (from) >= CFSR_KVER(6, 11, 0),                              \
+		.idle_unprotect = (from) >= CFSR_KVER(6, 15, 0),                           \
+		.lag_clamp_max_slice = (from) >= CFSR_KVER(6, 18, 44),                     \
+		.arith = CFSR_ARITH_RUNNABLE, .traits = what                               \
 	}
 
 static const struct cfsr_profile profiles[] = {
@@ -260,9 +261,14 @@ static const struct cfsr_profile profiles[] = {
 		 &cfsr_pelt_params_v6_12, true, true, 700000, true,
 		 "base slice 0.70 ms (2ae891b82695; stable 6.6.93, 6.12.31, 6.14.9); "
 		 "otherwise as v6.12"),
-	RUNNABLE("v6.16-v6.18 EEVDF, delayed dequeue", CFSR_KVER(6, 16, 0), CFSR_KVER(6, 18, 999),
+	RUNNABLE("v6.16-v6.18.43 EEVDF, delayed dequeue", CFSR_KVER(6, 16, 0), CFSR_KVER(6, 18, 43),
 		 &cfsr_pelt_params_modern, true, true, 700000, true,
 		 "util_est without the capacity check (f2d650618bc7)"),
+	RUNNABLE("v6.18.44-v6.18.y EEVDF, delayed dequeue", CFSR_KVER(6, 18, 44),
+		 CFSR_KVER(6, 18, 999), &cfsr_pelt_params_modern, true, true, 700000, true,
+		 "as v6.16, a saved lag clamped to the largest slice queued plus a tick "
+		 "(6e3c0a4e1ad1, v7.0; in 6.18.44's own records, its first 6.18.y sublevel "
+		 "not pinned)"),
 };
 
 size_t cfsr_profile_count(void)

@@ -105,6 +105,10 @@ enum cfsr_profile_arith {
  * @idle_unprotect: a non-idle wakeup cancels an idle curr's RUN_TO_PARITY
  *                  slice protection (cancel_protect_slice(), f553741ac8c0,
  *                  v6.15+)
+ * @lag_clamp_max_slice: update_entity_lag() clamps the lag to the service of
+ *                       the largest slice queued plus a tick
+ *                       (cfs_rq_max_slice(), 6e3c0a4e1ad1, v7.0), not of
+ *                       max(2 slices, a tick)
  * @implemented: the engine replays this profile; others are refused.  Every
  *               profile is, v3.8-v5.6 through their own operations
  *               (lib/pelt-ops.h)
@@ -137,6 +141,7 @@ struct cfsr_profile {
 	bool cgroup_idle;
 	bool idle_strict;
 	bool idle_unprotect;
+	bool lag_clamp_max_slice;
 	bool implemented;
 	enum cfsr_profile_arith arith;
 	const struct cfsr_legacy_params *legacy;

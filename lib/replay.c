@@ -1393,15 +1393,39 @@ static bool eligible(const struct cfsr_replay *r, const struct cfsr_cfs_rq *cfs,
 	return vsums_eligible(cfs, avg, load, vruntime);
 }
 
+static bool cfs_ent_next(const struct cfsr_replay *r, const struct cfsr_cfs_rq *cfs, size_t *i,
+			 struct ent *e);
+
+/*
+ * Mirrors cfs_rq_max_slice() (kernel/sched/fair.c, v7.0+): the largest
+ * slice of the entities queued on @cfs, curr and the entity being
+ * dequeued among them.
+ */
+static uint64_t cfs_max_slice(const struct cfsr_replay *r, const struct cfsr_cfs_rq *cfs)
+{
+	uint64_t max = 0;
+	struct ent e;
+	size_t i = 0;
+
+	while (cfs_ent_next(r, cfs, &i, &e))
+		if (*e.slice > max)
+			max = *e.slice;
+	return max;
+}
+
 /*
  * Mirrors update_entity_lag() in kernel/sched/fair.c, v6.6-v6.18: the lag
- * V - v of a queued entity, clamped to the service of max(2 slices, a tick).
+ * V - v of a queued entity, clamped to the service of max(2 slices, a
+ * tick); from v7.0 (6e3c0a4e1ad1, entity_lag(); 6.18.44+,
+ * lag_clamp_max_slice) to that of the cfs_rq's largest slice plus a tick.
  * The lag is the engine's own from here on (@lag_seen).
  */
 static void update_entity_lag(const struct cfsr_replay *r, const struct cfsr_cfs_rq *cfs,
 			      const struct ent *e)
 {
-	uint64_t span = 2 * *e->slice > r->tick_nsec ? 2 * *e->slice : r->tick_nsec;
+	uint64_t span = r->profile->lag_clamp_max_slice ? cfs_max_slice(r, cfs) + r->tick_nsec :
+			2 * *e->slice > r->tick_nsec	? 2 * *e->slice :
+							  r->tick_nsec;
 	int64_t limit = (int64_t)calc_delta_fair(span, e);
 	int64_t vlag = (int64_t)(avg_vruntime(r, cfs) - *e->vruntime);
 

@@ -124,8 +124,8 @@ test_expect_success 'v6.8-v6.11 replay, labelled what-if on a 6.18 trace' "
 	test \"\$(model 6.8.8)\" = 'v6.8.0-v6.8.8 EEVDF (what-if: not the traced kernel'\\''s model)' &&
 	test \"\$(model 6.8.12)\" = 'v6.8.9-v6.9 EEVDF (what-if: not the traced kernel'\\''s model)' &&
 	test \"\$(model 6.11.11)\" = 'v6.10-v6.11 EEVDF (what-if: not the traced kernel'\\''s model)' &&
-	test \"\$(model)\" = 'v6.16-v6.18 EEVDF, delayed dequeue' &&
-	test \"\$(model 6.18.3)\" = 'v6.16-v6.18 EEVDF, delayed dequeue' &&
+	test \"\$(model)\" = 'v6.18.44-v6.18.y EEVDF, delayed dequeue' &&
+	test \"\$(model 6.18.3)\" = 'v6.16-v6.18.43 EEVDF, delayed dequeue (what-if: not the traced kernel'\\''s model)' &&
 	cfsreplay report --json --kernel 6.11 '$TRACES/recorded.dat' >r.json &&
 	python3 -c 'import json,sys; t=json.load(open(\"r.json\"))[\"trace\"]; sys.exit(not (t[\"what_if\"] is True and t[\"model\"] == \"v6.10-v6.11 EEVDF\"))' &&
 	cfsreplay report --json '$TRACES/recorded.dat' >r.json &&

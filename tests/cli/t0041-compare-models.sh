@@ -47,7 +47,7 @@ import json
 d = json.load(open(\"m.json\"))
 a, b = d[\"models\"]
 assert a[\"model\"] == \"v6.10-v6.11 EEVDF\" and a[\"what_if\"] is True
-assert b[\"model\"] == \"v6.16-v6.18 EEVDF, delayed dequeue\" and b[\"what_if\"] is False
+assert b[\"model\"] == \"v6.18.44-v6.18.y EEVDF, delayed dequeue\" and b[\"what_if\"] is False
 assert a[\"stats\"][\"delayed\"] == 0 and b[\"stats\"][\"delayed\"] > 0, (a, b)
 # a delayed sleep ends in a pick or a wakeup, or is still delayed at the end
 assert b[\"stats\"][\"delayed\"] >= b[\"stats\"][\"delayed_picked\"] + b[\"stats\"][\"delayed_woken\"]
@@ -119,7 +119,7 @@ fi
 test_expect_success 'text: both models named, what-if marked, 100 columns' "
 	cfsreplay compare --kernel 6.11 --top 3 '$TRACES/recorded.dat' >t.txt &&
 	grep -q '^model A  v6.10-v6.11 EEVDF (what-if)\$' t.txt &&
-	grep -q '^model B  v6.16-v6.18 EEVDF, delayed dequeue\$' t.txt &&
+	grep -q '^model B  v6.18.44-v6.18.y EEVDF, delayed dequeue\$' t.txt &&
 	grep -q 'sleeps delayed' t.txt && grep -q '^tasks, largest mean difference first (3 of ' t.txt &&
 	test \$(awk '{ if (length(\$0) > m) m = length(\$0) } END { print m }' t.txt) -le 100
 "

@@ -59,7 +59,7 @@ test_expect_success 'info: the recorded bitmask decoded by the 6.18 order' "
 	grep -q 'sysctl_sched_features=99674079' info.txt &&
 	grep -q '^sched features: decoded by the release table (features.h order of v6.18.5-' info.txt &&
 	on_off 99674079 >want && info_on_off info.txt >got && diff -u want got &&
-	grep -q '^  engine:       the defaults of model v6.16-v6.18' info.txt
+	grep -q '^  engine:       the defaults of model v6.18.44-v6.18.y' info.txt
 "
 
 [ -x "$METASET" ] || { test_skip 'rewritten metadata' "no $METASET (make builds it)"; test_done; }
@@ -83,7 +83,7 @@ test_expect_success 'NO_DELAY_DEQUEUE: info says so' '
 	rewrite nodelay "$NODELAY" &&
 	cfsreplay info nodelay.dat >info.txt &&
 	on_off $((99674079 & ~(1 << 8))) >want && info_on_off info.txt >got && diff -u want got &&
-	grep -q "^  engine:       model v6.16-v6.18 EEVDF, delayed dequeue with NO_DELAY_DEQUEUE\$" info.txt
+	grep -q "^  engine:       model v6.18.44-v6.18.y EEVDF, delayed dequeue with NO_DELAY_DEQUEUE\$" info.txt
 '
 
 # json_on_off FILE: info --json's sched_features as "on -- off", and its engine's differences

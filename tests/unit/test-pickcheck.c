@@ -201,7 +201,7 @@ static void test_run_to_parity_feature(void **state)
 
 	(void)state;
 	for (pass = 0; pass < 2; pass++) {
-		r = cfsr_replay_new(2, cfsr_profile_for("6.18"), 250);
+		r = cfsr_replay_new(2, cfsr_profile_for("6.18.44"), 250);
 		if (pass)
 			cfsr_replay_take_tunables(r, &info);
 		feed(r, ev_switch(T0, 0, 0, false, 10));

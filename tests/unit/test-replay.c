@@ -28,10 +28,10 @@
 #define P (&cfsr_pelt_params_modern)
 #define W0 1048576 /* nice 0 */
 
-/* The v6.16-v6.18 model: EEVDF with delayed dequeue. */
+/* The model of the recorded kernels (v6.18.44+): EEVDF with delayed dequeue. */
 static const struct cfsr_profile *prof(void)
 {
-	return cfsr_profile_for("6.18");
+	return cfsr_profile_for("6.18.44");
 }
 
 /* An event of @kind at @ts on @cpu in the context of @ctx, the rest zero. */
