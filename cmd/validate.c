@@ -1044,13 +1044,21 @@ static void print_report(const struct validate *v, const char *trace, const char
 		       " times, the model's equal %" PRIu64 " times\n",
 		       v->eevdf_taken, v->eevdf_not_taken, v->eevdf_dequeued, v->eevdf_sums,
 		       v->eevdf_sums_equal);
-	if (v->lag_compared)
-		printf("EEVDF lags:       %" PRIu64
-		       " saved lags (se->vlag) at records of an entity "
-		       "off its cfs_rq, the model's equal %" PRIu64 " times (%" PRIu64
-		       " of the others descend from a lag from before the trace)%s\n",
-		       v->lag_compared, v->lag_equal, v->lag_guessed,
-		       opt_no_keys ? "; the records' EEVDF state not taken (--no-eevdf-keys)" : "");
+	if (v->profile->eevdf) {
+		printf("EEVDF lags:       %" PRIu64 " entities placed from a lag from before the "
+		       "trace moved left to be the kernel's pick",
+		       rs->lag_inferred);
+		if (v->lag_compared)
+			printf("; %" PRIu64
+			       " saved lags (se->vlag) at records of an entity off its "
+			       "cfs_rq, the model's equal %" PRIu64 " times (%" PRIu64
+			       " of the others descend from a lag from before the trace)%s",
+			       v->lag_compared, v->lag_equal, v->lag_guessed,
+			       opt_no_keys ? "; the records' EEVDF state not taken "
+					     "(--no-eevdf-keys)" :
+					     "");
+		printf("\n");
+	}
 	printf("cfs_rq records without a period crossed (attach, detach, propagation): %" PRIu64
 	       "; group entity records: %" PRIu64 "\n",
 	       v->cfs_no_crossing, v->gse_no_crossing);

@@ -232,6 +232,8 @@ struct cfsr_replay {
 	 * not in 6.12.y, which keeps v6.9's reweight_eevdf())
 	 */
 	bool reweight_place;
+	/* EEVDF: lags from before the trace moved to the kernel's picks (infer_guessed_pick()) */
+	bool infer_lags;
 	/* a dying task is moved even within its group (exit_same()), by release */
 	bool exit_same;
 	/* CONFIG_SCHED_AUTOGROUP as recorded: 1 set, -1 not, 0 unknown */
@@ -713,6 +715,11 @@ static void pelt_start(const struct cfsr_replay *r, struct replay_rq *rq)
 	rq->pelt_on = true;
 	rq->pelt_busy = rq->curr > 0;
 	rq->pelt_task = rq->pelt_base = rq->last_clock;
+}
+
+void cfsr_replay_set_lag_inference(struct cfsr_replay *r, bool on)
+{
+	r->infer_lags = on;
 }
 
 void cfsr_replay_set_capacity(struct cfsr_replay *r, int cpu, uint32_t capacity)
@@ -1449,6 +1456,10 @@ static unsigned int cfs_nr_queued(const struct cfsr_cfs_rq *cfs)
  */
 static void ent_note_placed(const struct cfsr_replay *r, const struct ent *e)
 {
+	if (e->t)
+		e->t->wake_placed = true;
+	else
+		e->g->se_wake_placed = true;
 	if (e->t && !e->t->lag_seen)
 		e->t->lag_guessed = true;
 	else if (e->g && !e->g->se_lag_seen && !(e->g->group && r->tgs[e->g->group].created))
@@ -3953,9 +3964,12 @@ static void set_next(struct cfsr_replay *r, struct cfsr_task *t, int cpu, uint64
 	t->exec_start = now;
 	t->exec_stamp = r->stamp || !exact;
 	t->exec_known = clock_ok(r, cpu);
+	t->wake_placed = false;
 	/* set_next_entity() of the levels that change, update_curr() in the pick of the others */
-	for (g = task_cfs(r, t); g && g->group; g = parent_cfs(r, g))
+	for (g = task_cfs(r, t); g && g->group; g = parent_cfs(r, g)) {
 		g->se_exec_start = now;
+		g->se_wake_placed = false;
+	}
 }
 
 /* A task the model had running left its CPU unseen. */
@@ -4107,6 +4121,61 @@ static void newidle_balance(struct cfsr_replay *r, int cpu, uint64_t now, uint64
 	r->stats.own_balances++;
 }
 
+/*
+ * The kernel picked @e on @cfs (on the path to the task it switched to),
+ * placed at its enqueue from a lag the engine only guessed: where the
+ * engine's state has another eligible entity of @cfs with an earlier
+ * deadline, the guess was too small; @e is moved left just enough to be
+ * pick_eevdf()'s choice.
+ */
+static void infer_guessed_pick(struct cfsr_replay *r, struct cfsr_cfs_rq *cfs,
+			       const struct ent *self)
+{
+	uint64_t min_d = 0, shift;
+	bool any = false;
+	struct ent e;
+	size_t i = 0;
+
+	while (cfs_ent_next(r, cfs, &i, &e)) {
+		if (ent_same(&e, self) || ent_delayed(NULL, &e) ||
+		    !eligible(r, cfs, NULL, *e.vruntime))
+			continue;
+		if (!any || (int64_t)(*e.deadline - min_d) < 0)
+			min_d = *e.deadline;
+		any = true;
+	}
+	if (!any || (int64_t)(*self->deadline - min_d) <= 0)
+		return;
+	shift = *self->deadline - min_d + 1;
+	avg_vruntime_account(cfs, *self->vruntime, ent_weight(self), -1);
+	*self->vruntime -= shift;
+	*self->deadline -= shift;
+	avg_vruntime_account(cfs, *self->vruntime, ent_weight(self), 1);
+	r->stats.lag_inferred++;
+}
+
+/* infer_guessed_pick() on each level of the path to @next that is a fresh guess. */
+static void infer_guessed_path(struct cfsr_replay *r, struct cfsr_task *next)
+{
+	struct cfsr_cfs_rq *cfs = task_cfs(r, next), *g;
+	struct ent e;
+
+	if (!r->infer_lags || !r->profile->eevdf || !cfs || !next->fair ||
+	    next->state != CFSR_TS_QUEUED)
+		return;
+	if (next->lag_guessed && next->wake_placed) {
+		e = task_ent(next);
+		infer_guessed_pick(r, cfs, &e);
+	}
+	for (g = cfs; g && g->group; g = parent_cfs(r, g)) {
+		if (!g->se_on_rq || g->se_delayed || !g->se_in_sums || !g->se_wake_placed ||
+		    !cfsr_replay_gse_lag_guessed(r, g))
+			continue;
+		e = gse_ent(g);
+		infer_guessed_pick(r, parent_cfs(r, g), &e);
+	}
+}
+
 static int on_switch(struct cfsr_replay *r, const struct cfsr_event *ev)
 {
 	struct replay_rq *rq = rq_of(r, ev->cpu);
@@ -4201,6 +4270,7 @@ static int on_switch(struct cfsr_replay *r, const struct cfsr_event *ev)
 	if (next) {
 		task_set_prio(r, next, ev->sw.next_prio);
 		memcpy(next->comm, ev->sw.next_comm, sizeof(next->comm));
+		infer_guessed_path(r, next);
 		set_next(r, next, ev->cpu, now, ev->ts, exact, &set);
 	}
 	/*
@@ -6676,6 +6746,7 @@ struct cfsr_replay *cfsr_replay_new(int nr_cpus, const struct cfsr_profile *prof
 	r->base_slice = (uint64_t)profile->base_slice_ns * factor;
 	/* 6d71a9c61604 (v6.13): dropped from 6.12.11-rc2, not in 6.12.y */
 	r->reweight_place = profile->eevdf && profile->first >= CFSR_KVER(6, 13, 0);
+	r->infer_lags = true;
 	/* a release range that straddles v6.14 is taken by its first release */
 	r->exit_same = profile->first < CFSR_KVER(6, 4, 0) || profile->first >= CFSR_KVER(6, 14, 0);
 	cfsr_cfs_tunables_init(&r->cfs_tu, profile, factor);

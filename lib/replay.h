@@ -275,6 +275,7 @@ struct cfsr_cfs_rq {
 	bool se_vr_guessed;
 	bool se_lag_seen;
 	bool se_lag_guessed;
+	bool se_wake_placed;
 	bool eevdf_framed;
 };
 
@@ -438,6 +439,7 @@ struct cfsr_task {
 	uint64_t guess_ts;
 	bool lag_seen;
 	bool lag_guessed;
+	bool wake_placed;
 	uint64_t waking_ts;
 	uint64_t report_vruntime;
 	uint64_t report_ts;
@@ -520,6 +522,9 @@ typedef void (*cfsr_replay_hook)(void *data, const struct cfsr_replay_update *u)
  * @cfs_updates: cfs_rq PELT updates
  * @delayed: sleeps that the model kept queued (DELAY_DEQUEUE)
  * @delayed_picked: delayed dequeues completed by a pick
+ * @lag_inferred: entities placed from a lag from before the trace that the
+ *                kernel's pick showed larger, moved left to be its choice
+ *                (cfsr_replay_set_lag_inference())
  * @delayed_woken: delayed tasks requeued by a wakeup
  * @gse_delayed: group entities kept queued when their cfs_rq emptied
  *               (DELAY_DEQUEUE)
@@ -582,6 +587,7 @@ struct cfsr_replay_stats {
 	uint64_t cfs_updates;
 	uint64_t delayed;
 	uint64_t delayed_picked;
+	uint64_t lag_inferred;
 	uint64_t delayed_woken;
 	uint64_t gse_delayed;
 	uint64_t gse_delayed_taken;
@@ -760,6 +766,20 @@ void cfsr_replay_blocked_hint(struct cfsr_replay *r, int cpu, uint64_t ts, uint6
  */
 void cfsr_replay_clock_update(struct cfsr_replay *r, int cpu, uint64_t ts, uint64_t clock_task,
 			      uint64_t until);
+
+/**
+ * cfsr_replay_set_lag_inference() - whether a guessed lag yields to the kernel's pick
+ * @r: the engine
+ * @on: true (the default) to infer, false to keep every guess as placed
+ *
+ * An EEVDF entity whose saved lag is from before the trace is placed at
+ * its enqueue as if that lag were 0.  When the kernel then switches to it
+ * (or to a task below it) while the engine's state has another eligible
+ * entity of its cfs_rq with an earlier deadline, the lag was larger: by
+ * default the engine moves the entity left, with its deadline, just
+ * enough to be pick_eevdf()'s choice (counted in lag_inferred).
+ */
+void cfsr_replay_set_lag_inference(struct cfsr_replay *r, bool on);
 
 /**
  * cfsr_replay_set_capacity() - a CPU's capacity, arch_scale_cpu_capacity()

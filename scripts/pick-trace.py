@@ -10,23 +10,26 @@ real time); used by tests/cli/t0035-report-pick.sh.
 CPU 1 idles throughout.  On CPU 0, at T0 the idle task switches to
 spinner A (pid 201), which nothing showed before: the CPU's state is
 unknown, not judged.  A is placed at V = 0: v 0, deadline 1.4 ms.  At
-T0+1 ms A reports 1 ms (v 1.0) and B (202) wakes: V = 1.0, B gets v 1.0,
-d 2.4.  At T0+1.2 ms A reports 0.2 ms (v 1.2) and C (203) wakes: V =
-(1.2 + 1.0) / 2 = 1.1, C gets v 1.1, d 2.5.  A keeps its slice (RUN_TO_PARITY;
-its deadline 1.4 is the earliest anyway).  Then every 4 ms a tick: the
+T0+1 ms A reports 1 ms (v 1.0) and forks B (202), a new task placed at V
+with half a slice to its first deadline (PLACE_DEADLINE_INITIAL): V =
+1.0, B gets v 1.0, d 1.7.  At T0+1.2 ms A reports 0.2 ms (v 1.2) and
+forks C (203): V = (1.2 + 1.0) / 2 = 1.1, C gets v 1.1, d 1.8.  A keeps
+its slice (RUN_TO_PARITY protects it to its deadline 1.4, the earliest
+anyway).  New tasks have a known lag (0), so no pick here is taken for
+evidence of a lag from before the trace.  Then every 4 ms a tick: the
 running task reports its run time (A 2.8 ms at T0+4, then 4 ms), its
 vruntime passes its deadline, which is renewed to v + 1.4, and the trace
 switches (prev_state R) to the next task of the scenario's order.  All
 values below in ms of virtual time.
 
-  rr      A B C A B C A B C ...  At T0+4: A 4.0 (d 5.4), B 1.0 (d 2.4),
-          C 1.1 (d 2.5), V = 6.1 / 3 = 2.033: B and C eligible, B's
+  rr      A B C A B C A B C ...  At T0+4: A 4.0 (d 5.4), B 1.0 (d 1.7),
+          C 1.1 (d 1.8), V = 6.1 / 3 = 2.033: B and C eligible, B's
           deadline earlier: B.  T0+8: B 5.0 (d 6.4), V = 3.367: C (1.1)
           eligible, A (4.0) not: C.  T0+12: C 5.1 (d 6.5), V = 4.7: A.
           T0+16: A 8.0, V = 6.033: B (d 6.4) before C (d 6.5): B.  The
           cycle repeats 4 ms higher: every pick agrees.
   wrong   A C B A B C A B C ...  T0+4: the trace runs C where B had the
-          earlier deadline (2.4 < 2.5): diverges, earlier-deadline, size
+          earlier deadline (1.7 < 1.8): diverges, earlier-deadline, size
           0.1 ms; V 2.033.  T0+8: C 5.1 (d 6.5), V = (4.0 + 1.0 + 5.1) / 3
           = 3.367: B (1.0) the only eligible other: B agrees.  T0+12: B 5.0
           (d 6.4), V = 4.7: A (4.0) eligible, C (5.1) not: A agrees.
@@ -42,7 +45,7 @@ values below in ms of virtual time.
   parity  only to T0+1 ms: right after B's wakeup the trace switches A
           (R) to B.  V = 1.0; A (v 1.0, eligible) still holds the deadline
           1.4 it was switched in with, so RUN_TO_PARITY keeps it (its
-          deadline is also earlier than B's 2.4): diverges, run-to-parity,
+          deadline is also earlier than B's 1.7): diverges, run-to-parity,
           size d - v = 0.4 ms.
 
 The script prints on stderr "expect SWITCHES CONTESTED AGREES" and, per
@@ -82,9 +85,11 @@ def main():
                         "sched_stat_runtime:   comm=w%d pid=%d runtime=%d [ns]" % (pid, pid, ns)))
 
     def wake(name, ts):
+        # A forks the task: a new task's lag is 0 (place_entity() with
+        # ENQUEUE_INITIAL: deadline half a slice after its vruntime), known
         pid = PIDS[name]
-        out.append(line("w201", 201, 0, ts, "sched_waking:         comm=w%d pid=%d prio=120 target_cpu=000" % (pid, pid)))
-        out.append(line("w201", 201, 0, ts, "sched_wakeup:         w%d:%d [120] CPU:000" % (pid, pid)))
+        out.append(line("w201", 201, 0, ts, "sched_process_fork:   comm=w201 pid=201 child_comm=w%d child_pid=%d" % (pid, pid)))
+        out.append(line("w201", 201, 0, ts, "sched_wakeup_new:     w%d:%d [120] CPU:000" % (pid, pid)))
 
     runtime("A", T0 + MS, MS)
     wake("B", T0 + MS)

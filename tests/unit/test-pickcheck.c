@@ -690,11 +690,6 @@ static void test_reasons(void **state)
 	}
 }
 
-static void pc_feed(struct cfsr_pickcheck *pc, struct cfsr_event e)
-{
-	assert_int_equal(cfsr_pickcheck_event(pc, &e), 0);
-}
-
 /*
  * Three nice-0 spinners as scripts/pick-trace.py's "wrong" scenario
  * builds them (A 201 switched in at V = 0; B 202 woken at 1 ms, v 1.0,
@@ -706,22 +701,38 @@ static void pc_feed(struct cfsr_pickcheck *pc, struct cfsr_event e)
  * eligible, A not: running A is ineligible, size 8.0 - 7.366666.  With
  * --top 1 only that larger one is kept.
  */
-static void run_wrong(struct cfsr_pickcheck *pc)
+static void pc_step(struct cfsr_pickcheck *pc, struct cfsr_replay *r, struct cfsr_event e);
+
+/* @r: the check's borrowed engine */
+static void run_wrong(struct cfsr_pickcheck *pc, struct cfsr_replay *r)
 {
 	static const int order[] = { 201, 203, 202, 201, 202, 201 };
 	uint64_t ts;
 	int k;
 
-	pc_feed(pc, ev_switch(T0, 0, 0, false, 201));
-	pc_feed(pc, ev_runtime(T0 + MS, 201, MS));
-	pc_feed(pc, ev_wakeup(T0 + MS, 201, 202));
-	pc_feed(pc, ev_runtime(T0 + 1200000, 201, 200000));
-	pc_feed(pc, ev_wakeup(T0 + 1200000, 201, 203));
+	pc_step(pc, r, ev_switch(T0, 0, 0, false, 201));
+	pc_step(pc, r, ev_runtime(T0 + MS, 201, MS));
+	pc_step(pc, r, ev_wakeup(T0 + MS, 201, 202));
+	pc_step(pc, r, ev_runtime(T0 + 1200000, 201, 200000));
+	pc_step(pc, r, ev_wakeup(T0 + 1200000, 201, 203));
 	for (k = 1; k <= 5; k++) {
 		ts = T0 + 4 * MS * (uint64_t)k;
-		pc_feed(pc, ev_runtime(ts, order[k - 1], k == 1 ? 2800000 : 4 * MS));
-		pc_feed(pc, ev_switch(ts, order[k - 1], 0, true, order[k]));
+		pc_step(pc, r, ev_runtime(ts, order[k - 1], k == 1 ? 2800000 : 4 * MS));
+		pc_step(pc, r, ev_switch(ts, order[k - 1], 0, true, order[k]));
 	}
+}
+
+/*
+ * A check of the "wrong" switches on an engine that keeps every lag as
+ * placed (0): the verdicts below are by hand from those lags.
+ */
+static struct cfsr_pickcheck *wrong_check(struct cfsr_pickcheck_params *p, struct cfsr_replay **r)
+{
+	*r = cfsr_replay_new(2, p->prof, 250);
+	assert_non_null(*r);
+	cfsr_replay_set_lag_inference(*r, false);
+	p->engine = *r;
+	return cfsr_pickcheck_new(p);
 }
 
 /* The check's totals: switches, contested, agrees and cannot judge as given. */
@@ -868,11 +879,12 @@ static void test_pickcheck_top(void **state)
 	};
 	const struct cfsr_pick_div *d;
 	struct cfsr_pickcheck *pc;
+	struct cfsr_replay *r;
 
 	(void)state;
-	pc = cfsr_pickcheck_new(&p);
+	pc = wrong_check(&p, &r);
 	assert_non_null(pc);
-	run_wrong(pc);
+	run_wrong(pc, r);
 	assert_totals(pc, 6, 5, 3, 1);
 	assert_int_equal(cfsr_pickcheck_reason(pc, CFSR_PR_STATE_UNKNOWN), 1);
 	assert_int_equal(cfsr_pickcheck_reason(pc, CFSR_PR_EARLIER_DEADLINE), 1);
@@ -886,10 +898,12 @@ static void test_pickcheck_top(void **state)
 	assert_int_equal(d[0].size, 8000000 - 7366666);
 	cfsr_pickcheck_free(pc);
 
+	cfsr_replay_free(r);
+
 	p.top = 5;
-	pc = cfsr_pickcheck_new(&p);
+	pc = wrong_check(&p, &r);
 	assert_non_null(pc);
-	run_wrong(pc);
+	run_wrong(pc, r);
 	assert_int_equal(cfsr_pickcheck_top(pc, &d), 2);
 	assert_int_equal(d[0].why, CFSR_PR_INELIGIBLE);
 	assert_int_equal(d[1].why, CFSR_PR_EARLIER_DEADLINE);
@@ -898,6 +912,7 @@ static void test_pickcheck_top(void **state)
 	assert_int_equal(d[1].ran.pid, 203);
 	assert_int_equal(d[1].preferred.pid, 202);
 	cfsr_pickcheck_free(pc);
+	cfsr_replay_free(r);
 }
 
 int main(void)

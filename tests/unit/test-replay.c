@@ -2393,6 +2393,8 @@ static struct cfsr_replay *group_of_three_ran(const struct cfsr_profile *p, uint
 	struct cfsr_replay *r = cfsr_replay_new(1, p, 250);
 	struct cfsr_cfs_rq *g;
 
+	/* the lags and picks below are by hand, with every lag 0 as placed */
+	cfsr_replay_set_lag_inference(r, false);
 	assert_int_equal(cfsr_replay_task_set_group(r, 72, "/g"), 1);
 	g = cfsr_replay_cfs_rq(r, "/g", 0);
 	cfsr_replay_group_take(r, g, 2 * W0, 0, 0, 2 * W0);
