@@ -42,7 +42,7 @@
 
 #define COMPARE_FORMAT_VERSION 6
 /* compare --kernel: its own schema (cfsreplay-output(5), COMPARE --KERNEL) */
-#define MODELS_FORMAT_VERSION 2
+#define MODELS_FORMAT_VERSION 3
 #define DEFAULT_TOP 20
 #define DEFAULT_INTERVAL_NS 1000000ull
 

@@ -29,7 +29,7 @@
 #include "schedfeat.h"
 #include "truthfile.h"
 
-#define REPORT_FORMAT_VERSION 7
+#define REPORT_FORMAT_VERSION 8
 
 static const char *const report_usage[] = {
 	"usage: cfsreplay report [--json] [--top N] [--cpu CPU] [--pid PID]",

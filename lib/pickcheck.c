@@ -469,6 +469,9 @@ static enum cfsr_pick_reason classify(struct cfsr_pickcheck *pc, const struct cf
 		return CFSR_PR_RUN_TO_PARITY;
 	if (pk->buddy)
 		return CFSR_PR_NOT_BUDDY;
+	/* its lag, taken as 0, may be what made another the earlier deadline or it ineligible */
+	if (cfsr_replay_lag_guessed_path(pc->r, next))
+		return CFSR_PR_LAG_GUESSED;
 	if (!pk->other.eligible)
 		return CFSR_PR_INELIGIBLE;
 	if (pk->other.deadline == pk->picked.deadline)

@@ -68,7 +68,9 @@
 	X(CFSR_PR_NEXT_UNSEEN, "next-unseen", 'C',                                                   \
 	  "the task run was not runnable on the CPU in the model (wakeup or migration unseen)")      \
 	X(CFSR_PR_IDLE_RUNNABLE, "idle-with-runnable", 'C',                                          \
-	  "the CPU idled while the model had runnable fair tasks there")
+	  "the CPU idled while the model had runnable fair tasks there")                             \
+	X(CFSR_PR_LAG_GUESSED, "lag-guessed", 'C',                                                   \
+	  "EEVDF: the task run, or a group above it, placed from a lag from before the trace")
 
 enum cfsr_pick_reason {
 #define X(id, key, cls, text) id,

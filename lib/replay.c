@@ -4176,6 +4176,22 @@ static void infer_guessed_path(struct cfsr_replay *r, struct cfsr_task *next)
 	}
 }
 
+bool cfsr_replay_lag_guessed_path(const struct cfsr_replay *r, int pid)
+{
+	const struct cfsr_task *t = cfsr_replay_task((struct cfsr_replay *)r, pid);
+	const struct cfsr_cfs_rq *g;
+
+	if (!t || !r->infer_lags || !r->profile->eevdf || !t->fair || t->state != CFSR_TS_QUEUED)
+		return false;
+	if (t->lag_guessed && t->wake_placed)
+		return true;
+	for (g = task_cfs((struct cfsr_replay *)r, t); g && g->group;
+	     g = parent_cfs((struct cfsr_replay *)r, g))
+		if (g->se_on_rq && g->se_wake_placed && cfsr_replay_gse_lag_guessed(r, g))
+			return true;
+	return false;
+}
+
 static int on_switch(struct cfsr_replay *r, const struct cfsr_event *ev)
 {
 	struct replay_rq *rq = rq_of(r, ev->cpu);

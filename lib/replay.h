@@ -782,6 +782,19 @@ void cfsr_replay_clock_update(struct cfsr_replay *r, int cpu, uint64_t ts, uint6
 void cfsr_replay_set_lag_inference(struct cfsr_replay *r, bool on);
 
 /**
+ * cfsr_replay_lag_guessed_path() - whether a queued task's place rests on a guessed lag
+ * @r: the engine
+ * @pid: the task
+ *
+ * Return: true if the task, or a group entity above it, was placed at its
+ * last enqueue from a lag from before the trace (taken as 0) and has not
+ * run since: the engine's EEVDF state cannot say whether the kernel was
+ * to pick it; false too without lag inference, whose guesses stand for
+ * the lags (cfsr_replay_set_lag_inference()).
+ */
+bool cfsr_replay_lag_guessed_path(const struct cfsr_replay *r, int pid);
+
+/**
  * cfsr_replay_set_capacity() - a CPU's capacity, arch_scale_cpu_capacity()
  * @r: the engine
  * @cpu: the CPU

@@ -11,7 +11,7 @@ test_expect_success 'JSON has every documented key' "
 	python3 -c '
 import json
 d = json.load(open(\"r.json\"))
-assert list(d)[0] == \"format_version\" and d[\"format_version\"] == 7
+assert list(d)[0] == \"format_version\" and d[\"format_version\"] == 8
 assert set(d) == {\"format_version\", \"command\", \"trace\", \"filters\", \"load_kind\", \"groups\", \"cpus\",
                   \"idle_while_waiting\", \"lasting_imbalance\", \"kernel_loads\", \"placement\", \"pick_check\",
                   \"fidelity\"}, set(d)

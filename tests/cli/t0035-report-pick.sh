@@ -22,7 +22,7 @@ check() {
 	python3 - "$s.json" "$s.expect" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
-assert d["format_version"] == 7, d["format_version"]
+assert d["format_version"] == 8, d["format_version"]
 p = d["pick_check"]
 lines = [l.split() for l in open(sys.argv[2])]
 exp = [l for l in lines if l[0] == "expect"][0]

@@ -44,7 +44,7 @@ test_expect_success 'four-one, CPU 0 at 4096 and CPU 1 at 1024: the model window
 import json, sys
 d = json.load(open(sys.argv[1]))
 _, start, end, why, cls = open(sys.argv[2]).read().split()
-assert d['format_version'] == 7, d['format_version']
+assert d['format_version'] == 8, d['format_version']
 k = d['kernel_loads']
 # records are taken up to the last event (10.300011 s): 9.999 s .. 10.300 s, two CPUs
 assert k['from_ns'] == 10000000000 and k['records'] == 2 * 302, k

@@ -25,7 +25,7 @@ test_expect_success 'one model twice: every difference is zero' "
 	python3 -c '
 import json
 d = json.load(open(\"same.json\"))
-assert d[\"mode\"] == \"models\" and d[\"format_version\"] == 2
+assert d[\"mode\"] == \"models\" and d[\"format_version\"] == 3
 a, b = d[\"models\"]
 assert a == b, (a, b)
 assert a[\"what_if\"] is False

@@ -915,6 +915,65 @@ static void test_pickcheck_top(void **state)
 	cfsr_replay_free(r);
 }
 
+/*
+ * The "wrong" switches of run_wrong() on an engine that infers lags: B and
+ * C woke with lags the trace does not give, placed as 0 (v 1.0, d 2.4;
+ * v 1.1, d 2.5).  At T0+4 the kernel runs C, where the model's state
+ * prefers B: C's lag was larger, so the check cannot judge (lag-guessed),
+ * and the engine moves C left just enough to be the pick: by 2.5 - 2.4 ms
+ * + 1 ns, to v 999999, d 2399999.  At T0+8, C having run 4 ms (v
+ * 4999999, its deadline renewed to 6399999), V = (4.0 + 1.0 + 4.999999)
+ * / 3 ms: B (1.0), the only eligible other, agrees; at T0+12 B has run 4
+ * ms (v 5.0, d 6.4), V = 4.666666 ms: A (4.0) agrees.
+ */
+static void test_pickcheck_lag_guessed(void **state)
+{
+	struct cfsr_pickcheck_params p = {
+		.nr_cpus = 2,
+		.prof = cfsr_profile_for("6.18.44"),
+		.hz = 250,
+		.win_end = UINT64_MAX,
+		.filter_cpu = -1,
+		.filter_pid = -1,
+	};
+	static const int order[] = { 201, 203, 202, 201 };
+	struct cfsr_pickcheck *pc;
+	struct cfsr_replay *r;
+	uint64_t ts;
+	int k;
+
+	(void)state;
+	r = cfsr_replay_new(2, p.prof, 250);
+	assert_non_null(r);
+	p.engine = r;
+	pc = cfsr_pickcheck_new(&p);
+	assert_non_null(pc);
+	pc_step(pc, r, ev_switch(T0, 0, 0, false, 201));
+	pc_step(pc, r, ev_runtime(T0 + MS, 201, MS));
+	pc_step(pc, r, ev_wakeup(T0 + MS, 201, 202));
+	pc_step(pc, r, ev_runtime(T0 + 1200000, 201, 200000));
+	pc_step(pc, r, ev_wakeup(T0 + 1200000, 201, 203));
+	pc_step(pc, r, ev_runtime(T0 + 4 * MS, 201, 2800000));
+	assert_true(cfsr_replay_lag_guessed_path(r, 203));
+	pc_step(pc, r, ev_switch(T0 + 4 * MS, 201, 0, true, 203));
+	assert_int_equal(cfsr_pickcheck_reason(pc, CFSR_PR_LAG_GUESSED), 1);
+	assert_int_equal(cfsr_replay_stats(r)->lag_inferred, 1);
+	assert_int_equal(cfsr_replay_task(r, 203)->vruntime, 999999);
+	assert_int_equal(cfsr_replay_task(r, 203)->deadline, 2399999);
+	assert_false(cfsr_replay_lag_guessed_path(r, 203));
+	for (k = 2; k <= 3; k++) {
+		ts = T0 + 4 * MS * (uint64_t)k;
+		pc_step(pc, r, ev_runtime(ts, order[k - 1], 4 * MS));
+		pc_step(pc, r, ev_switch(ts, order[k - 1], 0, true, order[k]));
+	}
+	assert_totals(pc, 4, 2, 2, 2);
+	assert_int_equal(cfsr_pickcheck_reason(pc, CFSR_PR_EARLIEST), 2);
+	assert_int_equal(cfsr_pickcheck_reason(pc, CFSR_PR_STATE_UNKNOWN), 1);
+	assert_int_equal(cfsr_replay_task(r, 203)->deadline, 6399999);
+	cfsr_pickcheck_free(pc);
+	cfsr_replay_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -925,6 +984,7 @@ int main(void)
 		cmocka_unit_test(test_no_answer),
 		cmocka_unit_test(test_reasons),
 		cmocka_unit_test(test_pickcheck_top),
+		cmocka_unit_test(test_pickcheck_lag_guessed),
 		cmocka_unit_test(test_cfs_engine),
 		cmocka_unit_test(test_cfs_engine_features),
 		cmocka_unit_test(test_cfs_groups),
