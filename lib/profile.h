@@ -39,7 +39,7 @@ enum cfsr_profile_arith {
 /**
  * struct cfsr_profile - one model version
  * @name: name shown in output headers: the release range and its model,
- *        e.g. "v6.16-v6.18 EEVDF, delayed dequeue"
+ *        e.g. "v6.18.44-v6.18.y EEVDF, delayed dequeue"
  * @first: first kernel version covered, CFSR_KVER(major, minor, sublevel)
  * @last: last kernel version covered, same encoding (sublevel 999 for the
  *        end of a series)

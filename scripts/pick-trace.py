@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-only
 """Write a synthetic one-CPU scheduler trace, as `trace-cmd report -t` text,
-whose EEVDF picks follow by hand (v6.16-v6.18 on 2 CPUs: base slice
-0.7 ms x (1 + ilog2(2)) = 1.4 ms; nice 0: weight 1024, virtual time =
-real time); used by tests/cli/t0035-report-pick.sh.
+whose EEVDF picks follow by hand (`--kernel 6.18`, the v6.16-v6.18.43
+model, on 2 CPUs: base slice 0.7 ms x (1 + ilog2(2)) = 1.4 ms; nice 0:
+weight 1024, virtual time = real time); used by
+tests/cli/t0035-report-pick.sh.
 
   pick-trace.py SCENARIO > trace.txt
 
