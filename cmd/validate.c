@@ -446,7 +446,7 @@ static void on_se_record(struct validate *v, const struct cfsr_pelt_rec *rec)
 	struct kind_stats *k = &v->k[K_TASK];
 	struct cfsr_sched_avg m;
 	uint64_t runnable;
-	bool on_rq, running;
+	bool on_rq, running, keys;
 
 	if (!t) {
 		v->no_task++;
@@ -499,9 +499,10 @@ static void on_se_record(struct validate *v, const struct cfsr_pelt_rec *rec)
 	if (rec->on_rq > 0 && rec->sched_delayed > 0 && rec->rq_cpu >= 0)
 		v->eevdf_delayed +=
 			(uint64_t)cfsr_replay_task_take_delayed(v->replay, t, (int)rec->rq_cpu);
-	if (rec_eevdf(rec, &eevdf) && v->profile->eevdf)
+	keys = rec_eevdf(rec, &eevdf);
+	if (keys && v->profile->eevdf)
 		compare_lag(v, &eevdf, on_rq, t->vlag, !t->lag_seen || t->lag_guessed);
-	if (!opt_no_keys && rec_eevdf(rec, &eevdf)) {
+	if (keys && !opt_no_keys) {
 		if (!eevdf.queued)
 			v->eevdf_dequeued += (uint64_t)cfsr_replay_task_take_dequeued(v->replay, t);
 		count_eevdf(v, cfsr_replay_task_take_eevdf(v->replay, t, &eevdf));
@@ -550,6 +551,7 @@ static int on_gse_record(struct validate *v, const struct cfsr_pelt_rec *rec)
 	struct kind_stats *k = &v->k[K_GSE];
 	struct cfsr_eevdf eevdf;
 	struct cfsr_cfs_rq *cfs;
+	bool keys;
 	int cross;
 	struct cfsr_sched_avg m;
 
@@ -593,7 +595,8 @@ static int on_gse_record(struct validate *v, const struct cfsr_pelt_rec *rec)
 		compare_avg(k, &m, rec, (int)rec->rq_cpu);
 		rel_compare(&v->rel[R_SE_WEIGHT], (int64_t)cfs->se_weight, rec->weight);
 	}
-	if (rec_eevdf(rec, &eevdf) && v->profile->eevdf)
+	keys = rec_eevdf(rec, &eevdf);
+	if (keys && v->profile->eevdf)
 		compare_lag(v, &eevdf, cfs->se_on_rq, cfs->se_vlag,
 			    cfsr_replay_gse_lag_guessed(v->replay, cfs));
 	if (v->free_run)
@@ -603,7 +606,7 @@ static int on_gse_record(struct validate *v, const struct cfsr_pelt_rec *rec)
 	cfs->se_read_lut = cfs->se_avg.last_update_time;
 	cfs->se_known = true;
 	cfsr_replay_group_take(v->replay, cfs, (uint64_t)rec->weight, 0, -1, 0);
-	if (!opt_no_keys && rec_eevdf(rec, &eevdf))
+	if (keys && !opt_no_keys)
 		count_eevdf(v, cfsr_replay_gse_take_eevdf(v->replay, cfs, &eevdf));
 	return 0;
 }
@@ -1533,12 +1536,13 @@ static bool acts_on(const struct cfsr_event *ev, int cpu)
 }
 
 /*
- * Whether the trace has an event acting on @cpu from @from to @to: @next,
- * the event read but not replayed yet (NULL none), then those read ahead.
- * 1 yes, 0 no, -1 the look ahead ends first (the reader's bound) or fails.
+ * Whether the trace has an event acting on @cpu from @from to @to (@own:
+ * only one of @cpu itself): @next, the event read but not replayed yet
+ * (NULL none), then those read ahead.  1 yes, 0 no, -1 the look ahead ends
+ * first (the reader's bound) or fails.
  */
 static int event_within(struct cfsr_trace *t, const struct cfsr_event *next, int cpu, uint64_t from,
-			uint64_t to)
+			uint64_t to, bool own)
 {
 	const struct cfsr_event *ev = next;
 	size_t i = 0;
@@ -1548,7 +1552,7 @@ static int event_within(struct cfsr_trace *t, const struct cfsr_event *next, int
 	for (;;) {
 		if (ev->ts > to)
 			return 0;
-		if (ev->ts >= from && acts_on(ev, cpu))
+		if (ev->ts >= from && (own ? ev->cpu == cpu : acts_on(ev, cpu)))
 			return 1;
 		if (cfsr_trace_peek(t, i++, &ev) <= 0)
 			return -1;
@@ -1574,7 +1578,7 @@ static void settle_quiet(struct validate *v, struct cfsr_trace *t, const struct 
 	for (i = 0; i < v->nr_pending; i++) {
 		struct pending_update *p = &v->pending[i];
 
-		ev = event_within(t, next, p->cpu, p->ts, p->ts + CFSR_REPLAY_PATH_NS);
+		ev = event_within(t, next, p->cpu, p->ts, p->ts + CFSR_REPLAY_PATH_NS, false);
 		if (ev)
 			v->pending[n++] = *p;
 		else
@@ -1600,22 +1604,15 @@ static void settle_quiet(struct validate *v, struct cfsr_trace *t, const struct 
 static void settle_tick_before(struct validate *v, struct cfsr_trace *t,
 			       const struct cfsr_event *next, const struct cfsr_pelt_rec *rec)
 {
-	const struct cfsr_event *ev = next;
 	int cpu = (int)rec->rq_cpu;
 	uint64_t at, clock;
-	size_t i = 0;
 
 	if (v->free_run || !cfsr_replay_pending_report(v->replay, cpu, &at, &clock) ||
 	    (uint64_t)rec->ts <= at + TICK_RECORDS_NS || rec->clock_task < 0 ||
 	    record_clock(v, rec, false) <= clock)
 		return;
-	while (ev && ev->ts <= at + CFSR_REPLAY_PATH_NS) {
-		if (ev->ts >= at && ev->cpu == cpu)
-			return;
-		if (cfsr_trace_peek(t, i++, &ev) <= 0)
-			return;
-	}
-	cfsr_replay_settle_tick(v->replay, cpu);
+	if (!event_within(t, next, cpu, at, at + CFSR_REPLAY_PATH_NS, true))
+		cfsr_replay_settle_tick(v->replay, cpu);
 }
 
 /* Merge the trace and the kernel records by time and replay. */

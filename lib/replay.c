@@ -1449,10 +1449,16 @@ static unsigned int cfs_nr_queued(const struct cfsr_cfs_rq *cfs)
 	return cfs->nr_queued + cfs->nr_gse;
 }
 
+/* A group the trace made (cgroup_mkdir): its entity's first lag is 0, known. */
+static bool gse_made_in_trace(const struct cfsr_replay *r, const struct cfsr_cfs_rq *g)
+{
+	return g->group && r->tgs[g->group].created;
+}
+
 /*
- * A placement read the entity's saved lag: one from before the trace (never
- * set by the engine, taken as 0) leaves its vruntime a guess, and the lags
- * saved from it after.
+ * A placement read the entity's saved lag (it stays "placed" until it
+ * runs): one from before the trace (never set by the engine, taken as 0)
+ * leaves its vruntime a guess, and the lags saved from it after.
  */
 static void ent_note_placed(const struct cfsr_replay *r, const struct ent *e)
 {
@@ -1462,7 +1468,7 @@ static void ent_note_placed(const struct cfsr_replay *r, const struct ent *e)
 		e->g->se_wake_placed = true;
 	if (e->t && !e->t->lag_seen)
 		e->t->lag_guessed = true;
-	else if (e->g && !e->g->se_lag_seen && !(e->g->group && r->tgs[e->g->group].created))
+	else if (e->g && !e->g->se_lag_seen && !gse_made_in_trace(r, e->g))
 		e->g->se_lag_guessed = true;
 }
 
@@ -4154,22 +4160,42 @@ static void infer_guessed_pick(struct cfsr_replay *r, struct cfsr_cfs_rq *cfs,
 	r->stats.lag_inferred++;
 }
 
+/*
+ * A queued task the kernel may be about to run, under lag inference:
+ * whether its place rests on a guessed lag, placed so and not run since,
+ * the group entities on its path alike.
+ */
+static bool guess_candidate(const struct cfsr_replay *r, const struct cfsr_task *t)
+{
+	return t && r->infer_lags && r->profile->eevdf && t->fair && t->state == CFSR_TS_QUEUED;
+}
+
+static bool task_fresh_guess(const struct cfsr_task *t)
+{
+	return t->lag_guessed && t->wake_placed;
+}
+
+static bool gse_fresh_guess(const struct cfsr_replay *r, const struct cfsr_cfs_rq *g)
+{
+	return g->se_on_rq && !g->se_delayed && g->se_wake_placed &&
+	       cfsr_replay_gse_lag_guessed(r, g);
+}
+
 /* infer_guessed_pick() on each level of the path to @next that is a fresh guess. */
 static void infer_guessed_path(struct cfsr_replay *r, struct cfsr_task *next)
 {
 	struct cfsr_cfs_rq *cfs = task_cfs(r, next), *g;
 	struct ent e;
 
-	if (!r->infer_lags || !r->profile->eevdf || !cfs || !next->fair ||
-	    next->state != CFSR_TS_QUEUED)
+	if (!guess_candidate(r, next) || !cfs)
 		return;
-	if (next->lag_guessed && next->wake_placed) {
+	if (task_fresh_guess(next)) {
 		e = task_ent(next);
 		infer_guessed_pick(r, cfs, &e);
 	}
 	for (g = cfs; g && g->group; g = parent_cfs(r, g)) {
-		if (!g->se_on_rq || g->se_delayed || !g->se_in_sums || !g->se_wake_placed ||
-		    !cfsr_replay_gse_lag_guessed(r, g))
+		/* not in the sums: the entity that runs (it has not run since placed) */
+		if (!gse_fresh_guess(r, g) || !g->se_in_sums)
 			continue;
 		e = gse_ent(g);
 		infer_guessed_pick(r, parent_cfs(r, g), &e);
@@ -4178,16 +4204,16 @@ static void infer_guessed_path(struct cfsr_replay *r, struct cfsr_task *next)
 
 bool cfsr_replay_lag_guessed_path(const struct cfsr_replay *r, int pid)
 {
-	const struct cfsr_task *t = cfsr_replay_task((struct cfsr_replay *)r, pid);
+	struct cfsr_replay *w = (struct cfsr_replay *)r; /* task_cfs() and the walk do not write */
+	const struct cfsr_task *t = cfsr_replay_task(w, pid);
 	const struct cfsr_cfs_rq *g;
 
-	if (!t || !r->infer_lags || !r->profile->eevdf || !t->fair || t->state != CFSR_TS_QUEUED)
+	if (!guess_candidate(r, t))
 		return false;
-	if (t->lag_guessed && t->wake_placed)
+	if (task_fresh_guess(t))
 		return true;
-	for (g = task_cfs((struct cfsr_replay *)r, t); g && g->group;
-	     g = parent_cfs((struct cfsr_replay *)r, g))
-		if (g->se_on_rq && g->se_wake_placed && cfsr_replay_gse_lag_guessed(r, g))
+	for (g = task_cfs(w, t); g && g->group; g = parent_cfs(w, g))
+		if (gse_fresh_guess(r, g))
 			return true;
 	return false;
 }
@@ -7780,9 +7806,7 @@ int cfsr_replay_gse_take_eevdf(struct cfsr_replay *r, struct cfsr_cfs_rq *g,
 
 bool cfsr_replay_gse_lag_guessed(const struct cfsr_replay *r, const struct cfsr_cfs_rq *g)
 {
-	if (g->group && r->tgs[g->group].created)
-		return false;
-	return !g->se_lag_seen || g->se_lag_guessed;
+	return !gse_made_in_trace(r, g) && (!g->se_lag_seen || g->se_lag_guessed);
 }
 
 /*

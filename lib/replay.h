@@ -212,6 +212,8 @@ enum cfsr_task_state {
  *               before the trace, taken as 0
  * @se_lag_guessed: EEVDF: a placement read @se_vlag before it was seen
  *                  (as @lag_guessed of a task)
+ * @se_wake_placed: EEVDF: placed at its last enqueue and not run since
+ *                  (set_next() clears it)
  * @eevdf_framed: its vruntimes are in the kernel's frame: a reading of the
  *                kernel's sums (cfsr_replay_cfs_rq_take_eevdf()) moved them
  *                there, so its entities can take the kernel's vruntimes
@@ -366,6 +368,8 @@ struct cfsr_cfs_rq {
  * @lag_guessed: EEVDF: a placement read @vlag before it was seen, so its
  *               vruntime, and every lag saved from it since, descend from
  *               that guess (until a kernel reading gives its lag)
+ * @wake_placed: EEVDF: placed at its last enqueue and not run since
+ *               (set_next() clears it)
  * @waking_ts: trace time of its last sched_waking, 0 none
  * @report_vruntime: its vruntime before its last run-time report's
  *                   update_curr() (requeue_delayed())
