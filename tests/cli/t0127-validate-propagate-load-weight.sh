@@ -61,7 +61,7 @@ need_trace_cmd 'propagations that read load.weight after the accounting'
 
 cat >"$TRASH/propagate.py" <<'PY'
 import gzip, json, re, sys
-from tracedata import report
+from tracedata import next_crossing, record_name, report
 pelt, dat = sys.argv[1], sys.argv[2]
 text = report(dat)
 # the events that tell an enqueue or a dequeue: (ts, kind, CPUs, pid, prev_state)
@@ -88,18 +88,6 @@ def runnable(P, C, weight, d):
     """update_tg_cfs_load()'s negative branch: the group entity's new load_sum"""
     load_sum = C['load_sum'] // (weight >> 10) if weight >> 10 else 0
     return max(min(P['load_sum'], load_sum), d['util_sum'] >> 10)
-
-def name(d, tg):
-    return '%d.%09d cpu %d %s' % (d['ts'] // 10**9, d['ts'] % 10**9, d['rq_cpu'], tg)
-
-def next_crossing(kind, tg, cpu, after):
-    """the first record of that entity or cfs_rq after @after that crosses a period"""
-    last = None
-    for x in recs:
-        if x['type'] == kind and x['tg'] == tg and x['rq_cpu'] == cpu:
-            if x['ts'] > after and last is not None and x['last_update_time'] >> 20 != last >> 20:
-                return x
-            last = x['last_update_time']
 
 prev, group_cfs, task = {}, {}, {}
 for d in recs:
@@ -131,15 +119,16 @@ for d in recs:
        runnable(P, C, C['weight'], d) == d['load_sum']:
         continue
     print('# %s: pid %d %s, load.weight %d%+d, load_sum %d (%d read with %d)' % (
-        name(d, d['tg']), e[3], 'enqueued' if sign > 0 else 'dequeued', C['weight'] >> 10,
+        record_name(d, d['tg']), e[3], 'enqueued' if sign > 0 else 'dequeued', C['weight'] >> 10,
         sign * (t['weight'] >> 10), d['load_sum'], runnable(P, C, C['weight'], d),
         C['weight'] >> 10))
-    g = next_crossing('gse', d['tg'], cpu, d['ts'])
-    r = next_crossing('cfs', '/', cpu, d['ts'])
+    # the first after this record
+    g = next_crossing(recs, 'gse', d['tg'], cpu, d['ts'] + 1)
+    r = next_crossing(recs, 'cfs', '/', cpu, d['ts'] + 1)
     if g:
-        print('gse', name(g, d['tg']))
+        print('gse', record_name(g, d['tg']))
     if r:
-        print('root', name(r, '/'))
+        print('root', record_name(r, '/'))
 PY
 
 # listed.py VALIDATE_OUTPUT FOUND MAX: of the effect records in FOUND, those

@@ -88,25 +88,13 @@ need_trace_cmd 'ticks followed by a later path on their CPU'
 
 cat >"$TRASH/ticks.py" <<'PY'
 import bisect, re, sys
-from tracedata import events_by_cpu, records
+from tracedata import events_by_cpu, next_crossing, record_name, records
 pelt, dat = sys.argv[1], sys.argv[2]
 # each CPU's own events (its column): (ts, name, arguments)
 ev = events_by_cpu(dat)
 recs = [d for d in records(pelt) if d['type'] in ('se', 'gse', 'cfs')]
 times = [d['ts'] for d in recs]
 parent = {d['tg']: d['parent_tg'] for d in recs if d['type'] == 'gse'}
-
-def name(d, tg):
-    return '%d.%09d cpu %d %s' % (d['ts'] // 10**9, d['ts'] % 10**9, d['rq_cpu'], tg)
-
-def next_crossing(kind, tg, cpu, at):
-    """the first record of that entity or cfs_rq at or after @at that crosses a period"""
-    last = None
-    for x in recs:
-        if x['type'] == kind and x['tg'] == tg and x['rq_cpu'] == cpu:
-            if x['ts'] >= at and last is not None and x['last_update_time'] >> 20 != last >> 20:
-                return x
-            last = x['last_update_time']
 
 for cpu, es in sorted(ev.items()):
     for i, (ts, kind, args) in enumerate(es):
@@ -128,17 +116,17 @@ for cpu, es in sorted(ev.items()):
         se = [d for d in recs[:bisect.bisect_right(times, ts + 20000)]
               if d['type'] == 'se' and d['pid'] == pid]
         print('# cpu %d report %d.%09d pid %d, later path %s (made on cpu %d)' % (
-            cpu, ts // 10**9, ts % 10**9, pid, name(later, later.get('tg', later.get('pid'))),
+            cpu, ts // 10**9, ts % 10**9, pid, record_name(later, later.get('tg', later.get('pid'))),
             later['cpu']))
         tg = se[-1]['parent_tg'] if se else '/'
         while tg != '/' and tg in parent:
-            g = next_crossing('gse', tg, cpu, later['ts'])
+            g = next_crossing(recs, 'gse', tg, cpu, later['ts'])
             if g:
-                print('gse', name(g, tg))
+                print('gse', record_name(g, tg))
             tg = parent[tg]
-        r = next_crossing('cfs', '/', cpu, later['ts'])
+        r = next_crossing(recs, 'cfs', '/', cpu, later['ts'])
         if r:
-            print('root', name(r, '/'))
+            print('root', record_name(r, '/'))
 PY
 
 # listed.py VALIDATE_OUTPUT FOUND MAX: of the effect records in FOUND, those

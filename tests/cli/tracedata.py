@@ -34,6 +34,24 @@ def records(pelt):
     return sorted(recs, key=lambda d: d['ts'])
 
 
+def record_name(d, tg):
+    """A record's time, CPU and entity @tg, as validate --diffs lists them."""
+    return '%d.%09d cpu %d %s' % (d['ts'] // 10**9, d['ts'] % 10**9, d['rq_cpu'], tg)
+
+
+def next_crossing(recs, kind, tg, cpu, at):
+    """The first record of @recs of that @kind ('gse', 'cfs') and group on
+    @cpu at or after @at whose last_update_time crossed a 1024 us period
+    since that entity's record before it."""
+    last = None
+    for x in recs:
+        if x['type'] == kind and x['tg'] == tg and x['rq_cpu'] == cpu:
+            if x['ts'] >= at and last is not None and x['last_update_time'] >> 20 != last >> 20:
+                return x
+            last = x['last_update_time']
+    return None
+
+
 def diff_sections(text):
     """validate --diffs output @text: its group entity ('gse') and root
     cfs_rq ('root') sections, each a block of text."""
