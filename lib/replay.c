@@ -2412,7 +2412,8 @@ static void tg_changed(struct replay_tg *tg, uint64_t ts, int cpu, int64_t delta
 
 /*
  * The kernel's record of a group cfs_rq update fires in
- * __update_load_avg_cfs_rq(), its update_tg_load_avg() a little after:
+ * __update_load_avg_cfs_rq(), its update_tg_load_avg() a little after
+ * (update_load_avg() with UPDATE_TG, kernel/sched/fair.c, v5.7-v6.18):
  * another CPU's records have shown tg->load_avg without it up to about
  * 1.2 us after that record (later_publication()).
  */
@@ -6403,7 +6404,8 @@ static uint64_t pending_instant(struct cfsr_replay *r, int cpu, bool gse)
  * The update_tg_load_avg() of @cpu's pending tick, made ahead of its walk
  * at the instant of the kernel's record of its group cfs_rq
  * (pending_instant()): entity_tick() publishes right after that update
- * (UPDATE_TG), before the group entity's update_cfs_group().  The walk
+ * (UPDATE_TG), before the group entity's update_cfs_group()
+ * (kernel/sched/fair.c, v5.7-v6.18).  The walk
  * then finds the update made (cfs_decayed()).
  */
 static void publish_pending(struct cfsr_replay *r, int cpu)
