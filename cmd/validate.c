@@ -1009,15 +1009,17 @@ static void print_report(const struct validate *v, const char *trace, const char
 	print_group_moves(rs);
 	printf("replay:           %" PRIu64 " events, %" PRIu64 " task and %" PRIu64
 	       " cfs_rq updates, %" PRIu64 " recovered switches in (%" PRIu64
-	       " placed ahead of their report), %" PRIu64 " unseen switches out (%" PRIu64
-	       " run to the next task's switch-in), %" PRIu64 " unseen migrations, %" PRIu64
-	       " on an estimated clock, %" PRIu64 " unanchored, %" PRIu64
-	       " reads of a task's run time, %" PRIu64
+	       " placed ahead of their report, %" PRIu64 " by a report from another CPU, %" PRIu64
+	       " such reports of an unknown CPU left out), %" PRIu64
+	       " unseen switches out (%" PRIu64 " run to the next task's switch-in), %" PRIu64
+	       " unseen migrations, %" PRIu64 " on an estimated clock, %" PRIu64
+	       " unanchored, %" PRIu64 " reads of a task's run time, %" PRIu64
 	       " picks off the ticks' grid after a wakeup (%" PRIu64
 	       " of these reports no tick's record showed), %" PRIu64
 	       " dequeues before a newly-idle balance's pull\n",
 	       rs->events, rs->updates, rs->cfs_updates, rs->recovered_switches,
-	       rs->recovered_ahead, rs->unseen_switch_outs, rs->unseen_puts, rs->unseen_migrations,
+	       rs->recovered_ahead, rs->remote_reports, rs->remote_reports_unplaced,
+	       rs->unseen_switch_outs, rs->unseen_puts, rs->unseen_migrations,
 	       rs->estimated_updates, rs->unanchored_updates, rs->runtime_reads,
 	       rs->off_tick_reports, rs->runtime_reads_unrecorded, rs->newidle_dequeues);
 	printf("delayed dequeue:  %" PRIu64 " sleeps delayed, %" PRIu64

@@ -146,6 +146,13 @@ struct pending_runtime {
 	uint64_t last_tick_ts;
 	/* the report is a dying task's move out of its autogroup: group index + 1, else 0 */
 	int exit_group;
+	/*
+	 * an enqueue in progress from the CPU (a wakeup's sched_waking and the
+	 * migration that set its CPU, or a migration away, no other event
+	 * since): the CPU whose rq it enqueues on + 1, else 0; its task
+	 */
+	int enq_cpu1;
+	int enq_pid;
 };
 
 /* A change of tg->load_avg: a publication by @cpu, or a reading (@cpu -1). */
@@ -4620,16 +4627,87 @@ static bool exit_move_report(const struct cfsr_replay *r, const struct cfsr_task
 	return !later || !at_tick_phase(r, t->cpu, ev->ts);
 }
 
+/*
+ * A run-time report of @t, which the model does not have running, made in
+ * the context of the task the model has running on @ev's CPU: update_curr()
+ * of another CPU's rq, whose curr @t is -- try_to_wake_up()'s enqueue and
+ * wakeup_preempt() on the wakee's CPU under that rq's lock, the migration
+ * stopper's move_queued_task() onto its destination, a load balance's
+ * detach from the busiest rq, task_sched_runtime() (kernel/sched/core.c,
+ * fair.c, v2.6.29-v6.18) --: the switch into @t there is not in the trace.
+ * The CPU: the one an enqueue in progress from @ev's CPU targets (a
+ * wakeup's, after its sched_waking and the migration that set its CPU; a
+ * move's, after its sched_migrate_task), else @t's last CPU, else the other
+ * one of two.
+ * Return: the CPU; -1 if the report is not such a one, or the CPU not known.
+ */
+static int remote_report_cpu(const struct cfsr_replay *r, const struct cfsr_task *t,
+			     const struct cfsr_event *ev)
+{
+	const struct pending_runtime *p;
+	int cpu;
+
+	if (t->state == CFSR_TS_RUNNING || ev->pid == t->pid || ev->cpu < 0 ||
+	    ev->cpu >= r->nr_cpus || r->rqs[ev->cpu].curr != ev->pid)
+		return -1;
+	p = &r->pending[ev->cpu];
+	cpu = p->enq_cpu1 - 1;
+	if (cpu >= 0 && cpu < r->nr_cpus && cpu != ev->cpu)
+		return cpu;
+	if (t->cpu >= 0 && t->cpu < r->nr_cpus && t->cpu != ev->cpu)
+		return t->cpu;
+	return r->nr_cpus == 2 ? 1 - ev->cpu : -1;
+}
+
+/*
+ * The enqueue in progress from @ev's CPU, for remote_report_cpu(): a
+ * wakeup's (sched_waking gives the task's CPU, a migration then the one
+ * select_task_rq() chose) or a move's to another CPU (a migration away:
+ * the stopper's, or a wakeup's); a pull (a migration to @ev's CPU)
+ * enqueues here.
+ */
+static void note_enqueue_cpu(struct cfsr_replay *r, const struct cfsr_event *ev)
+{
+	struct pending_runtime *p;
+
+	if (ev->cpu < 0 || ev->cpu >= r->nr_cpus)
+		return;
+	p = &r->pending[ev->cpu];
+	if (ev->kind == CFSR_EV_WAKING) {
+		p->enq_cpu1 = ev->wake.target_cpu + 1;
+		p->enq_pid = ev->wake.pid;
+	} else if (ev->kind == CFSR_EV_MIGRATE &&
+		   (ev->migrate.dest_cpu != ev->cpu ||
+		    (p->enq_cpu1 && ev->migrate.pid == p->enq_pid))) {
+		p->enq_cpu1 = ev->migrate.dest_cpu + 1;
+		p->enq_pid = ev->migrate.pid;
+	} else if (ev->kind != CFSR_EV_STAT_RUNTIME) {
+		p->enq_cpu1 = 0;
+	}
+}
+
 static int on_runtime(struct cfsr_replay *r, const struct cfsr_event *ev)
 {
 	struct cfsr_task *t = task_get(r, ev->runtime.pid);
 	struct replay_rq *rq;
 	uint64_t now;
 	bool exact;
+	int remote;
 
 	if (!t)
 		return -1;
-	rq = rq_of(r, t->cpu >= 0 && t->state == CFSR_TS_RUNNING ? t->cpu : ev->cpu);
+	remote = remote_report_cpu(r, t, ev);
+	if (remote < 0 && t->state != CFSR_TS_RUNNING && ev->pid != t->pid && ev->cpu >= 0 &&
+	    ev->cpu < r->nr_cpus && r->rqs[ev->cpu].curr == ev->pid) {
+		/* another CPU's curr, that CPU not known: nothing to place */
+		r->stats.remote_reports_unplaced++;
+		return 0;
+	}
+	if (remote >= 0)
+		r->stats.remote_reports++;
+	rq = rq_of(r, remote >= 0				 ? remote :
+		      t->cpu >= 0 && t->state == CFSR_TS_RUNNING ? t->cpu :
+								   ev->cpu);
 	if (!rq)
 		return 0;
 	if (!t->fair) {
@@ -4681,7 +4759,7 @@ static int on_runtime(struct cfsr_replay *r, const struct cfsr_event *ev)
 	}
 	if (rq->ahead_pid == t->pid)
 		rq->ahead_pid = 0;
-	if (rq->curr != t->pid && ev->pid == t->pid)
+	if (rq->curr != t->pid && (ev->pid == t->pid || remote >= 0))
 		recover_switch(r, rq, t, (int)(rq - r->rqs), now, ev->runtime.runtime, ev->ts,
 			       exact);
 	else if (t->recovered_ahead && rq->curr == t->pid && ev->pid == t->pid && exact)
@@ -6679,6 +6757,7 @@ int cfsr_replay_event(struct cfsr_replay *r, const struct cfsr_event *ev)
 	if (ev->cpu >= 0 && ev->cpu < r->nr_cpus && ev->kind != CFSR_EV_STAT_RUNTIME &&
 	    !wakes_elsewhere(ev))
 		r->pending[ev->cpu].last_runtime_pid = 0;
+	note_enqueue_cpu(r, ev);
 	if (ev->kind == CFSR_EV_WAKING && task_find(r, ev->wake.pid))
 		task_find(r, ev->wake.pid)->waking_ts = ev->ts;
 	switch (ev->kind) {

@@ -499,6 +499,9 @@ typedef void (*cfsr_replay_hook)(void *data, const struct cfsr_replay_update *u)
  * @updates: task PELT updates
  * @recovered_switches: switches not in the trace, recovered from an
  *                      event's common_pid and placed by sched_stat_runtime
+ * @remote_reports: of those, placed by a report from another CPU, whose
+ *                  task was running there (remote_report_cpu())
+ * @remote_reports_unplaced: such reports whose CPU was not known: left out
  * @recovered_ahead: of those, placed before an update of the CPU that
  *                   came ahead of the report (recover_due())
  * @runtime_reads: run-time reports no event followed within half a tick of
@@ -571,6 +574,8 @@ struct cfsr_replay_stats {
 	uint64_t events;
 	uint64_t updates;
 	uint64_t recovered_switches;
+	uint64_t remote_reports;
+	uint64_t remote_reports_unplaced;
 	uint64_t recovered_ahead;
 	uint64_t runtime_reads;
 	uint64_t runtime_reads_unrecorded;

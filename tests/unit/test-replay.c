@@ -573,6 +573,57 @@ static struct cfsr_event ev_migrate(uint64_t ts, int cpu, int ctx, int pid, int 
 	return e;
 }
 
+/*
+ * Four CPUs: 40 runs on CPU 0, 50 on CPU 2.  The trace loses CPU 0's
+ * switch from 40 to 41; then 50 wakes 42 onto CPU 0 (@how 0; 1: 42 from
+ * CPU 1, moved there at the wakeup; 2: no wakeup, 50 moves 42 from CPU 2
+ * to CPU 0, as the migration stopper does), and the enqueue's
+ * update_curr() of CPU 0's rq reports 41's run time in 50's context on
+ * CPU 2.  41 is CPU 0's curr, 50 stays CPU 2's.  Then, after a wakeup
+ * onto CPU 2 itself, a report of 43, never seen, from CPU 2: no enqueue
+ * elsewhere in progress, its CPU is not known, and nothing is placed.
+ */
+static void remote_report(int how)
+{
+	struct cfsr_replay *r = cfsr_replay_new(4, prof(), 250);
+	const uint64_t t0 = 1000000000ull;
+	int cpu;
+
+	for (cpu = 0; cpu < 4; cpu++)
+		cfsr_replay_clock_sample(r, cpu, t0, 3000000000000ull);
+	feed(r, ev_switch(t0 + 1000, 0, 0, 0, false, 40));
+	feed(r, ev_switch(t0 + 1000, 2, 0, 0, false, 50));
+	if (how < 2)
+		feed(r, ev_waking(t0 + 200000, 2, 50, 42, how));
+	if (how > 0)
+		feed(r, ev_migrate(t0 + 200500, 2, 50, 42, how == 1 ? 1 : 2, 0));
+	feed(r, ev_runtime(t0 + 201000, 2, 50, 41, 5000));
+	if (how < 2)
+		feed(r, ev_wakeup(t0 + 202000, 2, 50, 42, 0));
+	assert_int_equal(cfsr_replay_task(r, 41)->state, CFSR_TS_RUNNING);
+	assert_int_equal(cfsr_replay_task(r, 41)->cpu, 0);
+	assert_int_not_equal(cfsr_replay_task(r, 40)->state, CFSR_TS_RUNNING);
+	assert_int_equal(cfsr_replay_task(r, 50)->state, CFSR_TS_RUNNING);
+	assert_int_equal(cfsr_replay_task(r, 50)->cpu, 2);
+	assert_int_equal(cfsr_replay_stats(r)->recovered_switches, 1);
+	assert_int_equal(cfsr_replay_stats(r)->remote_reports, 1);
+	/* 50 wakes 45 onto its own CPU: no enqueue elsewhere in progress */
+	feed(r, ev_wakeup(t0 + 250000, 2, 50, 45, 2));
+	feed(r, ev_runtime(t0 + 300000, 2, 50, 43, 7000));
+	assert_int_not_equal(cfsr_replay_task(r, 43)->state, CFSR_TS_RUNNING);
+	assert_int_equal(cfsr_replay_stats(r)->remote_reports_unplaced, 1);
+	assert_int_equal(cfsr_replay_stats(r)->recovered_switches, 1);
+	cfsr_replay_free(r);
+}
+
+static void test_remote_report(void **state)
+{
+	(void)state;
+	remote_report(0);
+	remote_report(1);
+	remote_report(2);
+}
+
 /* A known signal, last updated at @lut, for a task whose past the test sets. */
 static void set_known_avg(struct cfsr_task *t, uint64_t lut, uint64_t v)
 {
@@ -4536,6 +4587,7 @@ int main(void)
 		cmocka_unit_test(test_consecutive_ticks),
 		cmocka_unit_test(test_runtime_read),
 		cmocka_unit_test(test_recovered_switch),
+		cmocka_unit_test(test_remote_report),
 		cmocka_unit_test(test_recovered_switch_waker),
 		cmocka_unit_test(test_unseen_switch_out),
 		cmocka_unit_test(test_idle_balance_pull_stays_queued),
