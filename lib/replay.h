@@ -502,6 +502,8 @@ typedef void (*cfsr_replay_hook)(void *data, const struct cfsr_replay_update *u)
  * @remote_reports: of those, placed by a report from another CPU, whose
  *                  task was running there (remote_report_cpu())
  * @remote_reports_unplaced: such reports whose CPU was not known: left out
+ * @remote_settles: pending reports settled before an event of another CPU
+ *                  that acts on their CPU's rq (settle_remote())
  * @recovered_ahead: of those, placed before an update of the CPU that
  *                   came ahead of the report (recover_due())
  * @runtime_reads: run-time reports no event followed within half a tick of
@@ -576,6 +578,7 @@ struct cfsr_replay_stats {
 	uint64_t recovered_switches;
 	uint64_t remote_reports;
 	uint64_t remote_reports_unplaced;
+	uint64_t remote_settles;
 	uint64_t recovered_ahead;
 	uint64_t runtime_reads;
 	uint64_t runtime_reads_unrecorded;

@@ -1867,6 +1867,62 @@ static struct cfsr_replay *replay_all(const struct cfsr_event *ev, size_t n, boo
 }
 
 /*
+ * CPU 0 runs 60 of /g (run_lone_in_g() up to its first report, here a
+ * tick's at t0 + 4.3 ms); CPU 1 runs 99 of the root, which wakes 61 of /g
+ * (its last CPU 1, moved at the wakeup) onto CPU 0 @gap after that
+ * report, and nothing else happens on CPU 0 for 4 ms.  Beyond TICK_PATH_NS (11 us) the tick's update came first,
+ * with its publication into tg->load_avg: CPU 0's contribution is the
+ * tick's load_avg, and the enqueue's publication falls within
+ * update_tg_load_avg()'s 1 ms rate limit.  Within it (2 us) the enqueue
+ * may have come first: the engine makes it first, and the tick's update
+ * is then the one the rate limit holds back.
+ */
+static void remote_settle(uint64_t gap)
+{
+	struct cfsr_replay *r = cfsr_replay_new(2, prof(), 250);
+	const uint64_t t0 = 4000000000ull, tick = t0 + 4300000;
+	const struct cfsr_event ev[] = {
+		ev_waking(tick + gap - 1000, 1, 99, 61, 1),
+		ev_migrate(tick + gap - 500, 1, 99, 61, 1, 0),
+		ev_wakeup(tick + gap, 1, 99, 61, 0),
+		ev_runtime(tick + 4000000, 0, 60, 60, 4000000),
+	};
+	struct ahead_feed f = { ev, sizeof(ev) / sizeof(ev[0]), 0 };
+	const struct cfsr_cfs_rq *g0;
+
+	cfsr_replay_set_peek(r, ahead_peek, &f);
+	run_lone_in_g(r, t0, true);
+	feed(r, ev_switch(t0 + 10000, 1, 0, 0, false, 99));
+	set_known_avg(cfsr_replay_task(r, 61), 7000000000000ull + 1000000, 300);
+	cfsr_replay_task(r, 61)->cpu = 1;
+	g0 = cfsr_replay_cfs_rq(r, "/g", 0);
+	/* the report pending: no update since the switch */
+	assert_true(g0->avg.last_update_time < 6000000000000ull + 4000000);
+	while (f.next < f.n) {
+		struct cfsr_event e = f.ev[f.next++];
+
+		feed(r, e);
+	}
+	g0 = cfsr_replay_cfs_rq(r, "/g", 0);
+	if (gap > 5000) {
+		assert_int_equal(g0->last_update_tg_load_avg, tick);
+		assert_int_equal(g0->avg.load_avg,
+				 g0->tg_load_avg_contrib + cfsr_replay_task(r, 61)->avg.load_avg);
+	} else {
+		assert_int_equal(g0->last_update_tg_load_avg, tick + gap);
+		assert_int_equal(g0->tg_load_avg_contrib, g0->avg.load_avg);
+	}
+	cfsr_replay_free(r);
+}
+
+static void test_remote_settle(void **state)
+{
+	(void)state;
+	remote_settle(11000);
+	remote_settle(2000);
+}
+
+/*
  * The switch into task 61, woken onto an idle CPU, is lost; it ran from
  * the clock of its wakeup (the switch keeps it: RQCF_REQ_SKIP).  Its first
  * event (it wakes task 62 there, an enqueue that updates the root) comes
@@ -4588,6 +4644,7 @@ int main(void)
 		cmocka_unit_test(test_runtime_read),
 		cmocka_unit_test(test_recovered_switch),
 		cmocka_unit_test(test_remote_report),
+		cmocka_unit_test(test_remote_settle),
 		cmocka_unit_test(test_recovered_switch_waker),
 		cmocka_unit_test(test_unseen_switch_out),
 		cmocka_unit_test(test_idle_balance_pull_stays_queued),
