@@ -284,6 +284,12 @@ struct cfsr_replay {
 	bool records;
 	/* tasks a load balance moved, not attached on their new CPU yet */
 	unsigned int attach_pending;
+	/* tasks a load balance detached whose enqueue waits for its last detach (pull_continues()) */
+	int *pulled;
+	size_t nr_pulled;
+	size_t pulled_alloc;
+	/* that balance's last migration */
+	struct cfsr_event pull_ev;
 	/* tasks whose nice change waits for the next event after its report (nice_due()) */
 	unsigned int nice_pending;
 	cfsr_replay_hook hook;
@@ -4931,6 +4937,130 @@ static int on_wakeup(struct cfsr_replay *r, const struct cfsr_event *ev, bool ne
 	return 0;
 }
 
+/*
+ * Whether the next event of @ev's CPU after @ev (its run-time reports
+ * aside: detach_task()'s update_curr() of the busiest rq's task) is
+ * another migration of the same load balance: from the same CPU to the
+ * same, within a path's length.  detach_tasks() detaches every task
+ * before attach_tasks() attaches them (kernel/sched/fair.c,
+ * v2.6.39-v6.18).  Without a look ahead, no.
+ */
+static bool pull_continues(struct cfsr_replay *r, const struct cfsr_event *ev)
+{
+	const struct cfsr_event *next;
+	size_t i;
+
+	if (!r->peek)
+		return false;
+	for (i = 0;; i++) {
+		if (r->peek(r->peek_ctx, i, &next) <= 0 || next->ts > ev->ts + CFSR_REPLAY_PATH_NS)
+			return false;
+		if (next->cpu != ev->cpu || next->kind == CFSR_EV_STAT_RUNTIME)
+			continue;
+		return next->kind == CFSR_EV_MIGRATE &&
+		       next->migrate.orig_cpu == ev->migrate.orig_cpu &&
+		       next->migrate.dest_cpu == ev->migrate.dest_cpu;
+	}
+}
+
+/*
+ * The destination's half of a load balance's move of a queued task @t
+ * (attach_task(), kernel/sched/fair.c, v5.7-v6.18), at migration @ev, the
+ * last of its balance: attach_tasks() takes the tasks detach_tasks()
+ * detached last first (list_add() at the head, list_first_entry()), each
+ * placed against those attached before it.
+ */
+static void lb_enqueue(struct cfsr_replay *r, struct cfsr_task *t, const struct cfsr_event *ev)
+{
+	struct replay_rq *dst = rq_of(r, ev->migrate.dest_cpu);
+	uint64_t now;
+	bool exact;
+
+	/*
+	 * attach_tasks() attaches it later, at the destination's
+	 * clock, whose records follow the migration event: at the
+	 * first of them, or at the task's next update.
+	 */
+	if (!r->records) {
+		now = clock_at(r, dst, ev->ts, &exact);
+		attach_task(r, t, now, ev->ts, exact);
+	} else if (!t->attach_pending) {
+		t->avg.last_update_time = 0;
+		t->migrated = true;
+		t->attach_pending = true;
+		r->attach_pending++;
+	}
+	if (r->profile->eevdf)
+		task_place(r, task_cfs(r, t), t, false);
+	else
+		cfs_attach(r, t);
+	task_account(r, t, 1);
+	/*
+	 * enqueue_task_fair() on the destination: se_update_runnable()
+	 * and update_cfs_group() at each level, after the level's
+	 * update_load_avg(), whose DO_ATTACH below published the
+	 * task's load into tg->load_avg (v5.7-v6.18).  The walk is
+	 * made here where the attach was; in lock-step where an empty
+	 * group keeps its weight (v6.13+, 6.12.11+: nothing is due before)
+	 * by the attach itself, at the records' clock (attach_task()).
+	 */
+	group_levels(r, t->group, t->cpu,
+		     r->gparams->keep_empty_weight && r->records ? LEVELS_RUNNABLE : LEVELS_WALK);
+	if (t->state == CFSR_TS_QUEUED)
+		root_util_est(r, t, 1);
+	/*
+	 * move_queued_task() (kernel/sched/core.c) and attach_task()
+	 * (kernel/sched/fair.c), v5.7-v6.18, call wakeup_preempt()
+	 * (check_preempt_curr() before v6.7) after the enqueue: an
+	 * idle destination, or one whose task the mover preempts,
+	 * switches at the enqueue's clock (request_skip()).
+	 */
+	if (clock_ok(r, ev->migrate.dest_cpu)) {
+		now = clock_at(r, dst, ev->ts, &exact);
+		request_skip(r, dst, t, now, exact, ev->ts);
+	}
+	if (ev->cpu == ev->migrate.dest_cpu) {
+		dst->pulled_pid = t->pid;
+		dst->pulled_ts = ev->ts;
+	}
+	t->moved_queued = true;
+}
+
+/*
+ * The enqueues of the tasks a load balance detached before the last, in
+ * the reverse order of their detach (lb_enqueue()), at its last migration.
+ */
+static void flush_pulled(struct cfsr_replay *r)
+{
+	struct cfsr_task *t;
+
+	while (r->nr_pulled) {
+		t = cfsr_replay_task(r, r->pulled[--r->nr_pulled]);
+		if (t && t->cpu == r->pull_ev.migrate.dest_cpu &&
+		    (t->state == CFSR_TS_QUEUED || t->state == CFSR_TS_DELAYED))
+			lb_enqueue(r, t, &r->pull_ev);
+		r->stats.pulls_reordered += !r->nr_pulled;
+	}
+}
+
+static bool event_on(const struct cfsr_event *ev, int cpu);
+
+/*
+ * An event that ends a load balance's detaches before its next migration:
+ * one of the balancing CPU other than its run-time reports and the
+ * balance's migrations, or one of another CPU acting on the destination.
+ */
+static bool pull_ends(const struct cfsr_replay *r, const struct cfsr_event *ev)
+{
+	const struct cfsr_event *p = &r->pull_ev;
+
+	if (ev->cpu != p->cpu)
+		return event_on(ev, p->migrate.dest_cpu);
+	return ev->kind != CFSR_EV_STAT_RUNTIME &&
+	       !(ev->kind == CFSR_EV_MIGRATE && ev->migrate.orig_cpu == p->migrate.orig_cpu &&
+		 ev->migrate.dest_cpu == p->migrate.dest_cpu);
+}
+
 static int on_migrate(struct cfsr_replay *r, const struct cfsr_event *ev)
 {
 	struct cfsr_task *t = task_get(r, ev->migrate.pid);
@@ -5002,57 +5132,20 @@ static int on_migrate(struct cfsr_replay *r, const struct cfsr_event *ev)
 			group_walk(r, cfs, now, ev->ts, exact,
 				   r->profile->detach_in_dequeue ? &walk_full : &walk_tg);
 		t->cpu = ev->migrate.dest_cpu;
-		/*
-		 * attach_tasks() attaches it later, at the destination's
-		 * clock, whose records follow the migration event: at the
-		 * first of them, or at the task's next update.
-		 */
-		if (!r->records) {
-			now = clock_at(r, dst, ev->ts, &exact);
-			attach_task(r, t, now, ev->ts, exact);
-		} else if (!t->attach_pending) {
-			t->avg.last_update_time = 0;
-			t->migrated = true;
-			t->attach_pending = true;
-			r->attach_pending++;
+		if (pull_continues(r, ev)) {
+			/* attach_tasks() attaches after the last detach, the last first */
+			if (CFSR_ALLOC_GROW(r->pulled, r->nr_pulled + 1, r->pulled_alloc) < 0)
+				return cfsr_error("replay: out of memory");
+			r->pulled[r->nr_pulled++] = t->pid;
+			r->pull_ev = *ev;
+			return 0;
 		}
-		if (r->profile->eevdf)
-			task_place(r, task_cfs(r, t), t, false);
-		else
-			cfs_attach(r, t);
-		task_account(r, t, 1);
-		/*
-		 * enqueue_task_fair() on the destination: se_update_runnable()
-		 * and update_cfs_group() at each level, after the level's
-		 * update_load_avg(), whose DO_ATTACH below published the
-		 * task's load into tg->load_avg (v5.7-v6.18).  The walk is
-		 * made here where the attach was; in lock-step where an empty
-		 * group keeps its weight (v6.13+, 6.12.11+: nothing is due before)
-		 * by the attach itself, at the records' clock (attach_task()).
-		 */
-		group_levels(r, t->group, t->cpu,
-			     r->gparams->keep_empty_weight && r->records ? LEVELS_RUNNABLE :
-									   LEVELS_WALK);
-		if (t->state == CFSR_TS_QUEUED)
-			root_util_est(r, t, 1);
-		/*
-		 * move_queued_task() (kernel/sched/core.c) and attach_task()
-		 * (kernel/sched/fair.c), v5.7-v6.18, call wakeup_preempt()
-		 * (check_preempt_curr() before v6.7) after the enqueue: an
-		 * idle destination, or one whose task the mover preempts,
-		 * switches at the enqueue's clock (request_skip()).
-		 */
-		if (clock_ok(r, ev->migrate.dest_cpu)) {
-			now = clock_at(r, dst, ev->ts, &exact);
-			request_skip(r, dst, t, now, exact, ev->ts);
-		}
-		if (ev->cpu == ev->migrate.dest_cpu) {
-			dst->pulled_pid = t->pid;
-			dst->pulled_ts = ev->ts;
-		}
-		t->moved_queued = true;
+		lb_enqueue(r, t, ev);
+		r->pull_ev = *ev;
+		flush_pulled(r);
 		return 0;
 	}
+	flush_pulled(r);
 	/*
 	 * Wakeup migration, migrate_task_rq_fair(): remove_entity_load_avg()
 	 * on the source (v5.7-v6.18), then, from v6.0 (e2f3e35f1f5a),
@@ -6808,6 +6901,8 @@ int cfsr_replay_event(struct cfsr_replay *r, const struct cfsr_event *ev)
 		attach_clocked_due(r, ev);
 	if (r->nice_pending)
 		nice_due(r);
+	if (r->nr_pulled && pull_ends(r, ev))
+		flush_pulled(r);
 	settle_ticks(r, ev->ts);
 	settle_remote(r, ev);
 	settle_blocked(r, ev);
@@ -6953,6 +7048,7 @@ void cfsr_replay_free(struct cfsr_replay *r)
 	free(r->pending);
 	free(r->tasks);
 	free(r->map);
+	free(r->pulled);
 	for (i = 0; i < r->nr_cpu_names; i++)
 		free(r->cpu_names[i]);
 	free(r->cpu_names);

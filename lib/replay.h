@@ -504,6 +504,8 @@ typedef void (*cfsr_replay_hook)(void *data, const struct cfsr_replay_update *u)
  * @remote_reports_unplaced: such reports whose CPU was not known: left out
  * @remote_settles: pending reports settled before an event of another CPU
  *                  that acts on their CPU's rq (settle_remote())
+ * @pulls_reordered: load balances that moved more than one task, attached
+ *                   last detached first (flush_pulled())
  * @recovered_ahead: of those, placed before an update of the CPU that
  *                   came ahead of the report (recover_due())
  * @runtime_reads: run-time reports no event followed within half a tick of
@@ -579,6 +581,7 @@ struct cfsr_replay_stats {
 	uint64_t remote_reports;
 	uint64_t remote_reports_unplaced;
 	uint64_t remote_settles;
+	uint64_t pulls_reordered;
 	uint64_t recovered_ahead;
 	uint64_t runtime_reads;
 	uint64_t runtime_reads_unrecorded;

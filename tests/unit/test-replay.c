@@ -1923,6 +1923,66 @@ static void test_remote_settle(void **state)
 }
 
 /*
+ * An idle CPU 0 pulls two queued tasks from CPU 1 in one load balance,
+ * 70 then 71.  On CPU 1, 72 runs from t0 at vruntime 0 and reports 4 ms
+ * of run time at 4 ms; 70 and 71, woken there at 1 and 2 ms, are placed
+ * at V = 0 (72's vruntime advances only at its reports here).  At the
+ * detaches V is (4 ms + 0 + 0) / 3 = 1333333 ns, 70's lag, then
+ * (4 ms + 0) / 2 = 2 ms, 71's.  attach_tasks() attaches the last detached
+ * first: 71 on CPU 0's empty cfs_rq at its V, 0 (place_entity() applies
+ * no lag on an empty cfs_rq), then 70 with its lag scaled by
+ * (W + w) / W = 2: 71's vruntime less 70's is 2666666.  Without a look
+ * ahead the engine cannot know a second migration comes and attaches in
+ * the trace's order: 70 at 0, 71 at -4 ms.
+ */
+static void pull_two(bool peek)
+{
+	struct cfsr_replay *r = cfsr_replay_new(2, prof(), 250);
+	const uint64_t t0 = 2000000000ull;
+	const struct cfsr_event ev[] = {
+		ev_switch(t0, 0, 0, 0, false, 0),
+		ev_switch(t0, 1, 0, 0, false, 72),
+		ev_wakeup(t0 + 1000000, 1, 72, 70, 1),
+		ev_wakeup(t0 + 2000000, 1, 72, 71, 1),
+		ev_runtime(t0 + 4000000, 1, 72, 72, 4000000),
+		ev_migrate(t0 + 4100000, 0, 0, 70, 1, 0),
+		ev_migrate(t0 + 4103000, 0, 0, 71, 1, 0),
+	};
+	struct ahead_feed f = { ev, sizeof(ev) / sizeof(ev[0]), 0 };
+	const struct cfsr_task *a, *b;
+
+	cfsr_replay_clock_sample(r, 0, t0, 3000000000000ull);
+	cfsr_replay_clock_sample(r, 1, t0, 3000000000000ull);
+	if (peek)
+		cfsr_replay_set_peek(r, ahead_peek, &f);
+	while (f.next < f.n) {
+		struct cfsr_event e = f.ev[f.next++];
+
+		feed(r, e);
+	}
+	a = cfsr_replay_task(r, 70);
+	b = cfsr_replay_task(r, 71);
+	assert_int_equal(a->cpu, 0);
+	assert_int_equal(b->cpu, 0);
+	if (peek) {
+		assert_int_equal(b->vruntime, 0);
+		assert_int_equal((int64_t)(b->vruntime - a->vruntime), 2 * (4000000 / 3));
+	} else {
+		assert_int_equal(a->vruntime, 0);
+		assert_int_equal((int64_t)(b->vruntime - a->vruntime), -2 * 2000000);
+	}
+	assert_int_equal(cfsr_replay_stats(r)->pulls_reordered, peek ? 1 : 0);
+	cfsr_replay_free(r);
+}
+
+static void test_pull_lifo(void **state)
+{
+	(void)state;
+	pull_two(true);
+	pull_two(false);
+}
+
+/*
  * The switch into task 61, woken onto an idle CPU, is lost; it ran from
  * the clock of its wakeup (the switch keeps it: RQCF_REQ_SKIP).  Its first
  * event (it wakes task 62 there, an enqueue that updates the root) comes
@@ -4645,6 +4705,7 @@ int main(void)
 		cmocka_unit_test(test_recovered_switch),
 		cmocka_unit_test(test_remote_report),
 		cmocka_unit_test(test_remote_settle),
+		cmocka_unit_test(test_pull_lifo),
 		cmocka_unit_test(test_recovered_switch_waker),
 		cmocka_unit_test(test_unseen_switch_out),
 		cmocka_unit_test(test_idle_balance_pull_stays_queued),
