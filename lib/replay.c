@@ -4938,6 +4938,26 @@ static int on_wakeup(struct cfsr_replay *r, const struct cfsr_event *ev, bool ne
 }
 
 /*
+ * With the look ahead, the first event of @cpu after the current one up to
+ * trace time @until (with @skip_reports, run-time reports aside).
+ * Return: NULL if none, or no look ahead.
+ */
+static const struct cfsr_event *next_of_cpu(struct cfsr_replay *r, int cpu, uint64_t until,
+					    bool skip_reports)
+{
+	const struct cfsr_event *next;
+	size_t i;
+
+	for (i = 0; r->peek; i++) {
+		if (r->peek(r->peek_ctx, i, &next) <= 0 || next->ts > until)
+			return NULL;
+		if (next->cpu == cpu && !(skip_reports && next->kind == CFSR_EV_STAT_RUNTIME))
+			return next;
+	}
+	return NULL;
+}
+
+/*
  * Whether the next event of @ev's CPU after @ev (its run-time reports
  * aside: detach_task()'s update_curr() of the busiest rq's task) is
  * another migration of the same load balance: from the same CPU to the
@@ -4947,20 +4967,11 @@ static int on_wakeup(struct cfsr_replay *r, const struct cfsr_event *ev, bool ne
  */
 static bool pull_continues(struct cfsr_replay *r, const struct cfsr_event *ev)
 {
-	const struct cfsr_event *next;
-	size_t i;
+	const struct cfsr_event *next = next_of_cpu(r, ev->cpu, ev->ts + CFSR_REPLAY_PATH_NS, true);
 
-	if (!r->peek)
-		return false;
-	for (i = 0;; i++) {
-		if (r->peek(r->peek_ctx, i, &next) <= 0 || next->ts > ev->ts + CFSR_REPLAY_PATH_NS)
-			return false;
-		if (next->cpu != ev->cpu || next->kind == CFSR_EV_STAT_RUNTIME)
-			continue;
-		return next->kind == CFSR_EV_MIGRATE &&
-		       next->migrate.orig_cpu == ev->migrate.orig_cpu &&
-		       next->migrate.dest_cpu == ev->migrate.dest_cpu;
-	}
+	return next && next->kind == CFSR_EV_MIGRATE &&
+	       next->migrate.orig_cpu == ev->migrate.orig_cpu &&
+	       next->migrate.dest_cpu == ev->migrate.dest_cpu;
 }
 
 /*
@@ -6723,16 +6734,11 @@ static bool pending_pick(struct cfsr_replay *r, int cpu)
 {
 	const struct pending_runtime *p = &r->pending[cpu];
 	const struct cfsr_event *next;
-	size_t i;
 
 	if (!r->peek)
 		return true;
-	for (i = 0;; i++) {
-		if (r->peek(r->peek_ctx, i, &next) <= 0 || next->ts > p->ts + CFSR_REPLAY_PATH_NS)
-			return false;
-		if (next->cpu == cpu)
-			return next->kind == CFSR_EV_SWITCH && next->sw.prev_pid == p->pid;
-	}
+	next = next_of_cpu(r, cpu, p->ts + CFSR_REPLAY_PATH_NS, false);
+	return next && next->kind == CFSR_EV_SWITCH && next->sw.prev_pid == p->pid;
 }
 
 /*
