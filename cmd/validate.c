@@ -1018,13 +1018,14 @@ static void print_report(const struct validate *v, const char *trace, const char
 	       " of these reports no tick's record showed), %" PRIu64
 	       " dequeues before a newly-idle balance's pull, %" PRIu64
 	       " reports settled before another CPU's event on their CPU, %" PRIu64
-	       " load balances of several tasks attached last detached first\n",
+	       " load balances of several tasks attached last detached first, %" PRIu64
+	       " preemptions whose __schedule() kept a tick's clock\n",
 	       rs->events, rs->updates, rs->cfs_updates, rs->recovered_switches,
 	       rs->recovered_ahead, rs->remote_reports, rs->remote_reports_unplaced,
 	       rs->unseen_switch_outs, rs->unseen_puts, rs->unseen_migrations,
 	       rs->estimated_updates, rs->unanchored_updates, rs->runtime_reads,
 	       rs->off_tick_reports, rs->runtime_reads_unrecorded, rs->newidle_dequeues,
-	       rs->remote_settles, rs->pulls_reordered);
+	       rs->remote_settles, rs->pulls_reordered, rs->unreported_picks);
 	printf("delayed dequeue:  %" PRIu64 " sleeps delayed, %" PRIu64
 	       " completed by a pick, %" PRIu64 " requeued by a wakeup; group entities: %" PRIu64
 	       " delayed, %" PRIu64 " completed by a pick, %" PRIu64 " requeued; %" PRIu64

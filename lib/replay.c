@@ -56,6 +56,8 @@ struct replay_rq {
 	bool skip_stamp;
 	/* the clock of the wakeup that asked for the skip itself, which readings do not move */
 	uint64_t skip_wake_clock;
+	/* that wakeup's trace time */
+	uint64_t skip_ts;
 	/* a switch the trace does not show kept this clock */
 	bool missed_skip;
 	uint64_t missed_clock;
@@ -3506,6 +3508,7 @@ static void request_skip(struct cfsr_replay *r, struct replay_rq *rq, const stru
 	clock_updated(rq, now, exact, r->stamp, clock_instant(rq, ts, now));
 	rq->skip_clock = now;
 	rq->skip_wake_clock = now;
+	rq->skip_ts = ts;
 	rq->skip_exact = exact;
 	rq->skip_stamp = r->stamp || !exact;
 	/* a fair wakee does not preempt a real-time task (sched_class_above()) */
@@ -6134,6 +6137,36 @@ static bool newidle_dequeue(struct cfsr_replay *r, struct cfsr_task *t,
 	return true;
 }
 
+/*
+ * Whether the switch @ev that preempts the task of pending report @p
+ * (prev_state R) has no report of its own, @p being an update before it: a
+ * wakeup onto the CPU asked its next __schedule() to keep the clock
+ * (request_skip(), RQCF_REQ_SKIP) before @p, and the switch comes more
+ * than UNREPORTED_PICK_NS after @p.  The update between (the tick's:
+ * sched_tick()'s update_rq_clock() is skipped only inside __schedule(),
+ * RQCF_ACT_SKIP) moved the clock and reported; the __schedule() that acts
+ * on the wakeup's need_resched keeps that clock, so update_curr() in its
+ * put_prev_entity() finds no run time and reports nothing
+ * (kernel/sched/core.c, fair.c, v6.7-v6.18; check_preempt_curr() before
+ * v6.7, same code).  @p is then the tick's, with its walk (entity_tick():
+ * UPDATE_TG, update_cfs_group()), not the put's.  A pick's own report comes
+ * within microseconds of its switch; a preemption held back until the
+ * tick (a kernel without full preemption, as these machines') comes
+ * tens of microseconds after the tick's report.  A sleep is left out: its
+ * newly-idle balance can come between its dequeue's report and its switch.
+ */
+#define UNREPORTED_PICK_NS 15000
+
+static bool pick_unreported(const struct cfsr_replay *r, const struct pending_runtime *p,
+			    const struct cfsr_event *ev)
+{
+	const struct replay_rq *rq = ev->cpu >= 0 && ev->cpu < r->nr_cpus ? &r->rqs[ev->cpu] : NULL;
+
+	if (!(ev->sw.preempt || !ev->sw.prev_state))
+		return false;
+	return rq && rq->skip && rq->skip_ts < p->ts && ev->ts > p->ts + UNREPORTED_PICK_NS;
+}
+
 static void settle_runtime(struct cfsr_replay *r, const struct cfsr_event *ev)
 {
 	struct pending_runtime *p;
@@ -6201,7 +6234,12 @@ static void settle_runtime(struct cfsr_replay *r, const struct cfsr_event *ev)
 	 * dequeue's, or the pick's update_curr() before put_prev_entity().
 	 */
 	w = walk_full;
-	if (ev->kind == CFSR_EV_SWITCH && ev->sw.prev_pid == t->pid) {
+	if (ev->kind == CFSR_EV_SWITCH && ev->sw.prev_pid == t->pid && pick_unreported(r, p, ev)) {
+		r->stats.unreported_picks++;
+		p->last_tick_ts = p->ts;
+		tick_seen(r, p->ts);
+		tick = true;
+	} else if (ev->kind == CFSR_EV_SWITCH && ev->sw.prev_pid == t->pid) {
 		const struct cfsr_task *next = cfsr_replay_task(r, ev->sw.next_pid);
 
 		switch_walks(r, t, next, next && fair_prio(ev->sw.next_prio),

@@ -506,6 +506,9 @@ typedef void (*cfsr_replay_hook)(void *data, const struct cfsr_replay_update *u)
  *                  that acts on their CPU's rq (settle_remote())
  * @pulls_reordered: load balances that moved more than one task, attached
  *                   last detached first (flush_pulled())
+ * @unreported_picks: preemptions whose __schedule() kept the clock of a
+ *                    tick's report before it: the report taken as the
+ *                    tick's (pick_unreported())
  * @recovered_ahead: of those, placed before an update of the CPU that
  *                   came ahead of the report (recover_due())
  * @runtime_reads: run-time reports no event followed within half a tick of
@@ -582,6 +585,7 @@ struct cfsr_replay_stats {
 	uint64_t remote_reports_unplaced;
 	uint64_t remote_settles;
 	uint64_t pulls_reordered;
+	uint64_t unreported_picks;
 	uint64_t recovered_ahead;
 	uint64_t runtime_reads;
 	uint64_t runtime_reads_unrecorded;

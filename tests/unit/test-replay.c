@@ -1923,6 +1923,58 @@ static void test_remote_settle(void **state)
 }
 
 /*
+ * 60 of /g runs on CPU 0 from t0 + 0.3 ms.  At t0 + 4.25 ms 99 on CPU 1
+ * wakes 91 onto CPU 0, which asks CPU 0's next __schedule() to keep the
+ * clock (RQCF_REQ_SKIP); 60 reports 4 ms of run time at t0 + 4.3 ms and
+ * is switched out for 91 @gap later.  30 us later, no report of the
+ * switch's own: the report was the tick's, whose walk publishes /g's load
+ * into tg->load_avg (60's load grew since its enqueue's publication, more
+ * than 1 ms before); the __schedule() that acted on the wakeup kept the
+ * tick's clock and had no run time to report.  5 us later: the report is
+ * the switch's own, put_prev_entity()'s walk, which publishes nothing.
+ */
+static void unreported_pick(uint64_t gap)
+{
+	struct cfsr_replay *r = cfsr_replay_new(2, prof(), 250);
+	const uint64_t t0 = 4000000000ull, c0 = 6000000000000ull, report = t0 + 4300000;
+	const struct cfsr_cfs_rq *g0;
+	uint64_t before;
+
+	cfsr_replay_clock_sample(r, 0, t0, c0);
+	cfsr_replay_clock_sample(r, 1, t0, 7000000000000ull);
+	assert_int_equal(cfsr_replay_task_set_group(r, 60, "/g"), 1);
+	feed(r, ev_switch(t0, 0, 0, 0, false, 0));
+	feed(r, ev_switch(t0, 1, 0, 0, false, 99));
+	set_known_avg(cfsr_replay_task(r, 60), c0 - 2000000, 600);
+	feed(r, ev_wakeup(t0 + 100000, 0, 0, 60, 0));
+	feed(r, ev_switch(t0 + 300000, 0, 0, 0, false, 60));
+	feed(r, ev_waking(t0 + 4249000, 1, 99, 91, 0));
+	feed(r, ev_wakeup(t0 + 4250000, 1, 99, 91, 0));
+	g0 = cfsr_replay_cfs_rq(r, "/g", 0);
+	before = g0->last_update_tg_load_avg;
+	assert_true(before < report - 1000000);
+	feed(r, ev_runtime(report, 0, 60, 60, 4000000));
+	feed(r, ev_switch(report + gap, 0, 60, 0, false, 91));
+	g0 = cfsr_replay_cfs_rq(r, "/g", 0);
+	if (gap > 15000) {
+		assert_int_equal(g0->last_update_tg_load_avg, report);
+		assert_int_equal(g0->tg_load_avg_contrib, g0->avg.load_avg);
+		assert_int_equal(cfsr_replay_stats(r)->unreported_picks, 1);
+	} else {
+		assert_int_equal(g0->last_update_tg_load_avg, before);
+		assert_int_equal(cfsr_replay_stats(r)->unreported_picks, 0);
+	}
+	cfsr_replay_free(r);
+}
+
+static void test_unreported_pick(void **state)
+{
+	(void)state;
+	unreported_pick(30000);
+	unreported_pick(5000);
+}
+
+/*
  * An idle CPU 0 pulls two queued tasks from CPU 1 in one load balance,
  * 70 then 71.  On CPU 1, 72 runs from t0 at vruntime 0 and reports 4 ms
  * of run time at 4 ms; 70 and 71, woken there at 1 and 2 ms, are placed
@@ -4706,6 +4758,7 @@ int main(void)
 		cmocka_unit_test(test_remote_report),
 		cmocka_unit_test(test_remote_settle),
 		cmocka_unit_test(test_pull_lifo),
+		cmocka_unit_test(test_unreported_pick),
 		cmocka_unit_test(test_recovered_switch_waker),
 		cmocka_unit_test(test_unseen_switch_out),
 		cmocka_unit_test(test_idle_balance_pull_stays_queued),
