@@ -4643,7 +4643,7 @@ static bool exit_move_report(const struct cfsr_replay *r, const struct cfsr_task
  * wakeup_preempt() on the wakee's CPU under that rq's lock, the migration
  * stopper's move_queued_task() onto its destination, a load balance's
  * detach from the busiest rq, task_sched_runtime() (kernel/sched/core.c,
- * fair.c, v2.6.29-v6.18) --: the switch into @t there is not in the trace.
+ * fair.c, v5.7-v6.18) --: the switch into @t there is not in the trace.
  * The CPU: the one an enqueue in progress from @ev's CPU targets (a
  * wakeup's, after its sched_waking and the migration that set its CPU; a
  * move's, after its sched_migrate_task), else @t's last CPU, else the other
@@ -4966,7 +4966,7 @@ static const struct cfsr_event *next_of_cpu(struct cfsr_replay *r, int cpu, uint
  * another migration of the same load balance: from the same CPU to the
  * same, within a path's length.  detach_tasks() detaches every task
  * before attach_tasks() attaches them (kernel/sched/fair.c,
- * v2.6.39-v6.18).  Without a look ahead, no.
+ * v3.18-v6.18).  Without a look ahead, no.
  */
 static bool pull_continues(struct cfsr_replay *r, const struct cfsr_event *ev)
 {
