@@ -4648,7 +4648,8 @@ static bool exit_move_report(const struct cfsr_replay *r, const struct cfsr_task
  * wakeup's, after its sched_waking and the migration that set its CPU; a
  * move's, after its sched_migrate_task), else @t's last CPU, else the other
  * one of two.
- * Return: the CPU; -1 if the report is not such a one, or the CPU not known.
+ * Return: the CPU; -1 if the report is not such a one, -2 if the CPU is
+ * not known.
  */
 static int remote_report_cpu(const struct cfsr_replay *r, const struct cfsr_task *t,
 			     const struct cfsr_event *ev)
@@ -4665,7 +4666,7 @@ static int remote_report_cpu(const struct cfsr_replay *r, const struct cfsr_task
 		return cpu;
 	if (t->cpu >= 0 && t->cpu < r->nr_cpus && t->cpu != ev->cpu)
 		return t->cpu;
-	return r->nr_cpus == 2 ? 1 - ev->cpu : -1;
+	return r->nr_cpus == 2 ? 1 - ev->cpu : -2;
 }
 
 /*
@@ -4706,8 +4707,7 @@ static int on_runtime(struct cfsr_replay *r, const struct cfsr_event *ev)
 	if (!t)
 		return -1;
 	remote = remote_report_cpu(r, t, ev);
-	if (remote < 0 && t->state != CFSR_TS_RUNNING && ev->pid != t->pid && ev->cpu >= 0 &&
-	    ev->cpu < r->nr_cpus && r->rqs[ev->cpu].curr == ev->pid) {
+	if (remote == -2) {
 		/* another CPU's curr, that CPU not known: nothing to place */
 		r->stats.remote_reports_unplaced++;
 		return 0;
@@ -5048,12 +5048,12 @@ static void flush_pulled(struct cfsr_replay *r)
 {
 	struct cfsr_task *t;
 
+	r->stats.pulls_reordered += r->nr_pulled > 0;
 	while (r->nr_pulled) {
 		t = cfsr_replay_task(r, r->pulled[--r->nr_pulled]);
 		if (t && t->cpu == r->pull_ev.migrate.dest_cpu &&
 		    (t->state == CFSR_TS_QUEUED || t->state == CFSR_TS_DELAYED))
 			lb_enqueue(r, t, &r->pull_ev);
-		r->stats.pulls_reordered += !r->nr_pulled;
 	}
 }
 
@@ -6160,11 +6160,11 @@ static bool newidle_dequeue(struct cfsr_replay *r, struct cfsr_task *t,
 static bool pick_unreported(const struct cfsr_replay *r, const struct pending_runtime *p,
 			    const struct cfsr_event *ev)
 {
-	const struct replay_rq *rq = ev->cpu >= 0 && ev->cpu < r->nr_cpus ? &r->rqs[ev->cpu] : NULL;
+	/* settle_runtime() has checked @ev's CPU */
+	const struct replay_rq *rq = &r->rqs[ev->cpu];
 
-	if (!(ev->sw.preempt || !ev->sw.prev_state))
-		return false;
-	return rq && rq->skip && rq->skip_ts < p->ts && ev->ts > p->ts + UNREPORTED_PICK_NS;
+	return (ev->sw.preempt || !ev->sw.prev_state) && rq->skip && rq->skip_ts < p->ts &&
+	       ev->ts > p->ts + UNREPORTED_PICK_NS;
 }
 
 static void settle_runtime(struct cfsr_replay *r, const struct cfsr_event *ev)
@@ -6802,22 +6802,29 @@ static bool pending_pick(struct cfsr_replay *r, int cpu)
  */
 static void settle_remote(struct cfsr_replay *r, const struct cfsr_event *ev)
 {
-	const struct cfsr_task *t;
+	const struct cfsr_task *t = NULL;
+	bool settled = false;
 	int cpu;
 
+	/* r->settle_from: no pending report is older (UINT64_MAX: none) */
+	if (r->settle_from == UINT64_MAX || r->settle_from + TICK_PATH_NS >= ev->ts)
+		return;
+	if (ev->kind == CFSR_EV_STAT_RUNTIME)
+		t = cfsr_replay_task(r, ev->runtime.pid);
 	for (cpu = 0; cpu < r->nr_cpus; cpu++) {
 		if (cpu == ev->cpu || !r->pending[cpu].set ||
 		    r->pending[cpu].ts + TICK_PATH_NS >= ev->ts)
 			continue;
-		t = ev->kind == CFSR_EV_STAT_RUNTIME ? cfsr_replay_task(r, ev->runtime.pid) : NULL;
 		if (!event_on(ev, cpu) && !(t && t->state == CFSR_TS_RUNNING && t->cpu == cpu))
 			continue;
 		if (pending_pick(r, cpu))
 			continue;
 		force_tick(r, cpu);
 		r->stats.remote_settles++;
+		settled = true;
 	}
-	settle_from_next(r);
+	if (settled)
+		settle_from_next(r);
 }
 
 /* Make the update_blocked_averages() @rq's hint gave (see settle_blocked()). */

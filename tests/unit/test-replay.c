@@ -1443,10 +1443,10 @@ static void test_root_cfs_rq(void **state)
  * contributions; the last task leaving takes the entity off the root.
  */
 /*
- * Task 60 of /g wakes on CPU 0 (its signal known) and runs 4 ms; with
+ * Task 60 of /g wakes on CPU 0 (its signal known) and is switched in; with
  * @second, CPU 1 is known idle too and task 61 is in /g.
  */
-static void run_lone_in_g(struct cfsr_replay *r, uint64_t t0, bool second)
+static void start_lone_in_g(struct cfsr_replay *r, uint64_t t0, bool second)
 {
 	const uint64_t c0 = 6000000000000ull, c1 = 7000000000000ull;
 
@@ -1462,6 +1462,12 @@ static void run_lone_in_g(struct cfsr_replay *r, uint64_t t0, bool second)
 	set_known_avg(cfsr_replay_task(r, 60), c0 - 2000000, 600);
 	feed(r, ev_wakeup(t0 + 100000, 0, 0, 60, 0));
 	feed(r, ev_switch(t0 + 300000, 0, 0, 0, false, 60));
+}
+
+/* start_lone_in_g(), then 60 reports its first 4 ms of run time (pending: a tick's) */
+static void run_lone_in_g(struct cfsr_replay *r, uint64_t t0, bool second)
+{
+	start_lone_in_g(r, t0, second);
 	feed(r, ev_runtime(t0 + 4300000, 0, 60, 60, 4000000));
 }
 
@@ -1936,18 +1942,12 @@ static void test_remote_settle(void **state)
 static void unreported_pick(uint64_t gap)
 {
 	struct cfsr_replay *r = cfsr_replay_new(2, prof(), 250);
-	const uint64_t t0 = 4000000000ull, c0 = 6000000000000ull, report = t0 + 4300000;
+	const uint64_t t0 = 4000000000ull, report = t0 + 4300000;
 	const struct cfsr_cfs_rq *g0;
 	uint64_t before;
 
-	cfsr_replay_clock_sample(r, 0, t0, c0);
-	cfsr_replay_clock_sample(r, 1, t0, 7000000000000ull);
-	assert_int_equal(cfsr_replay_task_set_group(r, 60, "/g"), 1);
-	feed(r, ev_switch(t0, 0, 0, 0, false, 0));
-	feed(r, ev_switch(t0, 1, 0, 0, false, 99));
-	set_known_avg(cfsr_replay_task(r, 60), c0 - 2000000, 600);
-	feed(r, ev_wakeup(t0 + 100000, 0, 0, 60, 0));
-	feed(r, ev_switch(t0 + 300000, 0, 0, 0, false, 60));
+	start_lone_in_g(r, t0, true);
+	feed(r, ev_switch(t0 + 10000, 1, 0, 0, false, 99));
 	feed(r, ev_waking(t0 + 4249000, 1, 99, 91, 0));
 	feed(r, ev_wakeup(t0 + 4250000, 1, 99, 91, 0));
 	g0 = cfsr_replay_cfs_rq(r, "/g", 0);
